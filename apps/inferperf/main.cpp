@@ -1,0 +1,22 @@
+// inferperf: parse the command line, run the requested command, return its exit code.
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "app/runner.hpp"
+#include "config/cli.hpp"
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  auto outcome = inferperf::config::parse_command_line(args);
+  if (outcome.action == inferperf::config::CliOutcome::Action::kExit) {
+    (outcome.exit_code == 0 ? std::cout : std::cerr) << outcome.message;
+    return outcome.exit_code;
+  }
+  try {
+    return inferperf::app::run_profile(std::move(outcome.config));
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 1;
+  }
+}

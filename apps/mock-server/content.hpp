@@ -1,0 +1,44 @@
+// The mock server's content model: prompt chunking, output length rules and response payloads.
+// Pure functions, so the rules are unit-tested without sockets.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace inferperf::mock {
+
+// ~4-character, whitespace-aware pieces: every run of non-space characters is cut into pieces of at
+// most four characters; the first piece of a word keeps one leading space if the word had one.
+std::vector<std::string> chunk_tokens(std::string_view text);
+
+struct GenerationRequest {
+  bool chat = true;
+  std::string model;
+  bool stream = false;
+  bool include_usage = false;
+  std::optional<std::int64_t> max_tokens;  // max_completion_tokens or max_tokens
+  std::optional<std::int64_t> min_tokens;
+  bool ignore_eos = false;
+  std::string reasoning_effort;  // low | medium | high ("" = medium)
+  std::string prompt_text;       // all message texts joined with a space
+};
+
+// Parses an OpenAI chat or completions body; returns an error message on invalid input.
+std::optional<std::string> parse_generation_request(std::string_view body, bool chat,
+                                                    GenerationRequest& out);
+
+struct GenerationPlan {
+  std::vector<std::string> prompt_tokens;
+  std::vector<std::string> reasoning;  // reasoning token texts (reasoning models only)
+  std::vector<std::string> output;     // content token texts
+  std::string finish_reason;           // "length" or "stop"
+};
+
+// Deterministic: the same request always gives the same plan.
+GenerationPlan plan_generation(const GenerationRequest& req);
+
+std::string json_escape(std::string_view s);
+
+}  // namespace inferperf::mock

@@ -1,0 +1,24 @@
+// inferperf-mock-server settings (flags, each also readable from MOCK_SERVER_<NAME>).
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace inferperf::mock {
+
+struct MockOptions {
+  std::string host = "127.0.0.1";
+  int port = 8000;
+  int workers = 1;          // threads serving connections
+  double ttft_ms = 20.0;
+  double itl_ms = 5.0;
+  bool fast = false;        // all latencies 0
+  double error_rate = 0.0;  // percent of inference requests answered 500
+  std::optional<std::uint64_t> random_seed;
+  int tokens_per_event = 1;
+  std::string model_name = "mock-model";  // the id /v1/models lists
+  std::string log_level = "INFO";
+  bool access_logs = false;
+};
+
+}  // namespace inferperf::mock

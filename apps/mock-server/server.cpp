@@ -1,0 +1,421 @@
+#include "server.hpp"
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/redirect_error.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/http.hpp>
+#include <fmt/format.h>
+
+#include <chrono>
+#include <iostream>
+#include <thread>
+#include <vector>
+
+#include "content.hpp"
+#include "core/uuid.hpp"
+
+namespace inferperf::mock {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+using asio::ip::tcp;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+std::string reason_phrase(int status) {
+  auto r = http::obsolete_reason(static_cast<http::status>(status));
+  return r.empty() ? "Unknown" : std::string(r.data(), r.size());
+}
+
+std::string plain_response(int status, std::string_view content_type, std::string_view body,
+                           bool keep_alive) {
+  return fmt::format("HTTP/1.1 {} {}\r\nContent-Type: {}\r\nContent-Length: {}\r\nConnection: {}\r\n\r\n{}",
+                     status, reason_phrase(status), content_type, body.size(),
+                     keep_alive ? "keep-alive" : "close", body);
+}
+
+std::string chunk(std::string_view data) { return fmt::format("{:x}\r\n{}\r\n", data.size(), data); }
+
+struct Fault {
+  std::string kind;  // "" = none
+  int status = 0;
+  int delay_ms = 1000;
+};
+
+Fault parse_fault(std::string_view header) {
+  Fault f;
+  std::string v(header);
+  auto eq = v.find('=');
+  f.kind = v.substr(0, eq);
+  if (eq != std::string::npos) {
+    try {
+      int n = std::stoi(v.substr(eq + 1));
+      if (f.kind == "status") f.status = n;
+      else f.delay_ms = n;
+    } catch (const std::exception&) {
+      f.kind = "invalid";
+    }
+  }
+  return f;
+}
+
+}  // namespace
+
+class Session {
+ public:
+  Session(MockServer& server, tcp::socket socket) : server_(server), socket_(std::move(socket)) {}
+
+  asio::awaitable<void> serve() {
+    server_.counters_.connections.fetch_add(1);
+    beast::flat_buffer buffer;
+    for (;;) {
+      http::request_parser<http::string_body> parser;
+      parser.body_limit(256 * 1024 * 1024);
+      beast::error_code ec;
+      co_await http::async_read(socket_, buffer, parser, asio::redirect_error(asio::use_awaitable, ec));
+      if (ec) break;
+      auto req = parser.release();
+      const bool keep = co_await handle(req);
+      if (!keep || !socket_.is_open()) break;
+    }
+    beast::error_code ignored;
+    socket_.shutdown(tcp::socket::shutdown_send, ignored);
+    socket_.close(ignored);
+    server_.counters_.connections.fetch_sub(1);
+  }
+
+ private:
+  using Request = http::request<http::string_body>;
+
+  asio::awaitable<void> send(std::string data) {
+    beast::error_code ec;
+    co_await asio::async_write(socket_, asio::buffer(data), asio::redirect_error(asio::use_awaitable, ec));
+    if (ec) write_failed_ = true;
+  }
+
+  asio::awaitable<void> sleep_until(Clock::time_point t) {
+    if (t <= Clock::now()) co_return;
+    asio::steady_timer timer(socket_.get_executor());
+    timer.expires_at(t);
+    beast::error_code ec;
+    co_await timer.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+  }
+
+  // Returns whether the connection may be kept open.
+  asio::awaitable<bool> handle(Request& req) {
+    const std::string target(req.target());
+    const std::string path = target.substr(0, target.find('?'));
+    const bool keep = req.keep_alive();
+    if (req.method() == http::verb::get) {
+      if (path == "/health") {
+        co_await send(plain_response(200, "application/json", R"({"status":"healthy"})", keep));
+      } else if (path == "/v1/models") {
+        co_await send(plain_response(
+            200, "application/json",
+            fmt::format(R"({{"object":"list","data":[{{"id":"{}","object":"model","created":{},"owned_by":"inferperf-mock"}}]}})",
+                        json_escape(server_.options_.model_name), std::time(nullptr)),
+            keep));
+      } else if (path == "/metrics") {
+        co_await send(plain_response(200, "text/plain; version=0.0.4", metrics_text(), keep));
+      } else if (path == "/") {
+        co_await send(plain_response(200, "application/json",
+                                     R"({"name":"inferperf-mock-server","routes":["/v1/chat/completions","/v1/completions","/v1/models","/health","/metrics"]})",
+                                     keep));
+      } else {
+        co_await send(plain_response(404, "application/json", R"({"detail":"Not Found"})", keep));
+      }
+      co_return keep && !write_failed_;
+    }
+    if (req.method() != http::verb::post || (path != "/v1/chat/completions" && path != "/v1/completions")) {
+      co_await send(plain_response(404, "application/json", R"({"detail":"Not Found"})", keep));
+      co_return keep && !write_failed_;
+    }
+    auto& c = server_.counters_;
+    c.requests.fetch_add(1);
+    const std::int64_t now_in = c.in_flight.fetch_add(1) + 1;
+    std::int64_t prev = c.max_in_flight.load();
+    while (now_in > prev && !c.max_in_flight.compare_exchange_weak(prev, now_in)) {
+    }
+    bool result = co_await generate(req, path == "/v1/chat/completions", keep);
+    c.in_flight.fetch_sub(1);
+    co_return result && !write_failed_;
+  }
+
+  std::string metrics_text() const {
+    const auto& c = server_.counters_;
+    return fmt::format(
+        "# HELP inferperf_mock_requests_total Inference requests received.\n"
+        "# TYPE inferperf_mock_requests_total counter\n"
+        "inferperf_mock_requests_total {}\n"
+        "# HELP inferperf_mock_in_flight Inference requests being answered now.\n"
+        "# TYPE inferperf_mock_in_flight gauge\n"
+        "inferperf_mock_in_flight {}\n"
+        "# HELP inferperf_mock_max_in_flight Highest number of inference requests answered at once.\n"
+        "# TYPE inferperf_mock_max_in_flight gauge\n"
+        "inferperf_mock_max_in_flight {}\n"
+        "# HELP inferperf_mock_errors_injected_total Requests failed on purpose (--error-rate or faults).\n"
+        "# TYPE inferperf_mock_errors_injected_total counter\n"
+        "inferperf_mock_errors_injected_total {}\n"
+        "# HELP inferperf_mock_output_tokens_total Output tokens sent.\n"
+        "# TYPE inferperf_mock_output_tokens_total counter\n"
+        "inferperf_mock_output_tokens_total {}\n"
+        "# HELP inferperf_mock_open_connections Open client connections.\n"
+        "# TYPE inferperf_mock_open_connections gauge\n"
+        "inferperf_mock_open_connections {}\n",
+        c.requests.load(), c.in_flight.load(), c.max_in_flight.load(), c.errors_injected.load(),
+        c.output_tokens.load(), c.connections.load());
+  }
+
+  std::string chunk_json(const GenerationRequest& g, const std::string& id, std::string_view delta_or_text,
+                         std::string_view finish) const {
+    const std::string fr = finish.empty() ? "null" : fmt::format("\"{}\"", finish);
+    if (g.chat) {
+      return fmt::format(
+          R"({{"id":"{}","object":"chat.completion.chunk","created":{},"model":"{}","choices":[{{"index":0,"delta":{},"finish_reason":{}}}]}})",
+          id, created_, json_escape(g.model), delta_or_text, fr);
+    }
+    return fmt::format(
+        R"({{"id":"{}","object":"text_completion","created":{},"model":"{}","choices":[{{"index":0,"text":"{}","finish_reason":{}}}]}})",
+        id, created_, json_escape(g.model), json_escape(delta_or_text), fr);
+  }
+
+  static std::string usage_json(const GenerationPlan& p) {
+    const std::size_t completion = p.output.size() + p.reasoning.size();
+    std::string details = p.reasoning.empty()
+                              ? ""
+                              : fmt::format(R"(,"completion_tokens_details":{{"reasoning_tokens":{}}})", p.reasoning.size());
+    return fmt::format(R"({{"prompt_tokens":{},"completion_tokens":{},"total_tokens":{}{}}})", p.prompt_tokens.size(),
+                       completion, p.prompt_tokens.size() + completion, details);
+  }
+
+  asio::awaitable<bool> fail_status(int status, std::string body, bool keep) {
+    server_.counters_.errors_injected.fetch_add(1);
+    co_await send(plain_response(status, "application/json", body, keep));
+    co_return keep;
+  }
+
+  asio::awaitable<bool> generate(Request& req, bool chat, bool keep) {
+    const auto start = Clock::now();
+    const auto& o = server_.options_;
+    const auto ttft = std::chrono::duration_cast<Clock::duration>(
+        std::chrono::duration<double, std::milli>(o.fast ? 0.0 : o.ttft_ms));
+    const auto itl = std::chrono::duration_cast<Clock::duration>(
+        std::chrono::duration<double, std::milli>(o.fast ? 0.0 : o.itl_ms));
+    created_ = std::time(nullptr);
+
+    Fault fault;
+    if (auto it = req.find("X-Mock-Fault"); it != req.end()) fault = parse_fault(it->value());
+    if (server_.inject_error()) {
+      co_return co_await fail_status(500, R"({"detail":"Simulated error"})", keep);
+    }
+    if (fault.kind == "status") {
+      co_return co_await fail_status(
+          fault.status,
+          fmt::format(R"({{"error":{{"message":"mock fault status {}","type":"mock_fault","code":{}}}}})", fault.status,
+                      fault.status),
+          keep);
+    }
+    if (fault.kind == "reset" || fault.kind == "close") {
+      server_.counters_.errors_injected.fetch_add(1);
+      beast::error_code ec;
+      if (fault.kind == "reset") socket_.set_option(asio::socket_base::linger(true, 0), ec);
+      socket_.close(ec);
+      co_return false;
+    }
+    if (fault.kind == "slow-headers") co_await sleep_until(start + std::chrono::milliseconds(fault.delay_ms));
+
+    GenerationRequest g;
+    if (auto err = parse_generation_request(req.body(), chat, g)) {
+      co_return co_await fail_status(400, fmt::format(R"({{"error":{{"message":"{}","type":"BadRequestError","code":400}}}})",
+                                                      json_escape(*err)),
+                                     keep);
+    }
+    GenerationPlan plan = plan_generation(g);
+    if (fault.kind == "big-event" && !plan.output.empty()) plan.output.front() = std::string(1 << 20, 'x');
+    const std::string id = (chat ? "chatcmpl-" : "cmpl-") + core::uuid4();
+    server_.counters_.output_tokens.fetch_add(static_cast<std::int64_t>(plan.output.size() + plan.reasoning.size()));
+
+    if (!g.stream) co_return co_await answer_whole(g, plan, id, fault, start + ttft, itl, keep);
+    co_return co_await answer_stream(g, plan, id, fault, start + ttft, itl, keep);
+  }
+
+  asio::awaitable<bool> answer_whole(const GenerationRequest& g, const GenerationPlan& plan, const std::string& id,
+                                     const Fault& fault, Clock::time_point first, Clock::duration itl, bool keep) {
+    co_await sleep_until(first);
+    co_await sleep_until(first + itl * static_cast<std::int64_t>(plan.output.size() + plan.reasoning.size()));
+    std::string text, reasoning;
+    for (const auto& t : plan.output) text += t;
+    for (const auto& t : plan.reasoning) reasoning += t;
+    std::string body;
+    if (fault.kind == "malformed") {
+      body = R"({"id":"broken", "choices": [)";
+    } else if (g.chat) {
+      std::string rc = reasoning.empty() ? "" : fmt::format(R"(,"reasoning_content":"{}")", json_escape(reasoning));
+      body = fmt::format(
+          R"({{"id":"{}","object":"chat.completion","created":{},"model":"{}","choices":[{{"index":0,"message":{{"role":"assistant","content":"{}"{}}},"finish_reason":"{}"}}],"usage":{}}})",
+          id, created_, json_escape(g.model), json_escape(text), rc, plan.finish_reason, usage_json(plan));
+    } else {
+      body = fmt::format(
+          R"({{"id":"{}","object":"text_completion","created":{},"model":"{}","choices":[{{"index":0,"text":"{}","finish_reason":"{}"}}],"usage":{}}})",
+          id, created_, json_escape(g.model), json_escape(text), plan.finish_reason, usage_json(plan));
+    }
+    if (fault.kind == "truncate") {
+      server_.counters_.errors_injected.fetch_add(1);
+      std::string full = plain_response(200, "application/json", body, keep);
+      co_await send(full.substr(0, full.size() - body.size() / 2));
+      beast::error_code ec;
+      socket_.close(ec);
+      co_return false;
+    }
+    if (fault.kind == "malformed") server_.counters_.errors_injected.fetch_add(1);
+    co_await send(plain_response(200, "application/json", body, keep));
+    co_return keep;
+  }
+
+  asio::awaitable<bool> answer_stream(const GenerationRequest& g, const GenerationPlan& plan, const std::string& id,
+                                      const Fault& fault, Clock::time_point first, Clock::duration itl, bool keep) {
+    std::string head = fmt::format(
+        "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n"
+        "Transfer-Encoding: chunked\r\nConnection: {}\r\n\r\n",
+        keep ? "keep-alive" : "close");
+    if (g.chat) {
+      // Role-only first chunk right away, as vLLM sends it; it carries no content.
+      head += chunk("data: " + chunk_json(g, id, R"({"role":"assistant","content":""})", "") + "\n\n");
+    }
+    co_await send(std::move(head));
+    if (write_failed_) co_return false;
+    if (fault.kind == "stall") {
+      server_.counters_.errors_injected.fetch_add(1);
+      co_await sleep_until(Clock::now() + std::chrono::minutes(10));
+      co_return false;
+    }
+
+    // Events: reasoning tokens first, then content, grouped K tokens per event. Event j goes out at
+    // start + TTFT + j*ITL (absolute), so late events are sent at once and nothing drifts.
+    struct Ev { bool reasoning; std::size_t from, to; };
+    std::vector<Ev> events;
+    const std::size_t k = static_cast<std::size_t>(std::max(1, server_.options_.tokens_per_event));
+    for (std::size_t i = 0; i < plan.reasoning.size(); i += k) events.push_back({true, i, std::min(i + k, plan.reasoning.size())});
+    for (std::size_t i = 0; i < plan.output.size(); i += k) events.push_back({false, i, std::min(i + k, plan.output.size())});
+    const bool truncate = fault.kind == "truncate";
+    const std::size_t stop_at = truncate ? events.size() / 2 : events.size();
+    for (std::size_t j = 0; j < stop_at; ++j) {
+      co_await sleep_until(first + itl * static_cast<std::int64_t>(j));
+      const Ev& e = events[j];
+      const auto& src = e.reasoning ? plan.reasoning : plan.output;
+      std::string text;
+      for (std::size_t i = e.from; i < e.to; ++i) text += src[i];
+      const bool last = j + 1 == events.size();
+      std::string payload;
+      if (g.chat) {
+        std::string delta = e.reasoning ? fmt::format(R"({{"reasoning_content":"{}"}})", json_escape(text))
+                                        : fmt::format(R"({{"content":"{}"}})", json_escape(text));
+        payload = chunk_json(g, id, delta, last ? plan.finish_reason : "");
+      } else {
+        payload = chunk_json(g, id, text, last ? plan.finish_reason : "");
+      }
+      std::string out = chunk("data: " + payload + "\n\n");
+      if (j == 0 && fault.kind == "malformed") {
+        server_.counters_.errors_injected.fetch_add(1);
+        out += chunk("data: {\"object\": \"chat.completion.chunk\", \"choices\": [\n\n");
+      }
+      if (j == 0 && fault.kind == "error-event") {
+        server_.counters_.errors_injected.fetch_add(1);
+        out += chunk(": mock fault error-event\nevent: error\ndata: {\"error\":{\"message\":\"mock fault error-event\"}}\n\n");
+        out += chunk("data: [DONE]\n\n") + "0\r\n\r\n";
+        co_await send(std::move(out));
+        co_return keep && !write_failed_;
+      }
+      co_await send(std::move(out));
+      if (write_failed_) co_return false;
+    }
+    if (truncate) {
+      server_.counters_.errors_injected.fetch_add(1);
+      beast::error_code ec;
+      socket_.close(ec);
+      co_return false;
+    }
+    std::string tail;
+    if (g.include_usage) {
+      tail += chunk("data: " +
+                    fmt::format(R"({{"id":"{}","object":"{}","created":{},"model":"{}","choices":[],"usage":{}}})", id,
+                                g.chat ? "chat.completion.chunk" : "text_completion", created_, json_escape(g.model),
+                                usage_json(plan)) +
+                    "\n\n");
+    }
+    tail += chunk("data: [DONE]\n\n");
+    tail += "0\r\n\r\n";
+    co_await send(std::move(tail));
+    co_return keep && !write_failed_;
+  }
+
+  MockServer& server_;
+  tcp::socket socket_;
+  bool write_failed_ = false;
+  std::time_t created_ = 0;
+};
+
+MockServer::MockServer(MockOptions options)
+    : options_(std::move(options)), acceptor_(io_), rng_(options_.random_seed.value_or(std::random_device{}())) {}
+
+std::uint16_t MockServer::bind() {
+  tcp::resolver resolver(io_);
+  auto results = resolver.resolve(options_.host, std::to_string(options_.port));
+  tcp::endpoint ep = results.begin()->endpoint();
+  acceptor_.open(ep.protocol());
+  acceptor_.set_option(asio::socket_base::reuse_address(true));
+  acceptor_.bind(ep);
+  acceptor_.listen(asio::socket_base::max_listen_connections);
+  return acceptor_.local_endpoint().port();
+}
+
+bool MockServer::inject_error() {
+  if (options_.error_rate <= 0) return false;
+  std::lock_guard lock(rng_mu_);
+  const bool hit = std::uniform_real_distribution<double>(0.0, 100.0)(rng_) < options_.error_rate;
+  return hit;
+}
+
+void MockServer::run() {
+  asio::co_spawn(
+      io_,
+      [this]() -> asio::awaitable<void> {
+        for (;;) {
+          beast::error_code ec;
+          tcp::socket s = co_await acceptor_.async_accept(asio::redirect_error(asio::use_awaitable, ec));
+          if (ec) {
+            if (ec == asio::error::operation_aborted) co_return;
+            continue;  // e.g. EMFILE: keep serving the connections we have
+          }
+          s.set_option(tcp::no_delay(true), ec);
+          auto session = std::make_shared<Session>(*this, std::move(s));
+          asio::co_spawn(acceptor_.get_executor(), [session]() { return session->serve(); }, asio::detached);
+        }
+      },
+      asio::detached);
+  asio::signal_set signals(io_, SIGINT, SIGTERM);
+  signals.async_wait([this](const beast::error_code& ec, int) {
+    if (!ec) stop();
+  });
+  std::vector<std::thread> threads;
+  for (int i = 1; i < options_.workers; ++i) threads.emplace_back([this] { io_.run(); });
+  io_.run();
+  for (auto& t : threads) t.join();
+}
+
+void MockServer::stop() {
+  asio::post(io_, [this] {
+    beast::error_code ec;
+    acceptor_.close(ec);
+    io_.stop();
+  });
+}
+
+}  // namespace inferperf::mock

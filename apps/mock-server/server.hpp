@@ -1,0 +1,47 @@
+// The mock server: an OpenAI-compatible HTTP/1.1 server with AIPerf's mock timing model
+// (token i released at start + TTFT + i*ITL, absolute deadlines) and fault injection.
+#pragma once
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+#include <random>
+
+#include "mock_options.hpp"
+
+namespace inferperf::mock {
+
+struct MockCounters {
+  std::atomic<std::int64_t> requests{0};        // inference requests received
+  std::atomic<std::int64_t> in_flight{0};
+  std::atomic<std::int64_t> max_in_flight{0};
+  std::atomic<std::int64_t> errors_injected{0};
+  std::atomic<std::int64_t> output_tokens{0};
+  std::atomic<std::int64_t> connections{0};
+};
+
+class MockServer {
+ public:
+  explicit MockServer(MockOptions options);
+  // Binds and listens; returns the bound port (useful with --port 0). Throws on failure.
+  std::uint16_t bind();
+  // Serves until stop() or a signal; blocks.
+  void run();
+  void stop();
+  const MockCounters& counters() const { return counters_; }
+
+ private:
+  friend class Session;
+  bool inject_error();
+
+  MockOptions options_;
+  boost::asio::io_context io_;
+  boost::asio::ip::tcp::acceptor acceptor_;
+  MockCounters counters_;
+  std::mutex rng_mu_;
+  std::mt19937_64 rng_;
+};
+
+}  // namespace inferperf::mock

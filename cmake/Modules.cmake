@@ -1,0 +1,19 @@
+# inferperf_module(NAME SOURCES ... DEPS ...): one static library per src/<module>.
+function(inferperf_module name)
+  cmake_parse_arguments(M "" "" "SOURCES;DEPS" ${ARGN})
+  add_library(inferperf_${name} STATIC ${M_SOURCES})
+  target_include_directories(inferperf_${name} PUBLIC ${PROJECT_SOURCE_DIR}/src)
+  target_link_libraries(inferperf_${name} PUBLIC ${M_DEPS} PRIVATE inferperf_warnings)
+endfunction()
+
+# inferperf_test(NAME LABEL SOURCES ... DEPS ...): one GoogleTest binary registered with CTest.
+function(inferperf_test name label)
+  cmake_parse_arguments(T "" "TIMEOUT" "SOURCES;DEPS" ${ARGN})
+  add_executable(${name} ${T_SOURCES})
+  target_link_libraries(${name} PRIVATE ${T_DEPS} GTest::gtest GTest::gtest_main GTest::gmock inferperf_warnings)
+  if(NOT T_TIMEOUT)
+    set(T_TIMEOUT 120)
+  endif()
+  gtest_discover_tests(${name} PROPERTIES LABELS ${label} TIMEOUT ${T_TIMEOUT}
+                       DISCOVERY_TIMEOUT 60)
+endfunction()

@@ -1,0 +1,59 @@
+#include "app/input_config.hpp"
+
+namespace inferperf::app {
+
+nlohmann::ordered_json build_input_config(const config::RunConfig& c, const std::string& artifact_dir,
+                                          const std::string& benchmark_id) {
+  auto set = [&](const char* name) { return c.set_options.count(name) > 0; };
+  nlohmann::ordered_json endpoint;
+  endpoint["model_names"] = c.endpoint.model_names;
+  if (set("--endpoint-type")) endpoint["type"] = config::to_string(c.endpoint.type);
+  if (set("--streaming")) endpoint["streaming"] = c.endpoint.streaming;
+  if (set("--url")) endpoint["urls"] = c.endpoint.urls;
+  if (set("--custom-endpoint")) endpoint["custom_endpoint"] = c.endpoint.custom_endpoint;
+  if (set("--request-timeout-seconds")) endpoint["timeout_seconds"] = c.endpoint.request_timeout_s;
+  if (set("--api-key")) endpoint["api_key"] = "<redacted>";
+  if (set("--use-legacy-max-tokens")) endpoint["use_legacy_max_tokens"] = true;
+  if (set("--use-server-token-count")) endpoint["use_server_token_count"] = true;
+
+  nlohmann::ordered_json input = nlohmann::ordered_json::object();
+  if (!c.input.extra.empty()) {
+    auto extra = nlohmann::ordered_json::array();
+    for (const auto& [k, v] : c.input.extra) extra.push_back({k, v});
+    input["extra"] = extra;
+  }
+  if (!c.input.headers.empty()) {
+    auto h = nlohmann::ordered_json::array();
+    for (const auto& [k, v] : c.input.headers) h.push_back({k, v});
+    input["headers"] = h;
+  }
+  nlohmann::ordered_json prompt = nlohmann::ordered_json::object();
+  if (set("--synthetic-input-tokens-mean") || set("--synthetic-input-tokens-stddev")) {
+    prompt["input_tokens"] = {{"mean", c.input.isl_mean}, {"stddev", c.input.isl_stddev}};
+  }
+  if (c.input.osl_mean) {
+    prompt["output_tokens"] = {{"mean", *c.input.osl_mean}, {"stddev", c.input.osl_stddev}};
+  }
+  if (!prompt.empty()) input["prompt"] = prompt;
+  if (c.input.random_seed) input["random_seed"] = *c.input.random_seed;
+  if (set("--num-dataset-entries")) input["num_dataset_entries"] = c.input.num_dataset_entries;
+
+  nlohmann::ordered_json loadgen = nlohmann::ordered_json::object();
+  if (c.load.concurrency) loadgen["concurrency"] = *c.load.concurrency;
+  if (c.load.request_count) loadgen["request_count"] = *c.load.request_count;
+  if (c.load.benchmark_duration_s) loadgen["benchmark_duration"] = *c.load.benchmark_duration_s;
+  if (c.load.grace_period_s) loadgen["benchmark_grace_period"] = *c.load.grace_period_s;
+  if (c.load.workers_max) loadgen["workers_max"] = *c.load.workers_max;
+
+  nlohmann::ordered_json j;
+  j["endpoint"] = endpoint;
+  if (!input.empty()) j["input"] = input;
+  j["output"] = {{"artifact_directory", artifact_dir}};
+  if (set("--export-level")) j["output"]["export_level"] = config::to_string(c.output.export_level);
+  j["loadgen"] = loadgen;
+  j["cli_command"] = c.cli_command;
+  j["benchmark_id"] = benchmark_id;
+  return j;
+}
+
+}  // namespace inferperf::app

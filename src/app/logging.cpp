@@ -1,0 +1,60 @@
+#include "app/logging.hpp"
+
+#include <spdlog/pattern_formatter.h>
+#include <spdlog/sinks/basic_file_sink.h>
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include <cctype>
+
+namespace inferperf::app {
+
+namespace {
+
+// %L-style level name, upper case and spelled out, as AIPerf's log lines have it.
+class UpperLevelFlag final : public spdlog::custom_flag_formatter {
+ public:
+  void format(const spdlog::details::log_msg& msg, const std::tm&, spdlog::memory_buf_t& dest) override {
+    auto sv = spdlog::level::to_string_view(msg.level);
+    for (char c : sv) dest.push_back(static_cast<char>(std::toupper(static_cast<unsigned char>(c))));
+  }
+  std::unique_ptr<custom_flag_formatter> clone() const override {
+    return std::make_unique<UpperLevelFlag>();
+  }
+};
+
+std::unique_ptr<spdlog::formatter> make_formatter() {
+  auto f = std::make_unique<spdlog::pattern_formatter>();
+  f->add_flag<UpperLevelFlag>('*').set_pattern("%Y-%m-%d %H:%M:%S.%e - %n - %* - %v");
+  return f;
+}
+
+spdlog::level::level_enum parse_level(const std::string& l) {
+  if (l == "TRACE") return spdlog::level::trace;
+  if (l == "DEBUG") return spdlog::level::debug;
+  if (l == "WARNING") return spdlog::level::warn;
+  if (l == "ERROR") return spdlog::level::err;
+  if (l == "CRITICAL") return spdlog::level::critical;
+  return spdlog::level::info;  // INFO, NOTICE, SUCCESS
+}
+
+}  // namespace
+
+void init_console_logging(const std::string& level) {
+  auto console = std::make_shared<spdlog::sinks::stderr_color_sink_mt>();
+  console->set_level(parse_level(level));
+  auto logger = std::make_shared<spdlog::logger>("inferperf", console);
+  logger->set_formatter(make_formatter());
+  logger->set_level(spdlog::level::trace);
+  logger->flush_on(spdlog::level::warn);
+  spdlog::set_default_logger(logger);
+}
+
+void add_log_file(const std::filesystem::path& file) {
+  auto sink = std::make_shared<spdlog::sinks::basic_file_sink_mt>(file.string(), true);
+  sink->set_level(spdlog::level::debug);
+  sink->set_formatter(make_formatter());
+  spdlog::default_logger()->sinks().push_back(sink);
+}
+
+}  // namespace inferperf::app

@@ -1,0 +1,263 @@
+#include "config/cli.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <map>
+#include <sstream>
+
+#include "config/key_value.hpp"
+#include "config/validate.hpp"
+#include "core/version.hpp"
+
+namespace inferperf::config {
+
+namespace {
+
+// AIPerf flags that only tune its own internals: accepted with one warning.
+const std::vector<std::string> kInternalFlags = {
+    "--zmq-host", "--zmq-ipc-path", "--record-processor-service-count", "--record-processors",
+    "--api-port", "--api-host"};
+
+// AIPerf profile flags whose behaviour inferperf does not have yet: rejected by name (exit 2),
+// never silently ignored.
+const std::vector<std::string> kUnsupportedFlags = {
+    "--request-rate", "--arrival-pattern", "--request-rate-mode", "--arrival-smoothness",
+    "--vllm-burstiness", "--prefill-concurrency", "--concurrency-ramp-duration",
+    "--prefill-concurrency-ramp-duration", "--request-rate-ramp-duration", "--fixed-schedule",
+    "--fixed-schedule-auto-offset", "--fixed-schedule-start-offset", "--fixed-schedule-end-offset",
+    "--input-file", "--custom-dataset-type", "--public-dataset", "--dataset-sampling-strategy",
+    "--goodput", "--user-centric-rate", "--num-users", "--warmup-request-count",
+    "--num-warmup-requests", "--warmup-duration", "--num-warmup-sessions",
+    "--request-cancellation-rate", "--request-cancellation-delay", "--slice-duration",
+    "--export-http-trace", "--show-trace-timing", "--gpu-telemetry", "--server-metrics",
+    "--num-profile-runs", "--tokenizer", "--tokenizer-revision", "--tokenizer-trust-remote-code",
+    "--conversation-num", "--num-conversations", "--num-sessions", "--conversation-turn-mean",
+    "--session-turns-mean", "--image-width-mean", "--image-height-mean", "--audio-length-mean",
+    "--video-width", "--video-height", "--prompt-prefix-pool-size", "--num-prefix-prompts",
+    "--prompt-prefix-length", "--prefix-prompt-length", "--shared-system-prompt-length",
+    "--user-context-prompt-length", "--seq-dist", "--sequence-distribution",
+    "--connection-reuse-strategy", "--model-selection-strategy", "--url-strategy",
+    "--profile-export-prefix", "--profile-export-file", "--accuracy-benchmark"};
+
+std::string flag_name(const std::string& arg) {
+  auto eq = arg.find('=');
+  return eq == std::string::npos ? arg : arg.substr(0, eq);
+}
+
+bool parse_ui(const std::string& s, UiType& out) {
+  static const std::map<std::string, UiType> kMap = {
+      {"none", UiType::kNone}, {"simple", UiType::kSimple}, {"dashboard", UiType::kDashboard}};
+  auto it = kMap.find(s);
+  if (it == kMap.end()) return false;
+  out = it->second;
+  return true;
+}
+
+}  // namespace
+
+std::string build_cli_command(const std::vector<std::string>& args) {
+  std::string out = "inferperf";
+  for (const auto& a : args) {
+    out.push_back(' ');
+    auto v = coerce_value(a);
+    if (v.is_string() && !a.starts_with("-") && a != "profile") {
+      out += "'" + a + "'";
+    } else {
+      out += a;
+    }
+  }
+  return out;
+}
+
+CliOutcome parse_command_line(const std::vector<std::string>& args) {
+  CliOutcome outcome;
+  RunConfig& c = outcome.config;
+
+  CLI::App app{"inferperf - native LLM inference benchmarking client (AIPerf-compatible)",
+               "inferperf"};
+  app.set_version_flag("--version", std::string("inferperf ") + kVersion);
+  app.require_subcommand(1);
+  CLI::App* profile = app.add_subcommand("profile", "Run a benchmark against an inference server");
+
+  std::string endpoint_type = "chat";
+  std::string export_level = "records";
+  std::string ui = "";
+  std::vector<std::string> extra_inputs, headers, models;
+  std::vector<std::string> internal_values(kInternalFlags.size());
+  bool verbose = false, extra_verbose = false;
+
+  profile->add_option("-m,--model-names,--model", models, "Model name(s); comma list or repeated")
+      ->delimiter(',')
+      ->group("Endpoint");
+  profile->add_option("--endpoint-type", endpoint_type, "chat | completions")
+      ->check(CLI::IsMember({"chat", "completions"}))
+      ->group("Endpoint");
+  profile->add_option("--custom-endpoint,--endpoint", c.endpoint.custom_endpoint, "URL path override")
+      ->group("Endpoint");
+  profile->add_flag("--streaming", c.endpoint.streaming, "Stream responses (SSE)")->group("Endpoint");
+  profile->add_option("-u,--url", c.endpoint.urls, "Server URL(s)")->delimiter(',')->group("Endpoint");
+  profile->add_option("--request-timeout-seconds", c.endpoint.request_timeout_s,
+                      "Total timeout per request")
+      ->check(CLI::PositiveNumber)
+      ->group("Endpoint");
+  profile->add_option("--api-key", c.endpoint.api_key, "Sent as Authorization: Bearer <key>")
+      ->group("Endpoint");
+  profile->add_flag("--use-legacy-max-tokens", c.endpoint.use_legacy_max_tokens,
+                    "chat: send max_tokens instead of max_completion_tokens")
+      ->group("Endpoint");
+  profile->add_flag("--use-server-token-count", c.endpoint.use_server_token_count,
+                    "Token metrics from the server's usage")
+      ->group("Endpoint");
+
+  profile->add_option("--extra-inputs", extra_inputs, "key:value pairs or a JSON object merged into every body")
+      ->group("Input");
+  profile->add_option("-H,--header", headers, "Header:Value pairs or a JSON object")->group("Input");
+  profile->add_option("--random-seed", c.input.random_seed, "Seed for every random stream")
+      ->group("Input");
+  profile->add_option("--synthetic-input-tokens-mean,--prompt-input-tokens-mean,--isl",
+                      c.input.isl_mean, "Mean input sequence length (tokens)")
+      ->check(CLI::NonNegativeNumber)
+      ->group("Input Sequence Length");
+  profile->add_option("--synthetic-input-tokens-stddev,--prompt-input-tokens-stddev,--isl-stddev",
+                      c.input.isl_stddev, "Input sequence length standard deviation")
+      ->check(CLI::NonNegativeNumber)
+      ->group("Input Sequence Length");
+  profile->add_option("--output-tokens-mean,--prompt-output-tokens-mean,--osl", c.input.osl_mean,
+                      "Mean output sequence length (max tokens requested)")
+      ->check(CLI::PositiveNumber)
+      ->group("Output Sequence Length");
+  profile->add_option("--output-tokens-stddev,--prompt-output-tokens-stddev,--osl-stddev",
+                      c.input.osl_stddev, "Output sequence length standard deviation")
+      ->check(CLI::NonNegativeNumber)
+      ->group("Output Sequence Length");
+  profile->add_option("--num-dataset-entries,--num-prompts", c.input.num_dataset_entries,
+                      "Number of unique synthetic conversations")
+      ->check(CLI::PositiveNumber)
+      ->group("Conversation Input");
+
+  profile->add_option("--concurrency", c.load.concurrency, "Concurrent sessions kept in flight")
+      ->group("Load Generator");
+  profile->add_option("--request-count,--num-requests", c.load.request_count,
+                      "Requests to send")
+      ->group("Load Generator");
+  profile->add_option("--benchmark-duration", c.load.benchmark_duration_s,
+                      "Seconds to keep issuing requests")
+      ->group("Load Generator");
+  profile->add_option("--benchmark-grace-period", c.load.grace_period_s,
+                      "Seconds to wait for in-flight responses after the duration")
+      ->group("Load Generator");
+  profile->add_option("--workers-max,--max-workers", c.load.workers_max, "Cap on worker threads")
+      ->check(CLI::PositiveNumber)
+      ->group("Workers");
+
+  profile->add_option("--output-artifact-dir,--artifact-dir", c.output.artifact_dir,
+                      "Artifact folder")
+      ->group("Output");
+  profile->add_option("--export-level,--profile-export-level", export_level,
+                      "summary | records | raw")
+      ->check(CLI::IsMember({"summary", "records", "raw"}))
+      ->group("Output");
+
+  profile->add_option("--log-level", c.log_level, "TRACE|DEBUG|INFO|NOTICE|WARNING|SUCCESS|ERROR|CRITICAL")
+      ->check(CLI::IsMember({"TRACE", "DEBUG", "INFO", "NOTICE", "WARNING", "SUCCESS", "ERROR",
+                             "CRITICAL"},
+                            CLI::ignore_case))
+      ->group("Service");
+  profile->add_flag("-v,--verbose", verbose, "DEBUG logging")->group("Service");
+  profile->add_flag("--extra-verbose", extra_verbose, "TRACE logging (also -vv)")->group("Service");
+  profile->add_option("--ui-type,--ui", ui, "simple | none (the dashboard UI is not available yet)")
+      ->check(CLI::IsMember({"simple", "none"}))
+      ->group("Service");
+  for (std::size_t i = 0; i < kInternalFlags.size(); ++i) {
+    profile->add_option(kInternalFlags[i], internal_values[i], "AIPerf internal tuning (ignored)")
+        ->group("Ignored AIPerf internals");
+  }
+
+  // Reject AIPerf flags that inferperf does not implement before CLI11 reports them as unknown,
+  // so the message names the flag and says why.
+  std::vector<std::string> errors;
+  for (const auto& a : args) {
+    const std::string name = flag_name(a);
+    for (const auto& u : kUnsupportedFlags) {
+      if (name == u) errors.push_back("option " + u + " is an AIPerf option that inferperf does not support yet");
+    }
+  }
+  if (!errors.empty()) {
+    outcome.exit_code = 2;
+    for (const auto& e : errors) outcome.message += "error: " + e + "\n";
+    return outcome;
+  }
+
+  std::vector<std::string> reversed(args.rbegin(), args.rend());
+  // CLI11 cannot name a two-letter short flag; AIPerf's -vv means --extra-verbose.
+  for (auto& a : reversed) {
+    if (a == "-vv") a = "--extra-verbose";
+  }
+  try {
+    app.parse(reversed);
+  } catch (const CLI::CallForHelp&) {
+    outcome.message = (app.get_subcommands().empty() ? app.help() : profile->help());
+    return outcome;
+  } catch (const CLI::CallForVersion&) {
+    outcome.message = std::string("inferperf ") + kVersion + "\n";
+    return outcome;
+  } catch (const CLI::ParseError& e) {
+    outcome.exit_code = 2;
+    outcome.message = std::string("error: ") + e.what() + "\nRun 'inferperf profile --help' for the options.\n";
+    return outcome;
+  }
+
+  for (const CLI::Option* opt : profile->get_options()) {
+    if (opt->count() > 0) c.set_options.insert(opt->get_name(false, true));
+  }
+  c.endpoint.model_names = models;
+  c.endpoint.type = endpoint_type == "completions" ? EndpointType::kCompletions : EndpointType::kChat;
+  c.output.export_level = export_level == "summary" ? ExportLevel::kSummary
+                          : export_level == "raw"   ? ExportLevel::kRaw
+                                                    : ExportLevel::kRecords;
+  c.output.artifact_dir_explicit = profile->count("--output-artifact-dir") > 0;
+  for (auto& ch : c.log_level) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  if (verbose) c.log_level = "DEBUG";
+  if (extra_verbose) c.log_level = "TRACE";
+  if (!ui.empty()) {
+    parse_ui(ui, c.ui);
+  } else {
+    c.ui = UiType::kNone;  // chosen by the runner from the terminal when not given
+    c.set_options.erase("--ui-type");
+  }
+  for (std::size_t i = 0; i < kInternalFlags.size(); ++i) {
+    if (profile->count(kInternalFlags[i]) > 0) {
+      c.warnings.push_back("option " + kInternalFlags[i] +
+                           " tunes AIPerf internals that inferperf does not have; ignored");
+    }
+  }
+  for (const auto& item : extra_inputs) {
+    auto kv = parse_key_values(item, "--extra-inputs", true);
+    if (!kv) {
+      errors.push_back(kv.error().message);
+      continue;
+    }
+    for (auto& p : *kv) c.input.extra.push_back(std::move(p));
+  }
+  for (const auto& item : headers) {
+    auto kv = parse_key_values(item, "--header", false);
+    if (!kv) {
+      errors.push_back(kv.error().message);
+      continue;
+    }
+    for (auto& [k, v] : *kv) c.input.headers.emplace_back(k, v.get<std::string>());
+  }
+
+  auto more = validate_and_resolve(c);
+  errors.insert(errors.end(), more.begin(), more.end());
+  if (!errors.empty()) {
+    outcome.exit_code = 2;
+    for (const auto& e : errors) outcome.message += "error: " + e + "\n";
+    return outcome;
+  }
+  c.cli_command = build_cli_command(args);
+  outcome.action = CliOutcome::Action::kProfile;
+  return outcome;
+}
+
+}  // namespace inferperf::config

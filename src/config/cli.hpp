@@ -1,0 +1,22 @@
+// Command-line parsing for `inferperf profile` (AIPerf flag names and aliases) into a RunConfig.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "config/run_config.hpp"
+
+namespace inferperf::config {
+
+struct CliOutcome {
+  enum class Action { kProfile, kExit } action = Action::kExit;
+  int exit_code = 0;       // for kExit: 0 after --help/--version, 2 on a bad command line
+  std::string message;     // what to print for kExit (help text or every error found)
+  RunConfig config;
+};
+
+CliOutcome parse_command_line(const std::vector<std::string>& args);
+
+// Reproduction line as AIPerf prints it: strings single-quoted, numbers and flags bare.
+std::string build_cli_command(const std::vector<std::string>& args);
+
+}  // namespace inferperf::config

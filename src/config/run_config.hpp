@@ -1,0 +1,73 @@
+// The frozen configuration of one run: plain structs, defaults in member initialisers.
+#pragma once
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace inferperf::config {
+
+enum class EndpointType { kChat, kCompletions };
+enum class ExportLevel { kSummary, kRecords, kRaw };
+enum class UiType { kNone, kSimple, kDashboard };
+
+const char* to_string(EndpointType t);
+const char* to_string(ExportLevel l);
+
+struct EndpointConfig {
+  std::vector<std::string> model_names;  // empty: discovered from GET /v1/models
+  EndpointType type = EndpointType::kChat;
+  std::string custom_endpoint;
+  bool streaming = false;
+  std::vector<std::string> urls{"localhost:8000"};
+  double request_timeout_s = 21600.0;
+  std::string api_key;
+  bool use_legacy_max_tokens = false;
+  bool use_server_token_count = false;
+};
+
+struct InputConfig {
+  // --extra-inputs, in the order given; values already type-coerced.
+  std::vector<std::pair<std::string, nlohmann::json>> extra;
+  std::vector<std::pair<std::string, std::string>> headers;
+  int isl_mean = 550;
+  double isl_stddev = 0.0;
+  std::optional<int> osl_mean;  // unset: no max-tokens field is sent
+  double osl_stddev = 0.0;
+  std::optional<std::uint64_t> random_seed;
+  int num_dataset_entries = 100;
+};
+
+struct LoadConfig {
+  std::optional<int> concurrency;
+  std::optional<std::int64_t> request_count;
+  std::optional<double> benchmark_duration_s;
+  std::optional<double> grace_period_s;  // default 30 s, only meaningful with a duration
+  std::optional<int> workers_max;
+};
+
+struct OutputConfig {
+  std::string artifact_dir = "artifacts";
+  bool artifact_dir_explicit = false;
+  ExportLevel export_level = ExportLevel::kRecords;
+};
+
+struct RunConfig {
+  EndpointConfig endpoint;
+  InputConfig input;
+  LoadConfig load;
+  OutputConfig output;
+  std::string log_level = "INFO";
+  UiType ui = UiType::kNone;
+  std::string cli_command;              // reproduction line, "inferperf profile ..."
+  std::set<std::string> set_options;    // long names of the options the user gave
+  std::vector<std::string> warnings;    // notices produced while resolving defaults
+
+  double grace_period_s() const { return load.grace_period_s.value_or(30.0); }
+};
+
+}  // namespace inferperf::config

@@ -1,0 +1,63 @@
+#include "dataset/synthetic.hpp"
+
+#include <array>
+#include <string_view>
+
+#include "core/uuid.hpp"
+
+namespace inferperf::dataset {
+
+namespace {
+// Short, common English words; every entry is at most four characters.
+constexpr std::array<std::string_view, 132> kWords = {
+    "the",  "of",   "and",  "to",   "in",   "is",   "you",  "that", "it",   "he",   "was",
+    "for",  "on",   "are",  "as",   "with", "his",  "they", "at",   "be",   "this", "have",
+    "from", "or",   "one",  "had",  "by",   "word", "but",  "not",  "what", "all",  "were",
+    "we",   "when", "your", "can",  "said", "set", "use",  "an",   "each", "she",  "last",
+    "do",   "how",  "if",   "will", "up",   "out",  "many", "then", "them", "so",   "some",
+    "her",  "make", "like", "him",  "into", "time", "has",  "look", "two",  "more", "go",
+    "see",  "no",   "way",  "seem", "my",  "than", "been", "call", "who",  "its",  "now",
+    "find", "long", "down", "day",  "did",  "get",  "come", "made", "may",  "part", "over",
+    "new",  "ask", "take", "only", "work", "know", "year", "live", "me",  "back", "give",
+    "most", "very", "good", "man",  "our",  "just", "name", "help", "line", "turn", "much",
+    "mean", "old",  "any",  "same", "tell", "boy",  "want", "air",  "well", "also", "play",
+    "home", "read", "hand", "port", "big",  "even", "land", "here", "must", "high", "such"};
+}  // namespace
+
+std::string generate_prompt(int tokens, std::mt19937_64& rng) {
+  std::uniform_int_distribution<std::size_t> pick(0, kWords.size() - 1);
+  std::string out;
+  out.reserve(static_cast<std::size_t>(tokens) * 5);
+  for (int i = 0; i < tokens; ++i) {
+    if (i > 0) out.push_back(' ');
+    std::string_view w = kWords[pick(rng)];
+    out.append(w);
+  }
+  return out;
+}
+
+Dataset compose_synthetic(const SyntheticOptions& options, const core::RngFactory& rngs) {
+  auto length_rng = rngs.stream("dataset.prompt.length");
+  auto corpus_rng = rngs.stream("dataset.prompt.corpus");
+  auto osl_rng = rngs.stream("composer.turn.max_tokens");
+  auto id_rng = rngs.stream("dataset.session_id");
+  Dataset ds;
+  ds.conversations.reserve(static_cast<std::size_t>(options.num_conversations));
+  for (int i = 0; i < options.num_conversations; ++i) {
+    Conversation conv;
+    conv.session_id = core::uuid4(id_rng);
+    Turn turn;
+    turn.synthetic_tokens =
+        core::sample_positive_normal_int(length_rng, options.isl_mean, options.isl_stddev);
+    turn.text = generate_prompt(turn.synthetic_tokens, corpus_rng);
+    if (options.osl_mean) {
+      turn.max_tokens =
+          core::sample_positive_normal_int(osl_rng, *options.osl_mean, options.osl_stddev);
+    }
+    conv.turns.push_back(std::move(turn));
+    ds.conversations.push_back(std::move(conv));
+  }
+  return ds;
+}
+
+}  // namespace inferperf::dataset

@@ -1,0 +1,81 @@
+#include <simdjson.h>
+
+#include "endpoint/decode_util.hpp"
+#include "endpoint/endpoint.hpp"
+#include "endpoint/openai_common.hpp"
+
+namespace inferperf::endpoint {
+
+namespace {
+
+class ChatEndpoint final : public Endpoint {
+ public:
+  std::string default_path() const override { return "v1/chat/completions"; }
+
+  nlohmann::ordered_json build_body(const std::vector<dataset::Turn>& history,
+                                    const BodyOptions& o) const override {
+    nlohmann::ordered_json body;
+    auto messages = nlohmann::ordered_json::array();
+    for (const auto& t : history) {
+      // Single-text turns carry "name":"text" as AIPerf sends it (a Dynamo compatibility quirk).
+      messages.push_back({{"role", t.role}, {"name", "text"}, {"content", t.text}});
+    }
+    body["messages"] = std::move(messages);
+    body["model"] = o.model;
+    body["stream"] = o.streaming;
+    const auto& last = history.back();
+    if (last.max_tokens) {
+      body[o.use_legacy_max_tokens ? "max_tokens" : "max_completion_tokens"] = *last.max_tokens;
+    }
+    finish_body(body, o);
+    return body;
+  }
+
+  DecodedEvent decode(std::string_view payload) const override {
+    DecodedEvent out;
+    thread_local simdjson::dom::parser parser;
+    simdjson::dom::object obj;
+    if (!parse_object(payload, parser, obj, out)) return out;
+    std::string_view object = string_or_empty(obj, "object");
+    std::string_view field;
+    if (object == "chat.completion.chunk") {
+      field = "delta";
+    } else if (object == "chat.completion") {
+      field = "message";
+    } else {
+      if (auto e = error_message_of(obj)) return error_event(*e);
+      return error_event("unexpected chat response object '" + std::string(object) + "'");
+    }
+    out.kind = DecodedEvent::Kind::kData;
+    read_usage(obj, out);
+    simdjson::dom::array choices;
+    if (obj["choices"].get_array().get(choices) != simdjson::SUCCESS || choices.size() == 0) {
+      return out;
+    }
+    simdjson::dom::element choice = choices.at(0);
+    out.finish_reason = std::string(string_or_empty(choice, "finish_reason"));
+    simdjson::dom::object msg;
+    if (choice[field].get_object().get(msg) != simdjson::SUCCESS) return out;
+    out.content = std::string(string_or_empty(msg, "content"));
+    std::string_view reasoning = string_or_empty(msg, "reasoning_content");
+    if (reasoning.empty()) reasoning = string_or_empty(msg, "reasoning");
+    out.reasoning = std::string(reasoning);
+    // Tool-call argument text is output the model generated (documented deviation from AIPerf).
+    simdjson::dom::array calls;
+    if (msg["tool_calls"].get_array().get(calls) == simdjson::SUCCESS) {
+      for (simdjson::dom::element call : calls) {
+        simdjson::dom::element fn;
+        if (call["function"].get(fn) == simdjson::SUCCESS) {
+          out.content += std::string(string_or_empty(fn, "arguments"));
+        }
+      }
+    }
+    return out;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Endpoint> make_chat_endpoint() { return std::make_unique<ChatEndpoint>(); }
+
+}  // namespace inferperf::endpoint

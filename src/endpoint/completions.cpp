@@ -1,0 +1,57 @@
+#include <simdjson.h>
+
+#include "endpoint/decode_util.hpp"
+#include "endpoint/endpoint.hpp"
+#include "endpoint/openai_common.hpp"
+
+namespace inferperf::endpoint {
+
+namespace {
+
+class CompletionsEndpoint final : public Endpoint {
+ public:
+  std::string default_path() const override { return "v1/completions"; }
+
+  nlohmann::ordered_json build_body(const std::vector<dataset::Turn>& history,
+                                    const BodyOptions& o) const override {
+    nlohmann::ordered_json body;
+    auto prompt = nlohmann::ordered_json::array();
+    for (const auto& t : history) prompt.push_back(t.text);
+    body["prompt"] = std::move(prompt);
+    body["model"] = o.model;
+    body["stream"] = o.streaming;
+    if (history.back().max_tokens) body["max_tokens"] = *history.back().max_tokens;
+    finish_body(body, o);
+    return body;
+  }
+
+  DecodedEvent decode(std::string_view payload) const override {
+    DecodedEvent out;
+    thread_local simdjson::dom::parser parser;
+    simdjson::dom::object obj;
+    if (!parse_object(payload, parser, obj, out)) return out;
+    std::string_view object = string_or_empty(obj, "object");
+    if (object != "text_completion" && object != "completion") {
+      if (auto e = error_message_of(obj)) return error_event(*e);
+      return error_event("unexpected completions response object '" + std::string(object) + "'");
+    }
+    out.kind = DecodedEvent::Kind::kData;
+    read_usage(obj, out);
+    simdjson::dom::array choices;
+    if (obj["choices"].get_array().get(choices) != simdjson::SUCCESS || choices.size() == 0) {
+      return out;
+    }
+    simdjson::dom::element choice = choices.at(0);
+    out.content = std::string(string_or_empty(choice, "text"));
+    out.finish_reason = std::string(string_or_empty(choice, "finish_reason"));
+    return out;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Endpoint> make_completions_endpoint() {
+  return std::make_unique<CompletionsEndpoint>();
+}
+
+}  // namespace inferperf::endpoint

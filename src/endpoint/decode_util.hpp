@@ -1,0 +1,18 @@
+// Shared JSON decoding helpers for OpenAI-style response objects.
+#pragma once
+#include <simdjson.h>
+
+#include <string_view>
+
+#include "endpoint/endpoint.hpp"
+
+namespace inferperf::endpoint {
+
+// Parses `payload` into `doc`; returns false (and fills `out`) when it is not a JSON object.
+bool parse_object(std::string_view payload, simdjson::dom::parser& parser,
+                  simdjson::dom::object& obj, DecodedEvent& out);
+void read_usage(const simdjson::dom::object& obj, DecodedEvent& out);
+std::string_view string_or_empty(simdjson::dom::element e, std::string_view key);
+std::string_view string_or_empty(const simdjson::dom::object& o, std::string_view key);
+
+}  // namespace inferperf::endpoint

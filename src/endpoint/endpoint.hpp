@@ -1,0 +1,61 @@
+// Endpoint protocols: how a turn becomes a request body and how a response event is decoded.
+#pragma once
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "config/run_config.hpp"
+#include "dataset/conversation.hpp"
+
+namespace inferperf::endpoint {
+
+struct Usage {
+  std::optional<std::int64_t> prompt_tokens;
+  std::optional<std::int64_t> completion_tokens;
+  std::optional<std::int64_t> total_tokens;
+  std::optional<std::int64_t> reasoning_tokens;
+  bool any() const { return prompt_tokens || completion_tokens || total_tokens || reasoning_tokens; }
+};
+
+struct DecodedEvent {
+  enum class Kind { kIgnored, kData, kDone, kError };
+  Kind kind = Kind::kIgnored;
+  std::string content;    // non-reasoning output text (tool-call argument text included)
+  std::string reasoning;  // reasoning_content / reasoning
+  std::optional<Usage> usage;
+  std::string finish_reason;
+  std::string error_message;  // for kError: why the payload is not a valid response
+};
+
+struct BodyOptions {
+  std::string model;
+  bool streaming = false;
+  bool include_usage = false;  // add stream_options.include_usage when streaming
+  bool use_legacy_max_tokens = false;
+  const std::vector<std::pair<std::string, nlohmann::json>>* extra = nullptr;
+};
+
+class Endpoint {
+ public:
+  virtual ~Endpoint() = default;
+  virtual std::string default_path() const = 0;
+  virtual nlohmann::ordered_json build_body(const std::vector<dataset::Turn>& history,
+                                            const BodyOptions& options) const = 0;
+  // Decodes one SSE `data` payload or one whole non-streaming body.
+  virtual DecodedEvent decode(std::string_view payload) const = 0;
+};
+
+std::unique_ptr<Endpoint> make_endpoint(config::EndpointType type);
+
+// Path resolution as AIPerf: custom endpoint wins; a duplicate "v1/" after a base ending in /v1 is
+// dropped.
+std::string join_path(std::string_view base_path, std::string_view custom_endpoint,
+                      std::string_view default_path);
+
+}  // namespace inferperf::endpoint

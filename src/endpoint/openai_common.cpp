@@ -1,0 +1,54 @@
+#include "endpoint/openai_common.hpp"
+
+#include "endpoint/decode_util.hpp"
+
+namespace inferperf::endpoint {
+
+void finish_body(nlohmann::ordered_json& body, const BodyOptions& o) {
+  if (o.streaming && o.include_usage) body["stream_options"] = {{"include_usage", true}};
+  if (o.extra) {
+    for (const auto& [k, v] : *o.extra) body[k] = v;
+  }
+}
+
+std::optional<std::string> error_message_of(const simdjson::dom::object& obj) {
+  simdjson::dom::element err;
+  if (obj["error"].get(err) == simdjson::SUCCESS) {
+    std::string_view m = string_or_empty(err, "message");
+    if (!m.empty()) return std::string(m);
+    std::string_view s;
+    if (err.get_string().get(s) == simdjson::SUCCESS) return std::string(s);
+    return std::string(simdjson::to_string(err));
+  }
+  simdjson::dom::element detail;
+  if (obj["detail"].get(detail) == simdjson::SUCCESS) {
+    std::string_view s;
+    if (detail.get_string().get(s) == simdjson::SUCCESS) return std::string(s);
+    return std::string(simdjson::to_string(detail));
+  }
+  return std::nullopt;
+}
+
+DecodedEvent error_event(std::string message) {
+  DecodedEvent e;
+  e.kind = DecodedEvent::Kind::kError;
+  e.error_message = std::move(message);
+  return e;
+}
+
+std::unique_ptr<Endpoint> make_endpoint(config::EndpointType type) {
+  if (type == config::EndpointType::kCompletions) return make_completions_endpoint();
+  return make_chat_endpoint();
+}
+
+std::string join_path(std::string_view base_path, std::string_view custom_endpoint,
+                      std::string_view default_path) {
+  std::string base(base_path);
+  while (!base.empty() && base.back() == '/') base.pop_back();
+  std::string_view path = custom_endpoint.empty() ? default_path : custom_endpoint;
+  while (!path.empty() && path.front() == '/') path.remove_prefix(1);
+  if (base.ends_with("/v1") && path.starts_with("v1/")) path.remove_prefix(3);
+  return base + "/" + std::string(path);
+}
+
+}  // namespace inferperf::endpoint

@@ -1,0 +1,121 @@
+#include "records/record_jsonl.hpp"
+
+namespace inferperf::records {
+
+const char* to_string(Phase p) { return p == Phase::kWarmup ? "warmup" : "profiling"; }
+
+namespace {
+void put_opt(nlohmann::ordered_json& j, const char* key, const std::optional<std::int64_t>& v) {
+  if (v) j[key] = *v;
+}
+std::optional<std::int64_t> get_opt(const nlohmann::json& j, const char* key) {
+  auto it = j.find(key);
+  if (it == j.end() || it->is_null()) return std::nullopt;
+  return it->get<std::int64_t>();
+}
+}  // namespace
+
+nlohmann::ordered_json record_to_json(const RequestRecord& r, const core::WallAnchor& a) {
+  auto w = [&](core::MonoNs t) -> std::int64_t { return t == 0 ? 0 : a.to_wall(t); };
+  nlohmann::ordered_json j;
+  j["phase"] = to_string(r.phase);
+  j["session_num"] = r.credit_num;
+  j["x_request_id"] = r.x_request_id;
+  j["x_correlation_id"] = r.x_correlation_id;
+  j["conversation_id"] = r.conversation_id;
+  j["turn_index"] = r.turn_index;
+  j["worker_id"] = r.worker_id;
+  j["intended_ns"] = w(r.intended_ns);
+  j["issued_ns"] = w(r.issued_ns);
+  j["start_ns"] = w(r.start_ns);
+  j["connect_start_ns"] = w(r.connect_start_ns);
+  j["connect_end_ns"] = w(r.connect_end_ns);
+  j["send_start_ns"] = w(r.send_start_ns);
+  j["send_end_ns"] = w(r.send_end_ns);
+  j["headers_ns"] = w(r.headers_ns);
+  j["first_byte_ns"] = w(r.first_byte_ns);
+  j["last_event_ns"] = w(r.last_event_ns);
+  j["end_ns"] = w(r.end_ns);
+  j["status"] = r.status;
+  j["connection_reused"] = r.connection_reused;
+  j["bytes_sent"] = r.bytes_sent;
+  j["bytes_received"] = r.bytes_received;
+  j["reads"] = r.reads;
+  j["events"] = r.events;
+  auto ev = nlohmann::ordered_json::array();
+  for (const auto& e : r.content_events) {
+    ev.push_back({w(e.ts_ns), e.read_index, e.content, e.reasoning});
+  }
+  j["content_events"] = std::move(ev);
+  nlohmann::ordered_json u = nlohmann::ordered_json::object();
+  put_opt(u, "prompt_tokens", r.usage.prompt_tokens);
+  put_opt(u, "completion_tokens", r.usage.completion_tokens);
+  put_opt(u, "total_tokens", r.usage.total_tokens);
+  put_opt(u, "reasoning_tokens", r.usage.reasoning_tokens);
+  j["usage"] = std::move(u);
+  if (r.requested_osl) j["requested_osl"] = *r.requested_osl;
+  if (!r.finish_reason.empty()) j["finish_reason"] = r.finish_reason;
+  if (r.error) {
+    nlohmann::ordered_json e;
+    e["code"] = r.error->code ? nlohmann::ordered_json(*r.error->code) : nlohmann::ordered_json(nullptr);
+    e["type"] = r.error->type;
+    e["message"] = r.error->message;
+    j["error"] = std::move(e);
+  }
+  if (r.was_cancelled) j["was_cancelled"] = true;
+  return j;
+}
+
+core::Result<RequestRecord> record_from_json(const nlohmann::json& j) {
+  try {
+    RequestRecord r;
+    r.phase = j.at("phase").get<std::string>() == "warmup" ? Phase::kWarmup : Phase::kProfiling;
+    r.credit_num = j.at("session_num").get<std::int64_t>();
+    r.x_request_id = j.value("x_request_id", "");
+    r.x_correlation_id = j.value("x_correlation_id", "");
+    r.conversation_id = j.value("conversation_id", "");
+    r.turn_index = j.value("turn_index", 0);
+    r.worker_id = j.value("worker_id", 0);
+    r.intended_ns = j.value("intended_ns", std::int64_t{0});
+    r.issued_ns = j.value("issued_ns", std::int64_t{0});
+    r.start_ns = j.at("start_ns").get<std::int64_t>();
+    r.connect_start_ns = j.value("connect_start_ns", std::int64_t{0});
+    r.connect_end_ns = j.value("connect_end_ns", std::int64_t{0});
+    r.send_start_ns = j.value("send_start_ns", std::int64_t{0});
+    r.send_end_ns = j.value("send_end_ns", std::int64_t{0});
+    r.headers_ns = j.value("headers_ns", std::int64_t{0});
+    r.first_byte_ns = j.value("first_byte_ns", std::int64_t{0});
+    r.last_event_ns = j.value("last_event_ns", std::int64_t{0});
+    r.end_ns = j.value("end_ns", std::int64_t{0});
+    r.status = j.value("status", 0);
+    r.connection_reused = j.value("connection_reused", false);
+    r.bytes_sent = j.value("bytes_sent", std::int64_t{0});
+    r.bytes_received = j.value("bytes_received", std::int64_t{0});
+    r.reads = j.value("reads", 0u);
+    r.events = j.value("events", 0u);
+    for (const auto& e : j.at("content_events")) {
+      r.content_events.push_back(ContentEvent{e.at(0).get<std::int64_t>(), e.at(1).get<std::uint32_t>(),
+                                              e.at(2).get<std::string>(), e.at(3).get<std::string>()});
+    }
+    const auto& u = j.at("usage");
+    r.usage.prompt_tokens = get_opt(u, "prompt_tokens");
+    r.usage.completion_tokens = get_opt(u, "completion_tokens");
+    r.usage.total_tokens = get_opt(u, "total_tokens");
+    r.usage.reasoning_tokens = get_opt(u, "reasoning_tokens");
+    if (auto it = j.find("requested_osl"); it != j.end()) r.requested_osl = it->get<int>();
+    r.finish_reason = j.value("finish_reason", "");
+    if (auto it = j.find("error"); it != j.end()) {
+      ErrorInfo e;
+      if (!it->at("code").is_null()) e.code = it->at("code").get<int>();
+      e.type = it->value("type", "");
+      e.message = it->value("message", "");
+      r.error = e;
+    }
+    r.was_cancelled = j.value("was_cancelled", false);
+    return r;
+  } catch (const nlohmann::json::exception& e) {
+    return core::Error{core::ErrorKind::kInput, std::string("malformed record: ") + e.what()};
+  }
+}
+
+}  // namespace inferperf::records

@@ -1,0 +1,48 @@
+// Multi-producer, single-consumer queue of finished records (workers -> collector).
+#pragma once
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <vector>
+
+#include "records/request_record.hpp"
+
+namespace inferperf::records {
+
+class RecordQueue {
+ public:
+  void push(RequestRecord r) {
+    {
+      std::lock_guard lock(mu_);
+      q_.push_back(std::move(r));
+    }
+    cv_.notify_one();
+  }
+  void close() {
+    {
+      std::lock_guard lock(mu_);
+      closed_ = true;
+    }
+    cv_.notify_all();
+  }
+  // Moves everything queued into `out`, waiting up to `wait` for something to arrive.
+  // Returns false once the queue is closed and empty.
+  bool drain(std::vector<RequestRecord>& out, std::chrono::milliseconds wait) {
+    std::unique_lock lock(mu_);
+    cv_.wait_for(lock, wait, [&] { return !q_.empty() || closed_; });
+    while (!q_.empty()) {
+      out.push_back(std::move(q_.front()));
+      q_.pop_front();
+    }
+    return !(closed_ && out.empty());
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::deque<RequestRecord> q_;
+  bool closed_ = false;
+};
+
+}  // namespace inferperf::records

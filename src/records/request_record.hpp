@@ -1,0 +1,75 @@
+// RequestRecord: the raw facts of one request, with monotonic timestamps. Metrics are computed
+// from these afterwards, so they can be recomputed offline.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/clock.hpp"
+
+namespace inferperf::records {
+
+enum class Phase { kWarmup, kProfiling };
+const char* to_string(Phase p);
+
+// One SSE event (or whole non-streaming body) that carried content or reasoning text.
+struct ContentEvent {
+  core::MonoNs ts_ns = 0;
+  std::uint32_t read_index = 0;  // which socket read delivered it; equal indices = coalesced
+  std::string content;
+  std::string reasoning;
+};
+
+struct UsageCounts {
+  std::optional<std::int64_t> prompt_tokens;
+  std::optional<std::int64_t> completion_tokens;
+  std::optional<std::int64_t> total_tokens;
+  std::optional<std::int64_t> reasoning_tokens;
+};
+
+struct ErrorInfo {
+  std::optional<int> code;
+  std::string type;
+  std::string message;
+};
+
+struct RequestRecord {
+  Phase phase = Phase::kProfiling;
+  std::int64_t credit_num = 0;  // exported as session_num
+  std::string x_request_id;
+  std::string x_correlation_id;
+  std::string conversation_id;
+  int turn_index = 0;
+  int worker_id = 0;
+
+  core::MonoNs intended_ns = 0;   // when the schedule wanted the request sent
+  core::MonoNs issued_ns = 0;     // when the issuer handed out the credit
+  core::MonoNs start_ns = 0;      // just before connection acquisition (AIPerf start_perf_ns)
+  core::MonoNs connect_start_ns = 0;
+  core::MonoNs connect_end_ns = 0;
+  core::MonoNs send_start_ns = 0;
+  core::MonoNs send_end_ns = 0;
+  core::MonoNs headers_ns = 0;
+  core::MonoNs first_byte_ns = 0;
+  core::MonoNs last_event_ns = 0;  // last raw response message of any kind ([DONE] included)
+  core::MonoNs end_ns = 0;         // exchange finished (or failed)
+
+  int status = 0;
+  bool connection_reused = false;
+  std::int64_t bytes_sent = 0;
+  std::int64_t bytes_received = 0;
+  std::uint32_t reads = 0;
+  std::uint32_t events = 0;  // SSE events (or bodies) received, all kinds
+
+  std::vector<ContentEvent> content_events;
+  UsageCounts usage;
+  std::optional<int> requested_osl;
+  std::string finish_reason;
+  std::optional<ErrorInfo> error;
+  bool was_cancelled = false;
+
+  bool valid() const { return !error && !content_events.empty() && start_ns > 0; }
+};
+
+}  // namespace inferperf::records

@@ -1,0 +1,13 @@
+// The end-of-run console output: metrics table, error summary and footer lines.
+#pragma once
+#include <string>
+
+#include "metrics/compute.hpp"
+#include "report/report_context.hpp"
+
+namespace inferperf::report {
+
+std::string render_metrics_table(const metrics::BenchmarkResult& result, const ReportContext& ctx);
+std::string render_error_table(const metrics::BenchmarkResult& result);
+
+}  // namespace inferperf::report

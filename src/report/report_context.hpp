@@ -1,0 +1,26 @@
+// What every exporter needs besides the metrics: run identity, config echo and file locations.
+#pragma once
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <string>
+
+#include "core/clock.hpp"
+#include "metrics/compute.hpp"
+
+namespace inferperf::report {
+
+struct ReportContext {
+  std::string benchmark_id;
+  std::string title = "LLM Metrics";
+  std::string cli_command;
+  std::string token_source;            // shown under the table, e.g. "server usage"
+  nlohmann::ordered_json input_config;  // what the user set, plus computed values
+  bool was_cancelled = false;
+  core::WallAnchor anchor;
+  core::MonoNs phase_start_ns = 0;
+  core::MonoNs phase_end_ns = 0;
+  std::filesystem::path artifact_dir;
+};
+
+}  // namespace inferperf::report

@@ -1,0 +1,81 @@
+#include "sse/sse_parser.hpp"
+
+namespace inferperf::sse {
+
+void SseParser::feed(std::string_view bytes, std::vector<SseEvent>& out) {
+  std::size_t i = 0;
+  if (last_was_cr_ && !bytes.empty() && bytes[0] == '\n') i = 1;  // second half of a split CRLF
+  last_was_cr_ = false;
+  while (i < bytes.size()) {
+    std::size_t end = bytes.find_first_of("\r\n", i);
+    if (end == std::string_view::npos) {
+      line_.append(bytes.substr(i));
+      return;
+    }
+    line_.append(bytes.substr(i, end - i));
+    process_line(line_, out);
+    line_.clear();
+    if (bytes[end] == '\r') {
+      if (end + 1 < bytes.size()) {
+        i = (bytes[end + 1] == '\n') ? end + 2 : end + 1;
+      } else {
+        last_was_cr_ = true;
+        i = end + 1;
+      }
+    } else {
+      i = end + 1;
+    }
+  }
+}
+
+void SseParser::finish(std::vector<SseEvent>& out) {
+  if (!line_.empty()) {
+    process_line(line_, out);
+    line_.clear();
+  }
+  if (pending_any_) dispatch(out);
+  last_was_cr_ = false;
+}
+
+void SseParser::reset() {
+  line_.clear();
+  pending_ = SseEvent{};
+  pending_any_ = false;
+  last_was_cr_ = false;
+}
+
+void SseParser::process_line(std::string_view line, std::vector<SseEvent>& out) {
+  if (line.empty()) {
+    if (pending_any_) dispatch(out);
+    return;
+  }
+  std::string_view name = line;
+  std::string_view value;
+  if (auto colon = line.find(':'); colon != std::string_view::npos) {
+    name = line.substr(0, colon);
+    value = line.substr(colon + 1);
+    if (!value.empty() && value.front() == ' ') value.remove_prefix(1);
+  }
+  pending_any_ = true;
+  if (name.empty()) {
+    if (!pending_.comment.empty()) pending_.comment.push_back('\n');
+    pending_.comment.append(value);
+  } else if (name == "data") {
+    if (pending_.has_data) pending_.data.push_back('\n');
+    pending_.data.append(value);
+    pending_.has_data = true;
+  } else if (name == "event") {
+    pending_.event.assign(value);
+  } else if (name == "id") {
+    pending_.id.assign(value);
+  }
+  // Other field names ("retry", unknown) carry nothing a benchmark needs.
+}
+
+void SseParser::dispatch(std::vector<SseEvent>& out) {
+  out.push_back(std::move(pending_));
+  pending_ = SseEvent{};
+  pending_any_ = false;
+}
+
+}  // namespace inferperf::sse

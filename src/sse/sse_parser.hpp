@@ -1,0 +1,37 @@
+// Incremental Server-Sent-Events parser: bytes in, complete events out, no I/O and no clock.
+// The caller stamps each read and attributes every event cut from it to that read.
+#pragma once
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace inferperf::sse {
+
+struct SseEvent {
+  std::string event;    // value of the last "event" field ("" when absent)
+  std::string data;     // "data" fields joined with '\n'
+  std::string id;
+  std::string comment;  // comment lines (":" prefix) joined with '\n'
+  bool has_data = false;
+};
+
+class SseParser {
+ public:
+  // Appends every event completed by these bytes to `out`. Line ends may be LF, CRLF or CR, and
+  // a CRLF may be split across two calls.
+  void feed(std::string_view bytes, std::vector<SseEvent>& out);
+  // End of stream: a partial last line and any pending fields form one final event.
+  void finish(std::vector<SseEvent>& out);
+  void reset();
+
+ private:
+  void process_line(std::string_view line, std::vector<SseEvent>& out);
+  void dispatch(std::vector<SseEvent>& out);
+
+  std::string line_;
+  SseEvent pending_;
+  bool pending_any_ = false;
+  bool last_was_cr_ = false;
+};
+
+}  // namespace inferperf::sse

@@ -1,0 +1,170 @@
+#include "transport/http_exchange.hpp"
+
+#include <boost/asio/buffer.hpp>
+#include <boost/asio/redirect_error.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/beast/http/error.hpp>
+
+#include "transport/response_parser.hpp"
+
+namespace inferperf::transport {
+
+namespace asio = boost::asio;
+namespace http = boost::beast::http;
+using boost::system::error_code;
+
+void CancelHandle::cancel(std::string type, std::string message, std::optional<int> code) {
+  if (cancelled_) return;
+  cancelled_ = true;
+  reason_ = ExchangeError{std::move(type), std::move(message), code};
+  if (socket_) {
+    error_code ec;
+    socket_->close(ec);
+  }
+}
+
+namespace {
+
+std::string error_type_for(const error_code& ec) {
+  if (ec == asio::error::connection_refused) return "ConnectionRefusedError";
+  if (ec == asio::error::connection_reset) return "ConnectionResetError";
+  if (ec == asio::error::eof) return "ServerDisconnectedError";
+  if (ec == asio::error::timed_out) return "TimeoutError";
+  if (std::string_view(ec.category().name()) == "beast.http") return "ResponsePayloadError";
+  return "ClientConnectionError";
+}
+
+struct Attempt {
+  std::optional<ExchangeError> error;
+  bool retryable = false;  // a reused connection died before any response byte
+};
+
+asio::awaitable<Attempt> attempt(ConnectionPool& pool, ExchangeRequest request, ResponseSink& sink,
+                                 const core::Clock& clock, ExchangeTimings& t, CancelHandle& cancel,
+                                 bool allow_reuse) {
+  Attempt result;
+  std::unique_ptr<Socket> sock = allow_reuse ? pool.take_idle() : nullptr;
+  t.connection_reused = sock != nullptr;
+  if (!sock) {
+    t.connect_start_ns = clock.now_ns();
+    try {
+      sock = co_await pool.connect();
+    } catch (const boost::system::system_error& e) {
+      if (cancel.cancelled()) {
+        result.error = cancel.reason();
+      } else {
+        result.error = ExchangeError{error_type_for(e.code()), e.code().message(), std::nullopt};
+      }
+      co_return result;
+    }
+    t.connect_end_ns = clock.now_ns();
+  }
+  cancel.attach(sock.get());
+  if (cancel.cancelled()) {
+    result.error = cancel.reason();
+    co_return result;
+  }
+
+  error_code ec;
+  t.send_start_ns = clock.now_ns();
+  std::size_t written = co_await asio::async_write(*sock, asio::buffer(request.bytes.data(), request.bytes.size()),
+                                                   asio::redirect_error(asio::use_awaitable, ec));
+  t.send_end_ns = clock.now_ns();
+  t.bytes_sent = static_cast<std::int64_t>(written);
+  if (ec) {
+    cancel.detach();
+    if (cancel.cancelled()) {
+      result.error = cancel.reason();
+    } else {
+      result.retryable = t.connection_reused;
+      result.error = ExchangeError{error_type_for(ec), "write failed: " + ec.message(), std::nullopt};
+    }
+    co_return result;
+  }
+
+  ResponseParser parser;
+  std::string pending;
+  std::string read_buf(64 * 1024, '\0');
+  bool headers_reported = false;
+  while (!parser.is_done()) {
+    std::size_t n = co_await sock->async_read_some(asio::buffer(read_buf),
+                                                   asio::redirect_error(asio::use_awaitable, ec));
+    const core::MonoNs ts = clock.now_ns();  // stamped before any parsing
+    if (n > 0) {
+      const std::uint32_t read_index = t.reads++;
+      if (t.first_byte_ns == 0) t.first_byte_ns = ts;
+      t.bytes_received += static_cast<std::int64_t>(n);
+      pending.append(read_buf.data(), n);
+      while (!pending.empty() && !parser.is_done()) {
+        error_code pec;
+        std::size_t used = parser.put(asio::buffer(pending), pec);
+        pending.erase(0, used);
+        if (pec == http::error::need_more) break;
+        if (pec) {
+          cancel.detach();
+          result.error = ExchangeError{"ResponsePayloadError", "invalid HTTP response: " + pec.message(), std::nullopt};
+          co_return result;
+        }
+        if (used == 0) break;
+      }
+      if (parser.is_header_done() && !headers_reported) {
+        headers_reported = true;
+        t.headers_ns = ts;
+        sink.on_headers(parser.status(), parser.reason(), parser.content_type(), ts);
+      }
+      if (!parser.body_out().empty()) {
+        sink.on_body(parser.body_out(), ts, read_index);
+        parser.body_out().clear();
+      }
+      if (!sink.wants_more()) break;
+    }
+    if (ec) {
+      if (ec == asio::error::eof && parser.is_header_done() && !parser.is_done()) {
+        // A body delimited by connection close ends here.
+        error_code eec;
+        parser.put_eof(eec);
+        if (!eec) break;
+      }
+      cancel.detach();
+      t.end_ns = ts;
+      if (cancel.cancelled()) {
+        result.error = cancel.reason();
+      } else {
+        result.retryable = t.connection_reused && t.bytes_received == 0;
+        std::string what = ec == asio::error::eof ? "server closed the connection before the response was complete"
+                                                  : ec.message();
+        result.error = ExchangeError{error_type_for(ec), what, std::nullopt};
+      }
+      co_return result;
+    }
+  }
+  t.end_ns = clock.now_ns();
+  cancel.detach();
+  if (parser.is_done() && parser.keep_alive() && sink.wants_more() && pending.empty()) {
+    pool.give_back(std::move(sock));
+  } else {
+    sock->close(ec);
+  }
+  co_return result;
+}
+
+}  // namespace
+
+asio::awaitable<std::optional<ExchangeError>> http_exchange(ConnectionPool& pool,
+                                                            ExchangeRequest request,
+                                                            ResponseSink& sink,
+                                                            const core::Clock& clock,
+                                                            ExchangeTimings& timings,
+                                                            CancelHandle& cancel) {
+  Attempt a = co_await attempt(pool, request, sink, clock, timings, cancel, true);
+  if (a.error && a.retryable && !cancel.cancelled()) {
+    // The server closed an idle keep-alive connection; one retry on a fresh connection is what
+    // every HTTP client does, and no response byte was lost.
+    timings = ExchangeTimings{};
+    a = co_await attempt(pool, request, sink, clock, timings, cancel, false);
+  }
+  co_return a.error;
+}
+
+}  // namespace inferperf::transport

@@ -1,0 +1,73 @@
+// One HTTP request/response exchange over a pooled connection, with a timestamp taken the moment
+// each socket read completes, before any byte is parsed.
+#pragma once
+#include <boost/asio/awaitable.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "core/clock.hpp"
+#include "transport/connection_pool.hpp"
+
+namespace inferperf::transport {
+
+struct ExchangeTimings {
+  core::MonoNs connect_start_ns = 0;  // 0 when a pooled connection was reused
+  core::MonoNs connect_end_ns = 0;
+  core::MonoNs send_start_ns = 0;
+  core::MonoNs send_end_ns = 0;
+  core::MonoNs headers_ns = 0;        // when the read completing the response head returned
+  core::MonoNs first_byte_ns = 0;     // first response byte of any kind
+  core::MonoNs end_ns = 0;
+  bool connection_reused = false;
+  std::int64_t bytes_sent = 0;
+  std::int64_t bytes_received = 0;
+  std::uint32_t reads = 0;
+};
+
+class ResponseSink {
+ public:
+  virtual ~ResponseSink() = default;
+  virtual void on_headers(int status, std::string_view reason, std::string_view content_type,
+                          core::MonoNs ts) = 0;
+  // Decoded body bytes; every byte delivered by one socket read carries that read's stamp.
+  virtual void on_body(std::string_view bytes, core::MonoNs ts, std::uint32_t read_index) = 0;
+  // Lets the sink stop the exchange early (for example after an error event); checked per read.
+  virtual bool wants_more() const { return true; }
+};
+
+struct ExchangeError {
+  std::string type;     // exception-style class name, as AIPerf exports it
+  std::string message;
+  std::optional<int> code;
+};
+
+// Cancels an exchange from the owning thread: closes its socket so pending operations complete
+// with an error that is then reported under `type`.
+class CancelHandle {
+ public:
+  void cancel(std::string type, std::string message, std::optional<int> code);
+  bool cancelled() const { return cancelled_; }
+  const ExchangeError& reason() const { return reason_; }
+  void attach(Socket* s) { socket_ = s; }
+  void detach() { socket_ = nullptr; }
+
+ private:
+  Socket* socket_ = nullptr;
+  bool cancelled_ = false;
+  ExchangeError reason_;
+};
+
+struct ExchangeRequest {
+  std::string_view bytes;  // the full serialized HTTP/1.1 request
+};
+
+// Runs the exchange; returns nullopt on a complete response (any status) or the error.
+boost::asio::awaitable<std::optional<ExchangeError>> http_exchange(
+    ConnectionPool& pool, ExchangeRequest request, ResponseSink& sink, const core::Clock& clock,
+    ExchangeTimings& timings, CancelHandle& cancel);
+
+}  // namespace inferperf::transport

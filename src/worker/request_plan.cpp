@@ -1,0 +1,37 @@
+#include "worker/request_plan.hpp"
+
+#include "core/version.hpp"
+
+namespace inferperf::worker {
+
+std::string serialize_request(const RequestPlan& plan, const std::string& body,
+                              const std::string& x_request_id, const std::string& x_correlation_id) {
+  std::string r;
+  r.reserve(body.size() + 512);
+  r += "POST ";
+  r += plan.target;
+  r += " HTTP/1.1\r\nHost: ";
+  r += plan.url.host_header();
+  r += "\r\nUser-Agent: inferperf/";
+  r += kVersion;
+  r += "\r\nX-Request-ID: ";
+  r += x_request_id;
+  r += "\r\nX-Correlation-ID: ";
+  r += x_correlation_id;
+  r += "\r\n";
+  for (const auto& [k, v] : plan.headers) {
+    r += k;
+    r += ": ";
+    r += v;
+    r += "\r\n";
+  }
+  r += "Content-Type: application/json\r\nAccept: ";
+  r += plan.streaming ? "text/event-stream" : "application/json";
+  r += "\r\nContent-Length: ";
+  r += std::to_string(body.size());
+  r += "\r\n\r\n";
+  r += body;
+  return r;
+}
+
+}  // namespace inferperf::worker

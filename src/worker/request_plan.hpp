@@ -1,0 +1,28 @@
+// Everything a worker needs to turn a credit into an HTTP request; built once before the run.
+#pragma once
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "dataset/conversation.hpp"
+#include "endpoint/endpoint.hpp"
+#include "transport/url.hpp"
+
+namespace inferperf::worker {
+
+struct RequestPlan {
+  transport::BaseUrl url;
+  std::string target;  // request path (+ query)
+  std::vector<std::pair<std::string, std::string>> headers;  // user headers and auth
+  bool streaming = false;
+  double request_timeout_s = 21600.0;
+  const endpoint::Endpoint* endpoint = nullptr;
+  const dataset::Dataset* dataset = nullptr;
+  std::vector<std::string> bodies;  // one serialized body per conversation (first turn)
+};
+
+// Serializes the full HTTP/1.1 request for one body.
+std::string serialize_request(const RequestPlan& plan, const std::string& body,
+                              const std::string& x_request_id, const std::string& x_correlation_id);
+
+}  // namespace inferperf::worker

@@ -1,0 +1,43 @@
+// Turns the timestamped body bytes of one exchange into the record's events: SSE framing, endpoint
+// decoding, HTTP errors. Runs on the worker thread after each read has been stamped.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "endpoint/endpoint.hpp"
+#include "records/request_record.hpp"
+#include "sse/sse_parser.hpp"
+#include "transport/http_exchange.hpp"
+
+namespace inferperf::worker {
+
+class ResponseCollector final : public transport::ResponseSink {
+ public:
+  ResponseCollector(const endpoint::Endpoint& endpoint, records::RequestRecord& record)
+      : endpoint_(endpoint), record_(record) {}
+
+  void on_headers(int status, std::string_view reason, std::string_view content_type,
+                  core::MonoNs ts) override;
+  void on_body(std::string_view bytes, core::MonoNs ts, std::uint32_t read_index) override;
+  bool wants_more() const override { return !failed_; }
+  // Called once the exchange ended without a transport error.
+  void finish(core::MonoNs end_ns);
+
+ private:
+  void handle_event(const sse::SseEvent& e, core::MonoNs ts, std::uint32_t read_index);
+  void handle_payload(std::string_view payload, core::MonoNs ts, std::uint32_t read_index);
+  void fail(std::optional<int> code, std::string type, std::string message);
+
+  const endpoint::Endpoint& endpoint_;
+  records::RequestRecord& record_;
+  sse::SseParser sse_;
+  std::vector<sse::SseEvent> events_;
+  bool sse_mode_ = false;
+  bool failed_ = false;
+  std::string reason_;
+  std::string body_;  // non-SSE body (success or error text)
+  core::MonoNs last_ts_ = 0;
+  std::uint32_t last_read_ = 0;
+};
+
+}  // namespace inferperf::worker

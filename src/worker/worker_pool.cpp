@@ -1,0 +1,150 @@
+#include "worker/worker_pool.hpp"
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
+
+#include <cmath>
+
+#include "core/uuid.hpp"
+#include "worker/response_collector.hpp"
+
+namespace inferperf::worker {
+
+namespace asio = boost::asio;
+
+Worker::Worker(int id, const RequestPlan& plan, const core::Clock& clock,
+               records::RecordQueue& queue, std::function<void()> on_returned)
+    : id_(id), plan_(plan), clock_(clock), queue_(queue), on_returned_(std::move(on_returned)) {
+  pool_ = std::make_unique<transport::ConnectionPool>(io_.get_executor(), plan_.url);
+}
+
+Worker::~Worker() { stop(); }
+
+void Worker::start() {
+  started_ = true;
+  thread_ = std::thread([this] {
+    auto guard = asio::make_work_guard(io_);
+    io_.run();
+  });
+}
+
+void Worker::stop() {
+  if (!started_) return;
+  started_ = false;
+  asio::post(io_, [this] { pool_->close_all(); io_.stop(); });
+  if (thread_.joinable()) thread_.join();
+}
+
+void Worker::submit(timing::Credit credit) {
+  in_flight_.fetch_add(1, std::memory_order_relaxed);
+  asio::post(io_, [this, c = std::move(credit)]() mutable { launch(std::move(c)); });
+}
+
+void Worker::cancel_all(std::string message) {
+  asio::post(io_, [this, message = std::move(message)] {
+    for (auto& [id, handle] : active_) handle->cancel("RequestCancellationError", message, 499);
+  });
+}
+
+void Worker::launch(timing::Credit credit) {
+  auto task = [this, credit = std::move(credit)]() -> asio::awaitable<void> {
+    records::RequestRecord rec;
+    rec.phase = credit.phase;
+    rec.credit_num = credit.id;
+    rec.x_request_id = core::uuid4();
+    rec.x_correlation_id = credit.x_correlation_id;
+    const auto& conv = plan_.dataset->conversations[credit.conversation_index];
+    rec.conversation_id = conv.session_id;
+    rec.turn_index = credit.turn_index;
+    rec.worker_id = id_;
+    rec.intended_ns = credit.intended_ns;
+    rec.issued_ns = credit.issued_ns;
+    rec.requested_osl = conv.turns[static_cast<std::size_t>(credit.turn_index)].max_tokens;
+    const std::string request = serialize_request(plan_, plan_.bodies[credit.conversation_index],
+                                                  rec.x_request_id, rec.x_correlation_id);
+
+    // Shared with the timeout handler, which may already be queued when the request completes.
+    auto cancel = std::make_shared<transport::CancelHandle>();
+    active_[credit.id] = cancel.get();
+    asio::steady_timer timeout(io_);
+    timeout.expires_after(std::chrono::nanoseconds(
+        static_cast<std::int64_t>(std::llround(plan_.request_timeout_s * 1e9))));
+    timeout.async_wait([cancel](const boost::system::error_code& ec) {
+      if (!ec) cancel->cancel("TimeoutError", "request exceeded --request-timeout-seconds", std::nullopt);
+    });
+
+    ResponseCollector collector(*plan_.endpoint, rec);
+    transport::ExchangeTimings t;
+    rec.start_ns = clock_.now_ns();  // before connection acquisition, as AIPerf's start_perf_ns
+    auto err = co_await transport::http_exchange(*pool_, transport::ExchangeRequest{request}, collector,
+                                                 clock_, t, *cancel);
+    timeout.cancel();
+    active_.erase(credit.id);
+    rec.connect_start_ns = t.connect_start_ns;
+    rec.connect_end_ns = t.connect_end_ns;
+    rec.send_start_ns = t.send_start_ns;
+    rec.send_end_ns = t.send_end_ns;
+    rec.headers_ns = t.headers_ns;
+    rec.first_byte_ns = t.first_byte_ns;
+    rec.end_ns = t.end_ns ? t.end_ns : clock_.now_ns();
+    rec.connection_reused = t.connection_reused;
+    rec.bytes_sent = t.bytes_sent;
+    rec.bytes_received = t.bytes_received;
+    rec.reads = t.reads;
+    if (err && !rec.error) {
+      rec.error = records::ErrorInfo{err->code, err->type, err->message};
+      rec.was_cancelled = err->type == "RequestCancellationError";
+    } else if (!err) {
+      collector.finish(rec.end_ns);
+    }
+    if (!rec.error && rec.content_events.empty()) {
+      rec.error = records::ErrorInfo{std::nullopt, "InvalidInferenceResultError",
+                                     "No responses with actual content were received"};
+    }
+    queue_.push(std::move(rec));
+    in_flight_.fetch_sub(1, std::memory_order_relaxed);
+    on_returned_();
+    co_return;
+  };
+  asio::co_spawn(io_, std::move(task), asio::detached);
+}
+
+WorkerPool::WorkerPool(int workers, const RequestPlan& plan, const core::Clock& clock,
+                       records::RecordQueue& queue, std::function<void()> on_returned) {
+  for (int i = 0; i < workers; ++i) {
+    workers_.push_back(std::make_unique<Worker>(i, plan, clock, queue, on_returned));
+  }
+}
+
+void WorkerPool::start() {
+  for (auto& w : workers_) w->start();
+}
+
+void WorkerPool::dispatch(timing::Credit credit) {
+  // Least in-flight first; ties broken round-robin so load spreads over equal workers.
+  std::size_t best = next_ % workers_.size();
+  int best_load = workers_[best]->in_flight();
+  for (std::size_t k = 1; k < workers_.size(); ++k) {
+    std::size_t i = (next_ + k) % workers_.size();
+    int load = workers_[i]->in_flight();
+    if (load < best_load) {
+      best = i;
+      best_load = load;
+    }
+  }
+  next_ = best + 1;
+  workers_[best]->submit(std::move(credit));
+}
+
+void WorkerPool::cancel_all(const std::string& message) {
+  for (auto& w : workers_) w->cancel_all(message);
+}
+
+void WorkerPool::stop() {
+  for (auto& w : workers_) w->stop();
+}
+
+}  // namespace inferperf::worker

@@ -1,0 +1,68 @@
+// Worker threads: each owns one io_context, its connections and its parsers, and runs one
+// coroutine per credit. Threads meet only at credit dispatch and the record queue.
+#pragma once
+#include <boost/asio/io_context.hpp>
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+#include "core/clock.hpp"
+#include "records/record_queue.hpp"
+#include "timing/credit.hpp"
+#include "transport/connection_pool.hpp"
+#include "transport/http_exchange.hpp"
+#include "worker/request_plan.hpp"
+
+namespace inferperf::worker {
+
+class Worker {
+ public:
+  Worker(int id, const RequestPlan& plan, const core::Clock& clock, records::RecordQueue& queue,
+         std::function<void()> on_returned);
+  ~Worker();
+  Worker(const Worker&) = delete;
+  Worker& operator=(const Worker&) = delete;
+
+  void start();
+  void submit(timing::Credit credit);
+  // Cancels every request in flight (their records say was_cancelled); thread-safe.
+  void cancel_all(std::string message);
+  void stop();
+  int in_flight() const { return in_flight_.load(std::memory_order_relaxed); }
+
+ private:
+  void launch(timing::Credit credit);
+
+  int id_;
+  const RequestPlan& plan_;
+  const core::Clock& clock_;
+  records::RecordQueue& queue_;
+  std::function<void()> on_returned_;
+  boost::asio::io_context io_{1};
+  std::unique_ptr<transport::ConnectionPool> pool_;
+  std::unordered_map<std::int64_t, transport::CancelHandle*> active_;
+  std::atomic<int> in_flight_{0};
+  std::thread thread_;
+  bool started_ = false;
+};
+
+class WorkerPool final : public timing::CreditSink {
+ public:
+  WorkerPool(int workers, const RequestPlan& plan, const core::Clock& clock,
+             records::RecordQueue& queue, std::function<void()> on_returned);
+  void start();
+  void dispatch(timing::Credit credit) override;
+  void cancel_all(const std::string& message);
+  void stop();
+  std::size_t size() const { return workers_.size(); }
+
+ private:
+  std::vector<std::unique_ptr<Worker>> workers_;
+  std::size_t next_ = 0;
+};
+
+}  // namespace inferperf::worker
