@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
-#include <functional>
 
 namespace inferperf::mock {
 
@@ -104,7 +103,9 @@ std::optional<std::string> parse_generation_request(std::string_view body, bool 
 GenerationPlan plan_generation(const GenerationRequest& req) {
   GenerationPlan plan;
   plan.prompt_tokens = chunk_tokens(req.prompt_text);
-  const std::uint64_t h = std::hash<std::string>{}(req.prompt_text);
+  // FNV-1a: stable across standard libraries, so output lengths never change between builds.
+  std::uint64_t h = 1469598103934665603ULL;
+  for (unsigned char ch : req.prompt_text) h = (h ^ ch) * 1099511628211ULL;
   const auto p = static_cast<std::int64_t>(plan.prompt_tokens.size());
   std::int64_t n = 0;
   if (req.max_tokens) {

@@ -28,9 +28,8 @@ int main(int argc, char** argv) {
       ->check(CLI::PositiveNumber)
       ->envname("MOCK_SERVER_TOKENS_PER_EVENT");
   app.add_option("--model-name", o.model_name, "Model id listed by /v1/models")->envname("MOCK_SERVER_MODEL_NAME");
-  app.add_option("--log-level", o.log_level, "Log level")->envname("MOCK_SERVER_LOG_LEVEL");
   app.add_flag("-v,--verbose", verbose, "Verbose logging")->envname("MOCK_SERVER_VERBOSE");
-  app.add_flag("--access-logs", o.access_logs, "Log every request")->envname("MOCK_SERVER_ACCESS_LOGS");
+  app.add_flag("--access-logs", o.access_logs, "Print one line per request to stderr")->envname("MOCK_SERVER_ACCESS_LOGS");
   CLI11_PARSE(app, argc, argv);
 
   const auto fds = inferperf::core::raise_fd_limit();

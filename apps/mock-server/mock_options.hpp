@@ -17,7 +17,6 @@ struct MockOptions {
   std::optional<std::uint64_t> random_seed;
   int tokens_per_event = 1;
   std::string model_name = "mock-model";  // the id /v1/models lists
-  std::string log_level = "INFO";
   bool access_logs = false;
 };
 

@@ -63,6 +63,7 @@ Fault parse_fault(std::string_view header) {
       f.kind = "invalid";
     }
   }
+  if (f.kind == "status" && (f.status < 100 || f.status > 599)) f.kind = "invalid";
   return f;
 }
 
@@ -113,6 +114,10 @@ class Session {
     const std::string target(req.target());
     const std::string path = target.substr(0, target.find('?'));
     const bool keep = req.keep_alive();
+    if (server_.options_.access_logs) {
+      std::cerr << fmt::format("{} {} {}\n", std::string_view(req.method_string().data(), req.method_string().size()),
+                               target, req.body().size());
+    }
     if (req.method() == http::verb::get) {
       if (path == "/health") {
         co_await send(plain_response(200, "application/json", R"({"status":"healthy"})", keep));

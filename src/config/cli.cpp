@@ -212,6 +212,9 @@ CliOutcome parse_command_line(const std::vector<std::string>& args) {
   }
   c.endpoint.model_names = models;
   c.endpoint.type = endpoint_type == "completions" ? EndpointType::kCompletions : EndpointType::kChat;
+  if (export_level == "raw") {
+    errors.push_back("--export-level raw (profile_export_raw.jsonl) is not supported yet; use summary or records");
+  }
   c.output.export_level = export_level == "summary" ? ExportLevel::kSummary
                           : export_level == "raw"   ? ExportLevel::kRaw
                                                     : ExportLevel::kRecords;

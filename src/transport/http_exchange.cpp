@@ -31,7 +31,7 @@ std::string error_type_for(const error_code& ec) {
   if (ec == asio::error::connection_reset) return "ConnectionResetError";
   if (ec == asio::error::eof) return "ServerDisconnectedError";
   if (ec == asio::error::timed_out) return "TimeoutError";
-  if (std::string_view(ec.category().name()) == "beast.http") return "ResponsePayloadError";
+  if (std::string_view(ec.category().name()) == "beast.http") return "ClientPayloadError";
   return "ClientConnectionError";
 }
 
@@ -103,7 +103,7 @@ asio::awaitable<Attempt> attempt(ConnectionPool& pool, ExchangeRequest request, 
         if (pec == http::error::need_more) break;
         if (pec) {
           cancel.detach();
-          result.error = ExchangeError{"ResponsePayloadError", "invalid HTTP response: " + pec.message(), std::nullopt};
+          result.error = ExchangeError{"ClientPayloadError", "invalid HTTP response: " + pec.message(), std::nullopt};
           co_return result;
         }
         if (used == 0) break;
@@ -132,9 +132,13 @@ asio::awaitable<Attempt> attempt(ConnectionPool& pool, ExchangeRequest request, 
         result.error = cancel.reason();
       } else {
         result.retryable = t.connection_reused && t.bytes_received == 0;
-        std::string what = ec == asio::error::eof ? "server closed the connection before the response was complete"
-                                                  : ec.message();
-        result.error = ExchangeError{error_type_for(ec), what, std::nullopt};
+        if (ec == asio::error::eof && parser.is_header_done()) {
+          // aiohttp's name for a body cut short after a good response head.
+          result.error = ExchangeError{"ClientPayloadError", "Response payload is not completed", std::nullopt};
+        } else {
+          std::string what = ec == asio::error::eof ? "Server disconnected before sending a response" : ec.message();
+          result.error = ExchangeError{error_type_for(ec), what, std::nullopt};
+        }
       }
       co_return result;
     }

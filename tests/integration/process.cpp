@@ -1,0 +1,167 @@
+#include "process.hpp"
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/core/tcp_stream.hpp>
+#include <boost/beast/http.hpp>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <thread>
+
+namespace inferperf::testing {
+
+namespace {
+
+pid_t spawn(const std::vector<std::string>& argv, int out_fd, const std::string& cwd) {
+  pid_t pid = fork();
+  if (pid < 0) throw std::runtime_error("fork failed");
+  if (pid == 0) {
+    setpgid(0, 0);
+    dup2(out_fd, STDOUT_FILENO);
+    dup2(out_fd, STDERR_FILENO);
+    int devnull = open("/dev/null", O_RDONLY);
+    dup2(devnull, STDIN_FILENO);
+    if (!cwd.empty() && chdir(cwd.c_str()) != 0) _exit(126);
+    std::vector<char*> args;
+    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    execv(args[0], args.data());
+    _exit(127);
+  }
+  return pid;
+}
+
+}  // namespace
+
+ProcessResult run_process(const std::vector<std::string>& argv, std::chrono::seconds timeout,
+                          const std::string& cwd) {
+  int fds[2];
+  if (pipe(fds) != 0) throw std::runtime_error("pipe failed");
+  auto t0 = std::chrono::steady_clock::now();
+  pid_t pid = spawn(argv, fds[1], cwd);
+  close(fds[1]);
+  ProcessResult r;
+  char buf[65536];
+  auto deadline = t0 + timeout;
+  for (;;) {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) {
+      kill(-pid, SIGKILL);
+      break;
+    }
+    pollfd p{fds[0], POLLIN, 0};
+    int n = poll(&p, 1, static_cast<int>(std::min<long long>(left.count(), 1000)));
+    if (n > 0) {
+      ssize_t got = read(fds[0], buf, sizeof buf);
+      if (got <= 0) break;
+      r.out.append(buf, static_cast<std::size_t>(got));
+    }
+  }
+  close(fds[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
+  else if (WIFSIGNALED(status)) r.exit_code = 128 + WTERMSIG(status);
+  return r;
+}
+
+MockServerProcess::MockServerProcess(const std::vector<std::string>& flags) {
+  int fds[2];
+  if (pipe(fds) != 0) throw std::runtime_error("pipe failed");
+  std::vector<std::string> argv = {INFERPERF_MOCK_SERVER_BIN, "--port", "0"};
+  argv.insert(argv.end(), flags.begin(), flags.end());
+  pid_ = spawn(argv, fds[1], "");
+  close(fds[1]);
+  std::string seen;
+  char c;
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (std::chrono::steady_clock::now() < deadline) {
+    pollfd p{fds[0], POLLIN, 0};
+    if (poll(&p, 1, 200) <= 0) continue;
+    if (read(fds[0], &c, 1) != 1) break;
+    if (c != '\n') {
+      seen.push_back(c);
+      continue;
+    }
+    const std::string marker = "inferperf-mock-server listening on ";
+    if (seen.rfind(marker, 0) == 0) {
+      port_ = std::stoi(seen.substr(seen.rfind(':') + 1));
+      break;
+    }
+    seen.clear();
+  }
+  // Keep draining the server's output in the background so it never blocks on a full pipe.
+  std::thread([fd = fds[0]] {
+    char b[4096];
+    while (read(fd, b, sizeof b) > 0) {
+    }
+    close(fd);
+  }).detach();
+  if (port_ == 0) throw std::runtime_error("mock server did not report its port: " + seen);
+}
+
+MockServerProcess::~MockServerProcess() {
+  if (pid_ > 0) {
+    kill(pid_, SIGTERM);
+    int status = 0;
+    for (int i = 0; i < 50; ++i) {
+      if (waitpid(pid_, &status, WNOHANG) == pid_) return;
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    kill(-pid_, SIGKILL);
+    waitpid(pid_, &status, 0);
+  }
+}
+
+long long MockServerProcess::metric(const std::string& name) const {
+  auto reply = http_get(port_, "/metrics");
+  std::istringstream in(reply.body);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind(name + " ", 0) == 0) return std::stoll(line.substr(name.size() + 1));
+  }
+  throw std::runtime_error("metric not found: " + name);
+}
+
+HttpReply http_get(int port, const std::string& target) {
+  namespace beast = boost::beast;
+  namespace http = beast::http;
+  boost::asio::io_context io;
+  beast::tcp_stream stream(io);
+  stream.expires_after(std::chrono::seconds(10));
+  stream.connect(boost::asio::ip::tcp::endpoint(boost::asio::ip::make_address("127.0.0.1"),
+                                                static_cast<unsigned short>(port)));
+  http::request<http::empty_body> req{http::verb::get, target, 11};
+  req.set(http::field::host, "127.0.0.1");
+  http::write(stream, req);
+  beast::flat_buffer buf;
+  http::response<http::string_body> res;
+  http::read(stream, buf, res);
+  return HttpReply{static_cast<int>(res.result_int()), res.body()};
+}
+
+std::string make_temp_dir(const std::string& prefix) {
+  std::string tmpl = (std::filesystem::temp_directory_path() / (prefix + "XXXXXX")).string();
+  if (!mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp failed");
+  return tmpl;
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+}  // namespace inferperf::testing

@@ -1,0 +1,49 @@
+// Test helpers: start the real binaries as child processes and talk HTTP to the mock server.
+#pragma once
+#include <sys/types.h>
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+namespace inferperf::testing {
+
+struct ProcessResult {
+  int exit_code = -1;
+  std::string out;  // stdout and stderr, interleaved
+  double wall_s = 0;
+};
+
+// Runs `argv` to completion (killed after `timeout`), capturing output.
+ProcessResult run_process(const std::vector<std::string>& argv, std::chrono::seconds timeout,
+                          const std::string& cwd = "");
+
+class MockServerProcess {
+ public:
+  // Starts inferperf-mock-server on --port 0 with extra flags and waits for its "listening" line.
+  explicit MockServerProcess(const std::vector<std::string>& flags);
+  ~MockServerProcess();
+  MockServerProcess(const MockServerProcess&) = delete;
+  MockServerProcess& operator=(const MockServerProcess&) = delete;
+
+  int port() const { return port_; }
+  std::string url() const { return "http://127.0.0.1:" + std::to_string(port_); }
+  // Value of one metric line from the mock's /metrics page.
+  long long metric(const std::string& name) const;
+
+ private:
+  pid_t pid_ = -1;
+  int port_ = 0;
+};
+
+struct HttpReply {
+  int status = 0;
+  std::string body;
+};
+HttpReply http_get(int port, const std::string& target);
+
+// A fresh empty folder under the system temp dir.
+std::string make_temp_dir(const std::string& prefix);
+std::string read_file(const std::string& path);
+
+}  // namespace inferperf::testing

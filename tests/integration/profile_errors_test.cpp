@@ -1,0 +1,171 @@
+// End-to-end failure handling: failed requests are counted records, never crashes.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <thread>
+
+#include "process.hpp"
+
+namespace inferperf::testing {
+namespace {
+
+nlohmann::json load_summary(const std::string& dir) {
+  return nlohmann::json::parse(read_file(dir + "/profile_export_aiperf.json"));
+}
+
+std::vector<std::string> base_args(const MockServerProcess& mock, const std::string& dir, int count) {
+  return {INFERPERF_BIN, "profile", "-m", "mock-model", "-u", mock.url(), "--streaming", "--concurrency", "2",
+          "--request-count", std::to_string(count), "--isl", "16", "--osl", "8", "--extra-inputs", "ignore_eos:true",
+          "--artifact-dir", dir};
+}
+
+TEST(ProfileErrors, AllRequestsFailingExitsOneWithErrorSummary) {
+  MockServerProcess mock({"--fast", "--error-rate", "100"});
+  const std::string dir = make_temp_dir("ip-err100-");
+  auto r = run_process(base_args(mock, dir, 6), std::chrono::seconds(60));
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  auto j = load_summary(dir);
+  EXPECT_EQ(j["error_request_count"]["avg"].get<int>(), 6);
+  EXPECT_FALSE(j.contains("request_count"));
+  ASSERT_EQ(j["error_summary"].size(), 1u);
+  EXPECT_EQ(j["error_summary"][0]["error_details"]["code"], 500);
+  EXPECT_EQ(j["error_summary"][0]["count"], 6);
+  EXPECT_NE(j["error_summary"][0]["error_details"]["message"].get<std::string>().find("Simulated error"),
+            std::string::npos);
+  EXPECT_NE(r.out.find("Error Summary"), std::string::npos);
+}
+
+TEST(ProfileErrors, PartialFailuresAreCountedApart) {
+  MockServerProcess mock({"--fast", "--error-rate", "50", "--random-seed", "3"});
+  const std::string dir = make_temp_dir("ip-err50-");
+  auto r = run_process(base_args(mock, dir, 40), std::chrono::seconds(60));
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  auto j = load_summary(dir);
+  const int ok = j["request_count"]["avg"].get<int>();
+  const int bad = j["error_request_count"]["avg"].get<int>();
+  EXPECT_EQ(ok + bad, 40);
+  EXPECT_EQ(bad, mock.metric("inferperf_mock_errors_injected_total"));
+  EXPECT_GT(bad, 5);
+  EXPECT_GT(ok, 5);
+}
+
+struct FaultCase {
+  const char* fault;
+  const char* type;
+  friend void PrintTo(const FaultCase& c, std::ostream* os) { *os << c.fault; }
+};
+
+class ProfileFaults : public ::testing::TestWithParam<FaultCase> {};
+
+TEST_P(ProfileFaults, EveryFaultBecomesAnErrorRecord) {
+  MockServerProcess mock({"--ttft", "5", "--itl", "1"});
+  const std::string dir = make_temp_dir("ip-fault-");
+  auto args = base_args(mock, dir, 4);
+  args.push_back("-H");
+  args.push_back(std::string("X-Mock-Fault:") + GetParam().fault);
+  args.push_back("--request-timeout-seconds");
+  args.push_back("3");
+  auto r = run_process(args, std::chrono::seconds(60));
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  auto j = load_summary(dir);
+  EXPECT_EQ(j["error_request_count"]["avg"].get<int>(), 4) << j.dump(2);
+  ASSERT_FALSE(j["error_summary"].empty());
+  EXPECT_EQ(j["error_summary"][0]["error_details"]["type"], GetParam().type) << j["error_summary"].dump();
+}
+
+INSTANTIATE_TEST_SUITE_P(Faults, ProfileFaults,
+                         ::testing::Values(FaultCase{"truncate", "ClientPayloadError"},
+                                           FaultCase{"malformed", "ResponseParseError"},
+                                           FaultCase{"error-event", "SSEResponseError"},
+                                           FaultCase{"status=429", "Too Many Requests"},
+                                           FaultCase{"stall", "TimeoutError"},
+                                           FaultCase{"close", "ServerDisconnectedError"},
+                                           FaultCase{"reset", "ConnectionResetError"}),
+                         [](const auto& param_info) {
+                           std::string n = param_info.param.fault;
+                           for (auto& c : n) {
+                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+                           }
+                           return n;
+                         });
+
+TEST(ProfileErrors, BigEventIsMeasuredNormally) {
+  MockServerProcess mock({"--ttft", "5", "--itl", "1"});
+  const std::string dir = make_temp_dir("ip-big-");
+  auto args = base_args(mock, dir, 3);
+  args.push_back("-H");
+  args.push_back("X-Mock-Fault:big-event");
+  auto r = run_process(args, std::chrono::seconds(60));
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_EQ(load_summary(dir)["request_count"]["avg"].get<int>(), 3);
+}
+
+TEST(ProfileErrors, UnreachableServerIsCountedNotCrashed) {
+  const std::string dir = make_temp_dir("ip-refused-");
+  // Port 1 on loopback is not listening in the test environment.
+  auto r = run_process({INFERPERF_BIN, "profile", "-m", "mock-model", "-u", "http://127.0.0.1:1", "--streaming",
+                        "--concurrency", "1", "--request-count", "2", "--artifact-dir", dir},
+                       std::chrono::seconds(60));
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  auto j = load_summary(dir);
+  EXPECT_EQ(j["error_request_count"]["avg"].get<int>(), 2);
+  EXPECT_EQ(j["error_summary"][0]["error_details"]["type"], "ConnectionRefusedError");
+}
+
+TEST(ProfileErrors, BadCommandLineExitsTwoAndSendsNothing) {
+  MockServerProcess mock({"--fast"});
+  const std::string dir = make_temp_dir("ip-badcli-");
+  auto r = run_process({INFERPERF_BIN, "profile", "-m", "mock-model", "-u", mock.url(), "--concurrency", "8",
+                        "--request-count", "2", "--artifact-dir", dir},
+                       std::chrono::seconds(30));
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+  EXPECT_NE(r.out.find("--concurrency"), std::string::npos) << r.out;
+  auto r2 = run_process({INFERPERF_BIN, "profile", "-m", "x", "-u", mock.url(), "--request-rate", "5"},
+                        std::chrono::seconds(30));
+  EXPECT_EQ(r2.exit_code, 2);
+  EXPECT_NE(r2.out.find("--request-rate"), std::string::npos) << r2.out;
+  EXPECT_EQ(mock.metric("inferperf_mock_requests_total"), 0);
+}
+
+TEST(ProfileErrors, SigintExportsWhatWasMeasuredAndExits130) {
+  MockServerProcess mock({"--ttft", "5", "--itl", "50"});
+  const std::string dir = make_temp_dir("ip-sigint-");
+  const std::string log = dir + "/out.txt";
+  pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    freopen(log.c_str(), "w", stdout);
+    freopen(log.c_str(), "a", stderr);
+    execl(INFERPERF_BIN, INFERPERF_BIN, "profile", "-m", "mock-model", "-u", mock.url().c_str(), "--streaming",
+          "--concurrency", "4", "--request-count", "1000", "--osl", "20", "--extra-inputs", "ignore_eos:true",
+          "--isl", "8", "--artifact-dir", dir.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  // Each request takes ~1 s, so after 2.5 s some have finished and four are in flight.
+  std::this_thread::sleep_for(std::chrono::milliseconds(2500));
+  kill(pid, SIGINT);
+  int status = 0;
+  for (int i = 0; i < 300 && waitpid(pid, &status, WNOHANG) == 0; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  if (waitpid(pid, &status, WNOHANG) == 0) {
+    kill(pid, SIGKILL);
+    waitpid(pid, &status, 0);
+    FAIL() << "inferperf did not stop after SIGINT";
+  }
+  ASSERT_TRUE(WIFEXITED(status)) << read_file(log);
+  EXPECT_EQ(WEXITSTATUS(status), 130) << read_file(log);
+  auto j = load_summary(dir);
+  EXPECT_EQ(j["was_cancelled"], true);
+  EXPECT_GE(j["request_count"]["avg"].get<int>(), 4);
+  EXPECT_LT(j["request_count"]["avg"].get<int>(), 1000);
+  EXPECT_GE(j["error_request_count"]["avg"].get<int>(), 1);
+  EXPECT_EQ(j["error_summary"][0]["error_details"]["code"], 499);
+}
+
+}  // namespace
+}  // namespace inferperf::testing

@@ -1,0 +1,121 @@
+// End-to-end: the real inferperf binary against the real mock server.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <sstream>
+
+#include "process.hpp"
+
+namespace inferperf::testing {
+namespace {
+
+nlohmann::json load_summary(const std::string& dir) {
+  return nlohmann::json::parse(read_file(dir + "/profile_export_aiperf.json"));
+}
+
+std::size_t count_lines(const std::string& path) {
+  std::istringstream in(read_file(path));
+  std::string line;
+  std::size_t n = 0;
+  while (std::getline(in, line)) n += !line.empty();
+  return n;
+}
+
+TEST(ProfileStreaming, MatchesMockTimingModel) {
+  MockServerProcess mock({"--ttft", "50", "--itl", "10"});
+  const std::string dir = make_temp_dir("ip-stream-");
+  auto r = run_process({INFERPERF_BIN, "profile", "-m", "mock-model", "-u", mock.url(), "--endpoint-type",
+                        "chat", "--streaming", "--concurrency", "4", "--request-count", "50", "--osl", "32",
+                        "--extra-inputs", "ignore_eos:true", "--isl", "64", "--random-seed", "7",
+                        "--artifact-dir", dir, "--ui-type", "none"},
+                       std::chrono::seconds(120));
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  auto j = load_summary(dir);
+  EXPECT_EQ(j["schema_version"], "1.1");
+  EXPECT_EQ(j["request_count"]["avg"].get<int>(), 50);
+  EXPECT_EQ(mock.metric("inferperf_mock_requests_total"), 50);
+  EXPECT_LE(mock.metric("inferperf_mock_max_in_flight"), 4);
+  EXPECT_FALSE(j.contains("error_request_count")) << j.dump(2);
+  EXPECT_TRUE(j["error_summary"].empty());
+  EXPECT_NEAR(j["time_to_first_token"]["avg"].get<double>(), 50.0, 5.0);
+  EXPECT_NEAR(j["inter_token_latency"]["avg"].get<double>(), 10.0, 1.0);
+  EXPECT_DOUBLE_EQ(j["output_sequence_length"]["avg"].get<double>(), 32.0);
+  EXPECT_DOUBLE_EQ(j["output_sequence_length"]["min"].get<double>(), 32.0);
+  EXPECT_DOUBLE_EQ(j["input_sequence_length"]["avg"].get<double>(), 64.0);
+  EXPECT_EQ(j["time_to_first_token"]["count"].get<int>(), 50);
+  // The benchmark spans first send to last token; the process adds start-up and export time.
+  const double duration = j["benchmark_duration"]["avg"].get<double>();
+  EXPECT_NEAR(duration, r.wall_s, 0.10 * r.wall_s) << "wall " << r.wall_s;
+  const double expected_rps = 50.0 / duration;
+  EXPECT_NEAR(j["request_throughput"]["avg"].get<double>(), expected_rps, 1e-6 * expected_rps);
+  EXPECT_NEAR(j["output_token_throughput"]["avg"].get<double>(), 50.0 * 32.0 / duration, 1e-3);
+  // Per-user throughput is 1/ITL.
+  EXPECT_NEAR(j["output_token_throughput_per_user"]["avg"].get<double>(), 100.0, 12.0);
+  EXPECT_EQ(j["input_config"]["loadgen"]["concurrency"], 4);
+  EXPECT_EQ(j["was_cancelled"], false);
+  EXPECT_TRUE(j["cli_command"].is_null());  // lives inside input_config
+  EXPECT_EQ(j["input_config"]["cli_command"].get<std::string>().rfind("inferperf profile", 0), 0u);
+
+  EXPECT_EQ(count_lines(dir + "/inferperf_records.jsonl"), 50u);
+  EXPECT_EQ(count_lines(dir + "/profile_export.jsonl"), 50u);
+  EXPECT_TRUE(std::filesystem::exists(dir + "/profile_export_aiperf.csv"));
+  EXPECT_TRUE(std::filesystem::exists(dir + "/inputs.json"));
+  EXPECT_TRUE(std::filesystem::exists(dir + "/logs/inferperf.log"));
+  auto inputs = nlohmann::json::parse(read_file(dir + "/inputs.json"));
+  ASSERT_FALSE(inputs["data"].empty());
+  EXPECT_EQ(inputs["data"][0]["payloads"][0]["max_completion_tokens"], 32);
+  EXPECT_EQ(inputs["data"][0]["payloads"][0]["stream_options"]["include_usage"], true);
+  EXPECT_NE(r.out.find("inferperf | LLM Metrics"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("token source: server usage"), std::string::npos);
+}
+
+TEST(ProfileStreaming, CoalescedEventsShareTimestampsAndCountTokens) {
+  MockServerProcess mock({"--ttft", "20", "--itl", "5", "--tokens-per-event", "4"});
+  const std::string dir = make_temp_dir("ip-k4-");
+  auto r = run_process({INFERPERF_BIN, "profile", "-m", "mock-model", "-u", mock.url(), "--streaming",
+                        "--concurrency", "2", "--request-count", "10", "--osl", "40", "--extra-inputs",
+                        "ignore_eos:true", "--artifact-dir", dir, "--isl", "32"},
+                       std::chrono::seconds(60));
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  auto j = load_summary(dir);
+  EXPECT_DOUBLE_EQ(j["output_sequence_length"]["avg"].get<double>(), 40.0);
+  // 40 tokens in 10 events, 5 ms apart: ITL per token is (9 * 5 ms) / 39.
+  EXPECT_NEAR(j["inter_token_latency"]["avg"].get<double>(), 45.0 / 39.0, 0.5);
+  EXPECT_NEAR(j["inter_chunk_latency"]["avg"].get<double>(), 5.0, 1.0);
+  EXPECT_EQ(j["inter_chunk_latency"]["count"].get<int>(), 10 * 9);
+}
+
+TEST(ProfileStreaming, CompletionsWithoutStreamingHasNoStreamingMetrics) {
+  MockServerProcess mock({"--ttft", "5", "--itl", "1"});
+  const std::string dir = make_temp_dir("ip-compl-");
+  auto r = run_process({INFERPERF_BIN, "profile", "-m", "mock-model", "-u", mock.url(), "--endpoint-type",
+                        "completions", "--concurrency", "3", "--request-count", "12", "--osl", "8",
+                        "--extra-inputs", "ignore_eos:true", "--artifact-dir", dir, "--isl", "16"},
+                       std::chrono::seconds(60));
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  auto j = load_summary(dir);
+  EXPECT_EQ(j["request_count"]["avg"].get<int>(), 12);
+  EXPECT_FALSE(j.contains("time_to_first_token"));
+  EXPECT_FALSE(j.contains("inter_token_latency"));
+  EXPECT_DOUBLE_EQ(j["output_sequence_length"]["avg"].get<double>(), 8.0);
+  EXPECT_NEAR(j["request_latency"]["avg"].get<double>(), 5.0 + 8 * 1.0, 4.0);
+  EXPECT_EQ(mock.metric("inferperf_mock_requests_total"), 12);
+}
+
+TEST(ProfileStreaming, DiscoversModelAndNamesArtifactFolder) {
+  MockServerProcess mock({"--fast"});
+  const std::string cwd = make_temp_dir("ip-disc-");
+  auto r = run_process({INFERPERF_BIN, "profile", "-u", mock.url(), "--streaming", "--concurrency", "2",
+                        "--request-count", "4", "--isl", "8"},
+                       std::chrono::seconds(60), cwd);
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.out.find("using 'mock-model'"), std::string::npos) << r.out;
+  const std::string leaf = cwd + "/artifacts/mock-model-openai-chat-concurrency2";
+  ASSERT_TRUE(std::filesystem::exists(leaf + "/profile_export_aiperf.json")) << r.out;
+  auto j = load_summary(leaf);
+  EXPECT_EQ(j["request_count"]["avg"].get<int>(), 4);
+}
+
+}  // namespace
+}  // namespace inferperf::testing
