@@ -14,6 +14,12 @@ function(inferperf_test name label)
   if(NOT T_TIMEOUT)
     set(T_TIMEOUT 120)
   endif()
-  gtest_discover_tests(${name} PROPERTIES LABELS ${label} TIMEOUT ${T_TIMEOUT}
+  set(labels ${label})
+  if(INFERPERF_SANITIZE)
+    # In the ASan+UBSan tree every unit and integration test also counts as a sanitizer test.
+    list(APPEND labels sanitizer)
+    math(EXPR T_TIMEOUT "${T_TIMEOUT} * 3")
+  endif()
+  gtest_discover_tests(${name} PROPERTIES LABELS "${labels}" TIMEOUT ${T_TIMEOUT}
                        DISCOVERY_TIMEOUT 60)
 endfunction()
