@@ -147,7 +147,7 @@ int run_profile(config::RunConfig c) {
   }
   artifact_dir = fs::absolute(artifact_dir);
   add_log_file(artifact_dir / "logs" / "inferperf.log");
-  spdlog::info("inferperf {} -> {}", c.cli_command, url->to_string());
+  spdlog::info("{} -> {}", c.cli_command, url->to_string());
 
   core::RngFactory rngs(c.input.random_seed);
   auto id_rng = rngs.stream("run.benchmark_id");

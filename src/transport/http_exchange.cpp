@@ -85,7 +85,7 @@ asio::awaitable<Attempt> attempt(ConnectionPool& pool, ExchangeRequest request, 
 
   ResponseParser parser;
   std::string pending;
-  std::string read_buf(64 * 1024, '\0');
+  std::string read_buf(16 * 1024, '\0');  // per in-flight request, so kept small
   bool headers_reported = false;
   while (!parser.is_done()) {
     std::size_t n = co_await sock->async_read_some(asio::buffer(read_buf),
