@@ -154,7 +154,7 @@ CliOutcome parse_command_line(const std::vector<std::string>& args) {
                       "Artifact folder")
       ->group("Output");
   profile->add_option("--export-level,--profile-export-level", export_level,
-                      "summary | records | raw")
+                      "summary | records (raw is not supported yet)")
       ->check(CLI::IsMember({"summary", "records", "raw"}))
       ->group("Output");
 

@@ -119,3 +119,43 @@ TEST(ProfileStreaming, DiscoversModelAndNamesArtifactFolder) {
 
 }  // namespace
 }  // namespace inferperf::testing
+
+namespace inferperf::testing {
+namespace {
+
+TEST(ProfileDuration, StopsIssuingAtDurationAndCancelsAfterGrace) {
+  MockServerProcess mock({"--ttft", "5", "--itl", "20"});
+  const std::string dir = make_temp_dir("ip-dur-");
+  // Requests take ~400 ms; with no grace the ones in flight at 1.5 s are cancelled.
+  auto r = run_process({INFERPERF_BIN, "profile", "-m", "mock-model", "-u", mock.url(), "--streaming",
+                        "--concurrency", "3", "--benchmark-duration", "1.5", "--benchmark-grace-period", "0",
+                        "--osl", "20", "--extra-inputs", "ignore_eos:true", "--isl", "8", "--artifact-dir", dir},
+                       std::chrono::seconds(60));
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  auto j = nlohmann::json::parse(read_file(dir + "/profile_export_aiperf.json"));
+  const int ok = j["request_count"]["avg"].get<int>();
+  EXPECT_GE(ok, 6);
+  EXPECT_LE(ok, 15);
+  ASSERT_TRUE(j.contains("error_request_count")) << j.dump(2);
+  EXPECT_EQ(j["error_request_count"]["avg"].get<int>(), 3);
+  EXPECT_EQ(j["error_summary"][0]["error_details"]["type"], "RequestCancellationError");
+  EXPECT_LT(j["benchmark_duration"]["avg"].get<double>(), 1.6);
+  EXPECT_EQ(mock.metric("inferperf_mock_requests_total"), ok + 3);
+}
+
+TEST(ProfileDuration, GracePeriodLetsInFlightRequestsFinish) {
+  MockServerProcess mock({"--ttft", "5", "--itl", "20"});
+  const std::string dir = make_temp_dir("ip-grace-");
+  auto r = run_process({INFERPERF_BIN, "profile", "-m", "mock-model", "-u", mock.url(), "--streaming",
+                        "--concurrency", "3", "--benchmark-duration", "1", "--osl", "20", "--extra-inputs",
+                        "ignore_eos:true", "--isl", "8", "--artifact-dir", dir},
+                       std::chrono::seconds(60));
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  auto j = nlohmann::json::parse(read_file(dir + "/profile_export_aiperf.json"));
+  EXPECT_FALSE(j.contains("error_request_count"));
+  EXPECT_EQ(j["request_count"]["avg"].get<int>(), mock.metric("inferperf_mock_requests_total"));
+  EXPECT_GT(j["benchmark_duration"]["avg"].get<double>(), 1.0);
+}
+
+}  // namespace
+}  // namespace inferperf::testing
