@@ -1,0 +1,257 @@
+// Endpoint bodies (exact key order), response decoding and path joining.
+#include "endpoint/endpoint.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace {
+
+using inferperf::config::EndpointType;
+using inferperf::dataset::Turn;
+using inferperf::endpoint::BodyOptions;
+using inferperf::endpoint::DecodedEvent;
+using inferperf::endpoint::join_path;
+using inferperf::endpoint::make_endpoint;
+using Kind = inferperf::endpoint::DecodedEvent::Kind;
+using Extra = std::vector<std::pair<std::string, nlohmann::json>>;
+
+Turn turn(std::string text, std::optional<int> max_tokens = std::nullopt) {
+  Turn t;
+  t.text = std::move(text);
+  t.max_tokens = max_tokens;
+  return t;
+}
+
+BodyOptions opts(bool streaming, bool include_usage, bool legacy, const Extra* extra = nullptr) {
+  BodyOptions o;
+  o.model = "m";
+  o.streaming = streaming;
+  o.include_usage = include_usage;
+  o.use_legacy_max_tokens = legacy;
+  o.extra = extra;
+  return o;
+}
+
+TEST(ChatBody, DefaultFieldsAndKeyOrder) {
+  auto ep = make_endpoint(EndpointType::kChat);
+  EXPECT_EQ(ep->default_path(), "v1/chat/completions");
+  EXPECT_EQ(ep->build_body({turn("hi", 32)}, opts(false, false, false)).dump(),
+            R"({"messages":[{"role":"user","name":"text","content":"hi"}],"model":"m",)"
+            R"("stream":false,"max_completion_tokens":32})");
+}
+
+TEST(ChatBody, LegacyMaxTokens) {
+  auto ep = make_endpoint(EndpointType::kChat);
+  EXPECT_EQ(ep->build_body({turn("hi", 32)}, opts(false, false, true)).dump(),
+            R"({"messages":[{"role":"user","name":"text","content":"hi"}],"model":"m",)"
+            R"("stream":false,"max_tokens":32})");
+}
+
+TEST(ChatBody, NoMaxTokensField) {
+  auto ep = make_endpoint(EndpointType::kChat);
+  EXPECT_EQ(ep->build_body({turn("hi")}, opts(true, false, false)).dump(),
+            R"({"messages":[{"role":"user","name":"text","content":"hi"}],"model":"m",)"
+            R"("stream":true})");
+}
+
+TEST(ChatBody, StreamOptionsOnlyWhenStreamingWithUsage) {
+  auto ep = make_endpoint(EndpointType::kChat);
+  EXPECT_EQ(ep->build_body({turn("hi", 8)}, opts(true, true, false)).dump(),
+            R"({"messages":[{"role":"user","name":"text","content":"hi"}],"model":"m",)"
+            R"("stream":true,"max_completion_tokens":8,"stream_options":{"include_usage":true}})");
+  EXPECT_EQ(ep->build_body({turn("hi", 8)}, opts(false, true, false)).dump(),
+            R"({"messages":[{"role":"user","name":"text","content":"hi"}],"model":"m",)"
+            R"("stream":false,"max_completion_tokens":8})");
+}
+
+TEST(ChatBody, ExtraInputsMergeLastAndOverride) {
+  auto ep = make_endpoint(EndpointType::kChat);
+  const Extra extra = {{"ignore_eos", true}, {"max_completion_tokens", 7}, {"stream", false}};
+  EXPECT_EQ(ep->build_body({turn("hi", 32)}, opts(true, true, false, &extra)).dump(),
+            R"({"messages":[{"role":"user","name":"text","content":"hi"}],"model":"m",)"
+            R"("stream":false,"max_completion_tokens":7,"stream_options":{"include_usage":true},)"
+            R"("ignore_eos":true})");
+}
+
+TEST(ChatBody, EveryTurnOfTheHistoryIsAMessage) {
+  auto ep = make_endpoint(EndpointType::kChat);
+  Turn a = turn("q1", 5);
+  Turn b = turn("a1");
+  b.role = "assistant";
+  Turn c = turn("q2", 9);
+  const auto body = ep->build_body({a, b, c}, opts(false, false, false));
+  EXPECT_EQ(body["messages"].dump(),
+            R"([{"role":"user","name":"text","content":"q1"},)"
+            R"({"role":"assistant","name":"text","content":"a1"},)"
+            R"({"role":"user","name":"text","content":"q2"}])");
+  EXPECT_EQ(body["max_completion_tokens"], 9);  // from the last turn
+}
+
+TEST(CompletionsBody, PromptListAndMaxTokens) {
+  auto ep = make_endpoint(EndpointType::kCompletions);
+  EXPECT_EQ(ep->default_path(), "v1/completions");
+  EXPECT_EQ(ep->build_body({turn("hi", 32)}, opts(false, false, false)).dump(),
+            R"({"prompt":["hi"],"model":"m","stream":false,"max_tokens":32})");
+  // The legacy switch changes nothing for completions.
+  EXPECT_EQ(ep->build_body({turn("hi", 32)}, opts(true, true, true)).dump(),
+            R"({"prompt":["hi"],"model":"m","stream":true,"max_tokens":32,)"
+            R"("stream_options":{"include_usage":true}})");
+  EXPECT_EQ(ep->build_body({turn("hi")}, opts(false, false, false)).dump(),
+            R"({"prompt":["hi"],"model":"m","stream":false})");
+}
+
+struct DecodeCase {
+  const char* name;
+  EndpointType type;
+  std::string payload;
+  Kind kind;
+  std::string content;
+  std::string reasoning;
+  std::string finish_reason;
+  std::string error_substring;  // for kError
+};
+
+const std::vector<DecodeCase> kDecodeCases = {
+    {"chat_content", EndpointType::kChat,
+     R"({"id":"c1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"Hel"},"finish_reason":null}]})",
+     Kind::kData, "Hel", "", "", ""},
+    {"chat_reasoning_content", EndpointType::kChat,
+     R"({"object":"chat.completion.chunk","choices":[{"index":0,"delta":{"reasoning_content":"think"}}]})",
+     Kind::kData, "", "think", "", ""},
+    {"chat_reasoning", EndpointType::kChat,
+     R"({"object":"chat.completion.chunk","choices":[{"index":0,"delta":{"reasoning":"hmm"}}]})",
+     Kind::kData, "", "hmm", "", ""},
+    {"chat_role_only", EndpointType::kChat,
+     R"({"object":"chat.completion.chunk","choices":[{"index":0,"delta":{"role":"assistant","content":""}}]})",
+     Kind::kData, "", "", "", ""},
+    {"chat_finish_reason", EndpointType::kChat,
+     R"({"object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"."},"finish_reason":"stop"}]})",
+     Kind::kData, ".", "", "stop", ""},
+    {"chat_tool_call_arguments", EndpointType::kChat,
+     R"({"object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"x","tool_calls":[{"index":0,"function":{"name":"f","arguments":"{\"a\":"}},{"index":1,"function":{"arguments":"1}"}}]}}]})",
+     Kind::kData, "x{\"a\":1}", "", "", ""},
+    {"chat_non_streaming", EndpointType::kChat,
+     R"({"object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"full"},"finish_reason":"length"}]})",
+     Kind::kData, "full", "", "length", ""},
+    {"chat_wrong_object", EndpointType::kChat,
+     R"({"object":"text_completion","choices":[{"text":"x"}]})", Kind::kError, "", "", "",
+     "unexpected chat response object 'text_completion'"},
+    {"chat_invalid_json", EndpointType::kChat, "{oops", Kind::kError, "", "", "",
+     "response is not a JSON object"},
+    {"chat_json_array", EndpointType::kChat, "[1,2]", Kind::kError, "", "", "",
+     "response is not a JSON object"},
+    {"chat_error_object", EndpointType::kChat,
+     R"({"error":{"message":"model overloaded","type":"ServiceUnavailable","code":503}})",
+     Kind::kError, "", "", "", "model overloaded"},
+    {"chat_error_string", EndpointType::kChat, R"({"error":"plain failure"})", Kind::kError, "",
+     "", "", "plain failure"},
+    {"chat_detail", EndpointType::kChat, R"({"detail":"Not Found"})", Kind::kError, "", "", "",
+     "Not Found"},
+    {"completions_text", EndpointType::kCompletions,
+     R"({"id":"x","object":"text_completion","choices":[{"index":0,"text":" world","finish_reason":null}]})",
+     Kind::kData, " world", "", "", ""},
+    {"completions_finish", EndpointType::kCompletions,
+     R"({"object":"text_completion","choices":[{"index":0,"text":"!","finish_reason":"length"}]})",
+     Kind::kData, "!", "", "length", ""},
+    {"completions_rejects_chat", EndpointType::kCompletions,
+     R"({"object":"chat.completion.chunk","choices":[]})", Kind::kError, "", "", "",
+     "unexpected completions response object 'chat.completion.chunk'"},
+    {"completions_error_object", EndpointType::kCompletions, R"({"error":{"message":"bad prompt"}})",
+     Kind::kError, "", "", "", "bad prompt"},
+};
+
+class DecodeTest : public ::testing::TestWithParam<DecodeCase> {};
+
+TEST_P(DecodeTest, Decodes) {
+  const auto& c = GetParam();
+  auto ep = make_endpoint(c.type);
+  const DecodedEvent d = ep->decode(c.payload);
+  ASSERT_EQ(d.kind, c.kind) << d.error_message;
+  EXPECT_EQ(d.content, c.content);
+  EXPECT_EQ(d.reasoning, c.reasoning);
+  EXPECT_EQ(d.finish_reason, c.finish_reason);
+  if (c.kind == Kind::kError) {
+    EXPECT_NE(d.error_message.find(c.error_substring), std::string::npos) << d.error_message;
+  } else {
+    EXPECT_EQ(d.error_message, "");
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Payloads, DecodeTest, ::testing::ValuesIn(kDecodeCases),
+                         [](const auto& tpi) { return std::string(tpi.param.name); });
+
+TEST(Decode, ErrorObjectCarriesExactMessage) {
+  auto ep = make_endpoint(EndpointType::kChat);
+  const DecodedEvent d = ep->decode(R"({"error":{"message":"model overloaded"}})");
+  EXPECT_EQ(d.kind, Kind::kError);
+  EXPECT_EQ(d.error_message, "model overloaded");
+}
+
+TEST(Decode, UsageOnlyChunk) {
+  auto ep = make_endpoint(EndpointType::kChat);
+  const DecodedEvent d = ep->decode(
+      R"({"object":"chat.completion.chunk","choices":[],"usage":{"prompt_tokens":5,)"
+      R"("completion_tokens":7,"total_tokens":12,"completion_tokens_details":{"reasoning_tokens":2}}})");
+  ASSERT_EQ(d.kind, Kind::kData);
+  EXPECT_EQ(d.content, "");
+  EXPECT_EQ(d.reasoning, "");
+  ASSERT_TRUE(d.usage.has_value());
+  EXPECT_EQ(d.usage->prompt_tokens, 5);
+  EXPECT_EQ(d.usage->completion_tokens, 7);
+  EXPECT_EQ(d.usage->total_tokens, 12);
+  EXPECT_EQ(d.usage->reasoning_tokens, 2);
+}
+
+TEST(Decode, NullUsageIsAbsent) {
+  auto ep = make_endpoint(EndpointType::kChat);
+  const DecodedEvent a = ep->decode(
+      R"({"object":"chat.completion.chunk","choices":[{"delta":{"content":"a"}}],"usage":null})");
+  EXPECT_FALSE(a.usage.has_value());
+  const DecodedEvent b = ep->decode(
+      R"({"object":"chat.completion.chunk","choices":[{"delta":{"content":"a"}}],"usage":{"prompt_tokens":3}})");
+  ASSERT_TRUE(b.usage.has_value());
+  EXPECT_EQ(b.usage->prompt_tokens, 3);
+  EXPECT_FALSE(b.usage->completion_tokens.has_value());
+  EXPECT_FALSE(b.usage->reasoning_tokens.has_value());
+}
+
+TEST(Decode, CompletionsUsage) {
+  auto ep = make_endpoint(EndpointType::kCompletions);
+  const DecodedEvent d = ep->decode(
+      R"({"object":"text_completion","choices":[{"text":"done"}],"usage":{"prompt_tokens":4,"completion_tokens":9,"total_tokens":13}})");
+  ASSERT_EQ(d.kind, Kind::kData);
+  EXPECT_EQ(d.content, "done");
+  ASSERT_TRUE(d.usage.has_value());
+  EXPECT_EQ(d.usage->completion_tokens, 9);
+  EXPECT_EQ(d.usage->total_tokens, 13);
+}
+
+struct JoinCase {
+  const char* base;
+  const char* custom;
+  const char* def;
+  const char* expected;
+};
+
+TEST(JoinPath, Table) {
+  const std::vector<JoinCase> table = {
+      {"/v1", "", "v1/chat/completions", "/v1/chat/completions"},
+      {"", "", "v1/chat/completions", "/v1/chat/completions"},
+      {"", "", "v1/completions", "/v1/completions"},
+      {"", "/foo", "v1/chat/completions", "/foo"},
+      {"", "foo/bar", "v1/chat/completions", "/foo/bar"},
+      {"/v1", "/foo", "v1/chat/completions", "/v1/foo"},
+      {"/v1/", "v1/completions", "v1/chat/completions", "/v1/completions"},
+      {"/api", "", "v1/completions", "/api/v1/completions"},
+      {"/x/v1", "/v1/chat/completions", "v1/completions", "/x/v1/chat/completions"},
+      {"/v10", "", "v1/chat/completions", "/v10/v1/chat/completions"},
+  };
+  for (const auto& c : table) {
+    EXPECT_EQ(join_path(c.base, c.custom, c.def), c.expected)
+        << "base '" << c.base << "' custom '" << c.custom << "'";
+  }
+}
+
+}  // namespace

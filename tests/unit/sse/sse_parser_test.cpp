@@ -1,0 +1,180 @@
+// SseParser: hand-written expectations per framing case, then split-invariance over one stream.
+#include "sse/sse_parser.hpp"
+
+#include <gtest/gtest.h>
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace inferperf::sse {
+// Printing and equality for readable failures (the production struct has neither).
+inline bool operator==(const SseEvent& a, const SseEvent& b) {
+  return a.event == b.event && a.data == b.data && a.id == b.id && a.comment == b.comment &&
+         a.has_data == b.has_data;
+}
+inline void PrintTo(const SseEvent& e, std::ostream* os) {
+  *os << "{event=\"" << e.event << "\" data=\"" << e.data << "\" id=\"" << e.id << "\" comment=\""
+      << e.comment << "\" has_data=" << e.has_data << "}";
+}
+}  // namespace inferperf::sse
+
+namespace {
+
+using inferperf::sse::SseEvent;
+using inferperf::sse::SseParser;
+
+SseEvent ev(std::string data, std::string event = "", std::string id = "", std::string comment = "",
+            bool has_data = true) {
+  return SseEvent{std::move(event), std::move(data), std::move(id), std::move(comment), has_data};
+}
+SseEvent comment_only(std::string comment) { return ev("", "", "", std::move(comment), false); }
+
+std::vector<SseEvent> parse_whole(const std::string& s) {
+  SseParser p;
+  std::vector<SseEvent> out;
+  p.feed(s, out);
+  p.finish(out);
+  return out;
+}
+
+struct Case {
+  const char* name;
+  std::string bytes;
+  std::vector<SseEvent> expected;
+};
+
+const std::vector<Case>& cases() {
+  static const std::vector<Case> kCases = {
+      {"lf", "data: one\n\n", {ev("one")}},
+      {"crlf", "event: message\r\ndata: two\r\n\r\n", {ev("two", "message")}},
+      {"bare_cr", "data: three\r\r", {ev("three")}},
+      {"comment", ": keep-alive\n\n", {comment_only("keep-alive")}},
+      {"multi_line_data", "data: a\ndata: b\ndata:c\n\n", {ev("a\nb\nc")}},
+      {"error_with_comment", "event: error\n: boom happened\ndata: {\"x\":1}\n\n",
+       {ev("{\"x\":1}", "error", "", "boom happened")}},
+      {"field_without_colon", "data\n\n", {ev("")}},
+      {"id_and_one_space_stripped", "id: 42\ndata:  two spaces\n\n", {ev(" two spaces", "", "42")}},
+      {"done", "data: [DONE]\n\n", {ev("[DONE]")}},
+      {"leftover_at_eof", "data: tail", {ev("tail")}},
+      {"two_events_one_buffer", "data: x\n\ndata: y\n\n", {ev("x"), ev("y")}},
+      {"blank_lines_only", "\n\r\n\r", {}},
+  };
+  return kCases;
+}
+
+class SseCaseTest : public ::testing::TestWithParam<Case> {};
+
+TEST_P(SseCaseTest, ParsesToHandWrittenEvents) {
+  EXPECT_EQ(parse_whole(GetParam().bytes), GetParam().expected);
+}
+
+INSTANTIATE_TEST_SUITE_P(Framing, SseCaseTest, ::testing::ValuesIn(cases()),
+                         [](const auto& tpi) { return std::string(tpi.param.name); });
+
+TEST(SseParser, FeedDoesNotEmitUnterminatedMessage) {
+  SseParser p;
+  std::vector<SseEvent> out;
+  p.feed("data: tail", out);
+  EXPECT_TRUE(out.empty());
+  p.feed("\n", out);
+  EXPECT_TRUE(out.empty());  // needs the blank line
+  p.finish(out);
+  EXPECT_EQ(out, (std::vector<SseEvent>{ev("tail")}));
+}
+
+TEST(SseParser, ResetDropsPartialState) {
+  SseParser p;
+  std::vector<SseEvent> out;
+  p.feed("data: stale\ndata: more", out);
+  p.reset();
+  p.feed("data: fresh\n\n", out);
+  p.finish(out);
+  EXPECT_EQ(out, (std::vector<SseEvent>{ev("fresh")}));
+}
+
+// One stream holding every case above, back to back; the message without a line end comes last.
+const std::string kAllBytes =
+    "data: one\n\n"
+    "event: message\r\ndata: two\r\n\r\n"
+    "data: three\r\r"
+    ": keep-alive\n\n"
+    "data: a\ndata: b\ndata:c\n\n"
+    "event: error\n: boom happened\ndata: {\"x\":1}\n\n"
+    "data\n\n"
+    "id: 42\ndata:  two spaces\n\n"
+    "retry: 10\r\ndata: after unknown field\r\n\r\n"
+    "data: [DONE]\n\n"
+    "\n\r\n\r"
+    "data: tail";
+
+const std::vector<SseEvent> kAllExpected = {
+    ev("one"),
+    ev("two", "message"),
+    ev("three"),
+    comment_only("keep-alive"),
+    ev("a\nb\nc"),
+    ev("{\"x\":1}", "error", "", "boom happened"),
+    ev(""),
+    ev(" two spaces", "", "42"),
+    ev("after unknown field"),
+    ev("[DONE]"),
+    ev("tail"),
+};
+
+std::string all_bytes() { return kAllBytes; }
+
+TEST(SseParserSplit, UnsplitStreamMatchesHandWrittenExpectation) {
+  EXPECT_EQ(parse_whole(all_bytes()), kAllExpected);
+}
+
+TEST(SseParserSplit, EverySingleSplitPointGivesTheSameEvents) {
+  const std::string s = all_bytes();
+  const auto whole = parse_whole(s);
+  ASSERT_EQ(whole, kAllExpected);
+  for (std::size_t cut = 0; cut <= s.size(); ++cut) {
+    SseParser p;
+    std::vector<SseEvent> out;
+    p.feed(std::string_view(s).substr(0, cut), out);
+    p.feed(std::string_view(s).substr(cut), out);
+    p.finish(out);
+    ASSERT_EQ(out, whole) << "split at byte " << cut;
+    ASSERT_EQ(out, kAllExpected) << "split at byte " << cut;
+  }
+}
+
+TEST(SseParserSplit, ByteByByteGivesTheSameEvents) {
+  const std::string s = all_bytes();
+  SseParser p;
+  std::vector<SseEvent> out;
+  for (char c : s) p.feed(std::string_view(&c, 1), out);
+  p.finish(out);
+  EXPECT_EQ(out, parse_whole(s));
+  EXPECT_EQ(out, kAllExpected);
+}
+
+TEST(SseParserSplit, CrlfSplitAcrossCallsIsOneLineEnd) {
+  // "a: x" is an unknown field: if the LF after the split CR were read as a blank line, an extra
+  // empty event would be dispatched before "y".
+  SseParser p;
+  std::vector<SseEvent> out;
+  p.feed("a: x\r", out);
+  p.feed("\ndata: y\r\n\r\n", out);
+  p.finish(out);
+  EXPECT_EQ(out, (std::vector<SseEvent>{ev("y")}));
+}
+
+// PRODUCTION BUG (reported, not fixed): SseParser::feed clears last_was_cr_ even when `bytes` is
+// empty, so an empty feed between the CR and the LF of one CRLF turns the LF into a blank line and
+// dispatches an extra empty event. Enable once src/sse/sse_parser.cpp is fixed.
+TEST(SseParserSplit, DISABLED_EmptyFeedBetweenCrAndLfKeepsTheCrlf) {
+  SseParser p;
+  std::vector<SseEvent> out;
+  p.feed("a: x\r", out);
+  p.feed("", out);
+  p.feed("\ndata: y\r\n\r\n", out);
+  p.finish(out);
+  EXPECT_EQ(out, (std::vector<SseEvent>{ev("y")}));
+}
+
+}  // namespace

@@ -1,0 +1,219 @@
+// ResponseCollector: timestamped body bytes -> content events, usage and errors of one record.
+#include "worker/response_collector.hpp"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+
+#include "core/version.hpp"
+#include "worker/request_plan.hpp"
+
+namespace {
+
+using inferperf::config::EndpointType;
+using inferperf::endpoint::make_endpoint;
+using inferperf::records::ContentEvent;
+using inferperf::records::RequestRecord;
+using inferperf::worker::RequestPlan;
+using inferperf::worker::ResponseCollector;
+using inferperf::worker::serialize_request;
+
+const std::string kRole =
+    R"(data: {"object":"chat.completion.chunk","choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}]})"
+    "\n\n";
+std::string chunk(const std::string& delta, const std::string& finish = "null") {
+  return R"(data: {"object":"chat.completion.chunk","choices":[{"index":0,"delta":)" + delta +
+         R"(,"finish_reason":)" + finish + "}]}\n\n";
+}
+const std::string kUsage =
+    R"(data: {"object":"chat.completion.chunk","choices":[],"usage":{"prompt_tokens":12,"completion_tokens":3,"total_tokens":15,"completion_tokens_details":{"reasoning_tokens":1}}})"
+    "\n\n";
+const std::string kDone = "data: [DONE]\n\n";
+
+struct Fixture {
+  Fixture() : endpoint(make_endpoint(EndpointType::kChat)), collector(*endpoint, record) {
+    record.start_ns = 50;
+  }
+  std::unique_ptr<inferperf::endpoint::Endpoint> endpoint;
+  RequestRecord record;
+  ResponseCollector collector;
+};
+
+void expect_event(const ContentEvent& e, std::int64_t ts, std::uint32_t read, const std::string& content,
+                  const std::string& reasoning) {
+  EXPECT_EQ(e.ts_ns, ts);
+  EXPECT_EQ(e.read_index, read);
+  EXPECT_EQ(e.content, content);
+  EXPECT_EQ(e.reasoning, reasoning);
+}
+
+TEST(ResponseCollector, StreamingChatEvents) {
+  Fixture f;
+  f.collector.on_headers(200, "OK", "text/event-stream; charset=utf-8", 90);
+  f.collector.on_body(kRole, 100, 0);
+  f.collector.on_body(chunk(R"({"reasoning_content":"th"})"), 200, 1);
+  f.collector.on_body(chunk(R"({"content":"Hel"})") + chunk(R"({"content":"lo"})", "\"stop\""), 300, 2);
+  f.collector.on_body(kUsage + kDone, 400, 3);
+  EXPECT_TRUE(f.collector.wants_more());
+  f.collector.finish(500);
+
+  const auto& r = f.record;
+  EXPECT_FALSE(r.error.has_value());
+  EXPECT_EQ(r.status, 200);
+  ASSERT_EQ(r.content_events.size(), 3u);  // role-only, usage-only and [DONE] never count
+  expect_event(r.content_events[0], 200, 1, "", "th");
+  expect_event(r.content_events[1], 300, 2, "Hel", "");
+  expect_event(r.content_events[2], 300, 2, "lo", "");
+  EXPECT_EQ(r.events, 6u);
+  EXPECT_EQ(r.last_event_ns, 400);
+  EXPECT_EQ(r.usage.prompt_tokens, 12);
+  EXPECT_EQ(r.usage.completion_tokens, 3);
+  EXPECT_EQ(r.usage.total_tokens, 15);
+  EXPECT_EQ(r.usage.reasoning_tokens, 1);
+  EXPECT_EQ(r.finish_reason, "stop");
+  EXPECT_TRUE(r.valid());
+}
+
+TEST(ResponseCollector, EventSplitAcrossReadsTakesTheCompletingRead) {
+  Fixture f;
+  f.collector.on_headers(200, "OK", "text/event-stream", 90);
+  const std::string ev = chunk(R"({"content":"abc"})");
+  f.collector.on_body(ev.substr(0, 20), 100, 0);
+  EXPECT_TRUE(f.record.content_events.empty());
+  f.collector.on_body(ev.substr(20), 150, 1);
+  f.collector.finish(200);
+  ASSERT_EQ(f.record.content_events.size(), 1u);
+  expect_event(f.record.content_events[0], 150, 1, "abc", "");
+}
+
+TEST(ResponseCollector, OnlyRoleAndUsageLeavesNoContent) {
+  Fixture f;
+  f.collector.on_headers(200, "OK", "text/event-stream", 90);
+  f.collector.on_body(kRole + chunk(R"({"content":""})") + kUsage + kDone, 100, 0);
+  f.collector.finish(200);
+  EXPECT_TRUE(f.record.content_events.empty());
+  EXPECT_FALSE(f.record.error.has_value());  // the worker turns this into InvalidInferenceResultError
+  EXPECT_FALSE(f.record.valid());
+  EXPECT_EQ(f.record.usage.completion_tokens, 3);
+  EXPECT_EQ(f.record.events, 4u);
+}
+
+TEST(ResponseCollector, LeftoverMessageIsFlushedAtFinish) {
+  Fixture f;
+  f.collector.on_headers(200, "OK", "text/event-stream", 90);
+  std::string last = chunk(R"({"content":"end"})");
+  last.resize(last.size() - 2);  // no terminating blank line
+  f.collector.on_body(last, 300, 4);
+  EXPECT_TRUE(f.record.content_events.empty());
+  f.collector.finish(999);
+  ASSERT_EQ(f.record.content_events.size(), 1u);
+  expect_event(f.record.content_events[0], 300, 4, "end", "");
+}
+
+TEST(ResponseCollector, SseErrorEventUsesTheComment) {
+  Fixture f;
+  f.collector.on_headers(200, "OK", "text/event-stream", 90);
+  f.collector.on_body(chunk(R"({"content":"a"})") + ": mock fault error-event\nevent: error\n" +
+                          R"(data: {"error":{"message":"from data"}})" + "\n\n" +
+                          chunk(R"({"content":"after"})"),
+                      100, 0);
+  EXPECT_FALSE(f.collector.wants_more());
+  f.collector.finish(200);
+  ASSERT_TRUE(f.record.error.has_value());
+  EXPECT_EQ(f.record.error->code, 502);
+  EXPECT_EQ(f.record.error->type, "SSEResponseError");
+  EXPECT_EQ(f.record.error->message, "mock fault error-event");
+  ASSERT_EQ(f.record.content_events.size(), 1u);  // nothing after the error
+  EXPECT_EQ(f.record.content_events[0].content, "a");
+}
+
+TEST(ResponseCollector, SseErrorEventWithoutCommentUsesTheData) {
+  Fixture f;
+  f.collector.on_headers(200, "OK", "text/event-stream", 90);
+  f.collector.on_body("event: error\ndata: overloaded\n\n", 100, 0);
+  ASSERT_TRUE(f.record.error.has_value());
+  EXPECT_EQ(f.record.error->message, "overloaded");
+}
+
+TEST(ResponseCollector, MalformedChunkIsAParseError) {
+  Fixture f;
+  f.collector.on_headers(200, "OK", "text/event-stream", 90);
+  f.collector.on_body(R"(data: {"object": "chat.completion.chunk", "choices": [)"
+                      "\n\n",
+                      100, 0);
+  EXPECT_FALSE(f.collector.wants_more());
+  ASSERT_TRUE(f.record.error.has_value());
+  EXPECT_FALSE(f.record.error->code.has_value());
+  EXPECT_EQ(f.record.error->type, "ResponseParseError");
+  EXPECT_EQ(f.record.error->message.rfind("response is not a JSON object: ", 0), 0u)
+      << f.record.error->message;
+}
+
+TEST(ResponseCollector, HttpErrorStatusCarriesReasonAndBody) {
+  Fixture f;
+  f.collector.on_headers(500, "Internal Server Error", "application/json", 90);
+  f.collector.on_body(R"({"detail":)", 100, 0);
+  f.collector.on_body(R"("Simulated error"})", 110, 1);
+  f.collector.finish(120);
+  ASSERT_TRUE(f.record.error.has_value());
+  EXPECT_EQ(f.record.status, 500);
+  EXPECT_EQ(f.record.error->code, 500);
+  EXPECT_EQ(f.record.error->type, "Internal Server Error");
+  EXPECT_EQ(f.record.error->message, R"({"detail":"Simulated error"})");
+  EXPECT_TRUE(f.record.content_events.empty());
+}
+
+TEST(ResponseCollector, HttpErrorWithoutReasonOrBody) {
+  Fixture f;
+  f.collector.on_headers(404, "", "", 90);
+  f.collector.finish(120);
+  ASSERT_TRUE(f.record.error.has_value());
+  EXPECT_EQ(f.record.error->code, 404);
+  EXPECT_EQ(f.record.error->type, "HTTPError");
+  EXPECT_EQ(f.record.error->message, "HTTP 404");
+}
+
+TEST(ResponseCollector, NonStreamingBodyIsOneEventAtTheLastRead) {
+  Fixture f;
+  const std::string body =
+      R"({"object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"whole answer"},"finish_reason":"length"}],"usage":{"prompt_tokens":4,"completion_tokens":2,"total_tokens":6}})";
+  f.collector.on_headers(200, "OK", "application/json", 90);
+  f.collector.on_body(body.substr(0, 30), 100, 0);
+  f.collector.on_body(body.substr(30), 180, 1);
+  f.collector.finish(200);
+  const auto& r = f.record;
+  EXPECT_FALSE(r.error.has_value());
+  ASSERT_EQ(r.content_events.size(), 1u);
+  expect_event(r.content_events[0], 180, 1, "whole answer", "");
+  EXPECT_EQ(r.events, 1u);
+  EXPECT_EQ(r.last_event_ns, 180);
+  EXPECT_EQ(r.finish_reason, "length");
+  EXPECT_EQ(r.usage.completion_tokens, 2);
+}
+
+TEST(SerializeRequest, ExactBytes) {
+  auto endpoint = make_endpoint(EndpointType::kChat);
+  RequestPlan plan;
+  plan.url.host = "h";
+  plan.url.port = 8000;
+  plan.target = "/v1/chat/completions";
+  plan.headers = {{"Authorization", "Bearer k"}};
+  plan.streaming = true;
+  plan.endpoint = endpoint.get();
+  EXPECT_EQ(serialize_request(plan, "{\"a\":1}", "rid", "cid"),
+            std::string("POST /v1/chat/completions HTTP/1.1\r\nHost: h:8000\r\nUser-Agent: inferperf/") +
+                inferperf::kVersion +
+                "\r\nX-Request-ID: rid\r\nX-Correlation-ID: cid\r\nAuthorization: Bearer k\r\n"
+                "Content-Type: application/json\r\nAccept: text/event-stream\r\n"
+                "Content-Length: 7\r\n\r\n{\"a\":1}");
+  plan.streaming = false;
+  plan.url.port = 80;
+  plan.headers.clear();
+  const std::string r = serialize_request(plan, "", "r", "c");
+  EXPECT_NE(r.find("\r\nHost: h\r\n"), std::string::npos) << r;
+  EXPECT_NE(r.find("\r\nAccept: application/json\r\n"), std::string::npos) << r;
+  EXPECT_TRUE(r.ends_with("\r\nContent-Length: 0\r\n\r\n")) << r;
+}
+
+}  // namespace
