@@ -54,8 +54,9 @@ std::optional<std::int64_t> int_field(const nlohmann::json& j, const char* key) 
 
 }  // namespace
 
-std::optional<std::string> parse_generation_request(std::string_view body, bool chat,
-                                                    GenerationRequest& out) {
+namespace {
+std::optional<std::string> parse_generation_request_or_throw(std::string_view body, bool chat,
+                                                             GenerationRequest& out) {
   auto j = nlohmann::json::parse(body, nullptr, false);
   if (j.is_discarded() || !j.is_object()) return "request body is not a JSON object";
   out.chat = chat;
@@ -99,6 +100,18 @@ std::optional<std::string> parse_generation_request(std::string_view body, bool 
   if (out.max_tokens && *out.max_tokens < 1) return "max tokens must be at least 1";
   return std::nullopt;
 }
+}  // namespace
+
+std::optional<std::string> parse_generation_request(std::string_view body, bool chat,
+                                                    GenerationRequest& out) {
+  try {
+    return parse_generation_request_or_throw(body, chat, out);
+  } catch (const nlohmann::json::exception& e) {
+    // A field of the wrong type (e.g. "stream": "yes") is the client's mistake: a 400, not a crash.
+    return std::string("invalid request field: ") + e.what();
+  }
+}
+
 
 GenerationPlan plan_generation(const GenerationRequest& req) {
   GenerationPlan plan;

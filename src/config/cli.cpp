@@ -208,7 +208,8 @@ CliOutcome parse_command_line(const std::vector<std::string>& args) {
   }
 
   for (const CLI::Option* opt : profile->get_options()) {
-    if (opt->count() > 0) c.set_options.insert(opt->get_name(false, true));
+    // Keyed by the first long name, e.g. "--url" for "-u,--url".
+    if (opt->count() > 0 && !opt->get_lnames().empty()) c.set_options.insert("--" + opt->get_lnames().front());
   }
   c.endpoint.model_names = models;
   c.endpoint.type = endpoint_type == "completions" ? EndpointType::kCompletions : EndpointType::kChat;

@@ -58,13 +58,15 @@ core::Result<std::vector<std::pair<std::string, nlohmann::json>>> parse_key_valu
   std::vector<std::pair<std::string, nlohmann::json>> out;
   std::string_view t = trim(item);
   if (!t.empty() && t.front() == '{') {
-    auto j = nlohmann::json::parse(t, nullptr, false);
+    // ordered_json keeps the keys in the order the user wrote them.
+    auto j = nlohmann::ordered_json::parse(t, nullptr, false);
     if (j.is_discarded() || !j.is_object()) {
       return core::Error{core::ErrorKind::kConfig,
                          std::string(flag) + ": invalid JSON object '" + std::string(t) + "'"};
     }
     for (auto& [k, v] : j.items()) {
-      out.emplace_back(k, coerce ? v : nlohmann::json(v.is_string() ? v.get<std::string>() : v.dump()));
+      out.emplace_back(k, coerce ? nlohmann::json::parse(v.dump())
+                                 : nlohmann::json(v.is_string() ? v.get<std::string>() : v.dump()));
     }
     return out;
   }

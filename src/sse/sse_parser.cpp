@@ -3,6 +3,7 @@
 namespace inferperf::sse {
 
 void SseParser::feed(std::string_view bytes, std::vector<SseEvent>& out) {
+  if (bytes.empty()) return;  // keeps a pending CR waiting for its LF
   std::size_t i = 0;
   if (last_was_cr_ && !bytes.empty() && bytes[0] == '\n') i = 1;  // second half of a split CRLF
   last_was_cr_ = false;

@@ -219,7 +219,7 @@ TEST(ParseCommandLine, MissingSubcommandExitsTwo) {
 // opt->get_name(false, true), which for options with aliases is the whole comma-joined list
 // ("-u,--url", "--ui-type,--ui", ...), so the lookups by long name in app/input_config.cpp and
 // app/runner.cpp ("--url", "--ui-type", ...) never match. Enable once fixed.
-TEST(ParseCommandLine, DISABLED_SetOptionsHoldLongNamesOfAliasedOptions) {
+TEST(ParseCommandLine, SetOptionsHoldLongNamesOfAliasedOptions) {
   const CliOutcome o = parse_command_line({"profile", "-m", "x", "--url", "h:1", "--ui", "simple",
                                            "--isl", "10", "--custom-endpoint", "/v1/x"});
   ASSERT_EQ(o.action, CliOutcome::Action::kProfile) << o.message;
