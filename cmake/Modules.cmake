@@ -14,12 +14,9 @@ function(inferperf_test name label)
   if(NOT T_TIMEOUT)
     set(T_TIMEOUT 120)
   endif()
-  set(labels ${label})
-  if(INFERPERF_SANITIZE)
-    # In the ASan+UBSan tree every unit and integration test also counts as a sanitizer test.
-    list(APPEND labels sanitizer)
+  if(INFERPERF_SANITIZE OR INFERPERF_TSAN)
     math(EXPR T_TIMEOUT "${T_TIMEOUT} * 3")
   endif()
-  gtest_discover_tests(${name} PROPERTIES LABELS "${labels}" TIMEOUT ${T_TIMEOUT}
+  gtest_discover_tests(${name} PROPERTIES LABELS ${label} TIMEOUT ${T_TIMEOUT}
                        DISCOVERY_TIMEOUT 60)
 endfunction()
