@@ -13,7 +13,8 @@ namespace {
 std::string make_stream(int events) {
   std::string s;
   for (int i = 0; i < events; ++i) {
-    s += R"(data: {"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":" word"},"finish_reason":null}]})";
+    s +=
+        R"(data: {"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":" word"},"finish_reason":null}]})";
     s += "\n\n";
   }
   return s;
@@ -26,7 +27,8 @@ void BM_SseParse(benchmark::State& state) {
   for (auto _ : state) {
     inferperf::sse::SseParser p;
     out.clear();
-    for (std::size_t i = 0; i < stream.size(); i += piece) p.feed(std::string_view(stream).substr(i, piece), out);
+    for (std::size_t i = 0; i < stream.size(); i += piece)
+      p.feed(std::string_view(stream).substr(i, piece), out);
     benchmark::DoNotOptimize(out.data());
   }
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * stream.size()));

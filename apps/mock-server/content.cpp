@@ -112,7 +112,6 @@ std::optional<std::string> parse_generation_request(std::string_view body, bool 
   }
 }
 
-
 GenerationPlan plan_generation(const GenerationRequest& req) {
   GenerationPlan plan;
   plan.prompt_tokens = chunk_tokens(req.prompt_text);
@@ -127,7 +126,8 @@ GenerationPlan plan_generation(const GenerationRequest& req) {
       n = max;
     } else {
       std::int64_t lo = req.min_tokens ? std::clamp<std::int64_t>(*req.min_tokens, 1, max)
-                                       : std::max<std::int64_t>(1, static_cast<std::int64_t>(std::ceil(0.8 * max)));
+                                       : std::max<std::int64_t>(
+                                             1, static_cast<std::int64_t>(std::ceil(0.8 * max)));
       n = lo + static_cast<std::int64_t>(h % static_cast<std::uint64_t>(max - lo + 1));
     }
     plan.finish_reason = n >= max ? "length" : "stop";
@@ -141,13 +141,17 @@ GenerationPlan plan_generation(const GenerationRequest& req) {
   static const std::vector<std::string> kFallback = {" mock", " token"};
   const auto& source = plan.prompt_tokens.empty() ? kFallback : plan.prompt_tokens;
   plan.output.reserve(static_cast<std::size_t>(n));
-  for (std::int64_t i = 0; i < n; ++i) plan.output.push_back(source[static_cast<std::size_t>(i) % source.size()]);
+  for (std::int64_t i = 0; i < n; ++i)
+    plan.output.push_back(source[static_cast<std::size_t>(i) % source.size()]);
 
   std::string model = req.model;
   std::transform(model.begin(), model.end(), model.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  if (req.chat && (model.find("gpt-oss") != std::string::npos || model.find("qwen") != std::string::npos)) {
-    std::size_t r = req.reasoning_effort == "low" ? 100 : req.reasoning_effort == "high" ? 500 : 250;
+  if (req.chat &&
+      (model.find("gpt-oss") != std::string::npos || model.find("qwen") != std::string::npos)) {
+    std::size_t r = req.reasoning_effort == "low"    ? 100
+                    : req.reasoning_effort == "high" ? 500
+                                                     : 250;
     for (std::size_t i = 0; i < r; ++i) plan.reasoning.push_back(source[(i + 1) % source.size()]);
   }
   return plan;
@@ -158,11 +162,21 @@ std::string json_escape(std::string_view s) {
   out.reserve(s.size() + 2);
   for (char c : s) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
       default:
         if (static_cast<unsigned char>(c) < 0x20) {
           char buf[8];

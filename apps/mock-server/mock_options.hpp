@@ -9,7 +9,7 @@ namespace inferperf::mock {
 struct MockOptions {
   std::string host = "127.0.0.1";
   int port = 8000;
-  int workers = 1;          // threads serving connections
+  int workers = 1;  // threads serving connections
   double ttft_ms = 20.0;
   double itl_ms = 5.0;
   bool fast = false;        // all latencies 0

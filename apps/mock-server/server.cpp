@@ -1,5 +1,6 @@
 #include "server.hpp"
 
+#include <fmt/format.h>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/redirect_error.hpp>
@@ -9,7 +10,6 @@
 #include <boost/asio/write.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http.hpp>
-#include <fmt/format.h>
 
 #include <chrono>
 #include <iostream>
@@ -36,12 +36,15 @@ std::string reason_phrase(int status) {
 
 std::string plain_response(int status, std::string_view content_type, std::string_view body,
                            bool keep_alive) {
-  return fmt::format("HTTP/1.1 {} {}\r\nContent-Type: {}\r\nContent-Length: {}\r\nConnection: {}\r\n\r\n{}",
-                     status, reason_phrase(status), content_type, body.size(),
-                     keep_alive ? "keep-alive" : "close", body);
+  return fmt::format(
+      "HTTP/1.1 {} {}\r\nContent-Type: {}\r\nContent-Length: {}\r\nConnection: {}\r\n\r\n{}",
+      status, reason_phrase(status), content_type, body.size(), keep_alive ? "keep-alive" : "close",
+      body);
 }
 
-std::string chunk(std::string_view data) { return fmt::format("{:x}\r\n{}\r\n", data.size(), data); }
+std::string chunk(std::string_view data) {
+  return fmt::format("{:x}\r\n{}\r\n", data.size(), data);
+}
 
 struct Fault {
   std::string kind;  // "" = none
@@ -57,8 +60,10 @@ Fault parse_fault(std::string_view header) {
   if (eq != std::string::npos) {
     try {
       int n = std::stoi(v.substr(eq + 1));
-      if (f.kind == "status") f.status = n;
-      else f.delay_ms = n;
+      if (f.kind == "status")
+        f.status = n;
+      else
+        f.delay_ms = n;
     } catch (const std::exception&) {
       f.kind = "invalid";
     }
@@ -80,7 +85,8 @@ class Session {
       http::request_parser<http::string_body> parser;
       parser.body_limit(256 * 1024 * 1024);
       beast::error_code ec;
-      co_await http::async_read(socket_, buffer, parser, asio::redirect_error(asio::use_awaitable, ec));
+      co_await http::async_read(socket_, buffer, parser,
+                                asio::redirect_error(asio::use_awaitable, ec));
       if (ec) break;
       auto req = parser.release();
       const bool keep = co_await handle(req);
@@ -97,7 +103,8 @@ class Session {
 
   asio::awaitable<void> send(std::string data) {
     beast::error_code ec;
-    co_await asio::async_write(socket_, asio::buffer(data), asio::redirect_error(asio::use_awaitable, ec));
+    co_await asio::async_write(socket_, asio::buffer(data),
+                               asio::redirect_error(asio::use_awaitable, ec));
     if (ec) write_failed_ = true;
   }
 
@@ -115,8 +122,9 @@ class Session {
     const std::string path = target.substr(0, target.find('?'));
     const bool keep = req.keep_alive();
     if (server_.options_.access_logs) {
-      std::cerr << fmt::format("{} {} {}\n", std::string_view(req.method_string().data(), req.method_string().size()),
-                               target, req.body().size());
+      std::cerr << fmt::format(
+          "{} {} {}\n", std::string_view(req.method_string().data(), req.method_string().size()),
+          target, req.body().size());
     }
     if (req.method() == http::verb::get) {
       if (path == "/health") {
@@ -124,21 +132,24 @@ class Session {
       } else if (path == "/v1/models") {
         co_await send(plain_response(
             200, "application/json",
-            fmt::format(R"({{"object":"list","data":[{{"id":"{}","object":"model","created":{},"owned_by":"inferperf-mock"}}]}})",
-                        json_escape(server_.options_.model_name), std::time(nullptr)),
+            fmt::format(
+                R"({{"object":"list","data":[{{"id":"{}","object":"model","created":{},"owned_by":"inferperf-mock"}}]}})",
+                json_escape(server_.options_.model_name), std::time(nullptr)),
             keep));
       } else if (path == "/metrics") {
         co_await send(plain_response(200, "text/plain; version=0.0.4", metrics_text(), keep));
       } else if (path == "/") {
-        co_await send(plain_response(200, "application/json",
-                                     R"({"name":"inferperf-mock-server","routes":["/v1/chat/completions","/v1/completions","/v1/models","/health","/metrics"]})",
-                                     keep));
+        co_await send(plain_response(
+            200, "application/json",
+            R"({"name":"inferperf-mock-server","routes":["/v1/chat/completions","/v1/completions","/v1/models","/health","/metrics"]})",
+            keep));
       } else {
         co_await send(plain_response(404, "application/json", R"({"detail":"Not Found"})", keep));
       }
       co_return keep && !write_failed_;
     }
-    if (req.method() != http::verb::post || (path != "/v1/chat/completions" && path != "/v1/completions")) {
+    if (req.method() != http::verb::post ||
+        (path != "/v1/chat/completions" && path != "/v1/completions")) {
       co_await send(plain_response(404, "application/json", R"({"detail":"Not Found"})", keep));
       co_return keep && !write_failed_;
     }
@@ -162,10 +173,12 @@ class Session {
         "# HELP inferperf_mock_in_flight Inference requests being answered now.\n"
         "# TYPE inferperf_mock_in_flight gauge\n"
         "inferperf_mock_in_flight {}\n"
-        "# HELP inferperf_mock_max_in_flight Highest number of inference requests answered at once.\n"
+        "# HELP inferperf_mock_max_in_flight Highest number of inference requests answered at "
+        "once.\n"
         "# TYPE inferperf_mock_max_in_flight gauge\n"
         "inferperf_mock_max_in_flight {}\n"
-        "# HELP inferperf_mock_errors_injected_total Requests failed on purpose (--error-rate or faults).\n"
+        "# HELP inferperf_mock_errors_injected_total Requests failed on purpose (--error-rate or "
+        "faults).\n"
         "# TYPE inferperf_mock_errors_injected_total counter\n"
         "inferperf_mock_errors_injected_total {}\n"
         "# HELP inferperf_mock_output_tokens_total Output tokens sent.\n"
@@ -178,8 +191,8 @@ class Session {
         c.output_tokens.load(), c.connections.load());
   }
 
-  std::string chunk_json(const GenerationRequest& g, const std::string& id, std::string_view delta_or_text,
-                         std::string_view finish) const {
+  std::string chunk_json(const GenerationRequest& g, const std::string& id,
+                         std::string_view delta_or_text, std::string_view finish) const {
     const std::string fr = finish.empty() ? "null" : fmt::format("\"{}\"", finish);
     if (g.chat) {
       return fmt::format(
@@ -193,11 +206,14 @@ class Session {
 
   static std::string usage_json(const GenerationPlan& p) {
     const std::size_t completion = p.output.size() + p.reasoning.size();
-    std::string details = p.reasoning.empty()
-                              ? ""
-                              : fmt::format(R"(,"completion_tokens_details":{{"reasoning_tokens":{}}})", p.reasoning.size());
-    return fmt::format(R"({{"prompt_tokens":{},"completion_tokens":{},"total_tokens":{}{}}})", p.prompt_tokens.size(),
-                       completion, p.prompt_tokens.size() + completion, details);
+    std::string details =
+        p.reasoning.empty()
+            ? ""
+            : fmt::format(R"(,"completion_tokens_details":{{"reasoning_tokens":{}}})",
+                          p.reasoning.size());
+    return fmt::format(R"({{"prompt_tokens":{},"completion_tokens":{},"total_tokens":{}{}}})",
+                       p.prompt_tokens.size(), completion, p.prompt_tokens.size() + completion,
+                       details);
   }
 
   asio::awaitable<bool> fail_status(int status, std::string body, bool keep) {
@@ -223,8 +239,9 @@ class Session {
     if (fault.kind == "status") {
       co_return co_await fail_status(
           fault.status,
-          fmt::format(R"({{"error":{{"message":"mock fault status {}","type":"mock_fault","code":{}}}}})", fault.status,
-                      fault.status),
+          fmt::format(
+              R"({{"error":{{"message":"mock fault status {}","type":"mock_fault","code":{}}}}})",
+              fault.status, fault.status),
           keep);
     }
     if (fault.kind == "reset" || fault.kind == "close") {
@@ -234,27 +251,34 @@ class Session {
       socket_.close(ec);
       co_return false;
     }
-    if (fault.kind == "slow-headers") co_await sleep_until(start + std::chrono::milliseconds(fault.delay_ms));
+    if (fault.kind == "slow-headers")
+      co_await sleep_until(start + std::chrono::milliseconds(fault.delay_ms));
 
     GenerationRequest g;
     if (auto err = parse_generation_request(req.body(), chat, g)) {
-      co_return co_await fail_status(400, fmt::format(R"({{"error":{{"message":"{}","type":"BadRequestError","code":400}}}})",
-                                                      json_escape(*err)),
-                                     keep);
+      co_return co_await fail_status(
+          400,
+          fmt::format(R"({{"error":{{"message":"{}","type":"BadRequestError","code":400}}}})",
+                      json_escape(*err)),
+          keep);
     }
     GenerationPlan plan = plan_generation(g);
-    if (fault.kind == "big-event" && !plan.output.empty()) plan.output.front() = std::string(1 << 20, 'x');
+    if (fault.kind == "big-event" && !plan.output.empty())
+      plan.output.front() = std::string(1 << 20, 'x');
     const std::string id = (chat ? "chatcmpl-" : "cmpl-") + core::uuid4();
-    server_.counters_.output_tokens.fetch_add(static_cast<std::int64_t>(plan.output.size() + plan.reasoning.size()));
+    server_.counters_.output_tokens.fetch_add(
+        static_cast<std::int64_t>(plan.output.size() + plan.reasoning.size()));
 
     if (!g.stream) co_return co_await answer_whole(g, plan, id, fault, start + ttft, itl, keep);
     co_return co_await answer_stream(g, plan, id, fault, start + ttft, itl, keep);
   }
 
-  asio::awaitable<bool> answer_whole(const GenerationRequest& g, const GenerationPlan& plan, const std::string& id,
-                                     const Fault& fault, Clock::time_point first, Clock::duration itl, bool keep) {
+  asio::awaitable<bool> answer_whole(const GenerationRequest& g, const GenerationPlan& plan,
+                                     const std::string& id, const Fault& fault,
+                                     Clock::time_point first, Clock::duration itl, bool keep) {
     co_await sleep_until(first);
-    co_await sleep_until(first + itl * static_cast<std::int64_t>(plan.output.size() + plan.reasoning.size()));
+    co_await sleep_until(
+        first + itl * static_cast<std::int64_t>(plan.output.size() + plan.reasoning.size()));
     std::string text, reasoning;
     for (const auto& t : plan.output) text += t;
     for (const auto& t : plan.reasoning) reasoning += t;
@@ -262,14 +286,18 @@ class Session {
     if (fault.kind == "malformed") {
       body = R"({"id":"broken", "choices": [)";
     } else if (g.chat) {
-      std::string rc = reasoning.empty() ? "" : fmt::format(R"(,"reasoning_content":"{}")", json_escape(reasoning));
+      std::string rc = reasoning.empty()
+                           ? ""
+                           : fmt::format(R"(,"reasoning_content":"{}")", json_escape(reasoning));
       body = fmt::format(
           R"({{"id":"{}","object":"chat.completion","created":{},"model":"{}","choices":[{{"index":0,"message":{{"role":"assistant","content":"{}"{}}},"finish_reason":"{}"}}],"usage":{}}})",
-          id, created_, json_escape(g.model), json_escape(text), rc, plan.finish_reason, usage_json(plan));
+          id, created_, json_escape(g.model), json_escape(text), rc, plan.finish_reason,
+          usage_json(plan));
     } else {
       body = fmt::format(
           R"({{"id":"{}","object":"text_completion","created":{},"model":"{}","choices":[{{"index":0,"text":"{}","finish_reason":"{}"}}],"usage":{}}})",
-          id, created_, json_escape(g.model), json_escape(text), plan.finish_reason, usage_json(plan));
+          id, created_, json_escape(g.model), json_escape(text), plan.finish_reason,
+          usage_json(plan));
     }
     if (fault.kind == "truncate") {
       server_.counters_.errors_injected.fetch_add(1);
@@ -284,15 +312,17 @@ class Session {
     co_return keep;
   }
 
-  asio::awaitable<bool> answer_stream(const GenerationRequest& g, const GenerationPlan& plan, const std::string& id,
-                                      const Fault& fault, Clock::time_point first, Clock::duration itl, bool keep) {
+  asio::awaitable<bool> answer_stream(const GenerationRequest& g, const GenerationPlan& plan,
+                                      const std::string& id, const Fault& fault,
+                                      Clock::time_point first, Clock::duration itl, bool keep) {
     std::string head = fmt::format(
         "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n"
         "Transfer-Encoding: chunked\r\nConnection: {}\r\n\r\n",
         keep ? "keep-alive" : "close");
     if (g.chat) {
       // Role-only first chunk right away, as vLLM sends it; it carries no content.
-      head += chunk("data: " + chunk_json(g, id, R"({"role":"assistant","content":""})", "") + "\n\n");
+      head +=
+          chunk("data: " + chunk_json(g, id, R"({"role":"assistant","content":""})", "") + "\n\n");
     }
     co_await send(std::move(head));
     if (write_failed_) co_return false;
@@ -304,11 +334,16 @@ class Session {
 
     // Events: reasoning tokens first, then content, grouped K tokens per event. Event j goes out at
     // start + TTFT + j*ITL (absolute), so late events are sent at once and nothing drifts.
-    struct Ev { bool reasoning; std::size_t from, to; };
+    struct Ev {
+      bool reasoning;
+      std::size_t from, to;
+    };
     std::vector<Ev> events;
     const std::size_t k = static_cast<std::size_t>(std::max(1, server_.options_.tokens_per_event));
-    for (std::size_t i = 0; i < plan.reasoning.size(); i += k) events.push_back({true, i, std::min(i + k, plan.reasoning.size())});
-    for (std::size_t i = 0; i < plan.output.size(); i += k) events.push_back({false, i, std::min(i + k, plan.output.size())});
+    for (std::size_t i = 0; i < plan.reasoning.size(); i += k)
+      events.push_back({true, i, std::min(i + k, plan.reasoning.size())});
+    for (std::size_t i = 0; i < plan.output.size(); i += k)
+      events.push_back({false, i, std::min(i + k, plan.output.size())});
     const bool truncate = fault.kind == "truncate";
     const std::size_t stop_at = truncate ? events.size() / 2 : events.size();
     for (std::size_t j = 0; j < stop_at; ++j) {
@@ -320,8 +355,9 @@ class Session {
       const bool last = j + 1 == events.size();
       std::string payload;
       if (g.chat) {
-        std::string delta = e.reasoning ? fmt::format(R"({{"reasoning_content":"{}"}})", json_escape(text))
-                                        : fmt::format(R"({{"content":"{}"}})", json_escape(text));
+        std::string delta = e.reasoning
+                                ? fmt::format(R"({{"reasoning_content":"{}"}})", json_escape(text))
+                                : fmt::format(R"({{"content":"{}"}})", json_escape(text));
         payload = chunk_json(g, id, delta, last ? plan.finish_reason : "");
       } else {
         payload = chunk_json(g, id, text, last ? plan.finish_reason : "");
@@ -333,7 +369,9 @@ class Session {
       }
       if (j == 0 && fault.kind == "error-event") {
         server_.counters_.errors_injected.fetch_add(1);
-        out += chunk(": mock fault error-event\nevent: error\ndata: {\"error\":{\"message\":\"mock fault error-event\"}}\n\n");
+        out += chunk(
+            ": mock fault error-event\nevent: error\ndata: {\"error\":{\"message\":\"mock fault "
+            "error-event\"}}\n\n");
         out += chunk("data: [DONE]\n\n") + "0\r\n\r\n";
         co_await send(std::move(out));
         co_return keep && !write_failed_;
@@ -349,11 +387,13 @@ class Session {
     }
     std::string tail;
     if (g.include_usage) {
-      tail += chunk("data: " +
-                    fmt::format(R"({{"id":"{}","object":"{}","created":{},"model":"{}","choices":[],"usage":{}}})", id,
-                                g.chat ? "chat.completion.chunk" : "text_completion", created_, json_escape(g.model),
-                                usage_json(plan)) +
-                    "\n\n");
+      tail += chunk(
+          "data: " +
+          fmt::format(
+              R"({{"id":"{}","object":"{}","created":{},"model":"{}","choices":[],"usage":{}}})",
+              id, g.chat ? "chat.completion.chunk" : "text_completion", created_,
+              json_escape(g.model), usage_json(plan)) +
+          "\n\n");
     }
     tail += chunk("data: [DONE]\n\n");
     tail += "0\r\n\r\n";
@@ -368,7 +408,9 @@ class Session {
 };
 
 MockServer::MockServer(MockOptions options)
-    : options_(std::move(options)), acceptor_(io_), rng_(options_.random_seed.value_or(std::random_device{}())) {}
+    : options_(std::move(options)),
+      acceptor_(io_),
+      rng_(options_.random_seed.value_or(std::random_device{}())) {}
 
 std::uint16_t MockServer::bind() {
   tcp::resolver resolver(io_);
@@ -394,14 +436,16 @@ void MockServer::run() {
       [this]() -> asio::awaitable<void> {
         for (;;) {
           beast::error_code ec;
-          tcp::socket s = co_await acceptor_.async_accept(asio::redirect_error(asio::use_awaitable, ec));
+          tcp::socket s =
+              co_await acceptor_.async_accept(asio::redirect_error(asio::use_awaitable, ec));
           if (ec) {
             if (ec == asio::error::operation_aborted) co_return;
             continue;  // e.g. EMFILE: keep serving the connections we have
           }
           s.set_option(tcp::no_delay(true), ec);
           auto session = std::make_shared<Session>(*this, std::move(s));
-          asio::co_spawn(acceptor_.get_executor(), [session]() { return session->serve(); }, asio::detached);
+          asio::co_spawn(
+              acceptor_.get_executor(), [session]() { return session->serve(); }, asio::detached);
         }
       },
       asio::detached);

@@ -14,7 +14,7 @@
 namespace inferperf::mock {
 
 struct MockCounters {
-  std::atomic<std::int64_t> requests{0};        // inference requests received
+  std::atomic<std::int64_t> requests{0};  // inference requests received
   std::atomic<std::int64_t> in_flight{0};
   std::atomic<std::int64_t> max_in_flight{0};
   std::atomic<std::int64_t> errors_injected{0};

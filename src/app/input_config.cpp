@@ -2,7 +2,8 @@
 
 namespace inferperf::app {
 
-nlohmann::ordered_json build_input_config(const config::RunConfig& c, const std::string& artifact_dir,
+nlohmann::ordered_json build_input_config(const config::RunConfig& c,
+                                          const std::string& artifact_dir,
                                           const std::string& benchmark_id) {
   auto set = [&](const char* name) { return c.set_options.count(name) > 0; };
   nlohmann::ordered_json endpoint;

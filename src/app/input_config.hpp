@@ -8,7 +8,8 @@
 
 namespace inferperf::app {
 
-nlohmann::ordered_json build_input_config(const config::RunConfig& c, const std::string& artifact_dir,
+nlohmann::ordered_json build_input_config(const config::RunConfig& c,
+                                          const std::string& artifact_dir,
                                           const std::string& benchmark_id);
 
 }  // namespace inferperf::app

@@ -14,9 +14,11 @@ namespace {
 // %L-style level name, upper case and spelled out, as AIPerf's log lines have it.
 class UpperLevelFlag final : public spdlog::custom_flag_formatter {
  public:
-  void format(const spdlog::details::log_msg& msg, const std::tm&, spdlog::memory_buf_t& dest) override {
+  void format(const spdlog::details::log_msg& msg, const std::tm&,
+              spdlog::memory_buf_t& dest) override {
     auto sv = spdlog::level::to_string_view(msg.level);
-    for (char c : sv) dest.push_back(static_cast<char>(std::toupper(static_cast<unsigned char>(c))));
+    for (char c : sv)
+      dest.push_back(static_cast<char>(std::toupper(static_cast<unsigned char>(c))));
   }
   std::unique_ptr<custom_flag_formatter> clone() const override {
     return std::make_unique<UpperLevelFlag>();

@@ -26,7 +26,8 @@ core::Result<std::string> discover_model(const transport::BaseUrl& url, int time
     beast::tcp_stream stream(io);
     stream.expires_after(std::chrono::seconds(timeout_s));
     stream.connect(resolver.resolve(url.host, std::to_string(url.port)));
-    std::string target = url.base_path.ends_with("/v1") ? url.base_path + "/models" : url.base_path + "/v1/models";
+    std::string target =
+        url.base_path.ends_with("/v1") ? url.base_path + "/models" : url.base_path + "/v1/models";
     http::request<http::empty_body> req{http::verb::get, target, 11};
     req.set(http::field::host, url.host_header());
     req.set(http::field::user_agent, std::string("inferperf/") + kVersion);

@@ -130,7 +130,8 @@ int run_profile(config::RunConfig c) {
   const std::int64_t needed_fds = static_cast<std::int64_t>(*c.load.concurrency) + 64;
   if (fds.soft > 0 && needed_fds > static_cast<std::int64_t>(fds.soft)) {
     std::cerr << fmt::format(
-        "error: concurrency {} needs about {} file descriptors but the limit is {} (hard limit {}); "
+        "error: concurrency {} needs about {} file descriptors but the limit is {} (hard limit "
+        "{}); "
         "raise it with 'ulimit -n'\n",
         *c.load.concurrency, needed_fds, fds.soft, fds.hard);
     return kExitBadConfig;
@@ -142,7 +143,8 @@ int run_profile(config::RunConfig c) {
   std::error_code ec;
   fs::create_directories(artifact_dir / "logs", ec);
   if (ec) {
-    std::cerr << "error: cannot create artifact folder " << artifact_dir << ": " << ec.message() << "\n";
+    std::cerr << "error: cannot create artifact folder " << artifact_dir << ": " << ec.message()
+              << "\n";
     return kExitBadConfig;
   }
   artifact_dir = fs::absolute(artifact_dir);
@@ -171,10 +173,12 @@ int run_profile(config::RunConfig c) {
 
   worker::RequestPlan plan;
   plan.url = *url;
-  plan.target = endpoint::join_path(url->base_path, c.endpoint.custom_endpoint, endpoint->default_path());
+  plan.target =
+      endpoint::join_path(url->base_path, c.endpoint.custom_endpoint, endpoint->default_path());
   if (!url->query.empty()) plan.target += "?" + url->query;
   plan.headers = c.input.headers;
-  if (!c.endpoint.api_key.empty()) plan.headers.emplace_back("Authorization", "Bearer " + c.endpoint.api_key);
+  if (!c.endpoint.api_key.empty())
+    plan.headers.emplace_back("Authorization", "Bearer " + c.endpoint.api_key);
   plan.streaming = c.endpoint.streaming;
   plan.request_timeout_s = c.endpoint.request_timeout_s;
   plan.endpoint = endpoint.get();
@@ -203,14 +207,15 @@ int run_profile(config::RunConfig c) {
 
   const int workers = worker_count(c);
   timing::ConcurrencyIssuer* issuer_ptr = nullptr;
-  worker::WorkerPool pool(workers, plan, clock, queue, [&issuer_ptr] { issuer_ptr->credit_returned(); });
+  worker::WorkerPool pool(workers, plan, clock, queue,
+                          [&issuer_ptr] { issuer_ptr->credit_returned(); });
   timing::ConcurrencyPlan cp;
   cp.concurrency = *c.load.concurrency;
   cp.request_count = c.load.request_count;
   cp.duration_s = c.load.benchmark_duration_s;
-  timing::ConcurrencyIssuer issuer(clock, pool, cp,
-                                   timing::ShuffleSampler(ds.conversations.size(),
-                                                          rngs.stream("dataset.sampler.shuffle")));
+  timing::ConcurrencyIssuer issuer(
+      clock, pool, cp,
+      timing::ShuffleSampler(ds.conversations.size(), rngs.stream("dataset.sampler.shuffle")));
   issuer_ptr = &issuer;
 
   std::atomic<bool> cancelled{false};
@@ -237,9 +242,10 @@ int run_profile(config::RunConfig c) {
       while (!run_done.load()) {
         std::this_thread::sleep_for(std::chrono::seconds(1));
         if (run_done.load()) break;
-        std::cerr << fmt::format("\r[profiling] sent {}{} completed {} errors {}   ", issuer.issued(),
-                                 c.load.request_count ? fmt::format("/{}", *c.load.request_count) : "",
-                                 collector.completed(), collector.errors())
+        std::cerr << fmt::format(
+                         "\r[profiling] sent {}{} completed {} errors {}   ", issuer.issued(),
+                         c.load.request_count ? fmt::format("/{}", *c.load.request_count) : "",
+                         collector.completed(), collector.errors())
                   << std::flush;
       }
       std::cerr << "\n";
@@ -298,15 +304,18 @@ int run_profile(config::RunConfig c) {
 
   std::cout << "\n" << report::render_metrics_table(result, ctx);
   std::cout << "token source: " << ctx.token_source << "\n";
-  if (auto errors = report::render_error_table(result); !errors.empty()) std::cout << "\n" << errors;
+  if (auto errors = report::render_error_table(result); !errors.empty())
+    std::cout << "\n" << errors;
   std::cout << "\nCLI Command: " << c.cli_command << "\n";
   if (const auto* d = result.find("benchmark_duration")) {
     std::cout << fmt::format("Benchmark Duration: {:.2f} sec\n", d->value);
   }
   write(artifact_dir / "profile_export_aiperf.csv", report::summary_csv(result), "CSV Export");
-  write(artifact_dir / "profile_export_aiperf.json", report::summary_json(result, ctx).dump(2), "JSON Export");
+  write(artifact_dir / "profile_export_aiperf.json", report::summary_json(result, ctx).dump(2),
+        "JSON Export");
   if (c.output.export_level != config::ExportLevel::kSummary) {
-    write(artifact_dir / "profile_export.jsonl", report::records_jsonl(result, ctx), "Records Export");
+    write(artifact_dir / "profile_export.jsonl", report::records_jsonl(result, ctx),
+          "Records Export");
   }
   std::cout << "Raw Records: " << (artifact_dir / records::kRecordsFileName).string() << "\n";
   std::cout << "Log File: " << (artifact_dir / "logs" / "inferperf.log").string() << "\n";

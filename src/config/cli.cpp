@@ -15,29 +15,70 @@ namespace {
 
 // AIPerf flags that only tune its own internals: accepted with one warning.
 const std::vector<std::string> kInternalFlags = {
-    "--zmq-host", "--zmq-ipc-path", "--record-processor-service-count", "--record-processors",
-    "--api-port", "--api-host"};
+    "--zmq-host",          "--zmq-ipc-path", "--record-processor-service-count",
+    "--record-processors", "--api-port",     "--api-host"};
 
 // AIPerf profile flags whose behaviour inferperf does not have yet: rejected by name (exit 2),
 // never silently ignored.
-const std::vector<std::string> kUnsupportedFlags = {
-    "--request-rate", "--arrival-pattern", "--request-rate-mode", "--arrival-smoothness",
-    "--vllm-burstiness", "--prefill-concurrency", "--concurrency-ramp-duration",
-    "--prefill-concurrency-ramp-duration", "--request-rate-ramp-duration", "--fixed-schedule",
-    "--fixed-schedule-auto-offset", "--fixed-schedule-start-offset", "--fixed-schedule-end-offset",
-    "--input-file", "--custom-dataset-type", "--public-dataset", "--dataset-sampling-strategy",
-    "--goodput", "--user-centric-rate", "--num-users", "--warmup-request-count",
-    "--num-warmup-requests", "--warmup-duration", "--num-warmup-sessions",
-    "--request-cancellation-rate", "--request-cancellation-delay", "--slice-duration",
-    "--export-http-trace", "--show-trace-timing", "--gpu-telemetry", "--server-metrics",
-    "--num-profile-runs", "--tokenizer", "--tokenizer-revision", "--tokenizer-trust-remote-code",
-    "--conversation-num", "--num-conversations", "--num-sessions", "--conversation-turn-mean",
-    "--session-turns-mean", "--image-width-mean", "--image-height-mean", "--audio-length-mean",
-    "--video-width", "--video-height", "--prompt-prefix-pool-size", "--num-prefix-prompts",
-    "--prompt-prefix-length", "--prefix-prompt-length", "--shared-system-prompt-length",
-    "--user-context-prompt-length", "--seq-dist", "--sequence-distribution",
-    "--connection-reuse-strategy", "--model-selection-strategy", "--url-strategy",
-    "--profile-export-prefix", "--profile-export-file", "--accuracy-benchmark"};
+const std::vector<std::string> kUnsupportedFlags = {"--request-rate",
+                                                    "--arrival-pattern",
+                                                    "--request-rate-mode",
+                                                    "--arrival-smoothness",
+                                                    "--vllm-burstiness",
+                                                    "--prefill-concurrency",
+                                                    "--concurrency-ramp-duration",
+                                                    "--prefill-concurrency-ramp-duration",
+                                                    "--request-rate-ramp-duration",
+                                                    "--fixed-schedule",
+                                                    "--fixed-schedule-auto-offset",
+                                                    "--fixed-schedule-start-offset",
+                                                    "--fixed-schedule-end-offset",
+                                                    "--input-file",
+                                                    "--custom-dataset-type",
+                                                    "--public-dataset",
+                                                    "--dataset-sampling-strategy",
+                                                    "--goodput",
+                                                    "--user-centric-rate",
+                                                    "--num-users",
+                                                    "--warmup-request-count",
+                                                    "--num-warmup-requests",
+                                                    "--warmup-duration",
+                                                    "--num-warmup-sessions",
+                                                    "--request-cancellation-rate",
+                                                    "--request-cancellation-delay",
+                                                    "--slice-duration",
+                                                    "--export-http-trace",
+                                                    "--show-trace-timing",
+                                                    "--gpu-telemetry",
+                                                    "--server-metrics",
+                                                    "--num-profile-runs",
+                                                    "--tokenizer",
+                                                    "--tokenizer-revision",
+                                                    "--tokenizer-trust-remote-code",
+                                                    "--conversation-num",
+                                                    "--num-conversations",
+                                                    "--num-sessions",
+                                                    "--conversation-turn-mean",
+                                                    "--session-turns-mean",
+                                                    "--image-width-mean",
+                                                    "--image-height-mean",
+                                                    "--audio-length-mean",
+                                                    "--video-width",
+                                                    "--video-height",
+                                                    "--prompt-prefix-pool-size",
+                                                    "--num-prefix-prompts",
+                                                    "--prompt-prefix-length",
+                                                    "--prefix-prompt-length",
+                                                    "--shared-system-prompt-length",
+                                                    "--user-context-prompt-length",
+                                                    "--seq-dist",
+                                                    "--sequence-distribution",
+                                                    "--connection-reuse-strategy",
+                                                    "--model-selection-strategy",
+                                                    "--url-strategy",
+                                                    "--profile-export-prefix",
+                                                    "--profile-export-file",
+                                                    "--accuracy-benchmark"};
 
 std::string flag_name(const std::string& arg) {
   auto eq = arg.find('=');
@@ -92,76 +133,95 @@ CliOutcome parse_command_line(const std::vector<std::string>& args) {
   profile->add_option("--endpoint-type", endpoint_type, "chat | completions")
       ->check(CLI::IsMember({"chat", "completions"}))
       ->group("Endpoint");
-  profile->add_option("--custom-endpoint,--endpoint", c.endpoint.custom_endpoint, "URL path override")
+  profile
+      ->add_option("--custom-endpoint,--endpoint", c.endpoint.custom_endpoint, "URL path override")
       ->group("Endpoint");
-  profile->add_flag("--streaming", c.endpoint.streaming, "Stream responses (SSE)")->group("Endpoint");
-  profile->add_option("-u,--url", c.endpoint.urls, "Server URL(s)")->delimiter(',')->group("Endpoint");
-  profile->add_option("--request-timeout-seconds", c.endpoint.request_timeout_s,
-                      "Total timeout per request")
+  profile->add_flag("--streaming", c.endpoint.streaming, "Stream responses (SSE)")
+      ->group("Endpoint");
+  profile->add_option("-u,--url", c.endpoint.urls, "Server URL(s)")
+      ->delimiter(',')
+      ->group("Endpoint");
+  profile
+      ->add_option("--request-timeout-seconds", c.endpoint.request_timeout_s,
+                   "Total timeout per request")
       ->check(CLI::PositiveNumber)
       ->group("Endpoint");
   profile->add_option("--api-key", c.endpoint.api_key, "Sent as Authorization: Bearer <key>")
       ->group("Endpoint");
-  profile->add_flag("--use-legacy-max-tokens", c.endpoint.use_legacy_max_tokens,
-                    "chat: send max_tokens instead of max_completion_tokens")
+  profile
+      ->add_flag("--use-legacy-max-tokens", c.endpoint.use_legacy_max_tokens,
+                 "chat: send max_tokens instead of max_completion_tokens")
       ->group("Endpoint");
-  profile->add_flag("--use-server-token-count", c.endpoint.use_server_token_count,
-                    "Token metrics from the server's usage")
+  profile
+      ->add_flag("--use-server-token-count", c.endpoint.use_server_token_count,
+                 "Token metrics from the server's usage")
       ->group("Endpoint");
 
-  profile->add_option("--extra-inputs", extra_inputs, "key:value pairs or a JSON object merged into every body")
+  profile
+      ->add_option("--extra-inputs", extra_inputs,
+                   "key:value pairs or a JSON object merged into every body")
       ->group("Input");
-  profile->add_option("-H,--header", headers, "Header:Value pairs or a JSON object")->group("Input");
+  profile->add_option("-H,--header", headers, "Header:Value pairs or a JSON object")
+      ->group("Input");
   profile->add_option("--random-seed", c.input.random_seed, "Seed for every random stream")
       ->group("Input");
-  profile->add_option("--synthetic-input-tokens-mean,--prompt-input-tokens-mean,--isl",
-                      c.input.isl_mean, "Mean input sequence length (tokens)")
+  profile
+      ->add_option("--synthetic-input-tokens-mean,--prompt-input-tokens-mean,--isl",
+                   c.input.isl_mean, "Mean input sequence length (tokens)")
       ->check(CLI::NonNegativeNumber)
       ->group("Input Sequence Length");
-  profile->add_option("--synthetic-input-tokens-stddev,--prompt-input-tokens-stddev,--isl-stddev",
-                      c.input.isl_stddev, "Input sequence length standard deviation")
+  profile
+      ->add_option("--synthetic-input-tokens-stddev,--prompt-input-tokens-stddev,--isl-stddev",
+                   c.input.isl_stddev, "Input sequence length standard deviation")
       ->check(CLI::NonNegativeNumber)
       ->group("Input Sequence Length");
-  profile->add_option("--output-tokens-mean,--prompt-output-tokens-mean,--osl", c.input.osl_mean,
-                      "Mean output sequence length (max tokens requested)")
+  profile
+      ->add_option("--output-tokens-mean,--prompt-output-tokens-mean,--osl", c.input.osl_mean,
+                   "Mean output sequence length (max tokens requested)")
       ->check(CLI::PositiveNumber)
       ->group("Output Sequence Length");
-  profile->add_option("--output-tokens-stddev,--prompt-output-tokens-stddev,--osl-stddev",
-                      c.input.osl_stddev, "Output sequence length standard deviation")
+  profile
+      ->add_option("--output-tokens-stddev,--prompt-output-tokens-stddev,--osl-stddev",
+                   c.input.osl_stddev, "Output sequence length standard deviation")
       ->check(CLI::NonNegativeNumber)
       ->group("Output Sequence Length");
-  profile->add_option("--num-dataset-entries,--num-prompts", c.input.num_dataset_entries,
-                      "Number of unique synthetic conversations")
+  profile
+      ->add_option("--num-dataset-entries,--num-prompts", c.input.num_dataset_entries,
+                   "Number of unique synthetic conversations")
       ->check(CLI::PositiveNumber)
       ->group("Conversation Input");
 
   profile->add_option("--concurrency", c.load.concurrency, "Concurrent sessions kept in flight")
       ->group("Load Generator");
-  profile->add_option("--request-count,--num-requests", c.load.request_count,
-                      "Requests to send")
+  profile->add_option("--request-count,--num-requests", c.load.request_count, "Requests to send")
       ->group("Load Generator");
-  profile->add_option("--benchmark-duration", c.load.benchmark_duration_s,
-                      "Seconds to keep issuing requests")
+  profile
+      ->add_option("--benchmark-duration", c.load.benchmark_duration_s,
+                   "Seconds to keep issuing requests")
       ->group("Load Generator");
-  profile->add_option("--benchmark-grace-period", c.load.grace_period_s,
-                      "Seconds to wait for in-flight responses after the duration")
+  profile
+      ->add_option("--benchmark-grace-period", c.load.grace_period_s,
+                   "Seconds to wait for in-flight responses after the duration")
       ->group("Load Generator");
   profile->add_option("--workers-max,--max-workers", c.load.workers_max, "Cap on worker threads")
       ->check(CLI::PositiveNumber)
       ->group("Workers");
 
-  profile->add_option("--output-artifact-dir,--artifact-dir", c.output.artifact_dir,
-                      "Artifact folder")
+  profile
+      ->add_option("--output-artifact-dir,--artifact-dir", c.output.artifact_dir, "Artifact folder")
       ->group("Output");
-  profile->add_option("--export-level,--profile-export-level", export_level,
-                      "summary | records (raw is not supported yet)")
+  profile
+      ->add_option("--export-level,--profile-export-level", export_level,
+                   "summary | records (raw is not supported yet)")
       ->check(CLI::IsMember({"summary", "records", "raw"}))
       ->group("Output");
 
-  profile->add_option("--log-level", c.log_level, "TRACE|DEBUG|INFO|NOTICE|WARNING|SUCCESS|ERROR|CRITICAL")
-      ->check(CLI::IsMember({"TRACE", "DEBUG", "INFO", "NOTICE", "WARNING", "SUCCESS", "ERROR",
-                             "CRITICAL"},
-                            CLI::ignore_case))
+  profile
+      ->add_option("--log-level", c.log_level,
+                   "TRACE|DEBUG|INFO|NOTICE|WARNING|SUCCESS|ERROR|CRITICAL")
+      ->check(CLI::IsMember(
+          {"TRACE", "DEBUG", "INFO", "NOTICE", "WARNING", "SUCCESS", "ERROR", "CRITICAL"},
+          CLI::ignore_case))
       ->group("Service");
   profile->add_flag("-v,--verbose", verbose, "DEBUG logging")->group("Service");
   profile->add_flag("--extra-verbose", extra_verbose, "TRACE logging (also -vv)")->group("Service");
@@ -179,7 +239,9 @@ CliOutcome parse_command_line(const std::vector<std::string>& args) {
   for (const auto& a : args) {
     const std::string name = flag_name(a);
     for (const auto& u : kUnsupportedFlags) {
-      if (name == u) errors.push_back("option " + u + " is an AIPerf option that inferperf does not support yet");
+      if (name == u)
+        errors.push_back("option " + u +
+                         " is an AIPerf option that inferperf does not support yet");
     }
   }
   if (!errors.empty()) {
@@ -203,18 +265,23 @@ CliOutcome parse_command_line(const std::vector<std::string>& args) {
     return outcome;
   } catch (const CLI::ParseError& e) {
     outcome.exit_code = 2;
-    outcome.message = std::string("error: ") + e.what() + "\nRun 'inferperf profile --help' for the options.\n";
+    outcome.message =
+        std::string("error: ") + e.what() + "\nRun 'inferperf profile --help' for the options.\n";
     return outcome;
   }
 
   for (const CLI::Option* opt : profile->get_options()) {
     // Keyed by the first long name, e.g. "--url" for "-u,--url".
-    if (opt->count() > 0 && !opt->get_lnames().empty()) c.set_options.insert("--" + opt->get_lnames().front());
+    if (opt->count() > 0 && !opt->get_lnames().empty())
+      c.set_options.insert("--" + opt->get_lnames().front());
   }
   c.endpoint.model_names = models;
-  c.endpoint.type = endpoint_type == "completions" ? EndpointType::kCompletions : EndpointType::kChat;
+  c.endpoint.type =
+      endpoint_type == "completions" ? EndpointType::kCompletions : EndpointType::kChat;
   if (export_level == "raw") {
-    errors.push_back("--export-level raw (profile_export_raw.jsonl) is not supported yet; use summary or records");
+    errors.push_back(
+        "--export-level raw (profile_export_raw.jsonl) is not supported yet; use summary or "
+        "records");
   }
   c.output.export_level = export_level == "summary" ? ExportLevel::kSummary
                           : export_level == "raw"   ? ExportLevel::kRaw

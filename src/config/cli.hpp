@@ -9,8 +9,8 @@ namespace inferperf::config {
 
 struct CliOutcome {
   enum class Action { kProfile, kExit } action = Action::kExit;
-  int exit_code = 0;       // for kExit: 0 after --help/--version, 2 on a bad command line
-  std::string message;     // what to print for kExit (help text or every error found)
+  int exit_code = 0;    // for kExit: 0 after --help/--version, 2 on a bad command line
+  std::string message;  // what to print for kExit (help text or every error found)
   RunConfig config;
 };
 

@@ -38,7 +38,8 @@ bool is_decimal_literal(std::string_view s) {
 
 nlohmann::json coerce_value(std::string_view text) {
   std::string lower;
-  for (char c : text) lower.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+  for (char c : text)
+    lower.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
   if (lower == "true") return true;
   if (lower == "false") return false;
   if (lower == "none" || lower == "null") return nullptr;
@@ -73,13 +74,15 @@ core::Result<std::vector<std::pair<std::string, nlohmann::json>>> parse_key_valu
   std::size_t pos = 0;
   while (pos <= t.size()) {
     std::size_t comma = t.find(',', pos);
-    std::string_view part = trim(t.substr(pos, comma == std::string_view::npos ? t.npos : comma - pos));
+    std::string_view part =
+        trim(t.substr(pos, comma == std::string_view::npos ? t.npos : comma - pos));
     pos = comma == std::string_view::npos ? t.size() + 1 : comma + 1;
     if (part.empty()) continue;
     auto colon = part.find(':');
     if (colon == std::string_view::npos || colon == 0) {
-      return core::Error{core::ErrorKind::kConfig, std::string(flag) + ": expected key:value, got '" +
-                                                       std::string(part) + "'"};
+      return core::Error{
+          core::ErrorKind::kConfig,
+          std::string(flag) + ": expected key:value, got '" + std::string(part) + "'"};
     }
     std::string key(trim(part.substr(0, colon)));
     std::string_view value = trim(part.substr(colon + 1));

@@ -63,9 +63,9 @@ struct RunConfig {
   OutputConfig output;
   std::string log_level = "INFO";
   UiType ui = UiType::kNone;
-  std::string cli_command;              // reproduction line, "inferperf profile ..."
-  std::set<std::string> set_options;    // long names of the options the user gave
-  std::vector<std::string> warnings;    // notices produced while resolving defaults
+  std::string cli_command;            // reproduction line, "inferperf profile ..."
+  std::set<std::string> set_options;  // long names of the options the user gave
+  std::vector<std::string> warnings;  // notices produced while resolving defaults
 
   double grace_period_s() const { return load.grace_period_s.value_or(30.0); }
 };

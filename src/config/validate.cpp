@@ -12,9 +12,12 @@ const char* to_string(EndpointType t) {
 
 const char* to_string(ExportLevel l) {
   switch (l) {
-    case ExportLevel::kSummary: return "summary";
-    case ExportLevel::kRaw: return "raw";
-    case ExportLevel::kRecords: break;
+    case ExportLevel::kSummary:
+      return "summary";
+    case ExportLevel::kRaw:
+      return "raw";
+    case ExportLevel::kRecords:
+      break;
   }
   return "records";
 }
@@ -23,10 +26,12 @@ std::vector<std::string> validate_and_resolve(RunConfig& c) {
   std::vector<std::string> errors;
   auto& load = c.load;
   if (load.concurrency && *load.concurrency < 1) {
-    errors.push_back("--concurrency must be at least 1 (got " + std::to_string(*load.concurrency) + ")");
+    errors.push_back("--concurrency must be at least 1 (got " + std::to_string(*load.concurrency) +
+                     ")");
   }
   if (load.request_count && *load.request_count < 1) {
-    errors.push_back("--request-count must be at least 1 (got " + std::to_string(*load.request_count) + ")");
+    errors.push_back("--request-count must be at least 1 (got " +
+                     std::to_string(*load.request_count) + ")");
   }
   if (load.benchmark_duration_s && !(*load.benchmark_duration_s > 0)) {
     errors.push_back("--benchmark-duration must be greater than 0");
@@ -39,7 +44,8 @@ std::vector<std::string> validate_and_resolve(RunConfig& c) {
     }
   }
   if (c.input.isl_mean < 1) {
-    errors.push_back("All synthetic data are disabled: --synthetic-input-tokens-mean must be at least 1");
+    errors.push_back(
+        "All synthetic data are disabled: --synthetic-input-tokens-mean must be at least 1");
   }
   if (c.endpoint.urls.empty()) errors.push_back("--url needs at least one value");
   if (c.endpoint.urls.size() > 1) {
@@ -55,13 +61,15 @@ std::vector<std::string> validate_and_resolve(RunConfig& c) {
     c.warnings.push_back("no --concurrency given; using concurrency 1");
   }
   if (!load.request_count && !load.benchmark_duration_s) {
-    load.request_count = std::max<std::int64_t>(10, 2 * static_cast<std::int64_t>(*load.concurrency));
+    load.request_count =
+        std::max<std::int64_t>(10, 2 * static_cast<std::int64_t>(*load.concurrency));
     c.warnings.push_back("no stop condition given; using --request-count " +
                          std::to_string(*load.request_count));
   }
   if (load.request_count && *load.concurrency > *load.request_count) {
     errors.push_back("--concurrency (" + std::to_string(*load.concurrency) +
-                     ") must not exceed --request-count (" + std::to_string(*load.request_count) + ")");
+                     ") must not exceed --request-count (" + std::to_string(*load.request_count) +
+                     ")");
   }
   return errors;
 }

@@ -10,18 +10,17 @@ namespace inferperf::dataset {
 namespace {
 // Short, common English words; every entry is at most four characters.
 constexpr std::array<std::string_view, 132> kWords = {
-    "the",  "of",   "and",  "to",   "in",   "is",   "you",  "that", "it",   "he",   "was",
-    "for",  "on",   "are",  "as",   "with", "his",  "they", "at",   "be",   "this", "have",
-    "from", "or",   "one",  "had",  "by",   "word", "but",  "not",  "what", "all",  "were",
-    "we",   "when", "your", "can",  "said", "set", "use",  "an",   "each", "she",  "last",
-    "do",   "how",  "if",   "will", "up",   "out",  "many", "then", "them", "so",   "some",
-    "her",  "make", "like", "him",  "into", "time", "has",  "look", "two",  "more", "go",
-    "see",  "no",   "way",  "seem", "my",  "than", "been", "call", "who",  "its",  "now",
-    "find", "long", "down", "day",  "did",  "get",  "come", "made", "may",  "part", "over",
-    "new",  "ask", "take", "only", "work", "know", "year", "live", "me",  "back", "give",
-    "most", "very", "good", "man",  "our",  "just", "name", "help", "line", "turn", "much",
-    "mean", "old",  "any",  "same", "tell", "boy",  "want", "air",  "well", "also", "play",
-    "home", "read", "hand", "port", "big",  "even", "land", "here", "must", "high", "such"};
+    "the",  "of",   "and",  "to",   "in",   "is",   "you",  "that", "it",   "he",   "was",  "for",
+    "on",   "are",  "as",   "with", "his",  "they", "at",   "be",   "this", "have", "from", "or",
+    "one",  "had",  "by",   "word", "but",  "not",  "what", "all",  "were", "we",   "when", "your",
+    "can",  "said", "set",  "use",  "an",   "each", "she",  "last", "do",   "how",  "if",   "will",
+    "up",   "out",  "many", "then", "them", "so",   "some", "her",  "make", "like", "him",  "into",
+    "time", "has",  "look", "two",  "more", "go",   "see",  "no",   "way",  "seem", "my",   "than",
+    "been", "call", "who",  "its",  "now",  "find", "long", "down", "day",  "did",  "get",  "come",
+    "made", "may",  "part", "over", "new",  "ask",  "take", "only", "work", "know", "year", "live",
+    "me",   "back", "give", "most", "very", "good", "man",  "our",  "just", "name", "help", "line",
+    "turn", "much", "mean", "old",  "any",  "same", "tell", "boy",  "want", "air",  "well", "also",
+    "play", "home", "read", "hand", "port", "big",  "even", "land", "here", "must", "high", "such"};
 }  // namespace
 
 std::string generate_prompt(int tokens, std::mt19937_64& rng) {

@@ -76,6 +76,8 @@ class ChatEndpoint final : public Endpoint {
 
 }  // namespace
 
-std::unique_ptr<Endpoint> make_chat_endpoint() { return std::make_unique<ChatEndpoint>(); }
+std::unique_ptr<Endpoint> make_chat_endpoint() {
+  return std::make_unique<ChatEndpoint>();
+}
 
 }  // namespace inferperf::endpoint

@@ -20,7 +20,9 @@ struct Usage {
   std::optional<std::int64_t> completion_tokens;
   std::optional<std::int64_t> total_tokens;
   std::optional<std::int64_t> reasoning_tokens;
-  bool any() const { return prompt_tokens || completion_tokens || total_tokens || reasoning_tokens; }
+  bool any() const {
+    return prompt_tokens || completion_tokens || total_tokens || reasoning_tokens;
+  }
 };
 
 struct DecodedEvent {

@@ -18,7 +18,9 @@ const MetricResult* BenchmarkResult::find(std::string_view tag) const {
 
 namespace {
 
-const MetricInfo& info(std::string_view tag) { return *find_metric(tag); }
+const MetricInfo& info(std::string_view tag) {
+  return *find_metric(tag);
+}
 
 struct TokenCounts {
   std::optional<double> output;     // non-reasoning output tokens
@@ -32,7 +34,8 @@ TokenCounts token_counts(const records::RequestRecord& r) {
   if (r.usage.prompt_tokens) t.input = static_cast<double>(*r.usage.prompt_tokens);
   if (r.usage.completion_tokens) {
     double completion = static_cast<double>(*r.usage.completion_tokens);
-    double reasoning = r.usage.reasoning_tokens ? static_cast<double>(*r.usage.reasoning_tokens) : 0.0;
+    double reasoning =
+        r.usage.reasoning_tokens ? static_cast<double>(*r.usage.reasoning_tokens) : 0.0;
     t.output = std::max(0.0, completion - reasoning);
     if (r.usage.reasoning_tokens) t.reasoning = reasoning;
   }
@@ -86,7 +89,8 @@ RecordValues record_values(const records::RequestRecord& r, const MetricOptions&
     }
     if (tok.input && ttft > 0) put("prefill_throughput_per_user", *tok.input / (ttft / 1e9));
   }
-  if (r.usage.prompt_tokens) put("usage_prompt_tokens", static_cast<double>(*r.usage.prompt_tokens));
+  if (r.usage.prompt_tokens)
+    put("usage_prompt_tokens", static_cast<double>(*r.usage.prompt_tokens));
   if (r.usage.completion_tokens) {
     put("usage_completion_tokens", static_cast<double>(*r.usage.completion_tokens));
   }
@@ -97,8 +101,8 @@ RecordValues record_values(const records::RequestRecord& r, const MetricOptions&
   if (r.requested_osl && osl && *r.requested_osl > 0) {
     const double req = *r.requested_osl;
     put("osl_mismatch_diff_pct", (*osl - req) / req * 100.0);
-    const double allowed = std::min(req * o.osl_mismatch_pct_threshold / 100.0,
-                                    o.osl_mismatch_max_token_threshold);
+    const double allowed =
+        std::min(req * o.osl_mismatch_pct_threshold / 100.0, o.osl_mismatch_max_token_threshold);
     osl_mismatch = std::abs(*osl - req) > allowed;
   }
   if (r.intended_ns > 0) put("schedule_lag", static_cast<double>(r.start_ns - r.intended_ns));
@@ -133,12 +137,30 @@ BenchmarkResult compute_metrics(const std::vector<records::RequestRecord>& recor
       if (!r.usage.completion_tokens) ++out.records_without_usage;
       for (const auto& [mi, x] : rv.scalars) {
         values[mi].push_back(x);
-        if (mi->tag == "input_sequence_length") { total_isl += x; any_isl = true; }
-        if (mi->tag == "output_token_count") { total_output += x; any_output = true; }
-        if (mi->tag == "reasoning_token_count") { total_reasoning += x; any_reasoning = true; }
-        if (mi->tag == "usage_prompt_tokens") { total_usage_prompt += x; any_usage_prompt = true; }
-        if (mi->tag == "usage_completion_tokens") { total_usage_completion += x; any_usage_completion = true; }
-        if (mi->tag == "usage_total_tokens") { total_usage_total += x; any_usage_total = true; }
+        if (mi->tag == "input_sequence_length") {
+          total_isl += x;
+          any_isl = true;
+        }
+        if (mi->tag == "output_token_count") {
+          total_output += x;
+          any_output = true;
+        }
+        if (mi->tag == "reasoning_token_count") {
+          total_reasoning += x;
+          any_reasoning = true;
+        }
+        if (mi->tag == "usage_prompt_tokens") {
+          total_usage_prompt += x;
+          any_usage_prompt = true;
+        }
+        if (mi->tag == "usage_completion_tokens") {
+          total_usage_completion += x;
+          any_usage_completion = true;
+        }
+        if (mi->tag == "usage_total_tokens") {
+          total_usage_total += x;
+          any_usage_total = true;
+        }
       }
       icl.insert(icl.end(), rv.inter_chunk_ns.begin(), rv.inter_chunk_ns.end());
       if (r.requested_osl) any_requested_osl = true;
@@ -154,7 +176,8 @@ BenchmarkResult compute_metrics(const std::vector<records::RequestRecord>& recor
 
   std::unordered_map<const MetricInfo*, double> scalars;
   if (out.valid_count > 0) {
-    const double duration_ns = static_cast<double>(out.max_response_end_ns - out.min_request_start_ns);
+    const double duration_ns =
+        static_cast<double>(out.max_response_end_ns - out.min_request_start_ns);
     scalars[&info("request_count")] = static_cast<double>(out.valid_count);
     if (duration_ns > 0) {
       const double secs = duration_ns / 1e9;
@@ -171,14 +194,17 @@ BenchmarkResult compute_metrics(const std::vector<records::RequestRecord>& recor
     if (any_output || any_reasoning) scalars[&info("total_osl")] = total_output + total_reasoning;
     if (any_isl) scalars[&info("total_isl")] = total_isl;
     if (any_usage_prompt) scalars[&info("total_usage_prompt_tokens")] = total_usage_prompt;
-    if (any_usage_completion) scalars[&info("total_usage_completion_tokens")] = total_usage_completion;
+    if (any_usage_completion)
+      scalars[&info("total_usage_completion_tokens")] = total_usage_completion;
     if (any_usage_total) scalars[&info("total_usage_total_tokens")] = total_usage_total;
-    if (any_requested_osl) scalars[&info("osl_mismatch_count")] = static_cast<double>(osl_mismatches);
+    if (any_requested_osl)
+      scalars[&info("osl_mismatch_count")] = static_cast<double>(osl_mismatches);
   } else {
     out.min_request_start_ns = 0;
     out.max_response_end_ns = 0;
   }
-  if (out.error_count > 0) scalars[&info("error_request_count")] = static_cast<double>(out.error_count);
+  if (out.error_count > 0)
+    scalars[&info("error_request_count")] = static_cast<double>(out.error_count);
 
   for (const auto& mi : catalogue()) {
     if (auto it = values.find(&mi); it != values.end() && !it->second.empty()) {

@@ -35,12 +35,13 @@ struct ErrorSummaryEntry {
 
 struct MetricOptions {
   bool streaming = false;
-  double osl_mismatch_pct_threshold = 5.0;        // AIPERF_METRICS_OSL_MISMATCH_PCT_THRESHOLD
-  double osl_mismatch_max_token_threshold = 50.0;  // AIPERF_METRICS_OSL_MISMATCH_MAX_TOKEN_THRESHOLD
+  double osl_mismatch_pct_threshold = 5.0;  // AIPERF_METRICS_OSL_MISMATCH_PCT_THRESHOLD
+  double osl_mismatch_max_token_threshold =
+      50.0;  // AIPERF_METRICS_OSL_MISMATCH_MAX_TOKEN_THRESHOLD
 };
 
 struct BenchmarkResult {
-  std::vector<MetricResult> metrics;  // catalogue order, only metrics that have values
+  std::vector<MetricResult> metrics;     // catalogue order, only metrics that have values
   std::vector<RecordValues> per_record;  // every profiling record, in the order given
   std::vector<ErrorSummaryEntry> errors;
   std::int64_t valid_count = 0;

@@ -37,7 +37,8 @@ Stats compute_stats(std::vector<double> values) {
   double sq = 0;
   for (double v : values) sq += (v - s.avg) * (v - s.avg);
   s.std = std::sqrt(sq / static_cast<double>(values.size()));
-  for (std::size_t i = 0; i < kPercentiles.size(); ++i) s.p[i] = percentile_linear(values, kPercentiles[i]);
+  for (std::size_t i = 0; i < kPercentiles.size(); ++i)
+    s.p[i] = percentile_linear(values, kPercentiles[i]);
   return s;
 }
 

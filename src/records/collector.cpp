@@ -7,7 +7,8 @@
 
 namespace inferperf::records {
 
-Collector::Collector(RecordQueue& queue, core::WallAnchor anchor) : queue_(queue), anchor_(anchor) {}
+Collector::Collector(RecordQueue& queue, core::WallAnchor anchor)
+    : queue_(queue), anchor_(anchor) {}
 
 Collector::~Collector() {
   if (thread_.joinable()) {
@@ -20,13 +21,16 @@ Collector::~Collector() {
 core::Result<bool> Collector::open(const std::filesystem::path& file) {
   file_ = std::fopen(file.c_str(), "w");
   if (!file_) {
-    return core::Error{core::ErrorKind::kIo, "cannot create records file: " + std::string(std::strerror(errno)),
+    return core::Error{core::ErrorKind::kIo,
+                       "cannot create records file: " + std::string(std::strerror(errno)),
                        file.string()};
   }
   return true;
 }
 
-void Collector::start() { thread_ = std::thread([this] { run(); }); }
+void Collector::start() {
+  thread_ = std::thread([this] { run(); });
+}
 
 void Collector::run() {
   std::vector<RequestRecord> batch;
@@ -37,8 +41,8 @@ void Collector::run() {
     bool more = queue_.drain(batch, std::chrono::milliseconds(200));
     for (auto& r : batch) {
       if (file_) {
-        std::string line = record_to_json(r, anchor_).dump(-1, ' ', false,
-                                                           nlohmann::json::error_handler_t::replace);
+        std::string line = record_to_json(r, anchor_)
+                               .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
         line.push_back('\n');
         std::fwrite(line.data(), 1, line.size(), file_);
         dirty = true;

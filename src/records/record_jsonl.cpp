@@ -2,7 +2,9 @@
 
 namespace inferperf::records {
 
-const char* to_string(Phase p) { return p == Phase::kWarmup ? "warmup" : "profiling"; }
+const char* to_string(Phase p) {
+  return p == Phase::kWarmup ? "warmup" : "profiling";
+}
 
 namespace {
 void put_opt(nlohmann::ordered_json& j, const char* key, const std::optional<std::int64_t>& v) {
@@ -57,7 +59,8 @@ nlohmann::ordered_json record_to_json(const RequestRecord& r, const core::WallAn
   if (!r.finish_reason.empty()) j["finish_reason"] = r.finish_reason;
   if (r.error) {
     nlohmann::ordered_json e;
-    e["code"] = r.error->code ? nlohmann::ordered_json(*r.error->code) : nlohmann::ordered_json(nullptr);
+    e["code"] =
+        r.error->code ? nlohmann::ordered_json(*r.error->code) : nlohmann::ordered_json(nullptr);
     e["type"] = r.error->type;
     e["message"] = r.error->message;
     j["error"] = std::move(e);
@@ -94,8 +97,9 @@ core::Result<RequestRecord> record_from_json(const nlohmann::json& j) {
     r.reads = j.value("reads", 0u);
     r.events = j.value("events", 0u);
     for (const auto& e : j.at("content_events")) {
-      r.content_events.push_back(ContentEvent{e.at(0).get<std::int64_t>(), e.at(1).get<std::uint32_t>(),
-                                              e.at(2).get<std::string>(), e.at(3).get<std::string>()});
+      r.content_events.push_back(
+          ContentEvent{e.at(0).get<std::int64_t>(), e.at(1).get<std::uint32_t>(),
+                       e.at(2).get<std::string>(), e.at(3).get<std::string>()});
     }
     const auto& u = j.at("usage");
     r.usage.prompt_tokens = get_opt(u, "prompt_tokens");

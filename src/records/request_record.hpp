@@ -43,9 +43,9 @@ struct RequestRecord {
   int turn_index = 0;
   int worker_id = 0;
 
-  core::MonoNs intended_ns = 0;   // when the schedule wanted the request sent
-  core::MonoNs issued_ns = 0;     // when the issuer handed out the credit
-  core::MonoNs start_ns = 0;      // just before connection acquisition (AIPerf start_perf_ns)
+  core::MonoNs intended_ns = 0;  // when the schedule wanted the request sent
+  core::MonoNs issued_ns = 0;    // when the issuer handed out the credit
+  core::MonoNs start_ns = 0;     // just before connection acquisition (AIPerf start_perf_ns)
   core::MonoNs connect_start_ns = 0;
   core::MonoNs connect_end_ns = 0;
   core::MonoNs send_start_ns = 0;

@@ -78,8 +78,8 @@ std::string render_metrics_table(const metrics::BenchmarkResult& result, const R
                       with_thousands(s.percentile(50)), with_thousands(s.std)});
     }
   }
-  return render("inferperf | " + ctx.title, {"Metric", "avg", "min", "max", "p99", "p90", "p50", "std"},
-                rows, 1);
+  return render("inferperf | " + ctx.title,
+                {"Metric", "avg", "min", "max", "p99", "p90", "p50", "std"}, rows, 1);
 }
 
 std::string render_error_table(const metrics::BenchmarkResult& result) {
@@ -90,7 +90,8 @@ std::string render_error_table(const metrics::BenchmarkResult& result) {
     for (auto& c : msg) {
       if (c == '\n' || c == '\r') c = ' ';
     }
-    rows.push_back({e.code ? std::to_string(*e.code) : "N/A", e.type, msg, std::to_string(e.count)});
+    rows.push_back(
+        {e.code ? std::to_string(*e.code) : "N/A", e.type, msg, std::to_string(e.count)});
   }
   return render("inferperf | Error Summary", {"Code", "Type", "Message", "Count"}, rows, 3);
 }

@@ -11,12 +11,14 @@
 
 namespace inferperf::report {
 
-nlohmann::ordered_json summary_json(const metrics::BenchmarkResult& result, const ReportContext& ctx);
+nlohmann::ordered_json summary_json(const metrics::BenchmarkResult& result,
+                                    const ReportContext& ctx);
 std::string summary_csv(const metrics::BenchmarkResult& result);
 // One line per profiling record (AIPerf profile_export.jsonl), newline-terminated.
 std::string records_jsonl(const metrics::BenchmarkResult& result, const ReportContext& ctx);
 
-// Writes `content` to `path` through a temporary file and a rename, so readers never see a half file.
+// Writes `content` to `path` through a temporary file and a rename, so readers never see a half
+// file.
 core::Result<bool> write_atomically(const std::filesystem::path& path, const std::string& content);
 
 }  // namespace inferperf::report

@@ -1,5 +1,5 @@
-#include <fstream>
 #include <unistd.h>
+#include <fstream>
 
 #include "records/request_record.hpp"
 #include "report/exporters.hpp"
@@ -39,7 +39,8 @@ std::string records_jsonl(const metrics::BenchmarkResult& result, const ReportCo
         continue;
       }
       for (const auto& [info, v] : rv.scalars) {
-        if (info == &mi) metrics_obj[std::string(mi.tag)] = {{"value", v / mi.scale}, {"unit", mi.unit}};
+        if (info == &mi)
+          metrics_obj[std::string(mi.tag)] = {{"value", v / mi.scale}, {"unit", mi.unit}};
       }
     }
     if (rv.error_isl) metrics_obj["error_isl"] = {{"value", *rv.error_isl}, {"unit", "tokens"}};
@@ -49,7 +50,8 @@ std::string records_jsonl(const metrics::BenchmarkResult& result, const ReportCo
     line["metadata"] = std::move(meta);
     line["metrics"] = std::move(metrics_obj);
     if (r.error) {
-      line["error"] = {{"code", r.error->code ? nlohmann::ordered_json(*r.error->code) : nlohmann::ordered_json(nullptr)},
+      line["error"] = {{"code", r.error->code ? nlohmann::ordered_json(*r.error->code)
+                                              : nlohmann::ordered_json(nullptr)},
                        {"type", r.error->type},
                        {"message", r.error->message}};
     }

@@ -14,7 +14,7 @@ struct ReportContext {
   std::string benchmark_id;
   std::string title = "LLM Metrics";
   std::string cli_command;
-  std::string token_source;            // shown under the table, e.g. "server usage"
+  std::string token_source;             // shown under the table, e.g. "server usage"
   nlohmann::ordered_json input_config;  // what the user set, plus computed values
   bool was_cancelled = false;
   core::WallAnchor anchor;

@@ -58,7 +58,8 @@ std::string summary_csv(const metrics::BenchmarkResult& result) {
   if (!records.empty() && !scalars.empty()) out += "\r\n";
   if (!scalars.empty()) {
     out += "Metric,Value\r\n";
-    for (const auto* m : scalars) out += label(*m->info) + "," + cell(m->value, m->info->integral) + "\r\n";
+    for (const auto* m : scalars)
+      out += label(*m->info) + "," + cell(m->value, m->info->integral) + "\r\n";
   }
   return out;
 }

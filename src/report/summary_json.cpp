@@ -46,7 +46,8 @@ std::size_t position(std::string_view tag) {
 
 }  // namespace
 
-nlohmann::ordered_json summary_json(const metrics::BenchmarkResult& result, const ReportContext& ctx) {
+nlohmann::ordered_json summary_json(const metrics::BenchmarkResult& result,
+                                    const ReportContext& ctx) {
   const std::size_t first_other = position("time_to_first_output_token");
   const std::size_t first_extra = position("schedule_lag");
   nlohmann::ordered_json j;

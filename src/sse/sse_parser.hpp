@@ -8,8 +8,8 @@
 namespace inferperf::sse {
 
 struct SseEvent {
-  std::string event;    // value of the last "event" field ("" when absent)
-  std::string data;     // "data" fields joined with '\n'
+  std::string event;  // value of the last "event" field ("" when absent)
+  std::string data;   // "data" fields joined with '\n'
   std::string id;
   std::string comment;  // comment lines (":" prefix) joined with '\n'
   bool has_data = false;

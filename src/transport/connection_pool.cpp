@@ -22,8 +22,8 @@ std::unique_ptr<Socket> ConnectionPool::take_idle() {
 asio::awaitable<std::unique_ptr<Socket>> ConnectionPool::connect() {
   if (resolved_.empty()) {
     asio::ip::tcp::resolver resolver(executor_);
-    auto results = co_await resolver.async_resolve(url_.host, std::to_string(url_.port),
-                                                   asio::use_awaitable);
+    auto results =
+        co_await resolver.async_resolve(url_.host, std::to_string(url_.port), asio::use_awaitable);
     for (const auto& r : results) resolved_.push_back(r.endpoint());
   }
   auto sock = std::make_unique<Socket>(executor_);

@@ -68,8 +68,9 @@ asio::awaitable<Attempt> attempt(ConnectionPool& pool, ExchangeRequest request, 
 
   error_code ec;
   t.send_start_ns = clock.now_ns();
-  std::size_t written = co_await asio::async_write(*sock, asio::buffer(request.bytes.data(), request.bytes.size()),
-                                                   asio::redirect_error(asio::use_awaitable, ec));
+  std::size_t written =
+      co_await asio::async_write(*sock, asio::buffer(request.bytes.data(), request.bytes.size()),
+                                 asio::redirect_error(asio::use_awaitable, ec));
   t.send_end_ns = clock.now_ns();
   t.bytes_sent = static_cast<std::int64_t>(written);
   if (ec) {
@@ -78,7 +79,8 @@ asio::awaitable<Attempt> attempt(ConnectionPool& pool, ExchangeRequest request, 
       result.error = cancel.reason();
     } else {
       result.retryable = t.connection_reused;
-      result.error = ExchangeError{error_type_for(ec), "write failed: " + ec.message(), std::nullopt};
+      result.error =
+          ExchangeError{error_type_for(ec), "write failed: " + ec.message(), std::nullopt};
     }
     co_return result;
   }
@@ -103,7 +105,8 @@ asio::awaitable<Attempt> attempt(ConnectionPool& pool, ExchangeRequest request, 
         if (pec == http::error::need_more) break;
         if (pec) {
           cancel.detach();
-          result.error = ExchangeError{"ClientPayloadError", "invalid HTTP response: " + pec.message(), std::nullopt};
+          result.error = ExchangeError{"ClientPayloadError",
+                                       "invalid HTTP response: " + pec.message(), std::nullopt};
           co_return result;
         }
         if (used == 0) break;
@@ -134,9 +137,12 @@ asio::awaitable<Attempt> attempt(ConnectionPool& pool, ExchangeRequest request, 
         result.retryable = t.connection_reused && t.bytes_received == 0;
         if (ec == asio::error::eof && parser.is_header_done()) {
           // aiohttp's name for a body cut short after a good response head.
-          result.error = ExchangeError{"ClientPayloadError", "Response payload is not completed", std::nullopt};
+          result.error = ExchangeError{"ClientPayloadError", "Response payload is not completed",
+                                       std::nullopt};
         } else {
-          std::string what = ec == asio::error::eof ? "Server disconnected before sending a response" : ec.message();
+          std::string what = ec == asio::error::eof
+                                 ? "Server disconnected before sending a response"
+                                 : ec.message();
           result.error = ExchangeError{error_type_for(ec), what, std::nullopt};
         }
       }
@@ -155,12 +161,9 @@ asio::awaitable<Attempt> attempt(ConnectionPool& pool, ExchangeRequest request, 
 
 }  // namespace
 
-asio::awaitable<std::optional<ExchangeError>> http_exchange(ConnectionPool& pool,
-                                                            ExchangeRequest request,
-                                                            ResponseSink& sink,
-                                                            const core::Clock& clock,
-                                                            ExchangeTimings& timings,
-                                                            CancelHandle& cancel) {
+asio::awaitable<std::optional<ExchangeError>> http_exchange(
+    ConnectionPool& pool, ExchangeRequest request, ResponseSink& sink, const core::Clock& clock,
+    ExchangeTimings& timings, CancelHandle& cancel) {
   Attempt a = co_await attempt(pool, request, sink, clock, timings, cancel, true);
   if (a.error && a.retryable && !cancel.cancelled()) {
     // The server closed an idle keep-alive connection; one retry on a fresh connection is what

@@ -19,8 +19,8 @@ struct ExchangeTimings {
   core::MonoNs connect_end_ns = 0;
   core::MonoNs send_start_ns = 0;
   core::MonoNs send_end_ns = 0;
-  core::MonoNs headers_ns = 0;        // when the read completing the response head returned
-  core::MonoNs first_byte_ns = 0;     // first response byte of any kind
+  core::MonoNs headers_ns = 0;     // when the read completing the response head returned
+  core::MonoNs first_byte_ns = 0;  // first response byte of any kind
   core::MonoNs end_ns = 0;
   bool connection_reused = false;
   std::int64_t bytes_sent = 0;
@@ -40,7 +40,7 @@ class ResponseSink {
 };
 
 struct ExchangeError {
-  std::string type;     // exception-style class name, as AIPerf exports it
+  std::string type;  // exception-style class name, as AIPerf exports it
   std::string message;
   std::optional<int> code;
 };

@@ -15,7 +15,8 @@ void ResponseParser::on_response_impl(int code, string_view reason, int, error_c
 
 void ResponseParser::on_field_impl(boost::beast::http::field name, string_view name_string,
                                    string_view value, error_code&) {
-  if (name == boost::beast::http::field::content_type) content_type_.assign(value.data(), value.size());
+  if (name == boost::beast::http::field::content_type)
+    content_type_.assign(value.data(), value.size());
   headers_text_.append(name_string.data(), name_string.size());
   headers_text_.append(": ");
   headers_text_.append(value.data(), value.size());

@@ -17,7 +17,8 @@ std::string BaseUrl::to_string() const {
 
 core::Result<BaseUrl> parse_base_url(const std::string& text) {
   auto fail = [&](const std::string& why) {
-    return core::Error{core::ErrorKind::kConfig, "invalid --url '" + text + "': " + why, "", 0, "url"};
+    return core::Error{core::ErrorKind::kConfig, "invalid --url '" + text + "': " + why, "", 0,
+                       "url"};
   };
   BaseUrl u;
   std::string rest = text;

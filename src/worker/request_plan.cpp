@@ -5,7 +5,8 @@
 namespace inferperf::worker {
 
 std::string serialize_request(const RequestPlan& plan, const std::string& body,
-                              const std::string& x_request_id, const std::string& x_correlation_id) {
+                              const std::string& x_request_id,
+                              const std::string& x_correlation_id) {
   std::string r;
   r.reserve(body.size() + 512);
   r += "POST ";

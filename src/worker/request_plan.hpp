@@ -12,7 +12,7 @@ namespace inferperf::worker {
 
 struct RequestPlan {
   transport::BaseUrl url;
-  std::string target;  // request path (+ query)
+  std::string target;                                        // request path (+ query)
   std::vector<std::pair<std::string, std::string>> headers;  // user headers and auth
   bool streaming = false;
   double request_timeout_s = 21600.0;

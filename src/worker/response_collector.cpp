@@ -24,7 +24,8 @@ void ResponseCollector::on_body(std::string_view bytes, core::MonoNs ts, std::ui
   }
 }
 
-void ResponseCollector::handle_event(const sse::SseEvent& e, core::MonoNs ts, std::uint32_t read_index) {
+void ResponseCollector::handle_event(const sse::SseEvent& e, core::MonoNs ts,
+                                     std::uint32_t read_index) {
   record_.events++;
   record_.last_event_ns = ts;
   if (e.event == "error") {

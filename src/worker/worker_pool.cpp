@@ -21,7 +21,9 @@ Worker::Worker(int id, const RequestPlan& plan, const core::Clock& clock,
   pool_ = std::make_unique<transport::ConnectionPool>(io_.get_executor(), plan_.url);
 }
 
-Worker::~Worker() { stop(); }
+Worker::~Worker() {
+  stop();
+}
 
 void Worker::start() {
   started_ = true;
@@ -34,7 +36,10 @@ void Worker::start() {
 void Worker::stop() {
   if (!started_) return;
   started_ = false;
-  asio::post(io_, [this] { pool_->close_all(); io_.stop(); });
+  asio::post(io_, [this] {
+    pool_->close_all();
+    io_.stop();
+  });
   if (thread_.joinable()) thread_.join();
 }
 
@@ -73,14 +78,15 @@ void Worker::launch(timing::Credit credit) {
     timeout.expires_after(std::chrono::nanoseconds(
         static_cast<std::int64_t>(std::llround(plan_.request_timeout_s * 1e9))));
     timeout.async_wait([cancel](const boost::system::error_code& ec) {
-      if (!ec) cancel->cancel("TimeoutError", "request exceeded --request-timeout-seconds", std::nullopt);
+      if (!ec)
+        cancel->cancel("TimeoutError", "request exceeded --request-timeout-seconds", std::nullopt);
     });
 
     ResponseCollector collector(*plan_.endpoint, rec);
     transport::ExchangeTimings t;
     rec.start_ns = clock_.now_ns();  // before connection acquisition, as AIPerf's start_perf_ns
-    auto err = co_await transport::http_exchange(*pool_, transport::ExchangeRequest{request}, collector,
-                                                 clock_, t, *cancel);
+    auto err = co_await transport::http_exchange(*pool_, transport::ExchangeRequest{request},
+                                                 collector, clock_, t, *cancel);
     timeout.cancel();
     active_.erase(credit.id);
     rec.connect_start_ns = t.connect_start_ns;

@@ -1,9 +1,9 @@
 // End-to-end failure handling: failed requests are counted records, never crashes.
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <nlohmann/json.hpp>
 
 #include <filesystem>
 #include <thread>
@@ -17,10 +17,27 @@ nlohmann::json load_summary(const std::string& dir) {
   return nlohmann::json::parse(read_file(dir + "/profile_export_aiperf.json"));
 }
 
-std::vector<std::string> base_args(const MockServerProcess& mock, const std::string& dir, int count) {
-  return {INFERPERF_BIN, "profile", "-m", "mock-model", "-u", mock.url(), "--streaming", "--concurrency", "2",
-          "--request-count", std::to_string(count), "--isl", "16", "--osl", "8", "--extra-inputs", "ignore_eos:true",
-          "--artifact-dir", dir};
+std::vector<std::string> base_args(const MockServerProcess& mock, const std::string& dir,
+                                   int count) {
+  return {INFERPERF_BIN,
+          "profile",
+          "-m",
+          "mock-model",
+          "-u",
+          mock.url(),
+          "--streaming",
+          "--concurrency",
+          "2",
+          "--request-count",
+          std::to_string(count),
+          "--isl",
+          "16",
+          "--osl",
+          "8",
+          "--extra-inputs",
+          "ignore_eos:true",
+          "--artifact-dir",
+          dir};
 }
 
 TEST(ProfileErrors, AllRequestsFailingExitsOneWithErrorSummary) {
@@ -34,8 +51,9 @@ TEST(ProfileErrors, AllRequestsFailingExitsOneWithErrorSummary) {
   ASSERT_EQ(j["error_summary"].size(), 1u);
   EXPECT_EQ(j["error_summary"][0]["error_details"]["code"], 500);
   EXPECT_EQ(j["error_summary"][0]["count"], 6);
-  EXPECT_NE(j["error_summary"][0]["error_details"]["message"].get<std::string>().find("Simulated error"),
-            std::string::npos);
+  EXPECT_NE(
+      j["error_summary"][0]["error_details"]["message"].get<std::string>().find("Simulated error"),
+      std::string::npos);
   EXPECT_NE(r.out.find("Error Summary"), std::string::npos);
 }
 
@@ -74,7 +92,8 @@ TEST_P(ProfileFaults, EveryFaultBecomesAnErrorRecord) {
   auto j = load_summary(dir);
   EXPECT_EQ(j["error_request_count"]["avg"].get<int>(), 4) << j.dump(2);
   ASSERT_FALSE(j["error_summary"].empty());
-  EXPECT_EQ(j["error_summary"][0]["error_details"]["type"], GetParam().type) << j["error_summary"].dump();
+  EXPECT_EQ(j["error_summary"][0]["error_details"]["type"], GetParam().type)
+      << j["error_summary"].dump();
 }
 
 INSTANTIATE_TEST_SUITE_P(Faults, ProfileFaults,
@@ -107,9 +126,10 @@ TEST(ProfileErrors, BigEventIsMeasuredNormally) {
 TEST(ProfileErrors, UnreachableServerIsCountedNotCrashed) {
   const std::string dir = make_temp_dir("ip-refused-");
   // Port 1 on loopback is not listening in the test environment.
-  auto r = run_process({INFERPERF_BIN, "profile", "-m", "mock-model", "-u", "http://127.0.0.1:1", "--streaming",
-                        "--concurrency", "1", "--request-count", "2", "--artifact-dir", dir},
-                       std::chrono::seconds(60));
+  auto r = run_process(
+      {INFERPERF_BIN, "profile", "-m", "mock-model", "-u", "http://127.0.0.1:1", "--streaming",
+       "--concurrency", "1", "--request-count", "2", "--artifact-dir", dir},
+      std::chrono::seconds(60));
   EXPECT_EQ(r.exit_code, 1) << r.out;
   auto j = load_summary(dir);
   EXPECT_EQ(j["error_request_count"]["avg"].get<int>(), 2);
@@ -119,13 +139,14 @@ TEST(ProfileErrors, UnreachableServerIsCountedNotCrashed) {
 TEST(ProfileErrors, BadCommandLineExitsTwoAndSendsNothing) {
   MockServerProcess mock({"--fast"});
   const std::string dir = make_temp_dir("ip-badcli-");
-  auto r = run_process({INFERPERF_BIN, "profile", "-m", "mock-model", "-u", mock.url(), "--concurrency", "8",
-                        "--request-count", "2", "--artifact-dir", dir},
+  auto r = run_process({INFERPERF_BIN, "profile", "-m", "mock-model", "-u", mock.url(),
+                        "--concurrency", "8", "--request-count", "2", "--artifact-dir", dir},
                        std::chrono::seconds(30));
   EXPECT_EQ(r.exit_code, 2) << r.out;
   EXPECT_NE(r.out.find("--concurrency"), std::string::npos) << r.out;
-  auto r2 = run_process({INFERPERF_BIN, "profile", "-m", "x", "-u", mock.url(), "--request-rate", "5"},
-                        std::chrono::seconds(30));
+  auto r2 =
+      run_process({INFERPERF_BIN, "profile", "-m", "x", "-u", mock.url(), "--request-rate", "5"},
+                  std::chrono::seconds(30));
   EXPECT_EQ(r2.exit_code, 2);
   EXPECT_NE(r2.out.find("--request-rate"), std::string::npos) << r2.out;
   EXPECT_EQ(mock.metric("inferperf_mock_requests_total"), 0);
@@ -140,9 +161,10 @@ TEST(ProfileErrors, SigintExportsWhatWasMeasuredAndExits130) {
   if (pid == 0) {
     freopen(log.c_str(), "w", stdout);
     freopen(log.c_str(), "a", stderr);
-    execl(INFERPERF_BIN, INFERPERF_BIN, "profile", "-m", "mock-model", "-u", mock.url().c_str(), "--streaming",
-          "--concurrency", "4", "--request-count", "1000", "--osl", "20", "--extra-inputs", "ignore_eos:true",
-          "--isl", "8", "--artifact-dir", dir.c_str(), static_cast<char*>(nullptr));
+    execl(INFERPERF_BIN, INFERPERF_BIN, "profile", "-m", "mock-model", "-u", mock.url().c_str(),
+          "--streaming", "--concurrency", "4", "--request-count", "1000", "--osl", "20",
+          "--extra-inputs", "ignore_eos:true", "--isl", "8", "--artifact-dir", dir.c_str(),
+          static_cast<char*>(nullptr));
     _exit(127);
   }
   // Each request takes ~1 s, so after 2.5 s some have finished and four are in flight.

@@ -20,8 +20,8 @@ bool contains(const std::string& haystack, const std::string& needle) {
 }
 
 TEST(ParseCommandLine, ValidProfileGivesRunConfig) {
-  const std::vector<std::string> args = {"profile", "-m", "x", "--streaming", "--concurrency", "4",
-                                         "--request-count", "10"};
+  const std::vector<std::string> args = {
+      "profile", "-m", "x", "--streaming", "--concurrency", "4", "--request-count", "10"};
   const CliOutcome o = parse_command_line(args);
   ASSERT_EQ(o.action, CliOutcome::Action::kProfile) << o.message;
   EXPECT_EQ(o.exit_code, 0);
@@ -51,12 +51,36 @@ TEST(ParseCommandLine, ValidProfileGivesRunConfig) {
 }
 
 TEST(ParseCommandLine, AliasesAndValues) {
-  const CliOutcome o = parse_command_line(
-      {"profile", "--model", "m1", "--endpoint-type", "completions", "--url", "http://h:9/v1",
-       "--endpoint", "/foo", "--isl", "100", "--osl", "20", "--random-seed", "7",
-       "--num-requests", "3", "--extra-inputs", "ignore_eos:true", "--extra-inputs",
-       R"({"min_tokens": 5})", "-H", "X-A:v", "--profile-export-level", "summary", "--artifact-dir", "out",
-       "--use-legacy-max-tokens", "--log-level", "debug"});
+  const CliOutcome o = parse_command_line({"profile",
+                                           "--model",
+                                           "m1",
+                                           "--endpoint-type",
+                                           "completions",
+                                           "--url",
+                                           "http://h:9/v1",
+                                           "--endpoint",
+                                           "/foo",
+                                           "--isl",
+                                           "100",
+                                           "--osl",
+                                           "20",
+                                           "--random-seed",
+                                           "7",
+                                           "--num-requests",
+                                           "3",
+                                           "--extra-inputs",
+                                           "ignore_eos:true",
+                                           "--extra-inputs",
+                                           R"({"min_tokens": 5})",
+                                           "-H",
+                                           "X-A:v",
+                                           "--profile-export-level",
+                                           "summary",
+                                           "--artifact-dir",
+                                           "out",
+                                           "--use-legacy-max-tokens",
+                                           "--log-level",
+                                           "debug"});
   ASSERT_EQ(o.action, CliOutcome::Action::kProfile) << o.message;
   const auto& c = o.config;
   EXPECT_EQ(c.endpoint.model_names, std::vector<std::string>{"m1"});
@@ -88,10 +112,10 @@ TEST(ParseCommandLine, AliasesAndValues) {
 }
 
 TEST(ParseCommandLine, UnsupportedAiperfFlagExitsTwoAndNamesIt) {
-  for (const auto& args : std::vector<std::vector<std::string>>{
-           {"profile", "-m", "x", "--request-rate", "5"},
-           {"profile", "-m", "x", "--request-rate=5"},
-           {"profile", "-m", "x", "--goodput", "ttft:100"}}) {
+  for (const auto& args :
+       std::vector<std::vector<std::string>>{{"profile", "-m", "x", "--request-rate", "5"},
+                                             {"profile", "-m", "x", "--request-rate=5"},
+                                             {"profile", "-m", "x", "--goodput", "ttft:100"}}) {
     const CliOutcome o = parse_command_line(args);
     EXPECT_EQ(o.action, CliOutcome::Action::kExit);
     EXPECT_EQ(o.exit_code, 2);
@@ -158,15 +182,16 @@ TEST(ParseCommandLine, MissingStopConditionDefaultsRequestCount) {
     EXPECT_EQ(*o.config.load.request_count, c.request_count);
     bool warned = false;
     for (const auto& w : o.config.warnings) {
-      warned |= w == "no stop condition given; using --request-count " + std::to_string(c.request_count);
+      warned |=
+          w == "no stop condition given; using --request-count " + std::to_string(c.request_count);
     }
     EXPECT_TRUE(warned);
   }
 }
 
 TEST(ParseCommandLine, DurationIsAStopCondition) {
-  const CliOutcome o =
-      parse_command_line({"profile", "-m", "x", "--concurrency", "2", "--benchmark-duration", "1.5"});
+  const CliOutcome o = parse_command_line(
+      {"profile", "-m", "x", "--concurrency", "2", "--benchmark-duration", "1.5"});
   ASSERT_EQ(o.action, CliOutcome::Action::kProfile) << o.message;
   EXPECT_FALSE(o.config.load.request_count.has_value());
   ASSERT_TRUE(o.config.load.benchmark_duration_s.has_value());

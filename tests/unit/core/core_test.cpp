@@ -48,8 +48,8 @@ struct PositiveNormalCase {
 };
 
 TEST(SamplePositiveNormalInt, ZeroStddevRoundsMeanAtLeastOne) {
-  const std::vector<PositiveNormalCase> table = {
-      {550, 550}, {5.4, 5}, {5.5, 6}, {5.6, 6}, {1, 1}, {0.4, 1}, {0, 1}, {-3, 1}};
+  const std::vector<PositiveNormalCase> table = {{550, 550}, {5.4, 5}, {5.5, 6}, {5.6, 6},
+                                                 {1, 1},     {0.4, 1}, {0, 1},   {-3, 1}};
   std::mt19937_64 rng(1);
   for (const auto& c : table) {
     EXPECT_EQ(sample_positive_normal_int(rng, c.mean, 0.0), c.expected) << c.mean;

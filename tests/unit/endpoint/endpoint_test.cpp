@@ -82,10 +82,9 @@ TEST(ChatBody, EveryTurnOfTheHistoryIsAMessage) {
   b.role = "assistant";
   Turn c = turn("q2", 9);
   const auto body = ep->build_body({a, b, c}, opts(false, false, false));
-  EXPECT_EQ(body["messages"].dump(),
-            R"([{"role":"user","name":"text","content":"q1"},)"
-            R"({"role":"assistant","name":"text","content":"a1"},)"
-            R"({"role":"user","name":"text","content":"q2"}])");
+  EXPECT_EQ(body["messages"].dump(), R"([{"role":"user","name":"text","content":"q1"},)"
+                                     R"({"role":"assistant","name":"text","content":"a1"},)"
+                                     R"({"role":"user","name":"text","content":"q2"}])");
   EXPECT_EQ(body["max_completion_tokens"], 9);  // from the last turn
 }
 
@@ -145,8 +144,8 @@ const std::vector<DecodeCase> kDecodeCases = {
     {"chat_error_object", EndpointType::kChat,
      R"({"error":{"message":"model overloaded","type":"ServiceUnavailable","code":503}})",
      Kind::kError, "", "", "", "model overloaded"},
-    {"chat_error_string", EndpointType::kChat, R"({"error":"plain failure"})", Kind::kError, "",
-     "", "", "plain failure"},
+    {"chat_error_string", EndpointType::kChat, R"({"error":"plain failure"})", Kind::kError, "", "",
+     "", "plain failure"},
     {"chat_detail", EndpointType::kChat, R"({"detail":"Not Found"})", Kind::kError, "", "", "",
      "Not Found"},
     {"completions_text", EndpointType::kCompletions,
@@ -158,8 +157,8 @@ const std::vector<DecodeCase> kDecodeCases = {
     {"completions_rejects_chat", EndpointType::kCompletions,
      R"({"object":"chat.completion.chunk","choices":[]})", Kind::kError, "", "", "",
      "unexpected completions response object 'chat.completion.chunk'"},
-    {"completions_error_object", EndpointType::kCompletions, R"({"error":{"message":"bad prompt"}})",
-     Kind::kError, "", "", "", "bad prompt"},
+    {"completions_error_object", EndpointType::kCompletions,
+     R"({"error":{"message":"bad prompt"}})", Kind::kError, "", "", "", "bad prompt"},
 };
 
 class DecodeTest : public ::testing::TestWithParam<DecodeCase> {};

@@ -63,7 +63,8 @@ RequestRecord error_record(std::optional<int> code, std::string type, std::strin
   return r;
 }
 
-// A warmup record far outside the profiling window: if it counted, duration and counts would change.
+// A warmup record far outside the profiling window: if it counted, duration and counts would
+// change.
 RequestRecord warmup_record() {
   RequestRecord r = record_a();
   r.phase = Phase::kWarmup;
@@ -242,8 +243,8 @@ TEST(ComputeMetrics, NonStreamingOmitsStreamingOnlyMetrics) {
   EXPECT_NEAR(get(r, "request_latency").stats.avg, 400.0, kTol);
   EXPECT_NEAR(get(r, "output_sequence_length").stats.avg, 20.0, kTol);
   EXPECT_NEAR(get(r, "benchmark_duration").value, 0.4, kTol);
-  EXPECT_NEAR(get(r, "request_throughput").value, 2.5, kTol);          // 1 / 0.4
-  EXPECT_NEAR(get(r, "output_token_throughput").value, 50.0, kTol);    // 20 / 0.4
+  EXPECT_NEAR(get(r, "request_throughput").value, 2.5, kTol);        // 1 / 0.4
+  EXPECT_NEAR(get(r, "output_token_throughput").value, 50.0, kTol);  // 20 / 0.4
 }
 
 TEST(ComputeMetrics, SingleOutputTokenHasNoInterTokenLatency) {

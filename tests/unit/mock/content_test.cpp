@@ -79,7 +79,7 @@ TEST(PlanGeneration, MaxTokensWithoutIgnoreEosStaysInRange) {
 
 TEST(PlanGeneration, MaxTokensOfOneOrTwo) {
   for (const auto& prompt : four_piece_prompts()) {
-    EXPECT_EQ(plan_generation(request(prompt, 1)).output.size(), 1u);  // lo = ceil(0.8) = 1
+    EXPECT_EQ(plan_generation(request(prompt, 1)).output.size(), 1u);    // lo = ceil(0.8) = 1
     const auto two = plan_generation(request(prompt, 2)).output.size();  // lo = ceil(1.6) = 2
     EXPECT_EQ(two, 2u);
   }
@@ -144,8 +144,8 @@ struct ReasoningCase {
 
 TEST(PlanGeneration, ReasoningModels) {
   const std::vector<ReasoningCase> table = {
-      {"Qwen/Qwen3-8B", true, "", 250},   {"qwen3", true, "medium", 250},
-      {"qwen3", true, "low", 100},        {"qwen3", true, "high", 500},
+      {"Qwen/Qwen3-8B", true, "", 250},      {"qwen3", true, "medium", 250},
+      {"qwen3", true, "low", 100},           {"qwen3", true, "high", 500},
       {"openai/gpt-oss-20b", true, "", 250}, {"qwen3", false, "", 0},
       {"llama-3", true, "high", 0},
   };
@@ -204,9 +204,9 @@ TEST(ParseGenerationRequest, ChatFields) {
 
 TEST(ParseGenerationRequest, CompletionsPrompt) {
   GenerationRequest r;
-  ASSERT_FALSE(parse_generation_request(R"({"model":"m","prompt":["a b","c"],"max_tokens":5})",
-                                        false, r)
-                   .has_value());
+  ASSERT_FALSE(
+      parse_generation_request(R"({"model":"m","prompt":["a b","c"],"max_tokens":5})", false, r)
+          .has_value());
   EXPECT_FALSE(r.chat);
   EXPECT_FALSE(r.stream);
   EXPECT_FALSE(r.include_usage);

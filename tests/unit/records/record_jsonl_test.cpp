@@ -144,25 +144,26 @@ TEST(RecordJsonl, ExactJsonForAMinimalRecord) {
   r.usage.completion_tokens = 1;
   // anchor: mono 1000 <-> wall 1'700'000'000'000'000'000; zero stamps stay 0.
   const WallAnchor anchor{1'000, 1'700'000'000'000'000'000};
-  EXPECT_EQ(record_to_json(r, anchor).dump(),
-            R"({"phase":"profiling","session_num":1,"x_request_id":"","x_correlation_id":"",)"
-            R"("conversation_id":"","turn_index":0,"worker_id":0,"intended_ns":0,"issued_ns":0,)"
-            R"("start_ns":1700000000000000000,"connect_start_ns":0,"connect_end_ns":0,)"
-            R"("send_start_ns":0,"send_end_ns":0,"headers_ns":0,"first_byte_ns":0,)"
-            R"("last_event_ns":0,"end_ns":0,"status":0,"connection_reused":false,"bytes_sent":0,)"
-            R"("bytes_received":0,"reads":0,"events":0,)"
-            R"("content_events":[[1700000000000000500,2,"a",""]],"usage":{"completion_tokens":1}})");
+  EXPECT_EQ(
+      record_to_json(r, anchor).dump(),
+      R"({"phase":"profiling","session_num":1,"x_request_id":"","x_correlation_id":"",)"
+      R"("conversation_id":"","turn_index":0,"worker_id":0,"intended_ns":0,"issued_ns":0,)"
+      R"("start_ns":1700000000000000000,"connect_start_ns":0,"connect_end_ns":0,)"
+      R"("send_start_ns":0,"send_end_ns":0,"headers_ns":0,"first_byte_ns":0,)"
+      R"("last_event_ns":0,"end_ns":0,"status":0,"connection_reused":false,"bytes_sent":0,)"
+      R"("bytes_received":0,"reads":0,"events":0,)"
+      R"("content_events":[[1700000000000000500,2,"a",""]],"usage":{"completion_tokens":1}})");
 }
 
 TEST(RecordJsonl, MalformedInputIsAnError) {
   const std::vector<std::string> bad = {
-      R"({})",                                              // nothing
-      R"({"phase":"profiling"})",                           // no session_num
+      R"({})",                     // nothing
+      R"({"phase":"profiling"})",  // no session_num
       R"({"phase":"profiling","session_num":"x","start_ns":1,"content_events":[],"usage":{}})",
       R"({"phase":"profiling","session_num":1,"start_ns":1,"content_events":[[1,2]],"usage":{}})",
       R"({"phase":"profiling","session_num":1,"start_ns":1,"content_events":[]})",  // no usage
       R"({"phase":"profiling","session_num":1,"start_ns":1,"content_events":[],"usage":{},)"
-      R"("error":{"type":"x"}})",                            // error without code
+      R"("error":{"type":"x"}})",  // error without code
       R"([1,2,3])",
   };
   for (const auto& text : bad) {

@@ -28,7 +28,9 @@ SseEvent ev(std::string data, std::string event = "", std::string id = "", std::
             bool has_data = true) {
   return SseEvent{std::move(event), std::move(data), std::move(id), std::move(comment), has_data};
 }
-SseEvent comment_only(std::string comment) { return ev("", "", "", std::move(comment), false); }
+SseEvent comment_only(std::string comment) {
+  return ev("", "", "", std::move(comment), false);
+}
 
 std::vector<SseEvent> parse_whole(const std::string& s) {
   SseParser p;
@@ -51,7 +53,8 @@ const std::vector<Case>& cases() {
       {"bare_cr", "data: three\r\r", {ev("three")}},
       {"comment", ": keep-alive\n\n", {comment_only("keep-alive")}},
       {"multi_line_data", "data: a\ndata: b\ndata:c\n\n", {ev("a\nb\nc")}},
-      {"error_with_comment", "event: error\n: boom happened\ndata: {\"x\":1}\n\n",
+      {"error_with_comment",
+       "event: error\n: boom happened\ndata: {\"x\":1}\n\n",
        {ev("{\"x\":1}", "error", "", "boom happened")}},
       {"field_without_colon", "data\n\n", {ev("")}},
       {"id_and_one_space_stripped", "id: 42\ndata:  two spaces\n\n", {ev(" two spaces", "", "42")}},
@@ -122,7 +125,9 @@ const std::vector<SseEvent> kAllExpected = {
     ev("tail"),
 };
 
-std::string all_bytes() { return kAllBytes; }
+std::string all_bytes() {
+  return kAllBytes;
+}
 
 TEST(SseParserSplit, UnsplitStreamMatchesHandWrittenExpectation) {
   EXPECT_EQ(parse_whole(all_bytes()), kAllExpected);

@@ -113,7 +113,9 @@ class ReturningSink final : public CreditSink {
   std::thread returner_;
 };
 
-ShuffleSampler sampler(std::size_t size) { return ShuffleSampler(size, std::mt19937_64(11)); }
+ShuffleSampler sampler(std::size_t size) {
+  return ShuffleSampler(size, std::mt19937_64(11));
+}
 
 // Runs issuer.run() on a thread; returns false when it did not end within `timeout`.
 bool run_with_timeout(ConcurrencyIssuer& issuer, ReturningSink& sink,

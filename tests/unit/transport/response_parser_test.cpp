@@ -2,9 +2,9 @@
 // read appends to, then put() until need_more.
 #include "transport/response_parser.hpp"
 
+#include <gtest/gtest.h>
 #include <boost/asio/buffer.hpp>
 #include <boost/beast/http/error.hpp>
-#include <gtest/gtest.h>
 
 #include <string>
 #include <string_view>
@@ -132,8 +132,9 @@ TEST(ResponseParser, ContentLengthBody) {
 
 TEST(ResponseParser, ErrorStatusWithReason) {
   Feeder f;
-  ASSERT_TRUE(f.read("HTTP/1.1 404 Not Found\r\nContent-Type: text/plain\r\nContent-Length: 4\r\n"
-                     "Connection: close\r\n\r\nnope"));
+  ASSERT_TRUE(
+      f.read("HTTP/1.1 404 Not Found\r\nContent-Type: text/plain\r\nContent-Length: 4\r\n"
+             "Connection: close\r\n\r\nnope"));
   EXPECT_TRUE(f.parser.is_done());
   EXPECT_EQ(f.parser.status(), 404);
   EXPECT_EQ(f.parser.reason(), "Not Found");

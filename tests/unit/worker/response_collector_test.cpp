@@ -40,8 +40,8 @@ struct Fixture {
   ResponseCollector collector;
 };
 
-void expect_event(const ContentEvent& e, std::int64_t ts, std::uint32_t read, const std::string& content,
-                  const std::string& reasoning) {
+void expect_event(const ContentEvent& e, std::int64_t ts, std::uint32_t read,
+                  const std::string& content, const std::string& reasoning) {
   EXPECT_EQ(e.ts_ns, ts);
   EXPECT_EQ(e.read_index, read);
   EXPECT_EQ(e.content, content);
@@ -53,7 +53,8 @@ TEST(ResponseCollector, StreamingChatEvents) {
   f.collector.on_headers(200, "OK", "text/event-stream; charset=utf-8", 90);
   f.collector.on_body(kRole, 100, 0);
   f.collector.on_body(chunk(R"({"reasoning_content":"th"})"), 200, 1);
-  f.collector.on_body(chunk(R"({"content":"Hel"})") + chunk(R"({"content":"lo"})", "\"stop\""), 300, 2);
+  f.collector.on_body(chunk(R"({"content":"Hel"})") + chunk(R"({"content":"lo"})", "\"stop\""), 300,
+                      2);
   f.collector.on_body(kUsage + kDone, 400, 3);
   EXPECT_TRUE(f.collector.wants_more());
   f.collector.finish(500);
@@ -93,7 +94,8 @@ TEST(ResponseCollector, OnlyRoleAndUsageLeavesNoContent) {
   f.collector.on_body(kRole + chunk(R"({"content":""})") + kUsage + kDone, 100, 0);
   f.collector.finish(200);
   EXPECT_TRUE(f.record.content_events.empty());
-  EXPECT_FALSE(f.record.error.has_value());  // the worker turns this into InvalidInferenceResultError
+  EXPECT_FALSE(
+      f.record.error.has_value());  // the worker turns this into InvalidInferenceResultError
   EXPECT_FALSE(f.record.valid());
   EXPECT_EQ(f.record.usage.completion_tokens, 3);
   EXPECT_EQ(f.record.events, 4u);
@@ -201,12 +203,13 @@ TEST(SerializeRequest, ExactBytes) {
   plan.headers = {{"Authorization", "Bearer k"}};
   plan.streaming = true;
   plan.endpoint = endpoint.get();
-  EXPECT_EQ(serialize_request(plan, "{\"a\":1}", "rid", "cid"),
-            std::string("POST /v1/chat/completions HTTP/1.1\r\nHost: h:8000\r\nUser-Agent: inferperf/") +
-                inferperf::kVersion +
-                "\r\nX-Request-ID: rid\r\nX-Correlation-ID: cid\r\nAuthorization: Bearer k\r\n"
-                "Content-Type: application/json\r\nAccept: text/event-stream\r\n"
-                "Content-Length: 7\r\n\r\n{\"a\":1}");
+  EXPECT_EQ(
+      serialize_request(plan, "{\"a\":1}", "rid", "cid"),
+      std::string("POST /v1/chat/completions HTTP/1.1\r\nHost: h:8000\r\nUser-Agent: inferperf/") +
+          inferperf::kVersion +
+          "\r\nX-Request-ID: rid\r\nX-Correlation-ID: cid\r\nAuthorization: Bearer k\r\n"
+          "Content-Type: application/json\r\nAccept: text/event-stream\r\n"
+          "Content-Length: 7\r\n\r\n{\"a\":1}");
   plan.streaming = false;
   plan.url.port = 80;
   plan.headers.clear();
