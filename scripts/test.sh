@@ -5,6 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 bash scripts/install-deps.sh
+bash scripts/fetch-tokenizers.sh
 
 bash scripts/build.sh release
 ctest --preset release -L 'unit|integration' --timeout 300 -j 2

@@ -1,0 +1,228 @@
+#include "tokenizer/bpe_model.hpp"
+
+#include <cstdio>
+#include <queue>
+
+#include "tokenizer/json_util.hpp"
+#include "tokenizer/utf8.hpp"
+
+namespace inferperf::tokenizer {
+
+namespace {
+constexpr std::size_t kCacheLimit = 200'000;
+constexpr std::size_t kMaxCachedWordBytes = 256;
+
+std::uint64_t pair_key(std::int32_t a, std::int32_t b) {
+  return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(a)) << 32) | static_cast<std::uint32_t>(b);
+}
+}  // namespace
+
+std::int32_t BpeModel::symbol_id(const std::string& s) {
+  auto [it, inserted] = symbols_.try_emplace(s, static_cast<std::int32_t>(symbol_text_.size()));
+  if (inserted) {
+    symbol_text_.push_back(s);
+    auto v = vocab_.find(s);
+    symbol_vocab_.push_back(v == vocab_.end() ? -1 : v->second);
+  }
+  return it->second;
+}
+
+core::Result<std::unique_ptr<BpeModel>> BpeModel::from_json(simdjson::dom::element c) {
+  auto fail = [](const std::string& why, const std::string& field) {
+    return core::Error{core::ErrorKind::kInput, why, "", 0, field};
+  };
+  std::unique_ptr<BpeModel> m(new BpeModel());
+  std::string_view unk;
+  if (c["unk_token"].get_string().get(unk) == simdjson::SUCCESS) m->options_.unk_token = std::string(unk);
+  m->options_.continuing_subword_prefix = str_field(c, "continuing_subword_prefix");
+  m->options_.end_of_word_suffix = str_field(c, "end_of_word_suffix");
+  m->options_.byte_fallback = bool_field(c, "byte_fallback", false);
+  m->options_.fuse_unk = bool_field(c, "fuse_unk", false);
+  m->options_.ignore_merges = bool_field(c, "ignore_merges", false);
+
+  simdjson::dom::object vocab;
+  if (c["vocab"].get_object().get(vocab) != simdjson::SUCCESS) return fail("BPE model without a vocab object", "model.vocab");
+  m->vocab_.reserve(vocab.size() * 2);
+  std::int64_t max_id = -1;
+  for (auto field : vocab) {
+    std::int64_t id = 0;
+    if (field.value.get_int64().get(id) != simdjson::SUCCESS || id < 0) {
+      return fail("vocab entry '" + std::string(field.key) + "' has no valid id", "model.vocab");
+    }
+    m->vocab_.emplace(std::string(field.key), static_cast<std::int32_t>(id));
+    max_id = std::max(max_id, id);
+  }
+  m->id_to_token_.assign(static_cast<std::size_t>(max_id + 1), std::string());
+  for (const auto& [tok, id] : m->vocab_) m->id_to_token_[static_cast<std::size_t>(id)] = tok;
+  m->symbols_.reserve(m->vocab_.size() * 2);
+  for (const auto& [tok, id] : m->vocab_) m->symbol_id(tok);
+
+  simdjson::dom::array merges;
+  if (c["merges"].get_array().get(merges) == simdjson::SUCCESS) {
+    m->merges_.reserve(merges.size() * 2);
+    std::uint32_t rank = 0;
+    for (auto item : merges) {
+      std::string a, b;
+      std::string_view s;
+      simdjson::dom::array pair;
+      if (item.get_string().get(s) == simdjson::SUCCESS) {
+        auto sp = s.find(' ');
+        if (sp == std::string_view::npos) return fail("merge '" + std::string(s) + "' is not 'a b'", "model.merges");
+        a = std::string(s.substr(0, sp));
+        b = std::string(s.substr(sp + 1));
+      } else if (item.get_array().get(pair) == simdjson::SUCCESS && pair.size() == 2) {
+        std::string_view x, y;
+        if (pair.at(0).get_string().get(x) || pair.at(1).get_string().get(y)) return fail("merge pair is not two strings", "model.merges");
+        a = std::string(x);
+        b = std::string(y);
+      } else {
+        return fail("merge entry is neither 'a b' nor [a, b]", "model.merges");
+      }
+      const std::int32_t la = m->symbol_id(a), lb = m->symbol_id(b);
+      const std::int32_t merged = m->symbol_id(a + b);
+      // The first occurrence of a pair wins, as in the reference implementations.
+      m->merges_.try_emplace(pair_key(la, lb), Merge{rank, merged});
+      ++rank;
+    }
+  }
+  if (m->options_.unk_token) {
+    if (auto it = m->vocab_.find(*m->options_.unk_token); it != m->vocab_.end()) m->unk_id_ = it->second;
+  }
+  for (int byte = 0; byte < 256; ++byte) {
+    char name[8];
+    std::snprintf(name, sizeof name, "<0x%02X>", byte);
+    auto it = m->vocab_.find(name);
+    m->byte_fallback_ids_[static_cast<std::size_t>(byte)] = it == m->vocab_.end() ? -1 : it->second;
+  }
+  return m;
+}
+
+std::optional<std::int32_t> BpeModel::token_to_id(std::string_view token) const {
+  auto it = vocab_.find(std::string(token));
+  if (it == vocab_.end()) return std::nullopt;
+  return it->second;
+}
+
+std::string_view BpeModel::id_to_token(std::int32_t id) const {
+  if (id < 0 || static_cast<std::size_t>(id) >= id_to_token_.size()) return {};
+  return id_to_token_[static_cast<std::size_t>(id)];
+}
+
+void BpeModel::emit_symbol(std::int32_t sym, std::string_view text, std::vector<std::int32_t>& out) const {
+  if (sym >= 0 && symbol_vocab_[static_cast<std::size_t>(sym)] >= 0) {
+    out.push_back(symbol_vocab_[static_cast<std::size_t>(sym)]);
+    return;
+  }
+  if (options_.byte_fallback) {
+    bool all = true;
+    for (unsigned char b : text) all &= byte_fallback_ids_[b] >= 0;
+    if (all) {
+      for (unsigned char b : text) out.push_back(byte_fallback_ids_[b]);
+      return;
+    }
+  }
+  if (unk_id_) {
+    if (options_.fuse_unk && !out.empty() && out.back() == *unk_id_) return;
+    out.push_back(*unk_id_);
+  }
+}
+
+void BpeModel::merge_word(std::string_view word, std::vector<std::int32_t>& out) const {
+  struct Sym {
+    std::int32_t id;  // symbol id, -1 for text the symbol table does not know
+    std::int32_t prev, next;
+    std::size_t begin, end;  // byte range in `text`
+    bool alive;
+  };
+  // The working text: continuing-subword prefixes and the end-of-word suffix are part of symbols.
+  std::vector<Sym> syms;
+  std::vector<std::string> texts;
+  std::size_t i = 0;
+  std::size_t n_chars = 0;
+  while (i < word.size()) {
+    std::size_t start = i;
+    i += utf8_len(static_cast<unsigned char>(word[i]));
+    if (i > word.size()) i = word.size();
+    std::string t(word.substr(start, i - start));
+    if (n_chars > 0 && !options_.continuing_subword_prefix.empty()) t = options_.continuing_subword_prefix + t;
+    if (i >= word.size() && !options_.end_of_word_suffix.empty()) t += options_.end_of_word_suffix;
+    auto it = symbols_.find(t);
+    syms.push_back(Sym{it == symbols_.end() ? -1 : it->second, static_cast<std::int32_t>(n_chars) - 1,
+                       static_cast<std::int32_t>(n_chars) + 1, 0, 0, true});
+    texts.push_back(std::move(t));
+    ++n_chars;
+  }
+  if (syms.empty()) return;
+  syms.back().next = -1;
+
+  struct Cand {
+    std::uint32_t rank;
+    std::int32_t pos;
+    std::int32_t left, right;  // symbol ids when pushed, to detect stale entries
+    bool operator>(const Cand& o) const { return rank != o.rank ? rank > o.rank : pos > o.pos; }
+  };
+  std::priority_queue<Cand, std::vector<Cand>, std::greater<>> heap;
+  auto consider = [&](std::int32_t pos) {
+    if (pos < 0) return;
+    const Sym& a = syms[static_cast<std::size_t>(pos)];
+    if (a.next < 0 || a.id < 0) return;
+    const Sym& b = syms[static_cast<std::size_t>(a.next)];
+    if (b.id < 0) return;
+    auto it = merges_.find(pair_key(a.id, b.id));
+    if (it != merges_.end()) heap.push(Cand{it->second.rank, pos, a.id, b.id});
+  };
+  for (std::int32_t k = 0; k + 1 < static_cast<std::int32_t>(syms.size()); ++k) consider(k);
+  while (!heap.empty()) {
+    Cand c = heap.top();
+    heap.pop();
+    Sym& a = syms[static_cast<std::size_t>(c.pos)];
+    if (!a.alive || a.id != c.left || a.next < 0) continue;
+    Sym& b = syms[static_cast<std::size_t>(a.next)];
+    if (!b.alive || b.id != c.right) continue;
+    a.id = merges_.at(pair_key(c.left, c.right)).merged;
+    texts[static_cast<std::size_t>(c.pos)] += texts[static_cast<std::size_t>(a.next)];
+    b.alive = false;
+    a.next = b.next;
+    if (b.next >= 0) syms[static_cast<std::size_t>(b.next)].prev = c.pos;
+    consider(a.prev);
+    consider(c.pos);
+  }
+  for (std::int32_t k = 0; k >= 0; k = syms[static_cast<std::size_t>(k)].next) {
+    emit_symbol(syms[static_cast<std::size_t>(k)].id, texts[static_cast<std::size_t>(k)], out);
+  }
+}
+
+void BpeModel::tokenize(std::string_view word, std::vector<std::int32_t>& out) const {
+  if (word.empty()) return;
+  if (options_.ignore_merges) {
+    if (auto it = vocab_.find(std::string(word)); it != vocab_.end()) {
+      out.push_back(it->second);
+      return;
+    }
+  }
+  const bool cacheable = word.size() <= kMaxCachedWordBytes;
+  if (cacheable) {
+    std::lock_guard lock(cache_mu_);
+    if (auto it = cache_.find(std::string(word)); it != cache_.end()) {
+      const auto& ids = it->second;
+      for (auto id : ids) {
+        if (options_.fuse_unk && unk_id_ && id == *unk_id_ && !out.empty() && out.back() == *unk_id_) continue;
+        out.push_back(id);
+      }
+      return;
+    }
+  }
+  std::vector<std::int32_t> ids;
+  merge_word(word, ids);
+  for (auto id : ids) {
+    if (options_.fuse_unk && unk_id_ && id == *unk_id_ && !out.empty() && out.back() == *unk_id_) continue;
+    out.push_back(id);
+  }
+  if (cacheable) {
+    std::lock_guard lock(cache_mu_);
+    if (cache_.size() >= kCacheLimit) cache_.clear();
+    cache_.emplace(std::string(word), std::move(ids));
+  }
+}
+
+}  // namespace inferperf::tokenizer

@@ -1,0 +1,225 @@
+#include "tokenizer/hf_tokenizer.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <sstream>
+
+#include "tokenizer/json_util.hpp"
+#include "tokenizer/utf8.hpp"
+
+namespace inferperf::tokenizer {
+
+namespace {
+
+bool is_ws(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
+
+std::string replace_all(std::string s, std::string_view from, std::string_view to) {
+  std::string out;
+  std::size_t pos = 0, hit;
+  while ((hit = s.find(from, pos)) != std::string::npos) {
+    out.append(s, pos, hit - pos);
+    out += to;
+    pos = hit + from.size();
+  }
+  out.append(s, pos, std::string::npos);
+  return out;
+}
+
+}  // namespace
+
+core::Result<std::unique_ptr<HfTokenizer>> HfTokenizer::load(const std::filesystem::path& path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) return core::Error{core::ErrorKind::kInput, "cannot open tokenizer file", path.string()};
+  std::stringstream ss;
+  ss << f.rdbuf();
+  // clean_up_tokenization_spaces lives in tokenizer_config.json; absent means true, as the
+  // reference implementations default it.
+  bool cleanup = true;
+  auto config_path = path.parent_path() / "tokenizer_config.json";
+  if (std::ifstream cf(config_path, std::ios::binary); cf) {
+    std::stringstream cs;
+    cs << cf.rdbuf();
+    // nlohmann, not simdjson: these files carry integers beyond 64 bits (model_max_length 1e30).
+    auto cfg = nlohmann::json::parse(cs.str(), nullptr, false);
+    if (cfg.is_discarded() || !cfg.is_object()) {
+      return core::Error{core::ErrorKind::kInput, "not valid JSON", config_path.string()};
+    }
+    if (auto it = cfg.find("clean_up_tokenization_spaces"); it != cfg.end() && it->is_boolean()) cleanup = it->get<bool>();
+  }
+  return from_json_text(ss.str(), cleanup, path.string());
+}
+
+core::Result<std::unique_ptr<HfTokenizer>> HfTokenizer::from_json_text(std::string_view json, bool cleanup,
+                                                                       const std::string& origin) {
+  auto with_origin = [&](core::Error e) {
+    e.file = origin;
+    return e;
+  };
+  simdjson::dom::parser parser;
+  simdjson::dom::element root;
+  if (auto err = parser.parse(json.data(), json.size(), true).get(root); err) {
+    return with_origin(core::Error{core::ErrorKind::kInput, std::string("not valid JSON: ") + simdjson::error_message(err)});
+  }
+  std::unique_ptr<HfTokenizer> t(new HfTokenizer());
+  t->clean_up_spaces_ = cleanup;
+  simdjson::dom::element model;
+  if (root["model"].get(model) != simdjson::SUCCESS) {
+    return with_origin(core::Error{core::ErrorKind::kInput, "missing \"model\"", "", 0, "model"});
+  }
+  auto m = make_model(model);
+  if (!m) return with_origin(m.error());
+  t->model_ = std::move(*m);
+  simdjson::dom::element part;
+  if (root["normalizer"].get(part) == simdjson::SUCCESS) {
+    auto n = make_normalizer(part);
+    if (!n) return with_origin(n.error());
+    t->normalizer_ = std::move(*n);
+  }
+  if (root["pre_tokenizer"].get(part) == simdjson::SUCCESS) {
+    auto p = make_pre_tokenizer(part);
+    if (!p) return with_origin(p.error());
+    t->pre_tokenizer_ = std::move(*p);
+  }
+  simdjson::dom::array added;
+  if (root["added_tokens"].get_array().get(added) == simdjson::SUCCESS) {
+    for (auto a : added) {
+      AddedToken tok;
+      tok.id = static_cast<std::int32_t>(int_field(a, "id").value_or(-1));
+      tok.content = str_field(a, "content");
+      tok.lstrip = bool_field(a, "lstrip", false);
+      tok.rstrip = bool_field(a, "rstrip", false);
+      tok.special = bool_field(a, "special", false);
+      if (tok.id < 0 || tok.content.empty()) {
+        return with_origin(core::Error{core::ErrorKind::kInput, "added token without id or content", "", 0, "added_tokens"});
+      }
+      t->added_by_id_[tok.id] = t->added_.size();
+      t->added_contents_.insert(tok.content);
+      t->added_.push_back(std::move(tok));
+    }
+  }
+  if (root["decoder"].get(part) == simdjson::SUCCESS) {
+    auto d = make_decoder(part, &t->added_contents_);
+    if (!d) return with_origin(d.error());
+    t->decoder_ = std::move(*d);
+  }
+  t->trie_.emplace_back();
+  for (std::size_t k = 0; k < t->added_.size(); ++k) {
+    std::int32_t node = 0;
+    for (unsigned char c : t->added_[k].content) {
+      auto it = t->trie_[static_cast<std::size_t>(node)].next.find(c);
+      if (it == t->trie_[static_cast<std::size_t>(node)].next.end()) {
+        t->trie_.emplace_back();
+        const auto fresh = static_cast<std::int32_t>(t->trie_.size() - 1);
+        t->trie_[static_cast<std::size_t>(node)].next[c] = fresh;
+        node = fresh;
+      } else {
+        node = it->second;
+      }
+    }
+    t->trie_[static_cast<std::size_t>(node)].token = static_cast<std::int32_t>(k);
+  }
+  return t;
+}
+
+std::vector<std::pair<std::string, std::int32_t>> HfTokenizer::split_added(std::string_view text) const {
+  std::vector<std::pair<std::string, std::int32_t>> out;  // (text, -1) or ("", added index)
+  std::size_t seg_start = 0, i = 0;
+  while (i < text.size()) {
+    std::int32_t node = 0, best = -1;
+    std::size_t best_len = 0;
+    for (std::size_t j = i; j < text.size(); ++j) {
+      const auto& n = trie_[static_cast<std::size_t>(node)].next;
+      auto it = n.find(static_cast<unsigned char>(text[j]));
+      if (it == n.end()) break;
+      node = it->second;
+      if (trie_[static_cast<std::size_t>(node)].token >= 0) {
+        best = trie_[static_cast<std::size_t>(node)].token;
+        best_len = j + 1 - i;
+      }
+    }
+    if (best >= 0) {
+      if (i > seg_start) out.emplace_back(std::string(text.substr(seg_start, i - seg_start)), -1);
+      out.emplace_back(std::string(), best);
+      i += best_len;
+      seg_start = i;
+    } else {
+      ++i;
+    }
+  }
+  if (seg_start < text.size()) out.emplace_back(std::string(text.substr(seg_start)), -1);
+  // lstrip / rstrip swallow the whitespace next to the token.
+  for (std::size_t k = 0; k < out.size(); ++k) {
+    if (out[k].second < 0) continue;
+    const auto& tok = added_[static_cast<std::size_t>(out[k].second)];
+    if (tok.lstrip && k > 0 && out[k - 1].second < 0) {
+      auto& s = out[k - 1].first;
+      while (!s.empty() && is_ws(s.back())) s.pop_back();
+    }
+    if (tok.rstrip && k + 1 < out.size() && out[k + 1].second < 0) {
+      auto& s = out[k + 1].first;
+      std::size_t b = 0;
+      while (b < s.size() && is_ws(s[b])) ++b;
+      s.erase(0, b);
+    }
+  }
+  return out;
+}
+
+void HfTokenizer::encode_segment(std::string text, bool first_section, std::vector<std::int32_t>& out) const {
+  if (text.empty()) return;
+  if (normalizer_) text = normalizer_->normalize(std::move(text));
+  if (text.empty()) return;
+  std::vector<std::string> pieces{std::move(text)};
+  if (pre_tokenizer_) pre_tokenizer_->pre_tokenize(pieces, first_section);
+  for (const auto& p : pieces) model_->tokenize(p, out);
+}
+
+std::vector<std::int32_t> HfTokenizer::encode(std::string_view raw) const {
+  const std::string text = sanitize_utf8(raw);
+  std::vector<std::int32_t> out;
+  out.reserve(text.size() / 3 + 4);
+  if (added_.empty()) {
+    encode_segment(text, true, out);
+    return out;
+  }
+  auto segments = split_added(text);
+  for (std::size_t k = 0; k < segments.size(); ++k) {
+    auto& [s, added] = segments[k];
+    if (added >= 0) {
+      out.push_back(added_[static_cast<std::size_t>(added)].id);
+    } else {
+      encode_segment(std::move(s), k == 0, out);
+    }
+  }
+  return out;
+}
+
+std::string HfTokenizer::decode(std::span<const std::int32_t> ids) const {
+  std::vector<std::string> tokens;
+  tokens.reserve(ids.size());
+  for (auto id : ids) {
+    if (auto it = added_by_id_.find(id); it != added_by_id_.end()) {
+      tokens.push_back(added_[it->second].content);
+    } else {
+      tokens.emplace_back(model_->id_to_token(id));
+    }
+  }
+  std::string text;
+  if (decoder_) {
+    for (auto& piece : decoder_->decode_chain(std::move(tokens))) text += piece;
+  } else {
+    for (std::size_t i = 0; i < tokens.size(); ++i) text += (i ? " " : "") + tokens[i];
+  }
+  if (clean_up_spaces_) {
+    static const std::pair<std::string_view, std::string_view> kRules[] = {
+        {" .", "."}, {" ?", "?"}, {" !", "!"}, {" ,", ","}, {" ' ", "'"}, {" n't", "n't"},
+        {" 'm", "'m"}, {" 's", "'s"}, {" 've", "'ve"}, {" 're", "'re"}};
+    for (auto [from, to] : kRules) text = replace_all(std::move(text), from, to);
+  }
+  return text;
+}
+
+std::size_t HfTokenizer::vocab_size() const { return model_->vocab_size() + added_.size(); }
+
+}  // namespace inferperf::tokenizer

@@ -1,0 +1,57 @@
+// A Hugging Face tokenizer.json pipeline: added-token splitting, normalizer, pre-tokenizer, model
+// and decoder; tokenizer_config.json beside it supplies clean_up_tokenization_spaces.
+#pragma once
+#include <filesystem>
+#include <memory>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "core/error.hpp"
+#include "tokenizer/decoder.hpp"
+#include "tokenizer/model.hpp"
+#include "tokenizer/normalizer.hpp"
+#include "tokenizer/pre_tokenizer.hpp"
+#include "tokenizer/tokenizer.hpp"
+
+namespace inferperf::tokenizer {
+
+struct AddedToken {
+  std::int32_t id = 0;
+  std::string content;
+  bool lstrip = false;
+  bool rstrip = false;
+  bool special = false;
+};
+
+class HfTokenizer final : public Tokenizer {
+ public:
+  // Loads `path` (a tokenizer.json file); errors name the file and the offending field.
+  static core::Result<std::unique_ptr<HfTokenizer>> load(const std::filesystem::path& path);
+  static core::Result<std::unique_ptr<HfTokenizer>> from_json_text(std::string_view json, bool clean_up_spaces,
+                                                                   const std::string& origin);
+
+  std::vector<std::int32_t> encode(std::string_view text) const override;
+  std::string decode(std::span<const std::int32_t> ids) const override;
+  std::size_t vocab_size() const override;
+
+ private:
+  struct TrieNode {
+    std::unordered_map<unsigned char, std::int32_t> next;
+    std::int32_t token = -1;  // index into added_ when a token ends here
+  };
+  // Splits on added tokens, longest match at each position scanning left to right.
+  std::vector<std::pair<std::string, std::int32_t>> split_added(std::string_view text) const;
+  void encode_segment(std::string text, bool first_section, std::vector<std::int32_t>& out) const;
+
+  std::unique_ptr<Normalizer> normalizer_;
+  std::unique_ptr<PreTokenizer> pre_tokenizer_;
+  std::unique_ptr<Model> model_;
+  std::unique_ptr<Decoder> decoder_;
+  std::vector<AddedToken> added_;
+  std::unordered_map<std::int32_t, std::size_t> added_by_id_;
+  std::unordered_set<std::string> added_contents_;
+  std::vector<TrieNode> trie_;
+  bool clean_up_spaces_ = false;
+};
+
+}  // namespace inferperf::tokenizer
