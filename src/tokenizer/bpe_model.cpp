@@ -17,14 +17,17 @@ std::uint64_t pair_key(std::int32_t a, std::int32_t b) {
 }
 }  // namespace
 
-std::int32_t BpeModel::symbol_id(const std::string& s) {
-  auto [it, inserted] = symbols_.try_emplace(s, static_cast<std::int32_t>(symbol_text_.size()));
-  if (inserted) {
-    symbol_text_.push_back(s);
-    auto v = vocab_.find(s);
-    symbol_vocab_.push_back(v == vocab_.end() ? -1 : v->second);
-  }
-  return it->second;
+std::int32_t BpeModel::find_symbol(std::string_view s) const {
+  if (auto it = vocab_.find(s); it != vocab_.end()) return it->second;
+  if (auto it = phantoms_.find(s); it != phantoms_.end()) return it->second;
+  return -1;
+}
+
+std::int32_t BpeModel::symbol_id(std::string_view s) {
+  if (auto found = find_symbol(s); found >= 0) return found;
+  const auto id = static_cast<std::int32_t>(vocab_limit_ + static_cast<std::int32_t>(phantoms_.size()));
+  phantoms_.emplace(std::string(s), id);
+  return id;
 }
 
 core::Result<std::unique_ptr<BpeModel>> BpeModel::from_json(simdjson::dom::element c) {
@@ -52,34 +55,42 @@ core::Result<std::unique_ptr<BpeModel>> BpeModel::from_json(simdjson::dom::eleme
     m->vocab_.emplace(std::string(field.key), static_cast<std::int32_t>(id));
     max_id = std::max(max_id, id);
   }
-  m->id_to_token_.assign(static_cast<std::size_t>(max_id + 1), std::string());
-  for (const auto& [tok, id] : m->vocab_) m->id_to_token_[static_cast<std::size_t>(id)] = tok;
-  m->symbols_.reserve(m->vocab_.size() * 2);
-  for (const auto& [tok, id] : m->vocab_) m->symbol_id(tok);
+  m->id_to_token_.assign(static_cast<std::size_t>(max_id + 1), std::string_view());
+  m->vocab_limit_ = static_cast<std::int32_t>(max_id + 1);
+  for (const auto& [tok, id] : m->vocab_) {
+    m->id_to_token_[static_cast<std::size_t>(id)] = tok;
+    std::size_t i = 0;
+    if (!tok.empty() && utf8_len(static_cast<unsigned char>(tok[0])) == tok.size()) {
+      m->char_symbols_[next_code_point(tok, i)] = id;
+    }
+  }
 
   simdjson::dom::array merges;
   if (c["merges"].get_array().get(merges) == simdjson::SUCCESS) {
     m->merges_.reserve(merges.size() * 2);
     std::uint32_t rank = 0;
     for (auto item : merges) {
-      std::string a, b;
+      std::string_view a, b;
       std::string_view s;
       simdjson::dom::array pair;
       if (item.get_string().get(s) == simdjson::SUCCESS) {
         auto sp = s.find(' ');
         if (sp == std::string_view::npos) return fail("merge '" + std::string(s) + "' is not 'a b'", "model.merges");
-        a = std::string(s.substr(0, sp));
-        b = std::string(s.substr(sp + 1));
+        a = s.substr(0, sp);
+        b = s.substr(sp + 1);
       } else if (item.get_array().get(pair) == simdjson::SUCCESS && pair.size() == 2) {
         std::string_view x, y;
         if (pair.at(0).get_string().get(x) || pair.at(1).get_string().get(y)) return fail("merge pair is not two strings", "model.merges");
-        a = std::string(x);
-        b = std::string(y);
+        a = x;
+        b = y;
       } else {
         return fail("merge entry is neither 'a b' nor [a, b]", "model.merges");
       }
       const std::int32_t la = m->symbol_id(a), lb = m->symbol_id(b);
-      const std::int32_t merged = m->symbol_id(a + b);
+      std::string joined;
+      joined.reserve(a.size() + b.size());
+      joined.append(a).append(b);
+      const std::int32_t merged = m->symbol_id(joined);
       // The first occurrence of a pair wins, as in the reference implementations.
       m->merges_.try_emplace(pair_key(la, lb), Merge{rank, merged});
       ++rank;
@@ -98,7 +109,7 @@ core::Result<std::unique_ptr<BpeModel>> BpeModel::from_json(simdjson::dom::eleme
 }
 
 std::optional<std::int32_t> BpeModel::token_to_id(std::string_view token) const {
-  auto it = vocab_.find(std::string(token));
+  auto it = vocab_.find(token);
   if (it == vocab_.end()) return std::nullopt;
   return it->second;
 }
@@ -109,8 +120,8 @@ std::string_view BpeModel::id_to_token(std::int32_t id) const {
 }
 
 void BpeModel::emit_symbol(std::int32_t sym, std::string_view text, std::vector<std::int32_t>& out) const {
-  if (sym >= 0 && symbol_vocab_[static_cast<std::size_t>(sym)] >= 0) {
-    out.push_back(symbol_vocab_[static_cast<std::size_t>(sym)]);
+  if (in_vocab(sym)) {
+    out.push_back(sym);
     return;
   }
   if (options_.byte_fallback) {
@@ -131,26 +142,29 @@ void BpeModel::merge_word(std::string_view word, std::vector<std::int32_t>& out)
   struct Sym {
     std::int32_t id;  // symbol id, -1 for text the symbol table does not know
     std::int32_t prev, next;
-    std::size_t begin, end;  // byte range in `text`
+    std::uint32_t begin, end;  // byte range of `word` the symbol covers
     bool alive;
   };
-  // The working text: continuing-subword prefixes and the end-of-word suffix are part of symbols.
   std::vector<Sym> syms;
-  std::vector<std::string> texts;
+  syms.reserve(word.size());
+  const bool affixes = !options_.continuing_subword_prefix.empty() || !options_.end_of_word_suffix.empty();
   std::size_t i = 0;
-  std::size_t n_chars = 0;
   while (i < word.size()) {
-    std::size_t start = i;
-    i += utf8_len(static_cast<unsigned char>(word[i]));
+    const std::size_t start = i;
+    const char32_t cp = next_code_point(word, i);
     if (i > word.size()) i = word.size();
-    std::string t(word.substr(start, i - start));
-    if (n_chars > 0 && !options_.continuing_subword_prefix.empty()) t = options_.continuing_subword_prefix + t;
-    if (i >= word.size() && !options_.end_of_word_suffix.empty()) t += options_.end_of_word_suffix;
-    auto it = symbols_.find(t);
-    syms.push_back(Sym{it == symbols_.end() ? -1 : it->second, static_cast<std::int32_t>(n_chars) - 1,
-                       static_cast<std::int32_t>(n_chars) + 1, 0, 0, true});
-    texts.push_back(std::move(t));
-    ++n_chars;
+    std::int32_t id = -1;
+    if (!affixes) {
+      if (auto it = char_symbols_.find(cp); it != char_symbols_.end()) id = it->second;
+    } else {
+      // Continuing-subword prefixes and the end-of-word suffix are part of the symbol text.
+      std::string t(word.substr(start, i - start));
+      if (start > 0) t = options_.continuing_subword_prefix + t;
+      if (i >= word.size()) t += options_.end_of_word_suffix;
+      id = find_symbol(t);
+    }
+    const auto n = static_cast<std::int32_t>(syms.size());
+    syms.push_back(Sym{id, n - 1, n + 1, static_cast<std::uint32_t>(start), static_cast<std::uint32_t>(i), true});
   }
   if (syms.empty()) return;
   syms.back().next = -1;
@@ -180,7 +194,7 @@ void BpeModel::merge_word(std::string_view word, std::vector<std::int32_t>& out)
     Sym& b = syms[static_cast<std::size_t>(a.next)];
     if (!b.alive || b.id != c.right) continue;
     a.id = merges_.at(pair_key(c.left, c.right)).merged;
-    texts[static_cast<std::size_t>(c.pos)] += texts[static_cast<std::size_t>(a.next)];
+    a.end = b.end;
     b.alive = false;
     a.next = b.next;
     if (b.next >= 0) syms[static_cast<std::size_t>(b.next)].prev = c.pos;
@@ -188,14 +202,15 @@ void BpeModel::merge_word(std::string_view word, std::vector<std::int32_t>& out)
     consider(c.pos);
   }
   for (std::int32_t k = 0; k >= 0; k = syms[static_cast<std::size_t>(k)].next) {
-    emit_symbol(syms[static_cast<std::size_t>(k)].id, texts[static_cast<std::size_t>(k)], out);
+    const Sym& sym = syms[static_cast<std::size_t>(k)];
+    emit_symbol(sym.id, word.substr(sym.begin, sym.end - sym.begin), out);
   }
 }
 
 void BpeModel::tokenize(std::string_view word, std::vector<std::int32_t>& out) const {
   if (word.empty()) return;
   if (options_.ignore_merges) {
-    if (auto it = vocab_.find(std::string(word)); it != vocab_.end()) {
+    if (auto it = vocab_.find(word); it != vocab_.end()) {
       out.push_back(it->second);
       return;
     }
@@ -203,7 +218,7 @@ void BpeModel::tokenize(std::string_view word, std::vector<std::int32_t>& out) c
   const bool cacheable = word.size() <= kMaxCachedWordBytes;
   if (cacheable) {
     std::lock_guard lock(cache_mu_);
-    if (auto it = cache_.find(std::string(word)); it != cache_.end()) {
+    if (auto it = cache_.find(word); it != cache_.end()) {
       const auto& ids = it->second;
       for (auto id : ids) {
         if (options_.fuse_unk && unk_id_ && id == *unk_id_ && !out.empty() && out.back() == *unk_id_) continue;

@@ -1,12 +1,22 @@
 // Byte-pair encoding as Hugging Face defines it: merges applied by rank (leftmost first among
 // equal ranks), optional byte fallback, unknown-token fusing, ignore_merges and a word cache.
 #pragma once
+#include <array>
 #include <mutex>
+#include <string_view>
 #include <unordered_map>
 
 #include "tokenizer/model.hpp"
 
 namespace inferperf::tokenizer {
+
+// Hash and equality that let string-keyed maps be searched with a string_view, without allocating.
+struct StringHash {
+  using is_transparent = void;
+  std::size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
+};
+template <typename V>
+using StringMap = std::unordered_map<std::string, V, StringHash, std::equal_to<>>;
 
 struct BpeOptions {
   std::optional<std::string> unk_token;
@@ -32,24 +42,26 @@ class BpeModel final : public Model {
     std::int32_t merged;  // symbol id
   };
 
-  std::int32_t symbol_id(const std::string& s);  // creates one when missing (load time only)
+  // Symbols are every string merging can produce. A vocab token's symbol id is its token id;
+  // merge results missing from the vocab get ids above the vocab ("phantoms", never emitted as such).
+  std::int32_t symbol_id(std::string_view s);  // creates a phantom when missing (load time only)
+  std::int32_t find_symbol(std::string_view s) const;
+  bool in_vocab(std::int32_t sym) const { return sym >= 0 && sym < vocab_limit_ && !id_to_token_[static_cast<std::size_t>(sym)].empty(); }
   void merge_word(std::string_view word, std::vector<std::int32_t>& out) const;
   void emit_symbol(std::int32_t sym, std::string_view text, std::vector<std::int32_t>& out) const;
 
   BpeOptions options_;
-  std::unordered_map<std::string, std::int32_t> vocab_;  // token -> id
-  std::vector<std::string> id_to_token_;                 // id -> token ("" for holes)
-  // Symbols are every string merging can produce: vocab tokens plus merge results missing from the
-  // vocab. A symbol maps to its vocab id or -1.
-  std::unordered_map<std::string, std::int32_t> symbols_;
-  std::vector<std::string> symbol_text_;
-  std::vector<std::int32_t> symbol_vocab_;
+  StringMap<std::int32_t> vocab_;         // token -> id
+  std::vector<std::string_view> id_to_token_;  // id -> token (views into vocab_ keys; "" for holes)
+  std::int32_t vocab_limit_ = 0;          // one past the highest vocab id
+  StringMap<std::int32_t> phantoms_;
+  std::unordered_map<char32_t, std::int32_t> char_symbols_;  // single code point -> symbol
   std::unordered_map<std::uint64_t, Merge> merges_;
   std::array<std::int32_t, 256> byte_fallback_ids_{};
   std::optional<std::int32_t> unk_id_;
 
   mutable std::mutex cache_mu_;
-  mutable std::unordered_map<std::string, std::vector<std::int32_t>> cache_;
+  mutable StringMap<std::vector<std::int32_t>> cache_;
 };
 
 }  // namespace inferperf::tokenizer

@@ -118,6 +118,7 @@ core::Result<std::unique_ptr<HfTokenizer>> HfTokenizer::from_json_text(std::stri
       }
     }
     t->trie_[static_cast<std::size_t>(node)].token = static_cast<std::int32_t>(k);
+    t->first_byte_[static_cast<unsigned char>(t->added_[k].content[0])] = true;
   }
   return t;
 }
@@ -126,6 +127,10 @@ std::vector<std::pair<std::string, std::int32_t>> HfTokenizer::split_added(std::
   std::vector<std::pair<std::string, std::int32_t>> out;  // (text, -1) or ("", added index)
   std::size_t seg_start = 0, i = 0;
   while (i < text.size()) {
+    if (!first_byte_[static_cast<unsigned char>(text[i])]) {
+      ++i;
+      continue;
+    }
     std::int32_t node = 0, best = -1;
     std::size_t best_len = 0;
     for (std::size_t j = i; j < text.size(); ++j) {

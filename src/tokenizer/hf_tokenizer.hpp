@@ -1,6 +1,7 @@
 // A Hugging Face tokenizer.json pipeline: added-token splitting, normalizer, pre-tokenizer, model
 // and decoder; tokenizer_config.json beside it supplies clean_up_tokenization_spaces.
 #pragma once
+#include <array>
 #include <filesystem>
 #include <memory>
 #include <unordered_map>
@@ -51,6 +52,7 @@ class HfTokenizer final : public Tokenizer {
   std::unordered_map<std::int32_t, std::size_t> added_by_id_;
   std::unordered_set<std::string> added_contents_;
   std::vector<TrieNode> trie_;
+  std::array<bool, 256> first_byte_{};  // bytes an added token can start with
   bool clean_up_spaces_ = false;
 };
 

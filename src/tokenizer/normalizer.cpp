@@ -17,20 +17,49 @@ std::optional<std::string> pattern_source(simdjson::dom::element pattern) {
   return std::nullopt;
 }
 
-std::string unicode_normalize(const std::string& text, const std::string& form) {
-  int opts = UTF8PROC_STABLE;
-  if (form == "NFC") opts |= UTF8PROC_COMPOSE;
-  else if (form == "NFD") opts |= UTF8PROC_DECOMPOSE;
-  else if (form == "NFKC") opts |= UTF8PROC_COMPOSE | UTF8PROC_COMPAT;
-  else opts |= UTF8PROC_DECOMPOSE | UTF8PROC_COMPAT;
+namespace {
+
+std::string utf8proc_form(std::string_view text, int form_opts) {
   utf8proc_uint8_t* out = nullptr;
   auto n = utf8proc_map(reinterpret_cast<const utf8proc_uint8_t*>(text.data()),
                         static_cast<utf8proc_ssize_t>(text.size()), &out,
-                        static_cast<utf8proc_option_t>(opts));
-  if (n < 0) return text;
+                        static_cast<utf8proc_option_t>(UTF8PROC_STABLE | form_opts));
+  if (n < 0) return std::string(text);
   std::string result(reinterpret_cast<char*>(out), static_cast<std::size_t>(n));
   std::free(out);
   return result;
+}
+
+}  // namespace
+
+std::string unicode_normalize(const std::string& text, const std::string& form) {
+  const int opts = form == "NFC"    ? UTF8PROC_COMPOSE
+                   : form == "NFD"  ? UTF8PROC_DECOMPOSE
+                   : form == "NFKC" ? (UTF8PROC_COMPOSE | UTF8PROC_COMPAT)
+                                    : (UTF8PROC_DECOMPOSE | UTF8PROC_COMPAT);
+  if (form != "NFC") return utf8proc_form(text, opts);
+  // NFC leaves code points below U+0300 alone unless a combining mark follows, and an ASCII
+  // character never combines with what precedes it. So only the stretches between ASCII
+  // characters that hold a lead byte of 0xCC or above (U+0300 and up) need the full algorithm.
+  std::string out;
+  out.reserve(text.size());
+  std::size_t done = 0;
+  while (done < text.size()) {
+    std::size_t p = done;
+    while (p < text.size() && static_cast<unsigned char>(text[p]) < 0xCC) ++p;
+    if (p == text.size()) break;
+    std::size_t b = p;
+    while (b > done && static_cast<unsigned char>(text[b - 1]) >= 0x80) --b;
+    if (b > done) --b;  // the ASCII base character the marks may attach to
+    if (b < done) b = done;
+    std::size_t e = p;
+    while (e < text.size() && static_cast<unsigned char>(text[e]) >= 0x80) ++e;
+    out.append(text, done, b - done);
+    out += utf8proc_form(std::string_view(text).substr(b, e - b), opts);
+    done = e;
+  }
+  out.append(text, done, std::string::npos);
+  return out;
 }
 
 namespace {
