@@ -141,8 +141,15 @@ GenerationPlan plan_generation(const GenerationRequest& req) {
   static const std::vector<std::string> kFallback = {" mock", " token"};
   const auto& source = plan.prompt_tokens.empty() ? kFallback : plan.prompt_tokens;
   plan.output.reserve(static_cast<std::size_t>(n));
-  for (std::int64_t i = 0; i < n; ++i)
-    plan.output.push_back(source[static_cast<std::size_t>(i) % source.size()]);
+  for (std::int64_t i = 0; i < n; ++i) {
+    std::string piece = source[static_cast<std::size_t>(i) % source.size()];
+    // Cycling back to the prompt's first word adds the space it lacks, so two words are never glued
+    // together (which a real tokenizer would count differently).
+    if (i > 0 && static_cast<std::size_t>(i) % source.size() == 0 && !piece.empty() && piece[0] != ' ') {
+      piece.insert(piece.begin(), ' ');
+    }
+    plan.output.push_back(std::move(piece));
+  }
 
   std::string model = req.model;
   std::transform(model.begin(), model.end(), model.begin(),

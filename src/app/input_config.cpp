@@ -46,11 +46,17 @@ nlohmann::ordered_json build_input_config(const config::RunConfig& c,
   if (c.load.grace_period_s) loadgen["benchmark_grace_period"] = *c.load.grace_period_s;
   if (c.load.workers_max) loadgen["workers_max"] = *c.load.workers_max;
 
+  nlohmann::ordered_json tokenizer = nlohmann::ordered_json::object();
+  if (set("--tokenizer")) tokenizer["name"] = c.tokenizer.name;
+  if (set("--tokenizer-revision")) tokenizer["revision"] = c.tokenizer.revision;
+  if (set("--tokenizer-trust-remote-code")) tokenizer["trust_remote_code"] = true;
+
   nlohmann::ordered_json j;
   j["endpoint"] = endpoint;
   if (!input.empty()) j["input"] = input;
   j["output"] = {{"artifact_directory", artifact_dir}};
   if (set("--export-level")) j["output"]["export_level"] = config::to_string(c.output.export_level);
+  if (!tokenizer.empty()) j["tokenizer"] = tokenizer;
   j["loadgen"] = loadgen;
   j["cli_command"] = c.cli_command;
   j["benchmark_id"] = benchmark_id;

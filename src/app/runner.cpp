@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <iostream>
 #include <thread>
+#include <unordered_map>
 
 #include "app/input_config.hpp"
 #include "app/logging.hpp"
@@ -25,6 +26,7 @@
 #include "report/console_table.hpp"
 #include "report/exporters.hpp"
 #include "timing/concurrency_issuer.hpp"
+#include "tokenizer/resolve.hpp"
 #include "worker/worker_pool.hpp"
 
 namespace inferperf::app {
@@ -137,6 +139,34 @@ int run_profile(config::RunConfig c) {
     return kExitBadConfig;
   }
 
+  // ---- tokenizer: resolved and loaded before anything is sent ----------------------------------
+  std::unique_ptr<tokenizer::Tokenizer> tok;
+  std::string token_source = "server usage";
+  if (!c.endpoint.use_server_token_count) {
+    tokenizer::ResolveOptions ro;
+    ro.name = c.tokenizer.name.empty() ? c.endpoint.model_names.front() : c.tokenizer.name;
+    ro.revision = c.tokenizer.revision;
+    std::error_code exe_ec;
+    ro.builtin_dir = tokenizer::builtin_dir_for(fs::read_symlink("/proc/self/exe", exe_ec));
+    if (const char* v = std::getenv("HF_HOME")) ro.hf_home = v;
+    if (const char* v = std::getenv("HF_HUB_CACHE")) ro.hf_hub_cache = v;
+    if (const char* v = std::getenv("HOME")) ro.home = v;
+    auto resolved = tokenizer::resolve_tokenizer(ro);
+    if (!resolved) {
+      std::cerr << "error: " << resolved.error().describe() << "\n";
+      return kExitBadConfig;
+    }
+    if (!resolved->notice.empty()) spdlog::info("{}", resolved->notice);
+    auto loaded = tokenizer::load_tokenizer_file(resolved->file);
+    if (!loaded) {
+      std::cerr << "error: " << loaded.error().describe() << "\n";
+      return kExitBadConfig;
+    }
+    tok = std::move(*loaded);
+    token_source = "tokenizer " + resolved->description;
+    spdlog::info("tokenizer: {} ({} tokens)", resolved->description, tok->vocab_size());
+  }
+
   // ---- plan: artifact folder, dataset, request bodies --------------------------------------
   fs::path artifact_dir = c.output.artifact_dir;
   if (!c.output.artifact_dir_explicit) artifact_dir /= artifact_leaf(c);
@@ -160,14 +190,14 @@ int run_profile(config::RunConfig c) {
   syn.isl_stddev = c.input.isl_stddev;
   syn.osl_mean = c.input.osl_mean;
   syn.osl_stddev = c.input.osl_stddev;
-  const dataset::Dataset ds = dataset::compose_synthetic(syn, rngs);
+  const dataset::Dataset ds = dataset::compose_synthetic(syn, rngs, tok.get());
 
   const auto endpoint = endpoint::make_endpoint(c.endpoint.type);
   endpoint::BodyOptions bo;
   bo.model = c.endpoint.model_names.front();
   bo.streaming = c.endpoint.streaming;
-  // Token counts come from the server until client-side tokenizers exist, so ask for usage.
-  bo.include_usage = true;
+  // As AIPerf: streaming usage is requested only when the server's counts are the token source.
+  bo.include_usage = c.endpoint.use_server_token_count;
   bo.use_legacy_max_tokens = c.endpoint.use_legacy_max_tokens;
   bo.extra = &c.input.extra;
 
@@ -270,21 +300,46 @@ int run_profile(config::RunConfig c) {
   std::vector<records::RequestRecord> recs = collector.finish();
 
   // ---- analyse and export -----------------------------------------------------------------------
+  if (tok) {
+    // Exact counts after the run, so no worker ever waited on a tokenizer.
+    std::unordered_map<std::string, const dataset::Conversation*> by_id;
+    for (const auto& conv : ds.conversations) by_id.emplace(conv.session_id, &conv);
+    for (auto& r : recs) {
+      if (auto it = by_id.find(r.conversation_id); it != by_id.end()) {
+        const auto& turns = it->second->turns;
+        std::string input;
+        for (std::size_t k = 0; k <= static_cast<std::size_t>(r.turn_index) && k < turns.size(); ++k) {
+          if (k) input.push_back(' ');
+          input += turns[k].text;
+        }
+        r.client_tokens.input = static_cast<std::int64_t>(tok->count(input));
+      }
+      if (r.content_events.empty()) continue;
+      std::string content, reasoning;
+      for (const auto& e : r.content_events) {
+        content += e.content;
+        reasoning += e.reasoning;
+      }
+      r.client_tokens.output = static_cast<std::int64_t>(tok->count(content));
+      if (!reasoning.empty()) r.client_tokens.reasoning = static_cast<std::int64_t>(tok->count(reasoning));
+    }
+  }
   metrics::MetricOptions mo;
   mo.streaming = c.endpoint.streaming;
+  mo.token_source = tok ? metrics::TokenSource::kClientTokenizer : metrics::TokenSource::kServerUsage;
   mo.osl_mismatch_pct_threshold = env_double("AIPERF_METRICS_OSL_MISMATCH_PCT_THRESHOLD", 5.0);
   mo.osl_mismatch_max_token_threshold =
       env_double("AIPERF_METRICS_OSL_MISMATCH_MAX_TOKEN_THRESHOLD", 50.0);
   const metrics::BenchmarkResult result = metrics::compute_metrics(recs, mo);
   if (result.records_without_usage > 0) {
-    spdlog::warn("{} of {} valid responses carried no token usage; their token metrics are missing",
+    spdlog::warn("{} of {} valid responses have no token counts; their token metrics are missing",
                  result.records_without_usage, result.valid_count);
   }
 
   report::ReportContext ctx;
   ctx.benchmark_id = benchmark_id;
   ctx.cli_command = c.cli_command;
-  ctx.token_source = "server usage";
+  ctx.token_source = token_source;
   ctx.input_config = build_input_config(c, artifact_dir.string(), benchmark_id);
   ctx.was_cancelled = signals.fired();
   ctx.anchor = anchor;

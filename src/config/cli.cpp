@@ -191,6 +191,16 @@ CliOutcome parse_command_line(const std::vector<std::string>& args) {
       ->check(CLI::PositiveNumber)
       ->group("Conversation Input");
 
+  profile->add_option("--tokenizer", c.tokenizer.name,
+                      "tokenizer.json / .model file or folder, Hugging Face id (from the local cache), or builtin; "
+                      "default: the model name")
+      ->group("Tokenizer");
+  profile->add_option("--tokenizer-revision", c.tokenizer.revision, "Hugging Face cache revision (default main)")
+      ->group("Tokenizer");
+  profile->add_flag("--tokenizer-trust-remote-code", c.tokenizer.trust_remote_code,
+                    "Accepted for compatibility; inferperf never executes tokenizer code")
+      ->group("Tokenizer");
+
   profile->add_option("--concurrency", c.load.concurrency, "Concurrent sessions kept in flight")
       ->group("Load Generator");
   profile->add_option("--request-count,--num-requests", c.load.request_count, "Requests to send")

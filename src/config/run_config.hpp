@@ -50,6 +50,12 @@ struct LoadConfig {
   std::optional<int> workers_max;
 };
 
+struct TokenizerConfig {
+  std::string name;  // --tokenizer; empty means the model name
+  std::string revision = "main";
+  bool trust_remote_code = false;  // accepted for compatibility; nothing is ever executed
+};
+
 struct OutputConfig {
   std::string artifact_dir = "artifacts";
   bool artifact_dir_explicit = false;
@@ -61,6 +67,7 @@ struct RunConfig {
   InputConfig input;
   LoadConfig load;
   OutputConfig output;
+  TokenizerConfig tokenizer;
   std::string log_level = "INFO";
   UiType ui = UiType::kNone;
   std::string cli_command;            // reproduction line, "inferperf profile ..."

@@ -1,6 +1,7 @@
 #include "dataset/synthetic.hpp"
 
 #include <array>
+#include <vector>
 #include <string_view>
 
 #include "core/uuid.hpp"
@@ -15,7 +16,7 @@ constexpr std::array<std::string_view, 132> kWords = {
     "one",  "had",  "by",   "word", "but",  "not",  "what", "all",  "were", "we",   "when", "your",
     "can",  "said", "set",  "use",  "an",   "each", "she",  "last", "do",   "how",  "if",   "will",
     "up",   "out",  "many", "then", "them", "so",   "some", "her",  "make", "like", "him",  "into",
-    "time", "has",  "look", "two",  "more", "go",   "see",  "no",   "way",  "seem", "my",   "than",
+    "time", "has",  "look", "two",  "more", "go",   "see",  "no",   "way",  "run", "my",   "than",
     "been", "call", "who",  "its",  "now",  "find", "long", "down", "day",  "did",  "get",  "come",
     "made", "may",  "part", "over", "new",  "ask",  "take", "only", "work", "know", "year", "live",
     "me",   "back", "give", "most", "very", "good", "man",  "our",  "just", "name", "help", "line",
@@ -35,7 +36,38 @@ std::string generate_prompt(int tokens, std::mt19937_64& rng) {
   return out;
 }
 
-Dataset compose_synthetic(const SyntheticOptions& options, const core::RngFactory& rngs) {
+std::string generate_exact_prompt(int tokens, std::mt19937_64& rng, const tokenizer::Tokenizer& tok) {
+  std::uniform_int_distribution<std::size_t> pick(0, kWords.size() - 1);
+  std::vector<std::string_view> words;
+  for (int i = 0; i < tokens; ++i) words.push_back(kWords[pick(rng)]);
+  auto join = [&] {
+    std::string out;
+    for (std::size_t i = 0; i < words.size(); ++i) {
+      if (i > 0) out.push_back(' ');
+      out.append(words[i]);
+    }
+    return out;
+  };
+  // Most vocabulary words are one token; fix the few that are not by trimming, extending or
+  // swapping the last word until the count is exact.
+  std::string text = join();
+  for (int round = 0; round < 4 * tokens + 16; ++round) {
+    const auto n = static_cast<int>(tok.count(text));
+    if (n == tokens) return text;
+    if (n > tokens && words.size() > 1) {
+      words.pop_back();
+    } else if (n < tokens) {
+      words.push_back(kWords[pick(rng)]);
+    } else {
+      words.back() = kWords[pick(rng)];
+    }
+    text = join();
+  }
+  return text;  // closest found
+}
+
+Dataset compose_synthetic(const SyntheticOptions& options, const core::RngFactory& rngs,
+                          const tokenizer::Tokenizer* tok) {
   auto length_rng = rngs.stream("dataset.prompt.length");
   auto corpus_rng = rngs.stream("dataset.prompt.corpus");
   auto osl_rng = rngs.stream("composer.turn.max_tokens");
@@ -48,7 +80,8 @@ Dataset compose_synthetic(const SyntheticOptions& options, const core::RngFactor
     Turn turn;
     turn.synthetic_tokens =
         core::sample_positive_normal_int(length_rng, options.isl_mean, options.isl_stddev);
-    turn.text = generate_prompt(turn.synthetic_tokens, corpus_rng);
+    turn.text = tok ? generate_exact_prompt(turn.synthetic_tokens, corpus_rng, *tok)
+                    : generate_prompt(turn.synthetic_tokens, corpus_rng);
     if (options.osl_mean) {
       turn.max_tokens =
           core::sample_positive_normal_int(osl_rng, *options.osl_mean, options.osl_stddev);

@@ -28,9 +28,16 @@ struct TokenCounts {
   std::optional<double> input;
 };
 
-// Token counts from the server's usage (the only source until client tokenizers exist).
-TokenCounts token_counts(const records::RequestRecord& r) {
+// AIPerf-named token metrics come from the client tokenizer, or from the server's usage with
+// --use-server-token-count.
+TokenCounts token_counts(const records::RequestRecord& r, metrics::TokenSource source) {
   TokenCounts t;
+  if (source == metrics::TokenSource::kClientTokenizer) {
+    if (r.client_tokens.input) t.input = static_cast<double>(*r.client_tokens.input);
+    if (r.client_tokens.output) t.output = static_cast<double>(*r.client_tokens.output);
+    if (r.client_tokens.reasoning) t.reasoning = static_cast<double>(*r.client_tokens.reasoning);
+    return t;
+  }
   if (r.usage.prompt_tokens) t.input = static_cast<double>(*r.usage.prompt_tokens);
   if (r.usage.completion_tokens) {
     double completion = static_cast<double>(*r.usage.completion_tokens);
@@ -47,9 +54,9 @@ RecordValues record_values(const records::RequestRecord& r, const MetricOptions&
   RecordValues v;
   v.record = &r;
   auto put = [&](std::string_view tag, double x) { v.scalars.emplace_back(&info(tag), x); };
-  const TokenCounts tok = token_counts(r);
+  const TokenCounts tok = token_counts(r, o.token_source);
   if (!r.valid()) {
-    if (r.usage.prompt_tokens) v.error_isl = static_cast<double>(*r.usage.prompt_tokens);
+    if (tok.input) v.error_isl = *tok.input;
     return v;
   }
   const auto& ev = r.content_events;
@@ -109,6 +116,10 @@ RecordValues record_values(const records::RequestRecord& r, const MetricOptions&
   return v;
 }
 
+bool lacks_token_counts(const records::RequestRecord& r, const MetricOptions& o) {
+  return o.token_source == TokenSource::kServerUsage ? !r.usage.completion_tokens : !r.client_tokens.output;
+}
+
 }  // namespace
 
 BenchmarkResult compute_metrics(const std::vector<records::RequestRecord>& records,
@@ -134,7 +145,7 @@ BenchmarkResult compute_metrics(const std::vector<records::RequestRecord>& recor
       ++out.valid_count;
       out.min_request_start_ns = std::min(out.min_request_start_ns, r.start_ns);
       out.max_response_end_ns = std::max(out.max_response_end_ns, r.content_events.back().ts_ns);
-      if (!r.usage.completion_tokens) ++out.records_without_usage;
+      if (lacks_token_counts(r, options)) ++out.records_without_usage;
       for (const auto& [mi, x] : rv.scalars) {
         values[mi].push_back(x);
         if (mi->tag == "input_sequence_length") {

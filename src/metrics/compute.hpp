@@ -33,8 +33,11 @@ struct ErrorSummaryEntry {
   std::int64_t count = 0;
 };
 
+enum class TokenSource { kClientTokenizer, kServerUsage };
+
 struct MetricOptions {
   bool streaming = false;
+  TokenSource token_source = TokenSource::kServerUsage;
   double osl_mismatch_pct_threshold = 5.0;  // AIPERF_METRICS_OSL_MISMATCH_PCT_THRESHOLD
   double osl_mismatch_max_token_threshold =
       50.0;  // AIPERF_METRICS_OSL_MISMATCH_MAX_TOKEN_THRESHOLD

@@ -28,6 +28,13 @@ struct UsageCounts {
   std::optional<std::int64_t> reasoning_tokens;
 };
 
+// Token counts from the client-side tokenizer, filled after the run (never on a worker thread).
+struct ClientTokens {
+  std::optional<std::int64_t> input;
+  std::optional<std::int64_t> output;     // non-reasoning text
+  std::optional<std::int64_t> reasoning;  // only when reasoning text was received
+};
+
 struct ErrorInfo {
   std::optional<int> code;
   std::string type;
@@ -64,6 +71,7 @@ struct RequestRecord {
 
   std::vector<ContentEvent> content_events;
   UsageCounts usage;
+  ClientTokens client_tokens;
   std::optional<int> requested_osl;
   std::string finish_reason;
   std::optional<ErrorInfo> error;

@@ -86,9 +86,11 @@ TEST(ProfileStreaming, MatchesMockTimingModel) {
   auto inputs = nlohmann::json::parse(read_file(dir + "/inputs.json"));
   ASSERT_FALSE(inputs["data"].empty());
   EXPECT_EQ(inputs["data"][0]["payloads"][0]["max_completion_tokens"], 32);
-  EXPECT_EQ(inputs["data"][0]["payloads"][0]["stream_options"]["include_usage"], true);
+  // Client-side counting (the builtin tokenizer for a placeholder model): no usage is requested.
+  EXPECT_FALSE(inputs["data"][0]["payloads"][0].contains("stream_options"));
   EXPECT_NE(r.out.find("inferperf | LLM Metrics"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("token source: server usage"), std::string::npos);
+  EXPECT_NE(r.out.find("token source: tokenizer builtin (o200k)"), std::string::npos) << r.out;
+  EXPECT_EQ(j["token_source"], "tokenizer builtin (o200k)");
 }
 
 TEST(ProfileStreaming, CoalescedEventsShareTimestampsAndCountTokens) {
@@ -105,6 +107,34 @@ TEST(ProfileStreaming, CoalescedEventsShareTimestampsAndCountTokens) {
   EXPECT_NEAR(j["inter_token_latency"]["avg"].get<double>(), 45.0 / 39.0, 0.5);
   EXPECT_NEAR(j["inter_chunk_latency"]["avg"].get<double>(), 5.0, 1.0);
   EXPECT_EQ(j["inter_chunk_latency"]["count"].get<int>(), 10 * 9);
+}
+
+TEST(ProfileStreaming, ServerTokenCountAsksForUsageAndUsesIt) {
+  MockServerProcess mock({"--fast"});
+  const std::string dir = make_temp_dir("ip-usage-");
+  auto r = run_process({INFERPERF_BIN, "profile", "-m", "mock-model", "-u", mock.url(), "--streaming",
+                        "--concurrency", "2", "--request-count", "6", "--osl", "12", "--extra-inputs", "ignore_eos:true",
+                        "--isl", "40", "--use-server-token-count", "--artifact-dir", dir},
+                       std::chrono::seconds(60));
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  auto j = nlohmann::json::parse(read_file(dir + "/profile_export_aiperf.json"));
+  EXPECT_EQ(j["token_source"], "server usage");
+  EXPECT_DOUBLE_EQ(j["output_sequence_length"]["avg"].get<double>(), 12.0);
+  EXPECT_DOUBLE_EQ(j["usage_completion_tokens"]["avg"].get<double>(), 12.0);
+  auto inputs = nlohmann::json::parse(read_file(dir + "/inputs.json"));
+  EXPECT_EQ(inputs["data"][0]["payloads"][0]["stream_options"]["include_usage"], true);
+}
+
+TEST(ProfileStreaming, UnknownTokenizerIsAConfigurationError) {
+  MockServerProcess mock({"--fast"});
+  const std::string dir = make_temp_dir("ip-notok-");
+  auto r = run_process({INFERPERF_BIN, "profile", "-m", "some-org/real-model", "-u", mock.url(), "--streaming",
+                        "--concurrency", "1", "--request-count", "2", "--artifact-dir", dir},
+                       std::chrono::seconds(60));
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+  EXPECT_NE(r.out.find("no tokenizer found for 'some-org/real-model'"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Hugging Face cache"), std::string::npos) << r.out;
+  EXPECT_EQ(mock.metric("inferperf_mock_requests_total"), 0);
 }
 
 TEST(ProfileStreaming, CompletionsWithoutStreamingHasNoStreamingMetrics) {

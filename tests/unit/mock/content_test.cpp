@@ -128,7 +128,7 @@ TEST(PlanGeneration, NoMaxTokensFollowsThePromptLength) {
 
 TEST(PlanGeneration, OutputRepeatsThePrompt) {
   const auto plan = plan_generation(request("hello world", 6, true));
-  EXPECT_EQ(plan.output, (Tokens{"hell", "o", " worl", "d", "hell", "o"}));
+  EXPECT_EQ(plan.output, (Tokens{"hell", "o", " worl", "d", " hell", "o"}));
   EXPECT_EQ(plan.prompt_tokens, (Tokens{"hell", "o", " worl", "d"}));
   EXPECT_TRUE(plan.reasoning.empty());
   const auto empty = plan_generation(request("", 3, true));

@@ -1,0 +1,100 @@
+#include "tokenizer/resolve.hpp"
+
+#include <fstream>
+
+#include "tokenizer/hf_tokenizer.hpp"
+#include "tokenizer/sentencepiece_tokenizer.hpp"
+
+namespace inferperf::tokenizer {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string lower(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// A folder that holds a tokenizer: tokenizer.json first, then a SentencePiece model.
+std::optional<fs::path> tokenizer_in(const fs::path& dir) {
+  for (const char* f : {"tokenizer.json", "tokenizer.model", "spiece.model", "sentencepiece.bpe.model"}) {
+    if (fs::is_regular_file(dir / f)) return dir / f;
+  }
+  return std::nullopt;
+}
+
+fs::path hub_cache(const ResolveOptions& o) {
+  if (!o.hf_hub_cache.empty()) return o.hf_hub_cache;
+  if (!o.hf_home.empty()) return fs::path(o.hf_home) / "hub";
+  return fs::path(o.home.empty() ? "/root" : o.home) / ".cache" / "huggingface" / "hub";
+}
+
+}  // namespace
+
+bool is_placeholder_model_name(const std::string& name) {
+  const std::string n = lower(name);
+  for (const char* p : {"mock", "test", "dummy", "fake", "placeholder", "example"}) {
+    if (n.find(p) != std::string::npos && n.find('/') == std::string::npos) return true;
+  }
+  return false;
+}
+
+fs::path builtin_dir_for(const fs::path& exe) {
+  return exe.parent_path().parent_path() / "share" / "inferperf" / "tokenizers" / "builtin";
+}
+
+core::Result<Resolved> resolve_tokenizer(const ResolveOptions& o) {
+  std::vector<std::string> tried;
+  auto builtin = [&](std::string notice) -> core::Result<Resolved> {
+    if (auto f = tokenizer_in(o.builtin_dir)) return Resolved{*f, "builtin (o200k)", std::move(notice)};
+    return core::Error{core::ErrorKind::kConfig,
+                       "the builtin tokenizer is not installed (looked in " + o.builtin_dir.string() +
+                           "); run scripts/fetch-tokenizers.sh and rebuild, or pass --use-server-token-count"};
+  };
+  if (o.name == "builtin") return builtin("");
+
+  const fs::path as_path(o.name);
+  tried.push_back("local path " + as_path.string());
+  if (fs::is_regular_file(as_path)) return Resolved{as_path, as_path.string(), ""};
+  if (fs::is_directory(as_path)) {
+    if (auto f = tokenizer_in(as_path)) return Resolved{*f, f->string(), ""};
+    tried.back() += " (a folder without tokenizer.json or a .model file)";
+  }
+
+  // Hugging Face cache: <hub>/models--ORG--NAME/snapshots/<commit>/ with refs/<revision> naming it.
+  if (o.name.find('/') != std::string::npos || !o.name.empty()) {
+    std::string repo = o.name;
+    for (std::size_t p; (p = repo.find('/')) != std::string::npos;) repo.replace(p, 1, "--");
+    const fs::path model_dir = hub_cache(o) / ("models--" + repo);
+    std::string commit = o.revision;
+    if (std::ifstream ref(model_dir / "refs" / o.revision); ref) std::getline(ref, commit);
+    const fs::path snap = model_dir / "snapshots" / commit;
+    tried.push_back("Hugging Face cache " + snap.string());
+    if (auto f = tokenizer_in(snap)) return Resolved{*f, o.name + " (Hugging Face cache, " + commit + ")", ""};
+  }
+
+  if (is_placeholder_model_name(o.name)) {
+    return builtin("'" + o.name + "' looks like a placeholder model name; using the builtin o200k tokenizer");
+  }
+  std::string msg = "no tokenizer found for '" + o.name + "'. Looked at:\n";
+  for (const auto& t : tried) msg += "  - " + t + "\n";
+  msg +=
+      "Fix: pass --tokenizer PATH (a tokenizer.json, a SentencePiece .model or a folder with one), put the "
+      "model in the Hugging Face cache (HF_HOME / HF_HUB_CACHE), use --tokenizer builtin, or count tokens from "
+      "the server with --use-server-token-count";
+  return core::Error{core::ErrorKind::kConfig, msg, "", 0, "tokenizer"};
+}
+
+core::Result<std::unique_ptr<Tokenizer>> load_tokenizer_file(const fs::path& file) {
+  if (file.extension() == ".model") {
+    auto t = SentencePieceTokenizer::load(file);
+    if (!t) return t.error();
+    return std::unique_ptr<Tokenizer>(std::move(*t));
+  }
+  auto t = HfTokenizer::load(file);
+  if (!t) return t.error();
+  return std::unique_ptr<Tokenizer>(std::move(*t));
+}
+
+}  // namespace inferperf::tokenizer
