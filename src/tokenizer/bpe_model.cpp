@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <queue>
 
+#include "tokenizer/byte_level.hpp"
 #include "tokenizer/json_util.hpp"
 #include "tokenizer/utf8.hpp"
 
@@ -99,6 +100,7 @@ core::Result<std::unique_ptr<BpeModel>> BpeModel::from_json(simdjson::dom::eleme
   if (m->options_.unk_token) {
     if (auto it = m->vocab_.find(*m->options_.unk_token); it != m->vocab_.end()) m->unk_id_ = it->second;
   }
+  for (std::size_t byte = 0; byte < 256; ++byte) m->byte_symbols_[byte] = m->find_symbol(byte_to_unicode()[byte]);
   for (int byte = 0; byte < 256; ++byte) {
     char name[8];
     std::snprintf(name, sizeof name, "<0x%02X>", byte);
@@ -138,7 +140,7 @@ void BpeModel::emit_symbol(std::int32_t sym, std::string_view text, std::vector<
   }
 }
 
-void BpeModel::merge_word(std::string_view word, std::vector<std::int32_t>& out) const {
+void BpeModel::merge_word(std::string_view word, bool raw_bytes, std::vector<std::int32_t>& out) const {
   struct Sym {
     std::int32_t id;  // symbol id, -1 for text the symbol table does not know
     std::int32_t prev, next;
@@ -151,9 +153,16 @@ void BpeModel::merge_word(std::string_view word, std::vector<std::int32_t>& out)
   std::size_t i = 0;
   while (i < word.size()) {
     const std::size_t start = i;
+    std::int32_t id = -1;
+    if (raw_bytes) {
+      id = byte_symbols_[static_cast<unsigned char>(word[i])];
+      ++i;
+      const auto n = static_cast<std::int32_t>(syms.size());
+      syms.push_back(Sym{id, n - 1, n + 1, static_cast<std::uint32_t>(start), static_cast<std::uint32_t>(i), true});
+      continue;
+    }
     const char32_t cp = next_code_point(word, i);
     if (i > word.size()) i = word.size();
-    std::int32_t id = -1;
     if (!affixes) {
       if (auto it = char_symbols_.find(cp); it != char_symbols_.end()) id = it->second;
     } else {
@@ -207,6 +216,32 @@ void BpeModel::merge_word(std::string_view word, std::vector<std::int32_t>& out)
   }
 }
 
+void BpeModel::cached(std::string_view word, bool raw_bytes, std::vector<std::int32_t>& out) const {
+  auto& cache = raw_bytes ? raw_cache_ : cache_;
+  auto append = [&](const std::vector<std::int32_t>& ids) {
+    for (auto id : ids) {
+      if (options_.fuse_unk && unk_id_ && id == *unk_id_ && !out.empty() && out.back() == *unk_id_) continue;
+      out.push_back(id);
+    }
+  };
+  const bool cacheable = word.size() <= kMaxCachedWordBytes;
+  if (cacheable) {
+    std::lock_guard lock(cache_mu_);
+    if (auto it = cache.find(word); it != cache.end()) {
+      append(it->second);
+      return;
+    }
+  }
+  std::vector<std::int32_t> ids;
+  merge_word(word, raw_bytes, ids);
+  append(ids);
+  if (cacheable) {
+    std::lock_guard lock(cache_mu_);
+    if (cache.size() >= kCacheLimit) cache.clear();
+    cache.emplace(std::string(word), std::move(ids));
+  }
+}
+
 void BpeModel::tokenize(std::string_view word, std::vector<std::int32_t>& out) const {
   if (word.empty()) return;
   if (options_.ignore_merges) {
@@ -215,29 +250,18 @@ void BpeModel::tokenize(std::string_view word, std::vector<std::int32_t>& out) c
       return;
     }
   }
-  const bool cacheable = word.size() <= kMaxCachedWordBytes;
-  if (cacheable) {
-    std::lock_guard lock(cache_mu_);
-    if (auto it = cache_.find(word); it != cache_.end()) {
-      const auto& ids = it->second;
-      for (auto id : ids) {
-        if (options_.fuse_unk && unk_id_ && id == *unk_id_ && !out.empty() && out.back() == *unk_id_) continue;
-        out.push_back(id);
-      }
+  cached(word, false, out);
+}
+
+void BpeModel::tokenize_byte_level(std::string_view raw, std::vector<std::int32_t>& out) const {
+  if (raw.empty()) return;
+  if (options_.ignore_merges) {
+    if (auto it = vocab_.find(bytes_to_byte_level(raw)); it != vocab_.end()) {
+      out.push_back(it->second);
       return;
     }
   }
-  std::vector<std::int32_t> ids;
-  merge_word(word, ids);
-  for (auto id : ids) {
-    if (options_.fuse_unk && unk_id_ && id == *unk_id_ && !out.empty() && out.back() == *unk_id_) continue;
-    out.push_back(id);
-  }
-  if (cacheable) {
-    std::lock_guard lock(cache_mu_);
-    if (cache_.size() >= kCacheLimit) cache_.clear();
-    cache_.emplace(std::string(word), std::move(ids));
-  }
+  cached(raw, true, out);
 }
 
 }  // namespace inferperf::tokenizer

@@ -32,6 +32,9 @@ class BpeModel final : public Model {
   static core::Result<std::unique_ptr<BpeModel>> from_json(simdjson::dom::element config);
 
   void tokenize(std::string_view word, std::vector<std::int32_t>& out) const override;
+  // Same result as tokenize(bytes_to_byte_level(raw)) without building the mapped string: each raw
+  // byte starts as the symbol of its byte-level stand-in.
+  void tokenize_byte_level(std::string_view raw, std::vector<std::int32_t>& out) const;
   std::optional<std::int32_t> token_to_id(std::string_view token) const override;
   std::string_view id_to_token(std::int32_t id) const override;
   std::size_t vocab_size() const override { return vocab_.size(); }
@@ -47,7 +50,8 @@ class BpeModel final : public Model {
   std::int32_t symbol_id(std::string_view s);  // creates a phantom when missing (load time only)
   std::int32_t find_symbol(std::string_view s) const;
   bool in_vocab(std::int32_t sym) const { return sym >= 0 && sym < vocab_limit_ && !id_to_token_[static_cast<std::size_t>(sym)].empty(); }
-  void merge_word(std::string_view word, std::vector<std::int32_t>& out) const;
+  void merge_word(std::string_view word, bool raw_bytes, std::vector<std::int32_t>& out) const;
+  void cached(std::string_view word, bool raw_bytes, std::vector<std::int32_t>& out) const;
   void emit_symbol(std::int32_t sym, std::string_view text, std::vector<std::int32_t>& out) const;
 
   BpeOptions options_;
@@ -58,10 +62,12 @@ class BpeModel final : public Model {
   std::unordered_map<char32_t, std::int32_t> char_symbols_;  // single code point -> symbol
   std::unordered_map<std::uint64_t, Merge> merges_;
   std::array<std::int32_t, 256> byte_fallback_ids_{};
+  std::array<std::int32_t, 256> byte_symbols_{};  // raw byte -> symbol of its byte-level char
   std::optional<std::int32_t> unk_id_;
 
   mutable std::mutex cache_mu_;
-  mutable StringMap<std::vector<std::int32_t>> cache_;
+  mutable StringMap<std::vector<std::int32_t>> cache_;      // mapped words
+  mutable StringMap<std::vector<std::int32_t>> raw_cache_;  // raw-byte words (byte-level fast path)
 };
 
 }  // namespace inferperf::tokenizer

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "tokenizer/bpe_model.hpp"
 #include "tokenizer/json_util.hpp"
 #include "tokenizer/utf8.hpp"
 
@@ -80,6 +81,7 @@ core::Result<std::unique_ptr<HfTokenizer>> HfTokenizer::from_json_text(std::stri
     auto p = make_pre_tokenizer(part);
     if (!p) return with_origin(p.error());
     t->pre_tokenizer_ = std::move(*p);
+    t->detect_fast_path(part);
   }
   simdjson::dom::array added;
   if (root["added_tokens"].get_array().get(added) == simdjson::SUCCESS) {
@@ -123,8 +125,47 @@ core::Result<std::unique_ptr<HfTokenizer>> HfTokenizer::from_json_text(std::stri
   return t;
 }
 
-std::vector<std::pair<std::string, std::int32_t>> HfTokenizer::split_added(std::string_view text) const {
-  std::vector<std::pair<std::string, std::int32_t>> out;  // (text, -1) or ("", added index)
+void HfTokenizer::detect_fast_path(simdjson::dom::element pre) {
+  const auto* bpe = dynamic_cast<const BpeModel*>(model_.get());
+  if (!bpe) return;
+  auto is_plain_byte_level = [](simdjson::dom::element e, bool want_regex) {
+    return str_field(e, "type") == "ByteLevel" && !bool_field(e, "add_prefix_space", true) &&
+           bool_field(e, "use_regex", true) == want_regex;
+  };
+  std::string pattern;
+  bool keep_gaps = false;
+  simdjson::dom::array parts;
+  if (is_plain_byte_level(pre, true)) {
+    pattern = R"('s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+)";
+    keep_gaps = true;
+  } else if (str_field(pre, "type") == "Sequence" && pre["pretokenizers"].get_array().get(parts) == simdjson::SUCCESS &&
+             parts.size() == 2 && is_plain_byte_level(parts.at(1).value(), false) &&
+             str_field(parts.at(0).value(), "type") == "Split") {
+    auto split = parts.at(0).value();
+    auto src = pattern_source(split["pattern"]);
+    const std::string behavior = str_field(split, "behavior", "Isolated");
+    const bool invert = bool_field(split, "invert", false);
+    if (!src) return;
+    if (behavior == "Isolated" && !invert) {
+      keep_gaps = true;
+    } else if (behavior == "Removed" && invert) {
+      keep_gaps = false;
+    } else {
+      return;
+    }
+    pattern = *src;
+  } else {
+    return;
+  }
+  auto re = Regex::compile(pattern);
+  if (!re) return;
+  fast_split_ = *re;
+  fast_keep_gaps_ = keep_gaps;
+  fast_bpe_ = bpe;
+}
+
+std::vector<HfTokenizer::Segment> HfTokenizer::split_added(std::string_view text) const {
+  std::vector<Segment> out;
   std::size_t seg_start = 0, i = 0;
   while (i < text.size()) {
     if (!first_byte_[static_cast<unsigned char>(text[i])]) {
@@ -144,57 +185,77 @@ std::vector<std::pair<std::string, std::int32_t>> HfTokenizer::split_added(std::
       }
     }
     if (best >= 0) {
-      if (i > seg_start) out.emplace_back(std::string(text.substr(seg_start, i - seg_start)), -1);
-      out.emplace_back(std::string(), best);
+      if (i > seg_start) out.push_back(Segment{seg_start, i, -1});
+      out.push_back(Segment{i, i + best_len, best});
       i += best_len;
       seg_start = i;
     } else {
       ++i;
     }
   }
-  if (seg_start < text.size()) out.emplace_back(std::string(text.substr(seg_start)), -1);
+  if (seg_start < text.size()) out.push_back(Segment{seg_start, text.size(), -1});
   // lstrip / rstrip swallow the whitespace next to the token.
   for (std::size_t k = 0; k < out.size(); ++k) {
-    if (out[k].second < 0) continue;
-    const auto& tok = added_[static_cast<std::size_t>(out[k].second)];
-    if (tok.lstrip && k > 0 && out[k - 1].second < 0) {
-      auto& s = out[k - 1].first;
-      while (!s.empty() && is_ws(s.back())) s.pop_back();
+    if (out[k].added < 0) continue;
+    const auto& tok = added_[static_cast<std::size_t>(out[k].added)];
+    if (tok.lstrip && k > 0 && out[k - 1].added < 0) {
+      auto& g = out[k - 1];
+      while (g.end > g.begin && is_ws(text[g.end - 1])) --g.end;
     }
-    if (tok.rstrip && k + 1 < out.size() && out[k + 1].second < 0) {
-      auto& s = out[k + 1].first;
-      std::size_t b = 0;
-      while (b < s.size() && is_ws(s[b])) ++b;
-      s.erase(0, b);
+    if (tok.rstrip && k + 1 < out.size() && out[k + 1].added < 0) {
+      auto& g = out[k + 1];
+      while (g.begin < g.end && is_ws(text[g.begin])) ++g.begin;
     }
   }
   return out;
 }
 
-void HfTokenizer::encode_segment(std::string text, bool first_section, std::vector<std::int32_t>& out) const {
-  if (text.empty()) return;
-  if (normalizer_) text = normalizer_->normalize(std::move(text));
-  if (text.empty()) return;
-  std::vector<std::string> pieces{std::move(text)};
+void HfTokenizer::encode_pieces(std::string_view text, bool first_section, std::vector<std::int32_t>& out) const {
+  if (fast_bpe_) {
+    std::size_t last = 0;
+    for (auto [b, e] : fast_split_->find_all(text)) {
+      if (fast_keep_gaps_ && b > last) fast_bpe_->tokenize_byte_level(text.substr(last, b - last), out);
+      fast_bpe_->tokenize_byte_level(text.substr(b, e - b), out);
+      last = e;
+    }
+    if (fast_keep_gaps_ && last < text.size()) fast_bpe_->tokenize_byte_level(text.substr(last), out);
+    return;
+  }
+  std::vector<std::string> pieces{std::string(text)};
   if (pre_tokenizer_) pre_tokenizer_->pre_tokenize(pieces, first_section);
   for (const auto& p : pieces) model_->tokenize(p, out);
 }
 
+void HfTokenizer::encode_segment(std::string_view text, bool first_section, std::vector<std::int32_t>& out) const {
+  if (text.empty()) return;
+  if (!normalizer_) {
+    encode_pieces(text, first_section, out);
+    return;
+  }
+  const std::string normalized = normalizer_->normalize(std::string(text));
+  if (!normalized.empty()) encode_pieces(normalized, first_section, out);
+}
+
 std::vector<std::int32_t> HfTokenizer::encode(std::string_view raw) const {
-  const std::string text = sanitize_utf8(raw);
+  std::string sanitized;
+  std::string_view text = raw;
+  if (!is_valid_utf8(raw)) {
+    sanitized = sanitize_utf8(raw);
+    text = sanitized;
+  }
   std::vector<std::int32_t> out;
   out.reserve(text.size() / 3 + 4);
   if (added_.empty()) {
     encode_segment(text, true, out);
     return out;
   }
-  auto segments = split_added(text);
+  const auto segments = split_added(text);
   for (std::size_t k = 0; k < segments.size(); ++k) {
-    auto& [s, added] = segments[k];
-    if (added >= 0) {
-      out.push_back(added_[static_cast<std::size_t>(added)].id);
+    const auto& g = segments[k];
+    if (g.added >= 0) {
+      out.push_back(added_[static_cast<std::size_t>(g.added)].id);
     } else {
-      encode_segment(std::move(s), k == 0, out);
+      encode_segment(text.substr(g.begin, g.end - g.begin), k == 0, out);
     }
   }
   return out;

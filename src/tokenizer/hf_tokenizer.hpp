@@ -12,6 +12,7 @@
 #include "tokenizer/model.hpp"
 #include "tokenizer/normalizer.hpp"
 #include "tokenizer/pre_tokenizer.hpp"
+#include "tokenizer/regex.hpp"
 #include "tokenizer/tokenizer.hpp"
 
 namespace inferperf::tokenizer {
@@ -40,9 +41,15 @@ class HfTokenizer final : public Tokenizer {
     std::unordered_map<unsigned char, std::int32_t> next;
     std::int32_t token = -1;  // index into added_ when a token ends here
   };
+  struct Segment {
+    std::size_t begin, end;  // byte range of the text (for plain text)
+    std::int32_t added;      // index into added_, or -1 for plain text
+  };
   // Splits on added tokens, longest match at each position scanning left to right.
-  std::vector<std::pair<std::string, std::int32_t>> split_added(std::string_view text) const;
-  void encode_segment(std::string text, bool first_section, std::vector<std::int32_t>& out) const;
+  std::vector<Segment> split_added(std::string_view text) const;
+  void encode_segment(std::string_view text, bool first_section, std::vector<std::int32_t>& out) const;
+  void encode_pieces(std::string_view text, bool first_section, std::vector<std::int32_t>& out) const;
+  void detect_fast_path(simdjson::dom::element pre_tokenizer);
 
   std::unique_ptr<Normalizer> normalizer_;
   std::unique_ptr<PreTokenizer> pre_tokenizer_;
@@ -54,6 +61,11 @@ class HfTokenizer final : public Tokenizer {
   std::vector<TrieNode> trie_;
   std::array<bool, 256> first_byte_{};  // bytes an added token can start with
   bool clean_up_spaces_ = false;
+  // Byte-level BPE whose pre-tokenizer is one regex split followed by the byte mapping (GPT-2,
+  // Llama 3, Qwen, o200k): pieces are tokenized straight from the text without copies.
+  std::shared_ptr<Regex> fast_split_;
+  bool fast_keep_gaps_ = false;
+  const class BpeModel* fast_bpe_ = nullptr;
 };
 
 }  // namespace inferperf::tokenizer
