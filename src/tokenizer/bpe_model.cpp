@@ -19,15 +19,12 @@ std::uint64_t pair_key(std::int32_t a, std::int32_t b) {
 }  // namespace
 
 std::int32_t BpeModel::find_symbol(std::string_view s) const {
-  if (auto it = vocab_.find(s); it != vocab_.end()) return it->second;
-  if (auto it = phantoms_.find(s); it != phantoms_.end()) return it->second;
-  return -1;
+  return symbols_.find(s);
 }
 
 std::int32_t BpeModel::symbol_id(std::string_view s) {
-  if (auto found = find_symbol(s); found >= 0) return found;
-  const auto id = static_cast<std::int32_t>(vocab_limit_ + static_cast<std::int32_t>(phantoms_.size()));
-  phantoms_.emplace(std::string(s), id);
+  const std::int32_t id = symbols_.insert(s, next_phantom_);
+  if (id == next_phantom_) ++next_phantom_;
   return id;
 }
 
@@ -46,25 +43,25 @@ core::Result<std::unique_ptr<BpeModel>> BpeModel::from_json(simdjson::dom::eleme
 
   simdjson::dom::object vocab;
   if (c["vocab"].get_object().get(vocab) != simdjson::SUCCESS) return fail("BPE model without a vocab object", "model.vocab");
-  m->vocab_.reserve(vocab.size() * 2);
+  m->symbols_.reserve(vocab.size() * 2);
   std::int64_t max_id = -1;
   for (auto field : vocab) {
     std::int64_t id = 0;
     if (field.value.get_int64().get(id) != simdjson::SUCCESS || id < 0) {
       return fail("vocab entry '" + std::string(field.key) + "' has no valid id", "model.vocab");
     }
-    m->vocab_.emplace(std::string(field.key), static_cast<std::int32_t>(id));
+    m->symbols_.insert(field.key, static_cast<std::int32_t>(id));
+    ++m->vocab_count_;
     max_id = std::max(max_id, id);
   }
-  m->id_to_token_.assign(static_cast<std::size_t>(max_id + 1), std::string_view());
   m->vocab_limit_ = static_cast<std::int32_t>(max_id + 1);
-  for (const auto& [tok, id] : m->vocab_) {
-    m->id_to_token_[static_cast<std::size_t>(id)] = tok;
+  m->next_phantom_ = m->vocab_limit_;
+  m->symbols_.for_each([&](std::string_view tok, std::int32_t id) {
     std::size_t i = 0;
     if (!tok.empty() && utf8_len(static_cast<unsigned char>(tok[0])) == tok.size()) {
       m->char_symbols_[next_code_point(tok, i)] = id;
     }
-  }
+  });
 
   simdjson::dom::array merges;
   if (c["merges"].get_array().get(merges) == simdjson::SUCCESS) {
@@ -98,22 +95,26 @@ core::Result<std::unique_ptr<BpeModel>> BpeModel::from_json(simdjson::dom::eleme
     }
   }
   if (m->options_.unk_token) {
-    if (auto it = m->vocab_.find(*m->options_.unk_token); it != m->vocab_.end()) m->unk_id_ = it->second;
+    if (auto id = m->vocab_id(*m->options_.unk_token); id >= 0) m->unk_id_ = id;
   }
+  // Views into the index are taken last: its arena no longer grows.
+  m->id_to_token_.assign(static_cast<std::size_t>(m->vocab_limit_), std::string_view());
+  m->symbols_.for_each([&](std::string_view tok, std::int32_t id) {
+    if (id < m->vocab_limit_) m->id_to_token_[static_cast<std::size_t>(id)] = tok;
+  });
   for (std::size_t byte = 0; byte < 256; ++byte) m->byte_symbols_[byte] = m->find_symbol(byte_to_unicode()[byte]);
   for (int byte = 0; byte < 256; ++byte) {
     char name[8];
     std::snprintf(name, sizeof name, "<0x%02X>", byte);
-    auto it = m->vocab_.find(name);
-    m->byte_fallback_ids_[static_cast<std::size_t>(byte)] = it == m->vocab_.end() ? -1 : it->second;
+    m->byte_fallback_ids_[static_cast<std::size_t>(byte)] = m->vocab_id(name);
   }
   return m;
 }
 
 std::optional<std::int32_t> BpeModel::token_to_id(std::string_view token) const {
-  auto it = vocab_.find(token);
-  if (it == vocab_.end()) return std::nullopt;
-  return it->second;
+  const std::int32_t id = vocab_id(token);
+  if (id < 0) return std::nullopt;
+  return id;
 }
 
 std::string_view BpeModel::id_to_token(std::int32_t id) const {
@@ -245,8 +246,8 @@ void BpeModel::cached(std::string_view word, bool raw_bytes, std::vector<std::in
 void BpeModel::tokenize(std::string_view word, std::vector<std::int32_t>& out) const {
   if (word.empty()) return;
   if (options_.ignore_merges) {
-    if (auto it = vocab_.find(word); it != vocab_.end()) {
-      out.push_back(it->second);
+    if (auto id = vocab_id(word); id >= 0) {
+      out.push_back(id);
       return;
     }
   }
@@ -256,8 +257,8 @@ void BpeModel::tokenize(std::string_view word, std::vector<std::int32_t>& out) c
 void BpeModel::tokenize_byte_level(std::string_view raw, std::vector<std::int32_t>& out) const {
   if (raw.empty()) return;
   if (options_.ignore_merges) {
-    if (auto it = vocab_.find(bytes_to_byte_level(raw)); it != vocab_.end()) {
-      out.push_back(it->second);
+    if (auto id = vocab_id(bytes_to_byte_level(raw)); id >= 0) {
+      out.push_back(id);
       return;
     }
   }

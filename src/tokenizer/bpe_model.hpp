@@ -6,6 +6,7 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "tokenizer/flat_string_index.hpp"
 #include "tokenizer/model.hpp"
 
 namespace inferperf::tokenizer {
@@ -37,7 +38,7 @@ class BpeModel final : public Model {
   void tokenize_byte_level(std::string_view raw, std::vector<std::int32_t>& out) const;
   std::optional<std::int32_t> token_to_id(std::string_view token) const override;
   std::string_view id_to_token(std::int32_t id) const override;
-  std::size_t vocab_size() const override { return vocab_.size(); }
+  std::size_t vocab_size() const override { return vocab_count_; }
 
  private:
   struct Merge {
@@ -55,10 +56,15 @@ class BpeModel final : public Model {
   void emit_symbol(std::int32_t sym, std::string_view text, std::vector<std::int32_t>& out) const;
 
   BpeOptions options_;
-  StringMap<std::int32_t> vocab_;         // token -> id
-  std::vector<std::string_view> id_to_token_;  // id -> token (views into vocab_ keys; "" for holes)
-  std::int32_t vocab_limit_ = 0;          // one past the highest vocab id
-  StringMap<std::int32_t> phantoms_;
+  FlatStringIndex symbols_;                    // token or phantom text -> symbol id
+  std::vector<std::string_view> id_to_token_;  // id -> token (views into symbols_; "" for holes)
+  std::int32_t vocab_limit_ = 0;               // one past the highest vocab id
+  std::size_t vocab_count_ = 0;
+  std::int32_t next_phantom_ = 0;
+  std::int32_t vocab_id(std::string_view token) const {
+    const std::int32_t id = symbols_.find(token);
+    return id >= 0 && id < vocab_limit_ ? id : -1;
+  }
   std::unordered_map<char32_t, std::int32_t> char_symbols_;  // single code point -> symbol
   std::unordered_map<std::uint64_t, Merge> merges_;
   std::array<std::int32_t, 256> byte_fallback_ids_{};
