@@ -218,9 +218,10 @@ void BpeModel::merge_word(std::string_view word, bool raw_bytes, std::vector<std
 }
 
 void BpeModel::cached(std::string_view word, bool raw_bytes, std::vector<std::int32_t>& out) const {
-  auto& cache = raw_bytes ? raw_cache_ : cache_;
-  auto append = [&](const std::vector<std::int32_t>& ids) {
-    for (auto id : ids) {
+  WordCache& cache = raw_bytes ? raw_cache_ : cache_;
+  auto append = [&](const std::int32_t* ids, std::size_t n) {
+    for (std::size_t k = 0; k < n; ++k) {
+      const std::int32_t id = ids[k];
       if (options_.fuse_unk && unk_id_ && id == *unk_id_ && !out.empty() && out.back() == *unk_id_) continue;
       out.push_back(id);
     }
@@ -228,18 +229,23 @@ void BpeModel::cached(std::string_view word, bool raw_bytes, std::vector<std::in
   const bool cacheable = word.size() <= kMaxCachedWordBytes;
   if (cacheable) {
     std::lock_guard lock(cache_mu_);
-    if (auto it = cache.find(word); it != cache.end()) {
-      append(it->second);
+    if (const std::int32_t e = cache.index.find(word); e >= 0) {
+      const auto [offset, count] = cache.entries[static_cast<std::size_t>(e)];
+      append(cache.ids.data() + offset, count);
       return;
     }
   }
   std::vector<std::int32_t> ids;
   merge_word(word, raw_bytes, ids);
-  append(ids);
+  append(ids.data(), ids.size());
   if (cacheable) {
     std::lock_guard lock(cache_mu_);
-    if (cache.size() >= kCacheLimit) cache.clear();
-    cache.emplace(std::string(word), std::move(ids));
+    if (cache.entries.size() >= kCacheLimit) cache.clear();
+    const auto entry = static_cast<std::int32_t>(cache.entries.size());
+    if (cache.index.insert(word, entry) == entry) {
+      cache.entries.emplace_back(static_cast<std::uint32_t>(cache.ids.size()), static_cast<std::uint32_t>(ids.size()));
+      cache.ids.insert(cache.ids.end(), ids.begin(), ids.end());
+    }
   }
 }
 

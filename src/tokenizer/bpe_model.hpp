@@ -71,9 +71,20 @@ class BpeModel final : public Model {
   std::array<std::int32_t, 256> byte_symbols_{};  // raw byte -> symbol of its byte-level char
   std::optional<std::int32_t> unk_id_;
 
+  // Word cache: word -> ids, one per input kind (mapped text, raw bytes for the byte-level path).
+  struct WordCache {
+    FlatStringIndex index;  // word -> entry
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> entries;  // (offset, count) into ids
+    std::vector<std::int32_t> ids;
+    void clear() {
+      index = FlatStringIndex();
+      entries.clear();
+      ids.clear();
+    }
+  };
   mutable std::mutex cache_mu_;
-  mutable StringMap<std::vector<std::int32_t>> cache_;      // mapped words
-  mutable StringMap<std::vector<std::int32_t>> raw_cache_;  // raw-byte words (byte-level fast path)
+  mutable WordCache cache_;
+  mutable WordCache raw_cache_;
 };
 
 }  // namespace inferperf::tokenizer
