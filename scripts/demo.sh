@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# One command for a new user: install dependencies, build, start the bundled mock server on a free
+# One command for a new user: install dependencies and the builtin tokenizer, build, start the
+# bundled mock server on a free
 # loopback port, run a real streaming benchmark against it and stop the server again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 bash scripts/install-deps.sh
+bash scripts/fetch-tokenizers.sh
 bash scripts/build.sh release
 
 BIN=build/release/apps
