@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One command for a new user: install dependencies and the builtin tokenizer, build, start the
-# bundled mock server on a free
-# loopback port, run a real streaming benchmark against it and stop the server again.
+# bundled mock server on a free loopback port, run a real streaming benchmark against it and stop
+# the server again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
