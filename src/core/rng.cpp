@@ -31,11 +31,29 @@ std::mt19937_64 RngFactory::stream(std::string_view identifier) const {
   return std::mt19937_64(derive_seed(root_, identifier));
 }
 
+std::uint64_t uniform_index(std::mt19937_64& rng, std::uint64_t n) {
+  if (n <= 1) return 0;
+  const std::uint64_t limit = UINT64_MAX - (UINT64_MAX % n + 1) % n;
+  for (;;) {
+    const std::uint64_t x = rng();
+    if (x <= limit) return x % n;
+  }
+}
+
+double uniform_unit(std::mt19937_64& rng) { return static_cast<double>(rng() >> 11) * 0x1.0p-53; }
+
+double normal(std::mt19937_64& rng, double mean, double stddev) {
+  double u1 = uniform_unit(rng);
+  while (u1 <= 0.0) u1 = uniform_unit(rng);
+  const double u2 = uniform_unit(rng);
+  constexpr double kTwoPi = 6.283185307179586476925286766559;
+  return mean + stddev * std::sqrt(-2.0 * std::log(u1)) * std::cos(kTwoPi * u2);
+}
+
 int sample_positive_normal_int(std::mt19937_64& rng, double mean, double stddev) {
   if (stddev <= 0) return std::max(1, static_cast<int>(std::lround(mean)));
-  std::normal_distribution<double> dist(mean, stddev);
   for (int i = 0; i < 10000; ++i) {
-    double x = dist(rng);
+    double x = normal(rng, mean, stddev);
     if (x >= 0) return std::max(1, static_cast<int>(std::ceil(x)));
   }
   return std::max(1, static_cast<int>(std::lround(std::max(0.0, mean))));

@@ -5,6 +5,7 @@
 #include <optional>
 #include <random>
 #include <string_view>
+#include <vector>
 
 namespace inferperf::core {
 
@@ -21,6 +22,24 @@ class RngFactory {
 
 // First 8 bytes (big-endian) of sha256("<root>:<identifier>").
 std::uint64_t derive_seed(std::uint64_t root, std::string_view identifier);
+
+// Distributions written here rather than taken from <random>, whose distributions are
+// implementation-defined: one seed must give byte-identical datasets with every compiler and
+// standard library. mt19937_64 itself is fully specified by the standard.
+
+// Uniform integer in [0, n) without modulo bias (rejection of the incomplete last block).
+std::uint64_t uniform_index(std::mt19937_64& rng, std::uint64_t n);
+// Uniform double in [0, 1) from the top 53 bits.
+double uniform_unit(std::mt19937_64& rng);
+// Normal deviate (Box-Muller, one value per call).
+double normal(std::mt19937_64& rng, double mean, double stddev);
+// Fisher-Yates shuffle using uniform_index.
+template <typename T>
+void shuffle(std::vector<T>& v, std::mt19937_64& rng) {
+  for (std::size_t i = v.size(); i > 1; --i) {
+    std::swap(v[i - 1], v[static_cast<std::size_t>(uniform_index(rng, i))]);
+  }
+}
 
 // "Positive normal integer": max(1, round(mean)) when stddev <= 0, else ceil of a normal draw
 // truncated below at 0 by rejection, at least 1.

@@ -25,21 +25,19 @@ constexpr std::array<std::string_view, 132> kWords = {
 }  // namespace
 
 std::string generate_prompt(int tokens, std::mt19937_64& rng) {
-  std::uniform_int_distribution<std::size_t> pick(0, kWords.size() - 1);
   std::string out;
   out.reserve(static_cast<std::size_t>(tokens) * 5);
   for (int i = 0; i < tokens; ++i) {
     if (i > 0) out.push_back(' ');
-    std::string_view w = kWords[pick(rng)];
+    std::string_view w = kWords[static_cast<std::size_t>(core::uniform_index(rng, kWords.size()))];
     out.append(w);
   }
   return out;
 }
 
 std::string generate_exact_prompt(int tokens, std::mt19937_64& rng, const tokenizer::Tokenizer& tok) {
-  std::uniform_int_distribution<std::size_t> pick(0, kWords.size() - 1);
   std::vector<std::string_view> words;
-  for (int i = 0; i < tokens; ++i) words.push_back(kWords[pick(rng)]);
+  for (int i = 0; i < tokens; ++i) words.push_back(kWords[static_cast<std::size_t>(core::uniform_index(rng, kWords.size()))]);
   auto join = [&] {
     std::string out;
     for (std::size_t i = 0; i < words.size(); ++i) {
@@ -57,9 +55,9 @@ std::string generate_exact_prompt(int tokens, std::mt19937_64& rng, const tokeni
     if (n > tokens && words.size() > 1) {
       words.pop_back();
     } else if (n < tokens) {
-      words.push_back(kWords[pick(rng)]);
+      words.push_back(kWords[static_cast<std::size_t>(core::uniform_index(rng, kWords.size()))]);
     } else {
-      words.back() = kWords[pick(rng)];
+      words.back() = kWords[static_cast<std::size_t>(core::uniform_index(rng, kWords.size()))];
     }
     text = join();
   }

@@ -1,5 +1,7 @@
 #include "timing/conversation_sampler.hpp"
 
+#include "core/rng.hpp"
+
 #include <algorithm>
 #include <numeric>
 
@@ -13,7 +15,7 @@ ShuffleSampler::ShuffleSampler(std::size_t size, std::mt19937_64 rng)
 std::size_t ShuffleSampler::next() {
   if (order_.empty()) return 0;
   if (pos_ >= order_.size()) {
-    std::shuffle(order_.begin(), order_.end(), rng_);
+    core::shuffle(order_, rng_);
     pos_ = 0;
   }
   return order_[pos_++];
