@@ -145,7 +145,8 @@ GenerationPlan plan_generation(const GenerationRequest& req) {
     std::string piece = source[static_cast<std::size_t>(i) % source.size()];
     // Cycling back to the prompt's first word adds the space it lacks, so two words are never glued
     // together (which a real tokenizer would count differently).
-    if (i > 0 && static_cast<std::size_t>(i) % source.size() == 0 && !piece.empty() && piece[0] != ' ') {
+    if (i > 0 && static_cast<std::size_t>(i) % source.size() == 0 && !piece.empty() &&
+        piece[0] != ' ') {
       piece.insert(piece.begin(), ' ');
     }
     plan.output.push_back(std::move(piece));

@@ -40,6 +40,15 @@ int main(int argc, char** argv) {
   app.add_flag("-v,--verbose", verbose, "Verbose logging")->envname("MOCK_SERVER_VERBOSE");
   app.add_flag("--access-logs", o.access_logs, "Print one line per request to stderr")
       ->envname("MOCK_SERVER_ACCESS_LOGS");
+  app.add_option("--tls-cert", o.tls_cert, "PEM certificate chain: serve HTTPS")
+      ->envname("MOCK_SERVER_TLS_CERT");
+  app.add_option("--tls-key", o.tls_key, "PEM private key for --tls-cert")
+      ->envname("MOCK_SERVER_TLS_KEY");
+  app.add_option("--hub-dir", o.hub_dir,
+                 "Serve GET /ORG/NAME/resolve/REV/FILE from DIR/ORG/NAME/FILE (Hub emulation)")
+      ->envname("MOCK_SERVER_HUB_DIR");
+  app.add_option("--hub-token", o.hub_token, "Require this bearer token for hub requests")
+      ->envname("MOCK_SERVER_HUB_TOKEN");
   CLI11_PARSE(app, argc, argv);
 
   const auto fds = inferperf::core::raise_fd_limit();

@@ -18,6 +18,12 @@ struct MockOptions {
   int tokens_per_event = 1;
   std::string model_name = "mock-model";  // the id /v1/models lists
   bool access_logs = false;
+  std::string tls_cert;  // PEM certificate chain; with tls_key, the server speaks HTTPS
+  std::string tls_key;
+  // Hugging Face Hub emulation for tokenizer download tests: GET /ORG/NAME/resolve/REV/FILE serves
+  // HUB_DIR/ORG/NAME/FILE with an X-Repo-Commit header; missing files are 404 EntryNotFound.
+  std::string hub_dir;
+  std::string hub_token;  // when set, hub requests need "Authorization: Bearer <token>"
 };
 
 }  // namespace inferperf::mock

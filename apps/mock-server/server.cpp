@@ -5,6 +5,7 @@
 #include <boost/asio/detached.hpp>
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/signal_set.hpp>
+#include <boost/asio/ssl.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
@@ -12,8 +13,12 @@
 #include <boost/beast/http.hpp>
 
 #include <chrono>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <sstream>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 #include "content.hpp"
@@ -74,27 +79,38 @@ Fault parse_fault(std::string_view header) {
 
 }  // namespace
 
+// Serves one connection; Stream is a plain TCP socket or a TLS stream over one.
+template <typename Stream>
 class Session {
  public:
-  Session(MockServer& server, tcp::socket socket) : server_(server), socket_(std::move(socket)) {}
+  Session(MockServer& server, Stream stream) : server_(server), stream_(std::move(stream)) {}
 
   asio::awaitable<void> serve() {
     server_.counters_.connections.fetch_add(1);
+    if constexpr (!std::is_same_v<Stream, tcp::socket>) {
+      beast::error_code hec;
+      co_await stream_.async_handshake(asio::ssl::stream_base::server,
+                                       asio::redirect_error(asio::use_awaitable, hec));
+      if (hec) {
+        server_.counters_.connections.fetch_sub(1);
+        co_return;
+      }
+    }
     beast::flat_buffer buffer;
     for (;;) {
       http::request_parser<http::string_body> parser;
       parser.body_limit(256 * 1024 * 1024);
       beast::error_code ec;
-      co_await http::async_read(socket_, buffer, parser,
+      co_await http::async_read(stream_, buffer, parser,
                                 asio::redirect_error(asio::use_awaitable, ec));
       if (ec) break;
       auto req = parser.release();
       const bool keep = co_await handle(req);
-      if (!keep || !socket_.is_open()) break;
+      if (!keep || !socket().is_open()) break;
     }
     beast::error_code ignored;
-    socket_.shutdown(tcp::socket::shutdown_send, ignored);
-    socket_.close(ignored);
+    socket().shutdown(tcp::socket::shutdown_send, ignored);
+    socket().close(ignored);
     server_.counters_.connections.fetch_sub(1);
   }
 
@@ -103,14 +119,14 @@ class Session {
 
   asio::awaitable<void> send(std::string data) {
     beast::error_code ec;
-    co_await asio::async_write(socket_, asio::buffer(data),
+    co_await asio::async_write(stream_, asio::buffer(data),
                                asio::redirect_error(asio::use_awaitable, ec));
     if (ec) write_failed_ = true;
   }
 
   asio::awaitable<void> sleep_until(Clock::time_point t) {
     if (t <= Clock::now()) co_return;
-    asio::steady_timer timer(socket_.get_executor());
+    asio::steady_timer timer(socket().get_executor());
     timer.expires_at(t);
     beast::error_code ec;
     co_await timer.async_wait(asio::redirect_error(asio::use_awaitable, ec));
@@ -125,6 +141,11 @@ class Session {
       std::cerr << fmt::format(
           "{} {} {}\n", std::string_view(req.method_string().data(), req.method_string().size()),
           target, req.body().size());
+    }
+    if (req.method() == http::verb::get && !server_.options_.hub_dir.empty() &&
+        path.find("/resolve/") != std::string::npos) {
+      co_await send(hub_file(req, path, keep));
+      co_return keep && !write_failed_;
     }
     if (req.method() == http::verb::get) {
       if (path == "/health") {
@@ -162,6 +183,43 @@ class Session {
     bool result = co_await generate(req, path == "/v1/chat/completions", keep);
     c.in_flight.fetch_sub(1);
     co_return result && !write_failed_;
+  }
+
+  // Hub emulation: /ORG/NAME/resolve/REV/FILE -> HUB_DIR/ORG/NAME/FILE.
+  std::string hub_file(const Request& req, const std::string& path, bool keep) const {
+    const auto& o = server_.options_;
+    if (!o.hub_token.empty()) {
+      auto it = req.find(http::field::authorization);
+      if (it == req.end() ||
+          std::string_view(it->value().data(), it->value().size()) != "Bearer " + o.hub_token) {
+        return plain_response(401, "application/json", R"({"error":"Invalid credentials"})", keep);
+      }
+    }
+    const auto r = path.find("/resolve/");
+    const std::string repo = path.substr(1, r - 1);
+    std::string rest = path.substr(r + 9);
+    const auto slash = rest.find('/');
+    const std::string file = slash == std::string::npos ? "" : rest.substr(slash + 1);
+    const std::filesystem::path p = std::filesystem::path(o.hub_dir) / repo / file;
+    if (repo.find("..") != std::string::npos || file.empty() ||
+        file.find("..") != std::string::npos || !std::filesystem::is_regular_file(p)) {
+      return fmt::format(
+          "HTTP/1.1 404 Not Found\r\nContent-Type: application/json\r\nX-Error-Code: "
+          "EntryNotFound\r\n"
+          "Content-Length: 29\r\nConnection: {}\r\n\r\n{{\"error\":\"Entry not found\"}}  ",
+          keep ? "keep-alive" : "close");
+    }
+    std::ifstream in(p, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    const std::string body = ss.str();
+    // A stable fake commit per repository, like the real Hub's X-Repo-Commit.
+    const std::string commit =
+        fmt::format("{:016x}{:016x}", std::hash<std::string>{}(repo), repo.size());
+    return fmt::format(
+        "HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nX-Repo-Commit: {}\r\n"
+        "Content-Length: {}\r\nConnection: {}\r\n\r\n{}",
+        commit, body.size(), keep ? "keep-alive" : "close", body);
   }
 
   std::string metrics_text() const {
@@ -247,8 +305,8 @@ class Session {
     if (fault.kind == "reset" || fault.kind == "close") {
       server_.counters_.errors_injected.fetch_add(1);
       beast::error_code ec;
-      if (fault.kind == "reset") socket_.set_option(asio::socket_base::linger(true, 0), ec);
-      socket_.close(ec);
+      if (fault.kind == "reset") socket().set_option(asio::socket_base::linger(true, 0), ec);
+      socket().close(ec);
       co_return false;
     }
     if (fault.kind == "slow-headers")
@@ -304,7 +362,7 @@ class Session {
       std::string full = plain_response(200, "application/json", body, keep);
       co_await send(full.substr(0, full.size() - body.size() / 2));
       beast::error_code ec;
-      socket_.close(ec);
+      socket().close(ec);
       co_return false;
     }
     if (fault.kind == "malformed") server_.counters_.errors_injected.fetch_add(1);
@@ -382,7 +440,7 @@ class Session {
     if (truncate) {
       server_.counters_.errors_injected.fetch_add(1);
       beast::error_code ec;
-      socket_.close(ec);
+      socket().close(ec);
       co_return false;
     }
     std::string tail;
@@ -401,8 +459,10 @@ class Session {
     co_return keep && !write_failed_;
   }
 
+  tcp::socket& socket() { return beast::get_lowest_layer(stream_); }
+
   MockServer& server_;
-  tcp::socket socket_;
+  Stream stream_;
   bool write_failed_ = false;
   std::time_t created_ = 0;
 };
@@ -410,7 +470,16 @@ class Session {
 MockServer::MockServer(MockOptions options)
     : options_(std::move(options)),
       acceptor_(io_),
-      rng_(options_.random_seed.value_or(std::random_device{}())) {}
+      rng_(options_.random_seed.value_or(std::random_device{}())) {
+  if (!options_.tls_cert.empty() || !options_.tls_key.empty()) {
+    if (options_.tls_cert.empty() || options_.tls_key.empty()) {
+      throw std::runtime_error("--tls-cert and --tls-key must be given together");
+    }
+    tls_ = std::make_unique<asio::ssl::context>(asio::ssl::context::tls_server);
+    tls_->use_certificate_chain_file(options_.tls_cert);
+    tls_->use_private_key_file(options_.tls_key, asio::ssl::context::pem);
+  }
+}
 
 std::uint16_t MockServer::bind() {
   tcp::resolver resolver(io_);
@@ -443,9 +512,17 @@ void MockServer::run() {
             continue;  // e.g. EMFILE: keep serving the connections we have
           }
           s.set_option(tcp::no_delay(true), ec);
-          auto session = std::make_shared<Session>(*this, std::move(s));
-          asio::co_spawn(
-              acceptor_.get_executor(), [session]() { return session->serve(); }, asio::detached);
+          if (tls_) {
+            using TlsStream = asio::ssl::stream<tcp::socket>;
+            auto session =
+                std::make_shared<Session<TlsStream>>(*this, TlsStream(std::move(s), *tls_));
+            asio::co_spawn(
+                acceptor_.get_executor(), [session]() { return session->serve(); }, asio::detached);
+          } else {
+            auto session = std::make_shared<Session<tcp::socket>>(*this, std::move(s));
+            asio::co_spawn(
+                acceptor_.get_executor(), [session]() { return session->serve(); }, asio::detached);
+          }
         }
       },
       asio::detached);

@@ -3,9 +3,11 @@
 #pragma once
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl/context.hpp>
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <random>
 
@@ -33,6 +35,7 @@ class MockServer {
   const MockCounters& counters() const { return counters_; }
 
  private:
+  template <typename Stream>
   friend class Session;
   bool inject_error();
 
@@ -40,6 +43,7 @@ class MockServer {
   boost::asio::io_context io_;
   boost::asio::ip::tcp::acceptor acceptor_;
   MockCounters counters_;
+  std::unique_ptr<boost::asio::ssl::context> tls_;  // set when --tls-cert/--tls-key are given
   std::mutex rng_mu_;
   std::mt19937_64 rng_;
 };

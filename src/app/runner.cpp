@@ -27,6 +27,7 @@
 #include "report/exporters.hpp"
 #include "timing/concurrency_issuer.hpp"
 #include "tokenizer/resolve.hpp"
+#include "transport/http_get.hpp"
 #include "worker/worker_pool.hpp"
 
 namespace inferperf::app {
@@ -151,6 +152,26 @@ int run_profile(config::RunConfig c) {
     if (const char* v = std::getenv("HF_HOME")) ro.hf_home = v;
     if (const char* v = std::getenv("HF_HUB_CACHE")) ro.hf_hub_cache = v;
     if (const char* v = std::getenv("HOME")) ro.home = v;
+    if (const char* v = std::getenv("HF_ENDPOINT"); v && *v) ro.hf_endpoint = v;
+    if (const char* v = std::getenv("HF_TOKEN")) ro.hf_token = v;
+    if (const char* v = std::getenv("HF_HUB_OFFLINE"))
+      ro.offline = std::string(v) == "1" || std::string(v) == "true";
+    const char* verify_env = std::getenv("AIPERF_HTTP_SSL_VERIFY");
+    const bool verify_tls =
+        !(verify_env && (std::string(verify_env) == "false" || std::string(verify_env) == "0"));
+    const tokenizer::HubFetch fetch =
+        [verify_tls](const std::string& target,
+                     const auto& headers) -> core::Result<tokenizer::HubResponse> {
+      transport::GetRequest req;
+      req.url = target;
+      req.headers = headers;
+      req.verify_tls = verify_tls;
+      auto res = transport::http_get(req);
+      if (!res) return res.error();
+      return tokenizer::HubResponse{res->status, std::move(res->body),
+                                    res->header("x-repo-commit")};
+    };
+    ro.fetch = &fetch;
     auto resolved = tokenizer::resolve_tokenizer(ro);
     if (!resolved) {
       std::cerr << "error: " << resolved.error().describe() << "\n";
@@ -308,7 +329,8 @@ int run_profile(config::RunConfig c) {
       if (auto it = by_id.find(r.conversation_id); it != by_id.end()) {
         const auto& turns = it->second->turns;
         std::string input;
-        for (std::size_t k = 0; k <= static_cast<std::size_t>(r.turn_index) && k < turns.size(); ++k) {
+        for (std::size_t k = 0; k <= static_cast<std::size_t>(r.turn_index) && k < turns.size();
+             ++k) {
           if (k) input.push_back(' ');
           input += turns[k].text;
         }
@@ -321,12 +343,14 @@ int run_profile(config::RunConfig c) {
         reasoning += e.reasoning;
       }
       r.client_tokens.output = static_cast<std::int64_t>(tok->count(content));
-      if (!reasoning.empty()) r.client_tokens.reasoning = static_cast<std::int64_t>(tok->count(reasoning));
+      if (!reasoning.empty())
+        r.client_tokens.reasoning = static_cast<std::int64_t>(tok->count(reasoning));
     }
   }
   metrics::MetricOptions mo;
   mo.streaming = c.endpoint.streaming;
-  mo.token_source = tok ? metrics::TokenSource::kClientTokenizer : metrics::TokenSource::kServerUsage;
+  mo.token_source =
+      tok ? metrics::TokenSource::kClientTokenizer : metrics::TokenSource::kServerUsage;
   mo.osl_mismatch_pct_threshold = env_double("AIPERF_METRICS_OSL_MISMATCH_PCT_THRESHOLD", 5.0);
   mo.osl_mismatch_max_token_threshold =
       env_double("AIPERF_METRICS_OSL_MISMATCH_MAX_TOKEN_THRESHOLD", 50.0);

@@ -18,7 +18,8 @@ std::string lower(std::string s) {
 
 // A folder that holds a tokenizer: tokenizer.json first, then a SentencePiece model.
 std::optional<fs::path> tokenizer_in(const fs::path& dir) {
-  for (const char* f : {"tokenizer.json", "tokenizer.model", "spiece.model", "sentencepiece.bpe.model"}) {
+  for (const char* f :
+       {"tokenizer.json", "tokenizer.model", "spiece.model", "sentencepiece.bpe.model"}) {
     if (fs::is_regular_file(dir / f)) return dir / f;
   }
   return std::nullopt;
@@ -47,10 +48,12 @@ fs::path builtin_dir_for(const fs::path& exe) {
 core::Result<Resolved> resolve_tokenizer(const ResolveOptions& o) {
   std::vector<std::string> tried;
   auto builtin = [&](std::string notice) -> core::Result<Resolved> {
-    if (auto f = tokenizer_in(o.builtin_dir)) return Resolved{*f, "builtin (o200k)", std::move(notice)};
-    return core::Error{core::ErrorKind::kConfig,
-                       "the builtin tokenizer is not installed (looked in " + o.builtin_dir.string() +
-                           "); run scripts/fetch-tokenizers.sh and rebuild, or pass --use-server-token-count"};
+    if (auto f = tokenizer_in(o.builtin_dir))
+      return Resolved{*f, "builtin (o200k)", std::move(notice)};
+    return core::Error{
+        core::ErrorKind::kConfig,
+        "the builtin tokenizer is not installed (looked in " + o.builtin_dir.string() +
+            "); run scripts/fetch-tokenizers.sh and rebuild, or pass --use-server-token-count"};
   };
   if (o.name == "builtin") return builtin("");
 
@@ -71,17 +74,37 @@ core::Result<Resolved> resolve_tokenizer(const ResolveOptions& o) {
     if (std::ifstream ref(model_dir / "refs" / o.revision); ref) std::getline(ref, commit);
     const fs::path snap = model_dir / "snapshots" / commit;
     tried.push_back("Hugging Face cache " + snap.string());
-    if (auto f = tokenizer_in(snap)) return Resolved{*f, o.name + " (Hugging Face cache, " + commit + ")", ""};
+    if (auto f = tokenizer_in(snap))
+      return Resolved{*f, o.name + " (Hugging Face cache, " + commit + ")", ""};
+
+    if (o.name.find('/') != std::string::npos && !is_placeholder_model_name(o.name)) {
+      if (o.offline) {
+        tried.push_back("download from " + o.hf_endpoint + " (skipped: HF_HUB_OFFLINE is set)");
+      } else if (o.fetch) {
+        HubDownloadOptions d;
+        d.endpoint = o.hf_endpoint;
+        d.token = o.hf_token;
+        d.repo = o.name;
+        d.revision = o.revision;
+        d.hub_cache = hub_cache(o);
+        auto got = download_tokenizer(d, *o.fetch);
+        if (got) return Resolved{*got, o.name + " (downloaded from " + o.hf_endpoint + ")", ""};
+        tried.push_back("download from " + o.hf_endpoint + ": " + got.error().message);
+      }
+    }
   }
 
   if (is_placeholder_model_name(o.name)) {
-    return builtin("'" + o.name + "' looks like a placeholder model name; using the builtin o200k tokenizer");
+    return builtin("'" + o.name +
+                   "' looks like a placeholder model name; using the builtin o200k tokenizer");
   }
   std::string msg = "no tokenizer found for '" + o.name + "'. Looked at:\n";
   for (const auto& t : tried) msg += "  - " + t + "\n";
   msg +=
-      "Fix: pass --tokenizer PATH (a tokenizer.json, a SentencePiece .model or a folder with one), put the "
-      "model in the Hugging Face cache (HF_HOME / HF_HUB_CACHE), use --tokenizer builtin, or count tokens from "
+      "Fix: pass --tokenizer PATH (a tokenizer.json, a SentencePiece .model or a folder with one), "
+      "put the "
+      "model in the Hugging Face cache (HF_HOME / HF_HUB_CACHE), use --tokenizer builtin, or count "
+      "tokens from "
       "the server with --use-server-token-count";
   return core::Error{core::ErrorKind::kConfig, msg, "", 0, "tokenizer"};
 }

@@ -7,16 +7,22 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "tokenizer/hub_download.hpp"
 #include "tokenizer/tokenizer.hpp"
 
 namespace inferperf::tokenizer {
 
 struct ResolveOptions {
-  std::string name;               // --tokenizer, or the model name
-  std::string revision = "main";  // --tokenizer-revision
+  std::string name;                   // --tokenizer, or the model name
+  std::string revision = "main";      // --tokenizer-revision
   std::filesystem::path builtin_dir;  // folder holding the builtin tokenizer.json
   // Environment, passed in so tests control it: HF_HOME, HF_HUB_CACHE, HOME.
   std::string hf_home, hf_hub_cache, home;
+  // Hub download on a cache miss (skipped when fetch is null or offline is set).
+  const HubFetch* fetch = nullptr;
+  std::string hf_endpoint = "https://huggingface.co";  // HF_ENDPOINT
+  std::string hf_token;                                // HF_TOKEN
+  bool offline = false;                                // HF_HUB_OFFLINE
 };
 
 struct Resolved {
@@ -29,7 +35,8 @@ struct Resolved {
 core::Result<Resolved> resolve_tokenizer(const ResolveOptions& options);
 // Loads a tokenizer.json (Hugging Face) or a .model (SentencePiece) file.
 core::Result<std::unique_ptr<Tokenizer>> load_tokenizer_file(const std::filesystem::path& file);
-// Folder of the builtin tokenizer for a binary at `exe`: <exe dir>/../share/inferperf/tokenizers/builtin.
+// Folder of the builtin tokenizer for a binary at `exe`: <exe
+// dir>/../share/inferperf/tokenizers/builtin.
 std::filesystem::path builtin_dir_for(const std::filesystem::path& exe);
 // Names that only ever appear in tests and demos ("mock-model", "test-model", "dummy"...).
 bool is_placeholder_model_name(const std::string& name);

@@ -1,0 +1,138 @@
+#include "transport/http_get.hpp"
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/ssl.hpp>
+
+#include "core/version.hpp"
+#include "transport/url.hpp"
+
+namespace inferperf::transport {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+
+std::string GetResponse::header(const std::string& lower_name) const {
+  for (const auto& [k, v] : headers) {
+    if (k == lower_name) return v;
+  }
+  return {};
+}
+
+namespace {
+
+struct Target {
+  std::string scheme, host, port, path;
+};
+
+core::Result<Target> split_url(const std::string& url) {
+  Target t;
+  auto p = url.find("://");
+  if (p == std::string::npos)
+    return core::Error{core::ErrorKind::kNetwork, "URL without scheme: " + url};
+  t.scheme = url.substr(0, p);
+  std::string rest = url.substr(p + 3);
+  auto slash = rest.find('/');
+  std::string authority = slash == std::string::npos ? rest : rest.substr(0, slash);
+  t.path = slash == std::string::npos ? "/" : rest.substr(slash);
+  if (!authority.empty() && authority[0] == '[') {
+    auto close = authority.find(']');
+    t.host = authority.substr(1, close - 1);
+    t.port = close + 2 <= authority.size() ? authority.substr(close + 2) : "";
+  } else if (auto colon = authority.rfind(':'); colon != std::string::npos) {
+    t.host = authority.substr(0, colon);
+    t.port = authority.substr(colon + 1);
+  } else {
+    t.host = authority;
+  }
+  if (t.scheme != "http" && t.scheme != "https")
+    return core::Error{core::ErrorKind::kNetwork, "unsupported scheme in " + url};
+  if (t.port.empty()) t.port = t.scheme == "https" ? "443" : "80";
+  return t;
+}
+
+template <typename Stream>
+GetResponse exchange(Stream& stream, const Target& t, const GetRequest& r) {
+  http::request<http::empty_body> req{http::verb::get, t.path, 11};
+  const bool default_port =
+      (t.scheme == "https" && t.port == "443") || (t.scheme == "http" && t.port == "80");
+  req.set(http::field::host, default_port ? t.host : t.host + ":" + t.port);
+  req.set(http::field::user_agent, std::string("inferperf/") + kVersion);
+  for (const auto& [k, v] : r.headers) req.set(k, v);
+  http::write(stream, req);
+  beast::flat_buffer buf;
+  http::response_parser<http::string_body> parser;
+  parser.body_limit(boost::none);
+  http::read(stream, buf, parser);
+  auto res = parser.release();
+  GetResponse out;
+  out.status = static_cast<int>(res.result_int());
+  for (const auto& f : res) {
+    std::string name(f.name_string().data(), f.name_string().size());
+    for (auto& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    out.headers.emplace_back(name, std::string(f.value().data(), f.value().size()));
+  }
+  out.body = std::move(res.body());
+  return out;
+}
+
+}  // namespace
+
+core::Result<GetResponse> http_get(const GetRequest& request) {
+  std::string url = request.url;
+  for (int hop = 0; hop <= request.max_redirects; ++hop) {
+    auto t = split_url(url);
+    if (!t) return t.error();
+    GetResponse res;
+    try {
+      asio::io_context io;
+      asio::ip::tcp::resolver resolver(io);
+      const auto endpoints = resolver.resolve(t->host, t->port);
+      if (t->scheme == "https") {
+        asio::ssl::context ctx(asio::ssl::context::tls_client);
+        ctx.set_default_verify_paths();
+        ctx.set_verify_mode(request.verify_tls ? asio::ssl::verify_peer : asio::ssl::verify_none);
+        beast::ssl_stream<beast::tcp_stream> stream(io, ctx);
+        if (!SSL_set_tlsext_host_name(stream.native_handle(), t->host.c_str())) {
+          return core::Error{core::ErrorKind::kNetwork,
+                             "cannot set TLS server name for " + t->host};
+        }
+        if (request.verify_tls)
+          stream.set_verify_callback(asio::ssl::host_name_verification(t->host));
+        beast::get_lowest_layer(stream).expires_after(request.timeout);
+        beast::get_lowest_layer(stream).connect(endpoints);
+        stream.handshake(asio::ssl::stream_base::client);
+        res = exchange(stream, *t, request);
+        beast::error_code ec;
+        stream.shutdown(ec);  // servers often close without close_notify; nothing to report
+      } else {
+        beast::tcp_stream stream(io);
+        stream.expires_after(request.timeout);
+        stream.connect(endpoints);
+        res = exchange(stream, *t, request);
+      }
+    } catch (const std::exception& e) {
+      return core::Error{core::ErrorKind::kNetwork, "GET " + url + ": " + e.what()};
+    }
+    res.final_url = url;
+    if (res.status >= 300 && res.status < 400 && !res.header("location").empty()) {
+      std::string loc = res.header("location");
+      if (loc.rfind("http://", 0) != 0 && loc.rfind("https://", 0) != 0) {
+        // Relative redirect: keep scheme and authority.
+        const auto base_end = url.find('/', url.find("://") + 3);
+        loc = (base_end == std::string::npos ? url : url.substr(0, base_end)) +
+              (loc[0] == '/' ? "" : "/") + loc;
+      }
+      url = loc;
+      continue;
+    }
+    return res;
+  }
+  return core::Error{core::ErrorKind::kNetwork, "too many redirects starting at " + request.url};
+}
+
+}  // namespace inferperf::transport

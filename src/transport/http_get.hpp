@@ -1,0 +1,34 @@
+// A small blocking HTTP(S) GET for set-up work before a run (model list, tokenizer downloads):
+// TLS with certificate and host-name verification, redirects, a total timeout.
+#pragma once
+#include <chrono>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/error.hpp"
+
+namespace inferperf::transport {
+
+struct GetRequest {
+  std::string url;  // http:// or https://
+  std::vector<std::pair<std::string, std::string>> headers;
+  std::chrono::seconds timeout{60};
+  bool verify_tls = true;  // AIPERF_HTTP_SSL_VERIFY=false turns it off
+  int max_redirects = 5;
+};
+
+struct GetResponse {
+  int status = 0;
+  std::vector<std::pair<std::string, std::string>> headers;  // names lower-cased
+  std::string body;
+  std::string final_url;
+
+  std::string header(const std::string& lower_name) const;
+};
+
+// Transport failures are errors; any HTTP status is a response. CA certificates come from the
+// system store, or SSL_CERT_FILE / SSL_CERT_DIR when set.
+core::Result<GetResponse> http_get(const GetRequest& request);
+
+}  // namespace inferperf::transport
