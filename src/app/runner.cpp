@@ -152,6 +152,7 @@ int run_profile(config::RunConfig c) {
     if (const char* v = std::getenv("HF_HOME")) ro.hf_home = v;
     if (const char* v = std::getenv("HF_HUB_CACHE")) ro.hf_hub_cache = v;
     if (const char* v = std::getenv("HOME")) ro.home = v;
+    if (const char* v = std::getenv("XDG_CACHE_HOME")) ro.xdg_cache_home = v;
     if (const char* v = std::getenv("HF_ENDPOINT"); v && *v) ro.hf_endpoint = v;
     if (const char* v = std::getenv("HF_TOKEN")) ro.hf_token = v;
     if (const char* v = std::getenv("HF_HUB_OFFLINE"))

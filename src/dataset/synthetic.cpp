@@ -36,32 +36,58 @@ std::string generate_prompt(int tokens, std::mt19937_64& rng) {
 }
 
 std::string generate_exact_prompt(int tokens, std::mt19937_64& rng, const tokenizer::Tokenizer& tok) {
+  const auto target = static_cast<std::size_t>(tokens);
+  auto draw = [&] { return kWords[static_cast<std::size_t>(core::uniform_index(rng, kWords.size()))]; };
   std::vector<std::string_view> words;
-  for (int i = 0; i < tokens; ++i) words.push_back(kWords[static_cast<std::size_t>(core::uniform_index(rng, kWords.size()))]);
-  auto join = [&] {
+  auto text_of = [&](std::size_t k) {
     std::string out;
-    for (std::size_t i = 0; i < words.size(); ++i) {
+    for (std::size_t i = 0; i < k; ++i) {
       if (i > 0) out.push_back(' ');
       out.append(words[i]);
     }
     return out;
   };
-  // Most vocabulary words are one token; fix the few that are not by trimming, extending or
-  // swapping the last word until the count is exact.
-  std::string text = join();
-  for (int round = 0; round < 4 * tokens + 16; ++round) {
-    const auto n = static_cast<int>(tok.count(text));
-    if (n == tokens) return text;
-    if (n > tokens && words.size() > 1) {
-      words.pop_back();
-    } else if (n < tokens) {
-      words.push_back(kWords[static_cast<std::size_t>(core::uniform_index(rng, kWords.size()))]);
-    } else {
-      words.back() = kWords[static_cast<std::size_t>(core::uniform_index(rng, kWords.size()))];
-    }
-    text = join();
+  // Most vocabularies spell every listed word as one token, so the first count is usually exact.
+  for (std::size_t i = 0; i < target; ++i) words.push_back(draw());
+  std::size_t k = words.size();
+  std::size_t count = tok.count(text_of(k));
+  if (count == target) return text_of(k);
+  // Otherwise: enough words to reach the target, then the longest word prefix not above it.
+  while (count < target) {
+    for (std::size_t i = 0; i < target - count + 1; ++i) words.push_back(draw());
+    k = words.size();
+    count = tok.count(text_of(k));
   }
-  return text;  // closest found
+  std::size_t lo = 0, hi = k;  // count(lo) <= target < count(hi), unless hi is exact
+  if (count == target) return text_of(k);
+  while (hi - lo > 1) {
+    const std::size_t mid = (lo + hi) / 2;
+    if (tok.count(text_of(mid)) <= target) lo = mid;
+    else hi = mid;
+  }
+  k = lo;
+  // Close the remaining gap with one or two more words; if none fits, give back the last word and
+  // try again with a larger gap.
+  for (int round = 0; round < 4; ++round) {
+    std::string base = text_of(k);
+    count = tok.count(base);
+    if (count == target) return base;
+    const std::string sep = base.empty() ? "" : " ";
+    const std::size_t offset = static_cast<std::size_t>(core::uniform_index(rng, kWords.size()));
+    for (std::size_t i = 0; i < kWords.size(); ++i) {
+      const std::string one = base + sep + std::string(kWords[(offset + i) % kWords.size()]);
+      const std::size_t c1 = tok.count(one);
+      if (c1 == target) return one;
+      if (c1 > target) continue;
+      for (std::size_t j = 0; j < 16; ++j) {
+        const std::string two = one + " " + std::string(draw());
+        if (tok.count(two) == target) return two;
+      }
+    }
+    if (k == 0) break;
+    --k;
+  }
+  return text_of(lo);  // no exact spelling found from this vocabulary: the longest prefix below target
 }
 
 Dataset compose_synthetic(const SyntheticOptions& options, const core::RngFactory& rngs,

@@ -286,6 +286,11 @@ std::string HfTokenizer::decode(std::span<const std::int32_t> ids) const {
   return text;
 }
 
-std::size_t HfTokenizer::vocab_size() const { return model_->vocab_size() + added_.size(); }
+std::size_t HfTokenizer::vocab_size() const {
+  // Added tokens that the model vocabulary already holds count once, as Hugging Face counts them.
+  std::size_t extra = 0;
+  for (const auto& a : added_) extra += model_->id_to_token(a.id).empty() ? 1 : 0;
+  return model_->vocab_size() + extra;
+}
 
 }  // namespace inferperf::tokenizer

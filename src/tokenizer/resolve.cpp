@@ -28,15 +28,26 @@ std::optional<fs::path> tokenizer_in(const fs::path& dir) {
 fs::path hub_cache(const ResolveOptions& o) {
   if (!o.hf_hub_cache.empty()) return o.hf_hub_cache;
   if (!o.hf_home.empty()) return fs::path(o.hf_home) / "hub";
+  if (!o.xdg_cache_home.empty()) return fs::path(o.xdg_cache_home) / "huggingface" / "hub";
   return fs::path(o.home.empty() ? "/root" : o.home) / ".cache" / "huggingface" / "hub";
 }
 
 }  // namespace
 
 bool is_placeholder_model_name(const std::string& name) {
+  if (name.find('/') != std::string::npos) return false;
+  // Whole words only, so "llama3:latest" is not a test name.
   const std::string n = lower(name);
-  for (const char* p : {"mock", "test", "dummy", "fake", "placeholder", "example"}) {
-    if (n.find(p) != std::string::npos && n.find('/') == std::string::npos) return true;
+  std::size_t i = 0;
+  while (i < n.size()) {
+    while (i < n.size() && !std::isalnum(static_cast<unsigned char>(n[i]))) ++i;
+    std::size_t j = i;
+    while (j < n.size() && std::isalnum(static_cast<unsigned char>(n[j]))) ++j;
+    const std::string word = n.substr(i, j - i);
+    for (const char* p : {"mock", "test", "dummy", "fake", "placeholder", "example"}) {
+      if (word == p) return true;
+    }
+    i = j;
   }
   return false;
 }

@@ -17,7 +17,7 @@ struct ResolveOptions {
   std::string revision = "main";      // --tokenizer-revision
   std::filesystem::path builtin_dir;  // folder holding the builtin tokenizer.json
   // Environment, passed in so tests control it: HF_HOME, HF_HUB_CACHE, HOME.
-  std::string hf_home, hf_hub_cache, home;
+  std::string hf_home, hf_hub_cache, home, xdg_cache_home;
   // Hub download on a cache miss (skipped when fetch is null or offline is set).
   const HubFetch* fetch = nullptr;
   std::string hf_endpoint = "https://huggingface.co";  // HF_ENDPOINT

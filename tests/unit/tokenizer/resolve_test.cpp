@@ -307,9 +307,8 @@ TEST(ResolvePlaceholder, RecognisesPlaceholderNames) {
   }
 }
 
-// Known bug, disabled until fixed: the "test" substring also matches "latest", so Ollama-style
-// names fall back to the builtin tokenizer instead of reporting that no tokenizer was found.
-TEST(ResolvePlaceholder, DISABLED_LatestTagIsNotAPlaceholder) {
+// Ollama-style tags such as "llama3:latest" are real model names, not placeholders.
+TEST(ResolvePlaceholder, LatestTagIsNotAPlaceholder) {
   for (const char* n : {"llama3:latest", "qwen2.5:latest", "chatgpt-4o-latest"}) {
     EXPECT_FALSE(is_placeholder_model_name(n)) << n;
   }

@@ -148,10 +148,8 @@ TEST_F(WordPiece, LoadsThroughLoadTokenizerFile) {
   EXPECT_EQ((*t)->count("Playing!"), 3u);
 }
 
-// Known bug, disabled until fixed: vocab_size() adds every added token to the model's vocab size,
-// so the five specials that are also vocab entries count twice (41 instead of 36; llama2 reports
-// 32003 instead of 32000). Hugging Face counts the union (len(tokenizer), get_vocab_size(true)).
-TEST_F(WordPiece, DISABLED_VocabSizeCountsAddedTokensThatAreInTheVocabOnce) {
+// Added tokens that are also in the model vocabulary count once.
+TEST_F(WordPiece, VocabSizeCountsAddedTokensThatAreInTheVocabOnce) {
   EXPECT_EQ(tok_->vocab_size(), 36u);
 }
 
