@@ -27,7 +27,8 @@ int main(int argc, char** argv) {
   auto ds = inferperf::dataset::compose_synthetic(o, rngs, tok->get());
   auto t1 = std::chrono::steady_clock::now();
   int exact = 0;
-  for (const auto& c : ds.conversations) exact += static_cast<int>((*tok)->count(c.turns[0].text)) == len;
+  for (const auto& c : ds.conversations)
+    exact += static_cast<int>((*tok)->count(c.turns[0].text)) == len;
   std::printf("prompts=%d tokens_each=%d seconds=%.2f exact=%d\n", n, len,
               std::chrono::duration<double>(t1 - t0).count(), exact);
   return exact == n ? 0 : 1;

@@ -44,7 +44,7 @@ int main(int argc, char** argv) {
   auto t3 = clk::now();
   const double load_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
   const double enc_s = std::chrono::duration<double>(t3 - t2).count();
-  std::printf("load_ms=%.1f bytes=%zu tokens=%zu encode_s=%.3f MB_per_s=%.2f\n", load_ms, total, tokens, enc_s,
-              total / 1e6 / enc_s);
+  std::printf("load_ms=%.1f bytes=%zu tokens=%zu encode_s=%.3f MB_per_s=%.2f\n", load_ms, total,
+              tokens, enc_s, total / 1e6 / enc_s);
   return 0;
 }

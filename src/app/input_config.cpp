@@ -35,6 +35,18 @@ nlohmann::ordered_json build_input_config(const config::RunConfig& c,
   if (c.input.osl_mean) {
     prompt["output_tokens"] = {{"mean", *c.input.osl_mean}, {"stddev", c.input.osl_stddev}};
   }
+  if (set("--prompt-batch-size")) prompt["batch_size"] = c.input.prompt_batch_size;
+  if (c.input.prefix_pool_size > 0) {
+    prompt["prefix_prompt"] = {{"pool_size", c.input.prefix_pool_size},
+                               {"length", c.input.prefix_length}};
+  }
+  if (c.input.shared_system_prompt_length) {
+    prompt["shared_system_prompt_length"] = *c.input.shared_system_prompt_length;
+  }
+  if (c.input.user_context_prompt_length)
+    prompt["user_context_prompt_length"] = *c.input.user_context_prompt_length;
+  if (!c.input.sequence_distribution.empty())
+    prompt["sequence_distribution"] = c.input.sequence_distribution;
   if (!prompt.empty()) input["prompt"] = prompt;
   if (c.input.random_seed) input["random_seed"] = *c.input.random_seed;
   if (set("--num-dataset-entries")) input["num_dataset_entries"] = c.input.num_dataset_entries;

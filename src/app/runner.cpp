@@ -212,6 +212,19 @@ int run_profile(config::RunConfig c) {
   syn.isl_stddev = c.input.isl_stddev;
   syn.osl_mean = c.input.osl_mean;
   syn.osl_stddev = c.input.osl_stddev;
+  syn.prompt_batch_size = c.input.prompt_batch_size;
+  syn.prefix_pool_size = c.input.prefix_pool_size;
+  syn.prefix_length = c.input.prefix_length;
+  syn.shared_system_length = c.input.shared_system_prompt_length.value_or(0);
+  syn.user_context_length = c.input.user_context_prompt_length.value_or(0);
+  if (!c.input.sequence_distribution.empty()) {
+    auto dist = dataset::parse_sequence_distribution(c.input.sequence_distribution);
+    if (!dist) {
+      std::cerr << "error: " << dist.error().describe() << "\n";
+      return kExitBadConfig;
+    }
+    syn.sequence_distribution = *dist;
+  }
   const dataset::Dataset ds = dataset::compose_synthetic(syn, rngs, tok.get());
 
   const auto endpoint = endpoint::make_endpoint(c.endpoint.type);
@@ -237,7 +250,9 @@ int run_profile(config::RunConfig c) {
   plan.dataset = &ds;
   nlohmann::ordered_json inputs;
   inputs["data"] = nlohmann::ordered_json::array();
+  bo.system_message = ds.system_message;
   for (const auto& conv : ds.conversations) {
+    bo.user_context = conv.user_context;
     auto body = endpoint->build_body({conv.turns.front()}, bo);
     plan.bodies.push_back(body.dump());
     inputs["data"].push_back({{"session_id", conv.session_id}, {"payloads", {body}}});
@@ -328,12 +343,20 @@ int run_profile(config::RunConfig c) {
     for (const auto& conv : ds.conversations) by_id.emplace(conv.session_id, &conv);
     for (auto& r : recs) {
       if (auto it = by_id.find(r.conversation_id); it != by_id.end()) {
+        // As AIPerf: system prompt, user context and every turn's texts joined by one space.
         const auto& turns = it->second->turns;
         std::string input;
+        auto add = [&input](const std::string& t) {
+          if (t.empty()) return;
+          if (!input.empty()) input.push_back(' ');
+          input += t;
+        };
+        add(ds.system_message);
+        add(it->second->user_context);
         for (std::size_t k = 0; k <= static_cast<std::size_t>(r.turn_index) && k < turns.size();
              ++k) {
-          if (k) input.push_back(' ');
-          input += turns[k].text;
+          add(turns[k].text);
+          for (const auto& more : turns[k].more_texts) add(more);
         }
         r.client_tokens.input = static_cast<std::int64_t>(tok->count(input));
       }

@@ -52,9 +52,6 @@ const std::vector<std::string> kUnsupportedFlags = {"--request-rate",
                                                     "--gpu-telemetry",
                                                     "--server-metrics",
                                                     "--num-profile-runs",
-                                                    "--tokenizer",
-                                                    "--tokenizer-revision",
-                                                    "--tokenizer-trust-remote-code",
                                                     "--conversation-num",
                                                     "--num-conversations",
                                                     "--num-sessions",
@@ -65,14 +62,6 @@ const std::vector<std::string> kUnsupportedFlags = {"--request-rate",
                                                     "--audio-length-mean",
                                                     "--video-width",
                                                     "--video-height",
-                                                    "--prompt-prefix-pool-size",
-                                                    "--num-prefix-prompts",
-                                                    "--prompt-prefix-length",
-                                                    "--prefix-prompt-length",
-                                                    "--shared-system-prompt-length",
-                                                    "--user-context-prompt-length",
-                                                    "--seq-dist",
-                                                    "--sequence-distribution",
                                                     "--connection-reuse-strategy",
                                                     "--model-selection-strategy",
                                                     "--url-strategy",
@@ -186,19 +175,52 @@ CliOutcome parse_command_line(const std::vector<std::string>& args) {
       ->check(CLI::NonNegativeNumber)
       ->group("Output Sequence Length");
   profile
+      ->add_option("-b,--prompt-batch-size,--batch-size-text,--batch-size",
+                   c.input.prompt_batch_size, "Texts per turn")
+      ->check(CLI::PositiveNumber)
+      ->group("Prompt");
+  profile
+      ->add_option("--prompt-prefix-pool-size,--prefix-prompt-pool-size,--num-prefix-prompts",
+                   c.input.prefix_pool_size,
+                   "Number of prefix prompts; each first turn starts with one of them")
+      ->check(CLI::NonNegativeNumber)
+      ->group("Prefix Prompt");
+  profile
+      ->add_option("--prompt-prefix-length,--prefix-prompt-length", c.input.prefix_length,
+                   "Tokens per prefix prompt")
+      ->check(CLI::NonNegativeNumber)
+      ->group("Prefix Prompt");
+  profile
+      ->add_option("--shared-system-prompt-length", c.input.shared_system_prompt_length,
+                   "Tokens of one system prompt shared by every conversation")
+      ->group("Prefix Prompt");
+  profile
+      ->add_option("--user-context-prompt-length", c.input.user_context_prompt_length,
+                   "Tokens of a per-conversation user context prompt (needs --num-dataset-entries)")
+      ->group("Prefix Prompt");
+  profile
+      ->add_option("--seq-dist,--sequence-distribution", c.input.sequence_distribution,
+                   "ISL,OSL:P;ISL,OSL:P pairs (percent), optional |stddev per number, or JSON")
+      ->group("Input Sequence Length");
+  profile
       ->add_option("--num-dataset-entries,--num-prompts", c.input.num_dataset_entries,
                    "Number of unique synthetic conversations")
       ->check(CLI::PositiveNumber)
       ->group("Conversation Input");
 
-  profile->add_option("--tokenizer", c.tokenizer.name,
-                      "tokenizer.json / .model file or folder, Hugging Face id (from the local cache), or builtin; "
-                      "default: the model name")
+  profile
+      ->add_option("--tokenizer", c.tokenizer.name,
+                   "tokenizer.json / .model file or folder, Hugging Face id (from the local "
+                   "cache), or builtin; "
+                   "default: the model name")
       ->group("Tokenizer");
-  profile->add_option("--tokenizer-revision", c.tokenizer.revision, "Hugging Face cache revision (default main)")
+  profile
+      ->add_option("--tokenizer-revision", c.tokenizer.revision,
+                   "Hugging Face cache revision (default main)")
       ->group("Tokenizer");
-  profile->add_flag("--tokenizer-trust-remote-code", c.tokenizer.trust_remote_code,
-                    "Accepted for compatibility; inferperf never executes tokenizer code")
+  profile
+      ->add_flag("--tokenizer-trust-remote-code", c.tokenizer.trust_remote_code,
+                 "Accepted for compatibility; inferperf never executes tokenizer code")
       ->group("Tokenizer");
 
   profile->add_option("--concurrency", c.load.concurrency, "Concurrent sessions kept in flight")

@@ -40,6 +40,12 @@ struct InputConfig {
   double osl_stddev = 0.0;
   std::optional<std::uint64_t> random_seed;
   int num_dataset_entries = 100;
+  int prompt_batch_size = 1;
+  int prefix_pool_size = 0;
+  int prefix_length = 0;
+  std::optional<int> shared_system_prompt_length;
+  std::optional<int> user_context_prompt_length;
+  std::string sequence_distribution;  // --seq-dist, parsed by the dataset module
 };
 
 struct LoadConfig {

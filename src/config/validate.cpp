@@ -47,6 +47,29 @@ std::vector<std::string> validate_and_resolve(RunConfig& c) {
     errors.push_back(
         "All synthetic data are disabled: --synthetic-input-tokens-mean must be at least 1");
   }
+  const auto& in = c.input;
+  if ((in.prefix_pool_size > 0) != (in.prefix_length > 0)) {
+    errors.push_back("--prompt-prefix-pool-size and --prompt-prefix-length must be given together");
+  }
+  if (in.shared_system_prompt_length && *in.shared_system_prompt_length < 1) {
+    errors.push_back("--shared-system-prompt-length must be at least 1");
+  }
+  if (in.user_context_prompt_length && *in.user_context_prompt_length < 1) {
+    errors.push_back("--user-context-prompt-length must be at least 1");
+  }
+  if ((in.prefix_pool_size > 0 || in.prefix_length > 0) &&
+      (in.shared_system_prompt_length || in.user_context_prompt_length)) {
+    errors.push_back(
+        "--prompt-prefix-pool-size/--prompt-prefix-length cannot be combined with "
+        "--shared-system-prompt-length/--user-context-prompt-length");
+  }
+  if (in.user_context_prompt_length && !c.set_options.count("--num-dataset-entries")) {
+    errors.push_back("--user-context-prompt-length needs an explicit --num-dataset-entries");
+  }
+  if (!in.sequence_distribution.empty() && (c.set_options.count("--synthetic-input-tokens-mean") ||
+                                            c.set_options.count("--output-tokens-mean"))) {
+    errors.push_back("--seq-dist sets ISL and OSL itself; do not combine it with --isl or --osl");
+  }
   if (c.endpoint.urls.empty()) errors.push_back("--url needs at least one value");
   if (c.endpoint.urls.size() > 1) {
     errors.push_back("several --url values (client-side load balancing) are not supported yet");

@@ -40,7 +40,9 @@ std::uint64_t uniform_index(std::mt19937_64& rng, std::uint64_t n) {
   }
 }
 
-double uniform_unit(std::mt19937_64& rng) { return static_cast<double>(rng() >> 11) * 0x1.0p-53; }
+double uniform_unit(std::mt19937_64& rng) {
+  return static_cast<double>(rng() >> 11) * 0x1.0p-53;
+}
 
 double normal(std::mt19937_64& rng, double mean, double stddev) {
   double u1 = uniform_unit(rng);

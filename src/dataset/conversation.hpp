@@ -8,17 +8,22 @@ namespace inferperf::dataset {
 
 struct Turn {
   std::string role = "user";
-  std::string text;
-  std::optional<int> max_tokens;  // requested OSL; unset means no max-tokens field
-  int synthetic_tokens = 0;       // tokens the composer aimed for (0 when unknown)
+  std::string text;                     // the turn's (first) text
+  std::vector<std::string> more_texts;  // further texts with --prompt-batch-size > 1
+  std::optional<int> max_tokens;        // requested OSL; unset means no max-tokens field
+  int synthetic_tokens = 0;             // tokens the composer aimed for (0 when unknown)
 };
 
 struct Conversation {
   std::string session_id;
+  std::string
+      user_context;  // --user-context-prompt-length: sent as a user message before the turns
   std::vector<Turn> turns;
 };
 
 struct Dataset {
+  std::string
+      system_message;  // --shared-system-prompt-length: one system prompt for every conversation
   std::vector<Conversation> conversations;
 };
 

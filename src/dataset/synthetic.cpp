@@ -1,8 +1,8 @@
 #include "dataset/synthetic.hpp"
 
 #include <array>
-#include <vector>
 #include <string_view>
+#include <vector>
 
 #include "core/uuid.hpp"
 
@@ -16,7 +16,7 @@ constexpr std::array<std::string_view, 132> kWords = {
     "one",  "had",  "by",   "word", "but",  "not",  "what", "all",  "were", "we",   "when", "your",
     "can",  "said", "set",  "use",  "an",   "each", "she",  "last", "do",   "how",  "if",   "will",
     "up",   "out",  "many", "then", "them", "so",   "some", "her",  "make", "like", "him",  "into",
-    "time", "has",  "look", "two",  "more", "go",   "see",  "no",   "way",  "run", "my",   "than",
+    "time", "has",  "look", "two",  "more", "go",   "see",  "no",   "way",  "run",  "my",   "than",
     "been", "call", "who",  "its",  "now",  "find", "long", "down", "day",  "did",  "get",  "come",
     "made", "may",  "part", "over", "new",  "ask",  "take", "only", "work", "know", "year", "live",
     "me",   "back", "give", "most", "very", "good", "man",  "our",  "just", "name", "help", "line",
@@ -35,9 +35,12 @@ std::string generate_prompt(int tokens, std::mt19937_64& rng) {
   return out;
 }
 
-std::string generate_exact_prompt(int tokens, std::mt19937_64& rng, const tokenizer::Tokenizer& tok) {
+std::string generate_exact_prompt(int tokens, std::mt19937_64& rng,
+                                  const tokenizer::Tokenizer& tok) {
   const auto target = static_cast<std::size_t>(tokens);
-  auto draw = [&] { return kWords[static_cast<std::size_t>(core::uniform_index(rng, kWords.size()))]; };
+  auto draw = [&] {
+    return kWords[static_cast<std::size_t>(core::uniform_index(rng, kWords.size()))];
+  };
   std::vector<std::string_view> words;
   auto text_of = [&](std::size_t k) {
     std::string out;
@@ -62,8 +65,10 @@ std::string generate_exact_prompt(int tokens, std::mt19937_64& rng, const tokeni
   if (count == target) return text_of(k);
   while (hi - lo > 1) {
     const std::size_t mid = (lo + hi) / 2;
-    if (tok.count(text_of(mid)) <= target) lo = mid;
-    else hi = mid;
+    if (tok.count(text_of(mid)) <= target)
+      lo = mid;
+    else
+      hi = mid;
   }
   k = lo;
   // Close the remaining gap with one or two more words; if none fits, give back the last word and
@@ -87,7 +92,8 @@ std::string generate_exact_prompt(int tokens, std::mt19937_64& rng, const tokeni
     if (k == 0) break;
     --k;
   }
-  return text_of(lo);  // no exact spelling found from this vocabulary: the longest prefix below target
+  return text_of(
+      lo);  // no exact spelling found from this vocabulary: the longest prefix below target
 }
 
 Dataset compose_synthetic(const SyntheticOptions& options, const core::RngFactory& rngs,
@@ -96,20 +102,52 @@ Dataset compose_synthetic(const SyntheticOptions& options, const core::RngFactor
   auto corpus_rng = rngs.stream("dataset.prompt.corpus");
   auto osl_rng = rngs.stream("composer.turn.max_tokens");
   auto id_rng = rngs.stream("dataset.session_id");
+  auto prefix_rng = rngs.stream("dataset.prompt.prefix");
+  auto seq_rng = rngs.stream("dataset.sequence.distribution");
+  auto context_rng = rngs.stream("dataset.prompt.user_context");
+  auto prompt = [&](int n, std::mt19937_64& rng) {
+    return tok ? generate_exact_prompt(n, rng, *tok) : generate_prompt(n, rng);
+  };
   Dataset ds;
+  if (options.shared_system_length > 0) {
+    auto system_rng = rngs.stream("dataset.prompt.system");
+    ds.system_message = prompt(options.shared_system_length, system_rng);
+  }
+  std::vector<std::string> prefixes;
+  for (int i = 0; i < options.prefix_pool_size && options.prefix_length > 0; ++i) {
+    prefixes.push_back(prompt(options.prefix_length, prefix_rng));
+  }
   ds.conversations.reserve(static_cast<std::size_t>(options.num_conversations));
   for (int i = 0; i < options.num_conversations; ++i) {
     Conversation conv;
     conv.session_id = core::uuid4(id_rng);
+    if (options.user_context_length > 0)
+      conv.user_context = prompt(options.user_context_length, context_rng);
     Turn turn;
-    turn.synthetic_tokens =
-        core::sample_positive_normal_int(length_rng, options.isl_mean, options.isl_stddev);
-    turn.text = tok ? generate_exact_prompt(turn.synthetic_tokens, corpus_rng, *tok)
-                    : generate_prompt(turn.synthetic_tokens, corpus_rng);
-    if (options.osl_mean) {
-      turn.max_tokens =
-          core::sample_positive_normal_int(osl_rng, *options.osl_mean, options.osl_stddev);
+    double isl_mean = options.isl_mean, isl_sd = options.isl_stddev;
+    std::optional<double> osl_mean;
+    double osl_sd = options.osl_stddev;
+    if (options.osl_mean) osl_mean = *options.osl_mean;
+    if (options.sequence_distribution) {
+      const auto& pair = options.sequence_distribution->pick(seq_rng);
+      isl_mean = pair.isl;
+      isl_sd = pair.isl_stddev;
+      osl_mean = pair.osl;
+      osl_sd = pair.osl_stddev;
     }
+    turn.synthetic_tokens = core::sample_positive_normal_int(length_rng, isl_mean, isl_sd);
+    turn.text = prompt(turn.synthetic_tokens, corpus_rng);
+    for (int b = 1; b < options.prompt_batch_size; ++b) {
+      turn.more_texts.push_back(
+          prompt(core::sample_positive_normal_int(length_rng, isl_mean, isl_sd), corpus_rng));
+    }
+    if (!prefixes.empty()) {
+      // First turns get a prefix from the pool, joined with one space as AIPerf does.
+      turn.text =
+          prefixes[static_cast<std::size_t>(core::uniform_index(prefix_rng, prefixes.size()))] +
+          " " + turn.text;
+    }
+    if (osl_mean) turn.max_tokens = core::sample_positive_normal_int(osl_rng, *osl_mean, osl_sd);
     conv.turns.push_back(std::move(turn));
     ds.conversations.push_back(std::move(conv));
   }

@@ -16,9 +16,20 @@ class ChatEndpoint final : public Endpoint {
                                     const BodyOptions& o) const override {
     nlohmann::ordered_json body;
     auto messages = nlohmann::ordered_json::array();
+    if (!o.system_message.empty())
+      messages.push_back({{"role", "system"}, {"content", o.system_message}});
+    if (!o.user_context.empty())
+      messages.push_back({{"role", "user"}, {"content", o.user_context}});
     for (const auto& t : history) {
-      // Single-text turns carry "name":"text" as AIPerf sends it (a Dynamo compatibility quirk).
-      messages.push_back({{"role", t.role}, {"name", "text"}, {"content", t.text}});
+      if (t.more_texts.empty()) {
+        // Single-text turns carry "name":"text" as AIPerf sends it (a Dynamo compatibility quirk).
+        messages.push_back({{"role", t.role}, {"name", "text"}, {"content", t.text}});
+        continue;
+      }
+      auto parts = nlohmann::ordered_json::array();
+      parts.push_back({{"type", "text"}, {"text", t.text}});
+      for (const auto& more : t.more_texts) parts.push_back({{"type", "text"}, {"text", more}});
+      messages.push_back({{"role", t.role}, {"content", std::move(parts)}});
     }
     body["messages"] = std::move(messages);
     body["model"] = o.model;

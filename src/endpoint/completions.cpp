@@ -16,7 +16,10 @@ class CompletionsEndpoint final : public Endpoint {
                                     const BodyOptions& o) const override {
     nlohmann::ordered_json body;
     auto prompt = nlohmann::ordered_json::array();
-    for (const auto& t : history) prompt.push_back(t.text);
+    for (const auto& t : history) {
+      prompt.push_back(t.text);
+      for (const auto& more : t.more_texts) prompt.push_back(more);
+    }
     body["prompt"] = std::move(prompt);
     body["model"] = o.model;
     body["stream"] = o.streaming;

@@ -41,6 +41,8 @@ struct BodyOptions {
   bool include_usage = false;  // add stream_options.include_usage when streaming
   bool use_legacy_max_tokens = false;
   const std::vector<std::pair<std::string, nlohmann::json>>* extra = nullptr;
+  std::string_view system_message;  // chat: sent first as a system message when not empty
+  std::string_view user_context;    // chat: sent next as a user message when not empty
 };
 
 class Endpoint {

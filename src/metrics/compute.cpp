@@ -117,7 +117,8 @@ RecordValues record_values(const records::RequestRecord& r, const MetricOptions&
 }
 
 bool lacks_token_counts(const records::RequestRecord& r, const MetricOptions& o) {
-  return o.token_source == TokenSource::kServerUsage ? !r.usage.completion_tokens : !r.client_tokens.output;
+  return o.token_source == TokenSource::kServerUsage ? !r.usage.completion_tokens
+                                                     : !r.client_tokens.output;
 }
 
 }  // namespace

@@ -14,7 +14,8 @@ constexpr std::size_t kCacheLimit = 200'000;
 constexpr std::size_t kMaxCachedWordBytes = 256;
 
 std::uint64_t pair_key(std::int32_t a, std::int32_t b) {
-  return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(a)) << 32) | static_cast<std::uint32_t>(b);
+  return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(a)) << 32) |
+         static_cast<std::uint32_t>(b);
 }
 }  // namespace
 
@@ -34,7 +35,8 @@ core::Result<std::unique_ptr<BpeModel>> BpeModel::from_json(simdjson::dom::eleme
   };
   std::unique_ptr<BpeModel> m(new BpeModel());
   std::string_view unk;
-  if (c["unk_token"].get_string().get(unk) == simdjson::SUCCESS) m->options_.unk_token = std::string(unk);
+  if (c["unk_token"].get_string().get(unk) == simdjson::SUCCESS)
+    m->options_.unk_token = std::string(unk);
   m->options_.continuing_subword_prefix = str_field(c, "continuing_subword_prefix");
   m->options_.end_of_word_suffix = str_field(c, "end_of_word_suffix");
   m->options_.byte_fallback = bool_field(c, "byte_fallback", false);
@@ -42,7 +44,8 @@ core::Result<std::unique_ptr<BpeModel>> BpeModel::from_json(simdjson::dom::eleme
   m->options_.ignore_merges = bool_field(c, "ignore_merges", false);
 
   simdjson::dom::object vocab;
-  if (c["vocab"].get_object().get(vocab) != simdjson::SUCCESS) return fail("BPE model without a vocab object", "model.vocab");
+  if (c["vocab"].get_object().get(vocab) != simdjson::SUCCESS)
+    return fail("BPE model without a vocab object", "model.vocab");
   m->symbols_.reserve(vocab.size() * 2);
   std::int64_t max_id = -1;
   for (auto field : vocab) {
@@ -73,12 +76,14 @@ core::Result<std::unique_ptr<BpeModel>> BpeModel::from_json(simdjson::dom::eleme
       simdjson::dom::array pair;
       if (item.get_string().get(s) == simdjson::SUCCESS) {
         auto sp = s.find(' ');
-        if (sp == std::string_view::npos) return fail("merge '" + std::string(s) + "' is not 'a b'", "model.merges");
+        if (sp == std::string_view::npos)
+          return fail("merge '" + std::string(s) + "' is not 'a b'", "model.merges");
         a = s.substr(0, sp);
         b = s.substr(sp + 1);
       } else if (item.get_array().get(pair) == simdjson::SUCCESS && pair.size() == 2) {
         std::string_view x, y;
-        if (pair.at(0).get_string().get(x) || pair.at(1).get_string().get(y)) return fail("merge pair is not two strings", "model.merges");
+        if (pair.at(0).get_string().get(x) || pair.at(1).get_string().get(y))
+          return fail("merge pair is not two strings", "model.merges");
         a = x;
         b = y;
       } else {
@@ -102,7 +107,8 @@ core::Result<std::unique_ptr<BpeModel>> BpeModel::from_json(simdjson::dom::eleme
   m->symbols_.for_each([&](std::string_view tok, std::int32_t id) {
     if (id < m->vocab_limit_) m->id_to_token_[static_cast<std::size_t>(id)] = tok;
   });
-  for (std::size_t byte = 0; byte < 256; ++byte) m->byte_symbols_[byte] = m->find_symbol(byte_to_unicode()[byte]);
+  for (std::size_t byte = 0; byte < 256; ++byte)
+    m->byte_symbols_[byte] = m->find_symbol(byte_to_unicode()[byte]);
   for (int byte = 0; byte < 256; ++byte) {
     char name[8];
     std::snprintf(name, sizeof name, "<0x%02X>", byte);
@@ -122,7 +128,8 @@ std::string_view BpeModel::id_to_token(std::int32_t id) const {
   return id_to_token_[static_cast<std::size_t>(id)];
 }
 
-void BpeModel::emit_symbol(std::int32_t sym, std::string_view text, std::vector<std::int32_t>& out) const {
+void BpeModel::emit_symbol(std::int32_t sym, std::string_view text,
+                           std::vector<std::int32_t>& out) const {
   if (in_vocab(sym)) {
     out.push_back(sym);
     return;
@@ -141,7 +148,8 @@ void BpeModel::emit_symbol(std::int32_t sym, std::string_view text, std::vector<
   }
 }
 
-void BpeModel::merge_word(std::string_view word, bool raw_bytes, std::vector<std::int32_t>& out) const {
+void BpeModel::merge_word(std::string_view word, bool raw_bytes,
+                          std::vector<std::int32_t>& out) const {
   struct Sym {
     std::int32_t id;  // symbol id, -1 for text the symbol table does not know
     std::int32_t prev, next;
@@ -150,7 +158,8 @@ void BpeModel::merge_word(std::string_view word, bool raw_bytes, std::vector<std
   };
   std::vector<Sym> syms;
   syms.reserve(word.size());
-  const bool affixes = !options_.continuing_subword_prefix.empty() || !options_.end_of_word_suffix.empty();
+  const bool affixes =
+      !options_.continuing_subword_prefix.empty() || !options_.end_of_word_suffix.empty();
   std::size_t i = 0;
   while (i < word.size()) {
     const std::size_t start = i;
@@ -159,7 +168,8 @@ void BpeModel::merge_word(std::string_view word, bool raw_bytes, std::vector<std
       id = byte_symbols_[static_cast<unsigned char>(word[i])];
       ++i;
       const auto n = static_cast<std::int32_t>(syms.size());
-      syms.push_back(Sym{id, n - 1, n + 1, static_cast<std::uint32_t>(start), static_cast<std::uint32_t>(i), true});
+      syms.push_back(Sym{id, n - 1, n + 1, static_cast<std::uint32_t>(start),
+                         static_cast<std::uint32_t>(i), true});
       continue;
     }
     const char32_t cp = next_code_point(word, i);
@@ -174,7 +184,8 @@ void BpeModel::merge_word(std::string_view word, bool raw_bytes, std::vector<std
       id = find_symbol(t);
     }
     const auto n = static_cast<std::int32_t>(syms.size());
-    syms.push_back(Sym{id, n - 1, n + 1, static_cast<std::uint32_t>(start), static_cast<std::uint32_t>(i), true});
+    syms.push_back(Sym{id, n - 1, n + 1, static_cast<std::uint32_t>(start),
+                       static_cast<std::uint32_t>(i), true});
   }
   if (syms.empty()) return;
   syms.back().next = -1;
@@ -222,7 +233,8 @@ void BpeModel::cached(std::string_view word, bool raw_bytes, std::vector<std::in
   auto append = [&](const std::int32_t* ids, std::size_t n) {
     for (std::size_t k = 0; k < n; ++k) {
       const std::int32_t id = ids[k];
-      if (options_.fuse_unk && unk_id_ && id == *unk_id_ && !out.empty() && out.back() == *unk_id_) continue;
+      if (options_.fuse_unk && unk_id_ && id == *unk_id_ && !out.empty() && out.back() == *unk_id_)
+        continue;
       out.push_back(id);
     }
   };
@@ -243,7 +255,8 @@ void BpeModel::cached(std::string_view word, bool raw_bytes, std::vector<std::in
     if (cache.entries.size() >= kCacheLimit) cache.clear();
     const auto entry = static_cast<std::int32_t>(cache.entries.size());
     if (cache.index.insert(word, entry) == entry) {
-      cache.entries.emplace_back(static_cast<std::uint32_t>(cache.ids.size()), static_cast<std::uint32_t>(ids.size()));
+      cache.entries.emplace_back(static_cast<std::uint32_t>(cache.ids.size()),
+                                 static_cast<std::uint32_t>(ids.size()));
       cache.ids.insert(cache.ids.end(), ids.begin(), ids.end());
     }
   }

@@ -14,7 +14,9 @@ namespace inferperf::tokenizer {
 // Hash and equality that let string-keyed maps be searched with a string_view, without allocating.
 struct StringHash {
   using is_transparent = void;
-  std::size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
+  std::size_t operator()(std::string_view s) const noexcept {
+    return std::hash<std::string_view>{}(s);
+  }
 };
 template <typename V>
 using StringMap = std::unordered_map<std::string, V, StringHash, std::equal_to<>>;
@@ -47,10 +49,13 @@ class BpeModel final : public Model {
   };
 
   // Symbols are every string merging can produce. A vocab token's symbol id is its token id;
-  // merge results missing from the vocab get ids above the vocab ("phantoms", never emitted as such).
+  // merge results missing from the vocab get ids above the vocab ("phantoms", never emitted as
+  // such).
   std::int32_t symbol_id(std::string_view s);  // creates a phantom when missing (load time only)
   std::int32_t find_symbol(std::string_view s) const;
-  bool in_vocab(std::int32_t sym) const { return sym >= 0 && sym < vocab_limit_ && !id_to_token_[static_cast<std::size_t>(sym)].empty(); }
+  bool in_vocab(std::int32_t sym) const {
+    return sym >= 0 && sym < vocab_limit_ && !id_to_token_[static_cast<std::size_t>(sym)].empty();
+  }
   void merge_word(std::string_view word, bool raw_bytes, std::vector<std::int32_t>& out) const;
   void cached(std::string_view word, bool raw_bytes, std::vector<std::int32_t>& out) const;
   void emit_symbol(std::int32_t sym, std::string_view text, std::vector<std::int32_t>& out) const;
@@ -73,7 +78,7 @@ class BpeModel final : public Model {
 
   // Word cache: word -> ids, one per input kind (mapped text, raw bytes for the byte-level path).
   struct WordCache {
-    FlatStringIndex index;  // word -> entry
+    FlatStringIndex index;                                         // word -> entry
     std::vector<std::pair<std::uint32_t, std::uint32_t>> entries;  // (offset, count) into ids
     std::vector<std::int32_t> ids;
     void clear() {

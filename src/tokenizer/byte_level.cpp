@@ -11,8 +11,10 @@ std::array<char32_t, 256> build_table() {
   std::array<char32_t, 256> t{};
   int n = 0;
   for (int b = 0; b < 256; ++b) {
-    const bool printable = (b >= 33 && b <= 126) || (b >= 161 && b <= 172) || (b >= 174 && b <= 255);
-    t[static_cast<std::size_t>(b)] = printable ? static_cast<char32_t>(b) : static_cast<char32_t>(256 + n++);
+    const bool printable =
+        (b >= 33 && b <= 126) || (b >= 161 && b <= 172) || (b >= 174 && b <= 255);
+    t[static_cast<std::size_t>(b)] =
+        printable ? static_cast<char32_t>(b) : static_cast<char32_t>(256 + n++);
   }
   return t;
 }

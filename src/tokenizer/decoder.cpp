@@ -104,13 +104,16 @@ class FuseDec final : public Decoder {
 
 class StripDec final : public Decoder {
  public:
-  StripDec(std::string content, std::size_t start, std::size_t stop) : c_(std::move(content)), start_(start), stop_(stop) {}
+  StripDec(std::string content, std::size_t start, std::size_t stop)
+      : c_(std::move(content)), start_(start), stop_(stop) {}
   std::vector<std::string> decode_chain(std::vector<std::string> tokens) const override {
     for (auto& t : tokens) {
       std::size_t b = 0;
-      for (std::size_t k = 0; k < start_ && t.compare(b, c_.size(), c_) == 0 && b < t.size(); ++k) b += c_.size();
+      for (std::size_t k = 0; k < start_ && t.compare(b, c_.size(), c_) == 0 && b < t.size(); ++k)
+        b += c_.size();
       std::size_t e = t.size();
-      for (std::size_t k = 0; k < stop_ && e >= b + c_.size() && t.compare(e - c_.size(), c_.size(), c_) == 0; ++k) {
+      for (std::size_t k = 0;
+           k < stop_ && e >= b + c_.size() && t.compare(e - c_.size(), c_.size(), c_) == 0; ++k) {
         e -= c_.size();
       }
       t = t.substr(b, e - b);
@@ -125,7 +128,8 @@ class StripDec final : public Decoder {
 
 class ReplaceDec final : public Decoder {
  public:
-  ReplaceDec(std::shared_ptr<Regex> re, std::string content) : re_(std::move(re)), content_(std::move(content)) {}
+  ReplaceDec(std::shared_ptr<Regex> re, std::string content)
+      : re_(std::move(re)), content_(std::move(content)) {}
   std::vector<std::string> decode_chain(std::vector<std::string> tokens) const override {
     for (auto& t : tokens) {
       std::string out;
@@ -148,8 +152,8 @@ class ReplaceDec final : public Decoder {
 
 std::string cleanup_spaces(std::string s) {
   static const std::pair<const char*, const char*> kRules[] = {
-      {" .", "."}, {" ?", "?"}, {" !", "!"}, {" ,", ","}, {" ' ", "'"}, {" n't", "n't"},
-      {" 'm", "'m"}, {" 's", "'s"}, {" 've", "'ve"}, {" 're", "'re"}};
+      {" .", "."},     {" ?", "?"},   {" !", "!"},   {" ,", ","},     {" ' ", "'"},
+      {" n't", "n't"}, {" 'm", "'m"}, {" 's", "'s"}, {" 've", "'ve"}, {" 're", "'re"}};
   for (auto [from, to] : kRules) s = replace_all(std::move(s), from, to);
   return s;
 }
@@ -160,8 +164,10 @@ class WordPieceDec final : public Decoder {
   std::vector<std::string> decode_chain(std::vector<std::string> tokens) const override {
     for (std::size_t i = 0; i < tokens.size(); ++i) {
       if (i != 0) {
-        if (tokens[i].rfind(prefix_, 0) == 0) tokens[i].erase(0, prefix_.size());
-        else tokens[i] = " " + tokens[i];
+        if (tokens[i].rfind(prefix_, 0) == 0)
+          tokens[i].erase(0, prefix_.size());
+        else
+          tokens[i] = " " + tokens[i];
       }
       if (cleanup_) tokens[i] = cleanup_spaces(std::move(tokens[i]));
     }
@@ -209,26 +215,31 @@ core::Result<std::unique_ptr<Decoder>> make_decoder(simdjson::dom::element c,
   if (type == "Metaspace") {
     std::string scheme = str_field(c, "prepend_scheme", "");
     bool strip = scheme.empty() ? bool_field(c, "add_prefix_space", true) : scheme != "never";
-    return std::unique_ptr<Decoder>(new MetaspaceDec(str_field(c, "replacement", "\xE2\x96\x81"), strip));
+    return std::unique_ptr<Decoder>(
+        new MetaspaceDec(str_field(c, "replacement", "\xE2\x96\x81"), strip));
   }
   if (type == "ByteFallback") return std::unique_ptr<Decoder>(new ByteFallbackDec());
   if (type == "Fuse") return std::unique_ptr<Decoder>(new FuseDec());
   if (type == "Strip") {
-    return std::unique_ptr<Decoder>(new StripDec(str_field(c, "content", " "),
-                                                 static_cast<std::size_t>(int_field(c, "start").value_or(0)),
-                                                 static_cast<std::size_t>(int_field(c, "stop").value_or(0))));
+    return std::unique_ptr<Decoder>(new StripDec(
+        str_field(c, "content", " "), static_cast<std::size_t>(int_field(c, "start").value_or(0)),
+        static_cast<std::size_t>(int_field(c, "stop").value_or(0))));
   }
   if (type == "Replace") {
     auto src = pattern_source(c["pattern"]);
-    if (!src) return core::Error{core::ErrorKind::kInput, "Replace decoder without a pattern", "", 0, "decoder.pattern"};
+    if (!src)
+      return core::Error{core::ErrorKind::kInput, "Replace decoder without a pattern", "", 0,
+                         "decoder.pattern"};
     auto re = Regex::compile(*src);
     if (!re) return re.error();
     return std::unique_ptr<Decoder>(new ReplaceDec(*re, str_field(c, "content")));
   }
   if (type == "WordPiece") {
-    return std::unique_ptr<Decoder>(new WordPieceDec(str_field(c, "prefix", "##"), bool_field(c, "cleanup", true)));
+    return std::unique_ptr<Decoder>(
+        new WordPieceDec(str_field(c, "prefix", "##"), bool_field(c, "cleanup", true)));
   }
-  if (type == "BPEDecoder") return std::unique_ptr<Decoder>(new BpeDec(str_field(c, "suffix", "</w>")));
+  if (type == "BPEDecoder")
+    return std::unique_ptr<Decoder>(new BpeDec(str_field(c, "suffix", "</w>")));
   if (type == "Sequence") {
     std::vector<std::unique_ptr<Decoder>> parts;
     simdjson::dom::array arr;
@@ -241,7 +252,8 @@ core::Result<std::unique_ptr<Decoder>> make_decoder(simdjson::dom::element c,
     }
     return std::unique_ptr<Decoder>(new SequenceDec(std::move(parts)));
   }
-  return core::Error{core::ErrorKind::kInput, "decoder type '" + type + "' is not supported", "", 0, "decoder.type"};
+  return core::Error{core::ErrorKind::kInput, "decoder type '" + type + "' is not supported", "", 0,
+                     "decoder.type"};
 }
 
 }  // namespace inferperf::tokenizer

@@ -19,7 +19,7 @@ class Decoder {
 };
 
 // `added_tokens` are passed through untouched by the ByteLevel decoder.
-core::Result<std::unique_ptr<Decoder>> make_decoder(simdjson::dom::element config,
-                                                    const std::unordered_set<std::string>* added_tokens);
+core::Result<std::unique_ptr<Decoder>> make_decoder(
+    simdjson::dom::element config, const std::unordered_set<std::string>* added_tokens);
 
 }  // namespace inferperf::tokenizer

@@ -17,7 +17,9 @@ void FlatStringIndex::reserve(std::size_t n) {
   }
 }
 
-void FlatStringIndex::grow() { reserve(slots_.empty() ? 8 : slots_.size()); }
+void FlatStringIndex::grow() {
+  reserve(slots_.empty() ? 8 : slots_.size());
+}
 
 std::int32_t FlatStringIndex::insert(std::string_view key, std::int32_t value) {
   if (2 * (size_ + 1) > slots_.size()) grow();
@@ -25,10 +27,12 @@ std::int32_t FlatStringIndex::insert(std::string_view key, std::int32_t value) {
   const auto tag = static_cast<std::uint32_t>(h >> 32);
   std::size_t i = h & mask_;
   while (slots_[i].value != kMissing) {
-    if (slots_[i].tag == tag && key_at(slots_[i].offset, slots_[i].length) == key) return slots_[i].value;
+    if (slots_[i].tag == tag && key_at(slots_[i].offset, slots_[i].length) == key)
+      return slots_[i].value;
     i = (i + 1) & mask_;
   }
-  slots_[i] = Slot{static_cast<std::uint32_t>(arena_.size()), static_cast<std::uint32_t>(key.size()), value, tag};
+  slots_[i] = Slot{static_cast<std::uint32_t>(arena_.size()),
+                   static_cast<std::uint32_t>(key.size()), value, tag};
   arena_.append(key);
   ++size_;
   return value;
@@ -40,7 +44,8 @@ std::int32_t FlatStringIndex::find(std::string_view key) const {
   const auto tag = static_cast<std::uint32_t>(h >> 32);
   std::size_t i = h & mask_;
   while (slots_[i].value != kMissing) {
-    if (slots_[i].tag == tag && key_at(slots_[i].offset, slots_[i].length) == key) return slots_[i].value;
+    if (slots_[i].tag == tag && key_at(slots_[i].offset, slots_[i].length) == key)
+      return slots_[i].value;
     i = (i + 1) & mask_;
   }
   return kMissing;

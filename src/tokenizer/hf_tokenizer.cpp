@@ -13,7 +13,9 @@ namespace inferperf::tokenizer {
 
 namespace {
 
-bool is_ws(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
+bool is_ws(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
 
 std::string replace_all(std::string s, std::string_view from, std::string_view to) {
   std::string out;
@@ -46,12 +48,14 @@ core::Result<std::unique_ptr<HfTokenizer>> HfTokenizer::load(const std::filesyst
     if (cfg.is_discarded() || !cfg.is_object()) {
       return core::Error{core::ErrorKind::kInput, "not valid JSON", config_path.string()};
     }
-    if (auto it = cfg.find("clean_up_tokenization_spaces"); it != cfg.end() && it->is_boolean()) cleanup = it->get<bool>();
+    if (auto it = cfg.find("clean_up_tokenization_spaces"); it != cfg.end() && it->is_boolean())
+      cleanup = it->get<bool>();
   }
   return from_json_text(ss.str(), cleanup, path.string());
 }
 
-core::Result<std::unique_ptr<HfTokenizer>> HfTokenizer::from_json_text(std::string_view json, bool cleanup,
+core::Result<std::unique_ptr<HfTokenizer>> HfTokenizer::from_json_text(std::string_view json,
+                                                                       bool cleanup,
                                                                        const std::string& origin) {
   auto with_origin = [&](core::Error e) {
     e.file = origin;
@@ -60,7 +64,8 @@ core::Result<std::unique_ptr<HfTokenizer>> HfTokenizer::from_json_text(std::stri
   simdjson::dom::parser parser;
   simdjson::dom::element root;
   if (auto err = parser.parse(json.data(), json.size(), true).get(root); err) {
-    return with_origin(core::Error{core::ErrorKind::kInput, std::string("not valid JSON: ") + simdjson::error_message(err)});
+    return with_origin(core::Error{core::ErrorKind::kInput,
+                                   std::string("not valid JSON: ") + simdjson::error_message(err)});
   }
   std::unique_ptr<HfTokenizer> t(new HfTokenizer());
   t->clean_up_spaces_ = cleanup;
@@ -93,7 +98,8 @@ core::Result<std::unique_ptr<HfTokenizer>> HfTokenizer::from_json_text(std::stri
       tok.rstrip = bool_field(a, "rstrip", false);
       tok.special = bool_field(a, "special", false);
       if (tok.id < 0 || tok.content.empty()) {
-        return with_origin(core::Error{core::ErrorKind::kInput, "added token without id or content", "", 0, "added_tokens"});
+        return with_origin(core::Error{core::ErrorKind::kInput, "added token without id or content",
+                                       "", 0, "added_tokens"});
       }
       t->added_by_id_[tok.id] = t->added_.size();
       t->added_contents_.insert(tok.content);
@@ -138,7 +144,8 @@ void HfTokenizer::detect_fast_path(simdjson::dom::element pre) {
   if (is_plain_byte_level(pre, true)) {
     pattern = R"('s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+)";
     keep_gaps = true;
-  } else if (str_field(pre, "type") == "Sequence" && pre["pretokenizers"].get_array().get(parts) == simdjson::SUCCESS &&
+  } else if (str_field(pre, "type") == "Sequence" &&
+             pre["pretokenizers"].get_array().get(parts) == simdjson::SUCCESS &&
              parts.size() == 2 && is_plain_byte_level(parts.at(1).value(), false) &&
              str_field(parts.at(0).value(), "type") == "Split") {
     auto split = parts.at(0).value();
@@ -210,15 +217,18 @@ std::vector<HfTokenizer::Segment> HfTokenizer::split_added(std::string_view text
   return out;
 }
 
-void HfTokenizer::encode_pieces(std::string_view text, bool first_section, std::vector<std::int32_t>& out) const {
+void HfTokenizer::encode_pieces(std::string_view text, bool first_section,
+                                std::vector<std::int32_t>& out) const {
   if (fast_bpe_) {
     std::size_t last = 0;
     for (auto [b, e] : fast_split_->find_all(text)) {
-      if (fast_keep_gaps_ && b > last) fast_bpe_->tokenize_byte_level(text.substr(last, b - last), out);
+      if (fast_keep_gaps_ && b > last)
+        fast_bpe_->tokenize_byte_level(text.substr(last, b - last), out);
       fast_bpe_->tokenize_byte_level(text.substr(b, e - b), out);
       last = e;
     }
-    if (fast_keep_gaps_ && last < text.size()) fast_bpe_->tokenize_byte_level(text.substr(last), out);
+    if (fast_keep_gaps_ && last < text.size())
+      fast_bpe_->tokenize_byte_level(text.substr(last), out);
     return;
   }
   std::vector<std::string> pieces{std::string(text)};
@@ -226,7 +236,8 @@ void HfTokenizer::encode_pieces(std::string_view text, bool first_section, std::
   for (const auto& p : pieces) model_->tokenize(p, out);
 }
 
-void HfTokenizer::encode_segment(std::string_view text, bool first_section, std::vector<std::int32_t>& out) const {
+void HfTokenizer::encode_segment(std::string_view text, bool first_section,
+                                 std::vector<std::int32_t>& out) const {
   if (text.empty()) return;
   if (!normalizer_) {
     encode_pieces(text, first_section, out);
@@ -279,8 +290,8 @@ std::string HfTokenizer::decode(std::span<const std::int32_t> ids) const {
   }
   if (clean_up_spaces_) {
     static const std::pair<std::string_view, std::string_view> kRules[] = {
-        {" .", "."}, {" ?", "?"}, {" !", "!"}, {" ,", ","}, {" ' ", "'"}, {" n't", "n't"},
-        {" 'm", "'m"}, {" 's", "'s"}, {" 've", "'ve"}, {" 're", "'re"}};
+        {" .", "."},     {" ?", "?"},   {" !", "!"},   {" ,", ","},     {" ' ", "'"},
+        {" n't", "n't"}, {" 'm", "'m"}, {" 's", "'s"}, {" 've", "'ve"}, {" 're", "'re"}};
     for (auto [from, to] : kRules) text = replace_all(std::move(text), from, to);
   }
   return text;

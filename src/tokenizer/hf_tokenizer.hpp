@@ -29,7 +29,8 @@ class HfTokenizer final : public Tokenizer {
  public:
   // Loads `path` (a tokenizer.json file); errors name the file and the offending field.
   static core::Result<std::unique_ptr<HfTokenizer>> load(const std::filesystem::path& path);
-  static core::Result<std::unique_ptr<HfTokenizer>> from_json_text(std::string_view json, bool clean_up_spaces,
+  static core::Result<std::unique_ptr<HfTokenizer>> from_json_text(std::string_view json,
+                                                                   bool clean_up_spaces,
                                                                    const std::string& origin);
 
   std::vector<std::int32_t> encode(std::string_view text) const override;
@@ -47,8 +48,10 @@ class HfTokenizer final : public Tokenizer {
   };
   // Splits on added tokens, longest match at each position scanning left to right.
   std::vector<Segment> split_added(std::string_view text) const;
-  void encode_segment(std::string_view text, bool first_section, std::vector<std::int32_t>& out) const;
-  void encode_pieces(std::string_view text, bool first_section, std::vector<std::int32_t>& out) const;
+  void encode_segment(std::string_view text, bool first_section,
+                      std::vector<std::int32_t>& out) const;
+  void encode_pieces(std::string_view text, bool first_section,
+                     std::vector<std::int32_t>& out) const;
   void detect_fast_path(simdjson::dom::element pre_tokenizer);
 
   std::unique_ptr<Normalizer> normalizer_;

@@ -8,7 +8,8 @@
 
 namespace inferperf::tokenizer {
 
-inline std::string str_field(simdjson::dom::element e, std::string_view key, std::string fallback = "") {
+inline std::string str_field(simdjson::dom::element e, std::string_view key,
+                             std::string fallback = "") {
   std::string_view v;
   if (e[key].get_string().get(v) == simdjson::SUCCESS) return std::string(v);
   return fallback;
@@ -26,7 +27,9 @@ inline std::optional<std::int64_t> int_field(simdjson::dom::element e, std::stri
   return std::nullopt;
 }
 
-inline bool is_null_or_missing(simdjson::dom::element e) { return e.is_null(); }
+inline bool is_null_or_missing(simdjson::dom::element e) {
+  return e.is_null();
+}
 
 // The "pattern" of Split/Replace: {"String": s} (literal) or {"Regex": r}. Returns a regex source.
 std::optional<std::string> pattern_source(simdjson::dom::element pattern);

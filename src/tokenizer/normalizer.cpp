@@ -81,7 +81,9 @@ std::string map_code_points(const std::string& t, char32_t (*f)(char32_t)) {
   return out;
 }
 
-char32_t lower(char32_t c) { return static_cast<char32_t>(utf8proc_tolower(static_cast<utf8proc_int32_t>(c))); }
+char32_t lower(char32_t c) {
+  return static_cast<char32_t>(utf8proc_tolower(static_cast<utf8proc_int32_t>(c)));
+}
 
 class Lowercase final : public Normalizer {
  public:
@@ -99,7 +101,8 @@ class Prepend final : public Normalizer {
 
 class Replace final : public Normalizer {
  public:
-  Replace(std::shared_ptr<Regex> re, std::string content) : re_(std::move(re)), content_(std::move(content)) {}
+  Replace(std::shared_ptr<Regex> re, std::string content)
+      : re_(std::move(re)), content_(std::move(content)) {}
   std::string normalize(std::string t) const override {
     std::string out;
     std::size_t last = 0;
@@ -117,7 +120,10 @@ class Replace final : public Normalizer {
   std::string content_;
 };
 
-bool is_space(char32_t c) { return utf8proc_category(static_cast<utf8proc_int32_t>(c)) == UTF8PROC_CATEGORY_ZS || (c >= 9 && c <= 13); }
+bool is_space(char32_t c) {
+  return utf8proc_category(static_cast<utf8proc_int32_t>(c)) == UTF8PROC_CATEGORY_ZS ||
+         (c >= 9 && c <= 13);
+}
 
 class Strip final : public Normalizer {
  public:
@@ -156,15 +162,17 @@ class StripAccents final : public Normalizer {
     std::size_t i = 0;
     while (i < t.size()) {
       char32_t c = next_code_point(t, i);
-      if (utf8proc_category(static_cast<utf8proc_int32_t>(c)) != UTF8PROC_CATEGORY_MN) append_utf8(out, c);
+      if (utf8proc_category(static_cast<utf8proc_int32_t>(c)) != UTF8PROC_CATEGORY_MN)
+        append_utf8(out, c);
     }
     return out;
   }
 };
 
 bool is_chinese(char32_t c) {
-  return (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0x3400 && c <= 0x4DBF) || (c >= 0x20000 && c <= 0x2A6DF) ||
-         (c >= 0x2A700 && c <= 0x2B73F) || (c >= 0x2B740 && c <= 0x2B81F) || (c >= 0x2B820 && c <= 0x2CEAF) ||
+  return (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0x3400 && c <= 0x4DBF) ||
+         (c >= 0x20000 && c <= 0x2A6DF) || (c >= 0x2A700 && c <= 0x2B73F) ||
+         (c >= 0x2B740 && c <= 0x2B81F) || (c >= 0x2B820 && c <= 0x2CEAF) ||
          (c >= 0xF900 && c <= 0xFAFF) || (c >= 0x2F800 && c <= 0x2FA1F);
 }
 
@@ -180,7 +188,8 @@ class BertNormalizer final : public Normalizer {
       if (clean_) {
         auto cat = utf8proc_category(static_cast<utf8proc_int32_t>(c));
         if (c == 0 || c == 0xFFFD) continue;
-        const bool ws = c == ' ' || c == '\t' || c == '\n' || c == '\r' || cat == UTF8PROC_CATEGORY_ZS;
+        const bool ws =
+            c == ' ' || c == '\t' || c == '\n' || c == '\r' || cat == UTF8PROC_CATEGORY_ZS;
         if (!ws && (cat == UTF8PROC_CATEGORY_CC || cat == UTF8PROC_CATEGORY_CF)) continue;
         if (ws) c = ' ';
       }
@@ -218,8 +227,8 @@ class Sequence final : public Normalizer {
 };
 
 core::Error unsupported(const std::string& what) {
-  return core::Error{core::ErrorKind::kInput, "normalizer type '" + what + "' is not supported", "", 0,
-                     "normalizer.type"};
+  return core::Error{core::ErrorKind::kInput, "normalizer type '" + what + "' is not supported", "",
+                     0, "normalizer.type"};
 }
 
 }  // namespace
@@ -233,20 +242,23 @@ core::Result<std::unique_ptr<Normalizer>> make_normalizer(simdjson::dom::element
   if (type == "Lowercase") return std::unique_ptr<Normalizer>(new Lowercase());
   if (type == "Prepend") return std::unique_ptr<Normalizer>(new Prepend(str_field(c, "prepend")));
   if (type == "Strip") {
-    return std::unique_ptr<Normalizer>(new Strip(bool_field(c, "strip_left", true), bool_field(c, "strip_right", true)));
+    return std::unique_ptr<Normalizer>(
+        new Strip(bool_field(c, "strip_left", true), bool_field(c, "strip_right", true)));
   }
   if (type == "StripAccents") return std::unique_ptr<Normalizer>(new StripAccents());
   if (type == "BertNormalizer") {
     bool lower = bool_field(c, "lowercase", true);
     bool strip = false;
     bool strip_set = c["strip_accents"].get_bool().get(strip) == simdjson::SUCCESS;
-    return std::unique_ptr<Normalizer>(new BertNormalizer(bool_field(c, "clean_text", true),
-                                                          bool_field(c, "handle_chinese_chars", true),
-                                                          strip_set ? strip : lower, lower));
+    return std::unique_ptr<Normalizer>(new BertNormalizer(
+        bool_field(c, "clean_text", true), bool_field(c, "handle_chinese_chars", true),
+        strip_set ? strip : lower, lower));
   }
   if (type == "Replace") {
     auto src = pattern_source(c["pattern"]);
-    if (!src) return core::Error{core::ErrorKind::kInput, "Replace normalizer without a pattern", "", 0, "normalizer.pattern"};
+    if (!src)
+      return core::Error{core::ErrorKind::kInput, "Replace normalizer without a pattern", "", 0,
+                         "normalizer.pattern"};
     auto re = Regex::compile(*src);
     if (!re) return re.error();
     return std::unique_ptr<Normalizer>(new Replace(*re, str_field(c, "content")));

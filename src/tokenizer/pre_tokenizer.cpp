@@ -73,7 +73,8 @@ void split_piece(const std::string& s, const Regex& re, Behavior behavior, bool 
 
 class Split final : public PreTokenizer {
  public:
-  Split(std::shared_ptr<Regex> re, Behavior b, bool invert) : re_(std::move(re)), behavior_(b), invert_(invert) {}
+  Split(std::shared_ptr<Regex> re, Behavior b, bool invert)
+      : re_(std::move(re)), behavior_(b), invert_(invert) {}
   void pre_tokenize(std::vector<std::string>& pieces, bool) const override {
     std::vector<std::string> out;
     out.reserve(pieces.size() * 4);
@@ -87,18 +88,21 @@ class Split final : public PreTokenizer {
   bool invert_;
 };
 
-constexpr const char* kGpt2Pattern = R"('s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+)";
+constexpr const char* kGpt2Pattern =
+    R"('s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+)";
 
 class ByteLevelPre final : public PreTokenizer {
  public:
-  ByteLevelPre(bool add_prefix_space, std::shared_ptr<Regex> re) : prefix_(add_prefix_space), re_(std::move(re)) {}
+  ByteLevelPre(bool add_prefix_space, std::shared_ptr<Regex> re)
+      : prefix_(add_prefix_space), re_(std::move(re)) {}
   void pre_tokenize(std::vector<std::string>& pieces, bool) const override {
     std::vector<std::string> out;
     out.reserve(pieces.size());
     for (auto& p : pieces) {
       if (prefix_ && (p.empty() || p[0] != ' ')) p.insert(p.begin(), ' ');
       if (re_) {
-        for (auto [b, e] : re_->find_all(p)) out.push_back(bytes_to_byte_level(std::string_view(p).substr(b, e - b)));
+        for (auto [b, e] : re_->find_all(p))
+          out.push_back(bytes_to_byte_level(std::string_view(p).substr(b, e - b)));
       } else {
         out.push_back(bytes_to_byte_level(p));
       }
@@ -114,14 +118,19 @@ class ByteLevelPre final : public PreTokenizer {
 class Metaspace final : public PreTokenizer {
  public:
   Metaspace(std::string replacement, std::string scheme, bool split, std::shared_ptr<Regex> re)
-      : rep_(std::move(replacement)), scheme_(std::move(scheme)), split_(split), re_(std::move(re)) {}
+      : rep_(std::move(replacement)),
+        scheme_(std::move(scheme)),
+        split_(split),
+        re_(std::move(re)) {}
   void pre_tokenize(std::vector<std::string>& pieces, bool first_section) const override {
     std::vector<std::string> out;
     for (std::size_t k = 0; k < pieces.size(); ++k) {
       std::string r;
       for (char c : pieces[k]) {
-        if (c == ' ') r += rep_;
-        else r.push_back(c);
+        if (c == ' ')
+          r += rep_;
+        else
+          r.push_back(c);
       }
       const bool prepend = scheme_ == "always" || (scheme_ == "first" && first_section && k == 0);
       if (prepend && r.rfind(rep_, 0) != 0) r = rep_ + r;
@@ -151,7 +160,8 @@ class Sequence final : public PreTokenizer {
   std::vector<std::unique_ptr<PreTokenizer>> parts_;
 };
 
-core::Result<std::unique_ptr<PreTokenizer>> regex_split(const std::string& pattern, Behavior b, bool invert) {
+core::Result<std::unique_ptr<PreTokenizer>> regex_split(const std::string& pattern, Behavior b,
+                                                        bool invert) {
   auto re = Regex::compile(pattern);
   if (!re) return re.error();
   return std::unique_ptr<PreTokenizer>(new Split(*re, b, invert));
@@ -183,7 +193,8 @@ core::Result<std::unique_ptr<PreTokenizer>> make_pre_tokenizer(simdjson::dom::el
       if (!r) return r.error();
       re = *r;
     }
-    return std::unique_ptr<PreTokenizer>(new ByteLevelPre(bool_field(c, "add_prefix_space", true), re));
+    return std::unique_ptr<PreTokenizer>(
+        new ByteLevelPre(bool_field(c, "add_prefix_space", true), re));
   }
   if (type == "Metaspace") {
     std::string rep = str_field(c, "replacement", "\xE2\x96\x81");
@@ -191,14 +202,17 @@ core::Result<std::unique_ptr<PreTokenizer>> make_pre_tokenizer(simdjson::dom::el
     if (scheme.empty()) scheme = bool_field(c, "add_prefix_space", true) ? "always" : "never";
     auto re = Regex::compile(regex_escape(rep));
     if (!re) return re.error();
-    return std::unique_ptr<PreTokenizer>(new Metaspace(rep, scheme, bool_field(c, "split", true), *re));
+    return std::unique_ptr<PreTokenizer>(
+        new Metaspace(rep, scheme, bool_field(c, "split", true), *re));
   }
   if (type == "Digits") {
-    return regex_split(bool_field(c, "individual_digits", false) ? R"(\p{Nd})" : R"(\p{Nd}+)", Behavior::kIsolated, false);
+    return regex_split(bool_field(c, "individual_digits", false) ? R"(\p{Nd})" : R"(\p{Nd}+)",
+                       Behavior::kIsolated, false);
   }
   if (type == "Punctuation") {
     const std::string b = str_field(c, "behavior", "Isolated");
-    return regex_split(R"([\p{P}!-/:-@\[-`{-~])", b == "Removed" ? Behavior::kRemoved : Behavior::kIsolated, false);
+    return regex_split(R"([\p{P}!-/:-@\[-`{-~])",
+                       b == "Removed" ? Behavior::kRemoved : Behavior::kIsolated, false);
   }
   if (type == "Whitespace") return regex_split(R"(\w+|[^\w\s]+)", Behavior::kRemoved, true);
   if (type == "WhitespaceSplit") return regex_split(R"(\s+)", Behavior::kRemoved, false);

@@ -13,8 +13,9 @@ core::Result<std::shared_ptr<Regex>> Regex::compile(std::string_view pattern) {
   if (!code) {
     PCRE2_UCHAR msg[256];
     pcre2_get_error_message(err, msg, sizeof msg);
-    return core::Error{core::ErrorKind::kInput, "invalid regex at offset " + std::to_string(offset) +
-                                                    ": " + reinterpret_cast<char*>(msg)};
+    return core::Error{
+        core::ErrorKind::kInput,
+        "invalid regex at offset " + std::to_string(offset) + ": " + reinterpret_cast<char*>(msg)};
   }
   std::shared_ptr<Regex> r(new Regex());
   r->code_ = code;
@@ -34,8 +35,9 @@ std::vector<std::pair<std::size_t, std::size_t>> Regex::find_all(std::string_vie
   const auto* subject = reinterpret_cast<PCRE2_SPTR>(text.data());
   std::size_t pos = 0;
   while (pos <= text.size()) {
-    const int rc = jit_ ? pcre2_jit_match(code, subject, text.size(), pos, 0, md, nullptr)
-                        : pcre2_match(code, subject, text.size(), pos, PCRE2_NO_UTF_CHECK, md, nullptr);
+    const int rc =
+        jit_ ? pcre2_jit_match(code, subject, text.size(), pos, 0, md, nullptr)
+             : pcre2_match(code, subject, text.size(), pos, PCRE2_NO_UTF_CHECK, md, nullptr);
     if (rc < 0) break;
     const PCRE2_SIZE* ov = pcre2_get_ovector_pointer(md);
     const std::size_t b = ov[0], e = ov[1];
@@ -56,7 +58,8 @@ std::vector<std::pair<std::size_t, std::size_t>> Regex::find_all(std::string_vie
 std::string regex_escape(std::string_view literal) {
   std::string out;
   for (char c : literal) {
-    if (std::string_view("\\^$.|?*+()[]{}-/").find(c) != std::string_view::npos) out.push_back('\\');
+    if (std::string_view("\\^$.|?*+()[]{}-/").find(c) != std::string_view::npos)
+      out.push_back('\\');
     out.push_back(c);
   }
   return out;

@@ -8,12 +8,14 @@ namespace inferperf::tokenizer {
 
 SentencePieceTokenizer::~SentencePieceTokenizer() = default;
 
-core::Result<std::unique_ptr<SentencePieceTokenizer>> SentencePieceTokenizer::load(const std::filesystem::path& path) {
+core::Result<std::unique_ptr<SentencePieceTokenizer>> SentencePieceTokenizer::load(
+    const std::filesystem::path& path) {
   std::unique_ptr<SentencePieceTokenizer> t(new SentencePieceTokenizer());
   t->sp_ = std::make_unique<sentencepiece::SentencePieceProcessor>();
   const auto status = t->sp_->Load(path.string());
   if (!status.ok()) {
-    return core::Error{core::ErrorKind::kInput, "not a SentencePiece model: " + status.ToString(), path.string()};
+    return core::Error{core::ErrorKind::kInput, "not a SentencePiece model: " + status.ToString(),
+                       path.string()};
   }
   return t;
 }
@@ -31,6 +33,8 @@ std::string SentencePieceTokenizer::decode(std::span<const std::int32_t> ids) co
   return out;
 }
 
-std::size_t SentencePieceTokenizer::vocab_size() const { return static_cast<std::size_t>(sp_->GetPieceSize()); }
+std::size_t SentencePieceTokenizer::vocab_size() const {
+  return static_cast<std::size_t>(sp_->GetPieceSize());
+}
 
 }  // namespace inferperf::tokenizer

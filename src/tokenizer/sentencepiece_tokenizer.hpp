@@ -14,7 +14,8 @@ namespace inferperf::tokenizer {
 
 class SentencePieceTokenizer final : public Tokenizer {
  public:
-  static core::Result<std::unique_ptr<SentencePieceTokenizer>> load(const std::filesystem::path& path);
+  static core::Result<std::unique_ptr<SentencePieceTokenizer>> load(
+      const std::filesystem::path& path);
   ~SentencePieceTokenizer() override;
 
   std::vector<std::int32_t> encode(std::string_view text) const override;

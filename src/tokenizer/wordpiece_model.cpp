@@ -16,14 +16,16 @@ class WordPieceModel final : public Model {
     std::unique_ptr<WordPieceModel> m(new WordPieceModel());
     simdjson::dom::object vocab;
     if (c["vocab"].get_object().get(vocab) != simdjson::SUCCESS) {
-      return core::Error{core::ErrorKind::kInput, "WordPiece model without a vocab object", "", 0, "model.vocab"};
+      return core::Error{core::ErrorKind::kInput, "WordPiece model without a vocab object", "", 0,
+                         "model.vocab"};
     }
     std::int64_t max_id = -1;
     for (auto field : vocab) {
       std::int64_t id = 0;
       if (field.value.get_int64().get(id) != simdjson::SUCCESS || id < 0) {
-        return core::Error{core::ErrorKind::kInput, "vocab entry '" + std::string(field.key) + "' has no valid id",
-                           "", 0, "model.vocab"};
+        return core::Error{core::ErrorKind::kInput,
+                           "vocab entry '" + std::string(field.key) + "' has no valid id", "", 0,
+                           "model.vocab"};
       }
       m->vocab_.emplace(std::string(field.key), static_cast<std::int32_t>(id));
       max_id = std::max(max_id, id);
@@ -31,11 +33,13 @@ class WordPieceModel final : public Model {
     m->id_to_token_.assign(static_cast<std::size_t>(max_id + 1), std::string());
     for (const auto& [t, id] : m->vocab_) m->id_to_token_[static_cast<std::size_t>(id)] = t;
     m->prefix_ = str_field(c, "continuing_subword_prefix", "##");
-    m->max_chars_ = static_cast<std::size_t>(int_field(c, "max_input_chars_per_word").value_or(100));
+    m->max_chars_ =
+        static_cast<std::size_t>(int_field(c, "max_input_chars_per_word").value_or(100));
     const std::string unk = str_field(c, "unk_token", "[UNK]");
     auto it = m->vocab_.find(unk);
     if (it == m->vocab_.end()) {
-      return core::Error{core::ErrorKind::kInput, "WordPiece unk_token '" + unk + "' is not in the vocab", "", 0,
+      return core::Error{core::ErrorKind::kInput,
+                         "WordPiece unk_token '" + unk + "' is not in the vocab", "", 0,
                          "model.unk_token"};
     }
     m->unk_id_ = it->second;
@@ -44,7 +48,8 @@ class WordPieceModel final : public Model {
 
   void tokenize(std::string_view word, std::vector<std::int32_t>& out) const override {
     std::vector<std::size_t> bounds;  // code point starts, plus the end
-    for (std::size_t i = 0; i < word.size(); i += utf8_len(static_cast<unsigned char>(word[i]))) bounds.push_back(i);
+    for (std::size_t i = 0; i < word.size(); i += utf8_len(static_cast<unsigned char>(word[i])))
+      bounds.push_back(i);
     bounds.push_back(word.size());
     const std::size_t n = bounds.size() - 1;
     if (n > max_chars_) {
@@ -108,9 +113,10 @@ core::Result<std::unique_ptr<Model>> make_model(simdjson::dom::element c) {
     return std::unique_ptr<Model>(std::move(*m));
   }
   if (type == "WordPiece") return WordPieceModel::from_json(c);
-  return core::Error{core::ErrorKind::kInput,
-                     "tokenizer model type '" + type + "' is not supported (supported: BPE, WordPiece)", "", 0,
-                     "model.type"};
+  return core::Error{
+      core::ErrorKind::kInput,
+      "tokenizer model type '" + type + "' is not supported (supported: BPE, WordPiece)", "", 0,
+      "model.type"};
 }
 
 }  // namespace inferperf::tokenizer

@@ -4,8 +4,8 @@
 
 #include <filesystem>
 #include <optional>
-#include <thread>
 #include <sstream>
+#include <thread>
 
 #include "process.hpp"
 
@@ -34,21 +34,46 @@ TEST(ProfileStreaming, MatchesMockTimingModel) {
   // process ends, so tokenizer loading and start-up are not part of it.
   ProcessResult r;
   std::thread runner([&] {
-    r = run_process({INFERPERF_BIN, "profile", "-m", "mock-model", "-u", mock.url(), "--endpoint-type", "chat",
-                     "--streaming", "--concurrency", "4", "--request-count", "50", "--osl", "32", "--extra-inputs",
-                     "ignore_eos:true", "--isl", "64", "--random-seed", "7", "--artifact-dir", dir, "--ui-type",
+    r = run_process({INFERPERF_BIN,
+                     "profile",
+                     "-m",
+                     "mock-model",
+                     "-u",
+                     mock.url(),
+                     "--endpoint-type",
+                     "chat",
+                     "--streaming",
+                     "--concurrency",
+                     "4",
+                     "--request-count",
+                     "50",
+                     "--osl",
+                     "32",
+                     "--extra-inputs",
+                     "ignore_eos:true",
+                     "--isl",
+                     "64",
+                     "--random-seed",
+                     "7",
+                     "--artifact-dir",
+                     dir,
+                     "--ui-type",
                      "none"},
                     std::chrono::seconds(120));
   });
   std::optional<std::chrono::steady_clock::time_point> first_request;
   const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   while (!first_request && std::chrono::steady_clock::now() < give_up) {
-    if (mock.metric("inferperf_mock_requests_total") > 0) first_request = std::chrono::steady_clock::now();
-    else std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    if (mock.metric("inferperf_mock_requests_total") > 0)
+      first_request = std::chrono::steady_clock::now();
+    else
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }
   runner.join();
   const double own_wall_s =
-      first_request ? std::chrono::duration<double>(std::chrono::steady_clock::now() - *first_request).count() : 0;
+      first_request
+          ? std::chrono::duration<double>(std::chrono::steady_clock::now() - *first_request).count()
+          : 0;
   ASSERT_EQ(r.exit_code, 0) << r.out;
   auto j = load_summary(dir);
   EXPECT_EQ(j["schema_version"], "1.1");
@@ -111,9 +136,26 @@ TEST(ProfileStreaming, CoalescedEventsShareTimestampsAndCountTokens) {
 TEST(ProfileStreaming, ServerTokenCountAsksForUsageAndUsesIt) {
   MockServerProcess mock({"--fast"});
   const std::string dir = make_temp_dir("ip-usage-");
-  auto r = run_process({INFERPERF_BIN, "profile", "-m", "mock-model", "-u", mock.url(), "--streaming",
-                        "--concurrency", "2", "--request-count", "6", "--osl", "12", "--extra-inputs", "ignore_eos:true",
-                        "--isl", "40", "--use-server-token-count", "--artifact-dir", dir},
+  auto r = run_process({INFERPERF_BIN,
+                        "profile",
+                        "-m",
+                        "mock-model",
+                        "-u",
+                        mock.url(),
+                        "--streaming",
+                        "--concurrency",
+                        "2",
+                        "--request-count",
+                        "6",
+                        "--osl",
+                        "12",
+                        "--extra-inputs",
+                        "ignore_eos:true",
+                        "--isl",
+                        "40",
+                        "--use-server-token-count",
+                        "--artifact-dir",
+                        dir},
                        std::chrono::seconds(60));
   ASSERT_EQ(r.exit_code, 0) << r.out;
   auto j = nlohmann::json::parse(read_file(dir + "/profile_export_aiperf.json"));
@@ -124,12 +166,68 @@ TEST(ProfileStreaming, ServerTokenCountAsksForUsageAndUsesIt) {
   EXPECT_EQ(inputs["data"][0]["payloads"][0]["stream_options"]["include_usage"], true);
 }
 
+TEST(ProfileStreaming, ExplicitTokenizerPathAndPromptOptions) {
+  MockServerProcess mock({"--fast"});
+  const std::string dir = make_temp_dir("ip-tokpath-");
+  const std::string llama3 = std::string(INFERPERF_SOURCE_DIR) + "/.cache/tokenizers/llama3";
+  auto r = run_process({INFERPERF_BIN,
+                        "profile",
+                        "-m",
+                        "my-served-name",
+                        "--tokenizer",
+                        llama3,
+                        "-u",
+                        mock.url(),
+                        "--streaming",
+                        "--concurrency",
+                        "2",
+                        "--request-count",
+                        "6",
+                        "--num-dataset-entries",
+                        "3",
+                        "--seq-dist",
+                        "20,4:50;40,8:50",
+                        "--shared-system-prompt-length",
+                        "10",
+                        "--user-context-prompt-length",
+                        "5",
+                        "--extra-inputs",
+                        "ignore_eos:true",
+                        "--random-seed",
+                        "3",
+                        "--artifact-dir",
+                        dir},
+                       std::chrono::seconds(60));
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  auto j = nlohmann::json::parse(read_file(dir + "/profile_export_aiperf.json"));
+  EXPECT_EQ(j["token_source"], "tokenizer " + llama3 + "/tokenizer.json");
+  // ISL = system (10) + user context (5) + the turn (20 or 40), each exact for Llama 3.
+  for (const char* k : {"min", "max"}) {
+    const double isl = j["input_sequence_length"][k].get<double>();
+    EXPECT_TRUE(isl == 35.0 || isl == 55.0) << k << " " << isl;
+  }
+  auto inputs = nlohmann::json::parse(read_file(dir + "/inputs.json"));
+  const auto& messages = inputs["data"][0]["payloads"][0]["messages"];
+  ASSERT_EQ(messages.size(), 3u);
+  EXPECT_EQ(messages[0]["role"], "system");
+  EXPECT_EQ(messages[1]["role"], "user");
+  EXPECT_EQ(
+      inputs["data"][0]["payloads"][0]["messages"][0]["content"],
+      inputs["data"][1]["payloads"][0]["messages"][0]["content"]);  // one shared system prompt
+  EXPECT_NE(
+      inputs["data"][0]["payloads"][0]["messages"][1]["content"],
+      inputs["data"][1]["payloads"][0]["messages"][1]["content"]);  // per-conversation context
+  const int max_tokens = inputs["data"][0]["payloads"][0]["max_completion_tokens"];
+  EXPECT_TRUE(max_tokens == 4 || max_tokens == 8) << max_tokens;
+}
+
 TEST(ProfileStreaming, UnknownTokenizerIsAConfigurationError) {
   MockServerProcess mock({"--fast"});
   const std::string dir = make_temp_dir("ip-notok-");
-  auto r = run_process({INFERPERF_BIN, "profile", "-m", "some-org/real-model", "-u", mock.url(), "--streaming",
-                        "--concurrency", "1", "--request-count", "2", "--artifact-dir", dir},
-                       std::chrono::seconds(60));
+  auto r = run_process(
+      {INFERPERF_BIN, "profile", "-m", "some-org/real-model", "-u", mock.url(), "--streaming",
+       "--concurrency", "1", "--request-count", "2", "--artifact-dir", dir},
+      std::chrono::seconds(60));
   EXPECT_EQ(r.exit_code, 2) << r.out;
   EXPECT_NE(r.out.find("no tokenizer found for 'some-org/real-model'"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("Hugging Face cache"), std::string::npos) << r.out;

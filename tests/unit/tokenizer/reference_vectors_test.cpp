@@ -18,7 +18,8 @@ class ReferenceVectors : public ::testing::TestWithParam<std::string> {};
 TEST_P(ReferenceVectors, EncodeAndDecodeMatchReference) {
   const std::string name = GetParam();
   const auto tok_path = kSource / ".cache/tokenizers" / name / "tokenizer.json";
-  ASSERT_TRUE(std::filesystem::exists(tok_path)) << tok_path << " is missing: run scripts/fetch-tokenizers.sh";
+  ASSERT_TRUE(std::filesystem::exists(tok_path))
+      << tok_path << " is missing: run scripts/fetch-tokenizers.sh";
   auto tok = HfTokenizer::load(tok_path);
   ASSERT_TRUE(tok.ok()) << tok.error().describe();
 
@@ -35,16 +36,18 @@ TEST_P(ReferenceVectors, EncodeAndDecodeMatchReference) {
     ++total;
     if (ids != expected) {
       if (++encode_bad <= 5) {
-        ADD_FAILURE() << name << " encode mismatch for " << nlohmann::json(text).dump() << "\n  expected "
-                      << nlohmann::json(expected).dump() << "\n  actual   " << nlohmann::json(ids).dump();
+        ADD_FAILURE() << name << " encode mismatch for " << nlohmann::json(text).dump()
+                      << "\n  expected " << nlohmann::json(expected).dump() << "\n  actual   "
+                      << nlohmann::json(ids).dump();
       }
       continue;
     }
     const std::string decoded = (*tok)->decode(expected);
     if (decoded != j["decoded"].get<std::string>()) {
       if (++decode_bad <= 5) {
-        ADD_FAILURE() << name << " decode mismatch for " << nlohmann::json(expected).dump() << "\n  expected "
-                      << j["decoded"].dump() << "\n  actual   " << nlohmann::json(decoded).dump();
+        ADD_FAILURE() << name << " decode mismatch for " << nlohmann::json(expected).dump()
+                      << "\n  expected " << j["decoded"].dump() << "\n  actual   "
+                      << nlohmann::json(decoded).dump();
       }
     }
   }
@@ -53,7 +56,8 @@ TEST_P(ReferenceVectors, EncodeAndDecodeMatchReference) {
   EXPECT_EQ(decode_bad, 0) << "of " << total;
 }
 
-INSTANTIATE_TEST_SUITE_P(Tokenizers, ReferenceVectors, ::testing::Values("qwen3", "llama3", "gpt4o", "llama2"));
+INSTANTIATE_TEST_SUITE_P(Tokenizers, ReferenceVectors,
+                         ::testing::Values("qwen3", "llama3", "gpt4o", "llama2"));
 
 }  // namespace
 }  // namespace inferperf::tokenizer
