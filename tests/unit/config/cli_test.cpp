@@ -265,3 +265,50 @@ TEST(BuildCliCommand, QuotesStringsOnly) {
 }
 
 }  // namespace
+
+namespace inferperf::config {
+namespace {
+
+CliOutcome parse_profile(std::vector<std::string> extra) {
+  std::vector<std::string> args = {"profile",         "-m", "x", "--concurrency", "1",
+                                   "--request-count", "2"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return parse_command_line(args);
+}
+
+TEST(PromptOptions, ParsedWithAliases) {
+  auto o = parse_profile({"--num-prefix-prompts", "3", "--prefix-prompt-length", "16", "-b", "2",
+                          "--seq-dist", "10,2:100", "--tokenizer", "builtin",
+                          "--tokenizer-revision", "v1"});
+  ASSERT_EQ(o.action, CliOutcome::Action::kProfile) << o.message;
+  EXPECT_EQ(o.config.input.prefix_pool_size, 3);
+  EXPECT_EQ(o.config.input.prefix_length, 16);
+  EXPECT_EQ(o.config.input.prompt_batch_size, 2);
+  EXPECT_EQ(o.config.input.sequence_distribution, "10,2:100");
+  EXPECT_EQ(o.config.tokenizer.name, "builtin");
+  EXPECT_EQ(o.config.tokenizer.revision, "v1");
+}
+
+TEST(PromptOptions, ValidationErrors) {
+  struct Case {
+    std::vector<std::string> args;
+    const char* expect;
+  };
+  const std::vector<Case> cases = {
+      {{"--num-prefix-prompts", "3"}, "must be given together"},
+      {{"--num-prefix-prompts", "3", "--prefix-prompt-length", "4", "--shared-system-prompt-length",
+        "5"},
+       "cannot be combined"},
+      {{"--user-context-prompt-length", "5"}, "needs an explicit --num-dataset-entries"},
+      {{"--shared-system-prompt-length", "0"}, "at least 1"},
+      {{"--seq-dist", "10,2:100", "--isl", "5"}, "do not combine it"},
+  };
+  for (const auto& c : cases) {
+    auto o = parse_profile(c.args);
+    EXPECT_EQ(o.exit_code, 2) << c.expect;
+    EXPECT_NE(o.message.find(c.expect), std::string::npos) << o.message;
+  }
+}
+
+}  // namespace
+}  // namespace inferperf::config
