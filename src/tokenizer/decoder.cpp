@@ -3,24 +3,12 @@
 #include "tokenizer/byte_level.hpp"
 #include "tokenizer/json_util.hpp"
 #include "tokenizer/regex.hpp"
+#include "tokenizer/text_util.hpp"
 #include "tokenizer/utf8.hpp"
 
 namespace inferperf::tokenizer {
 
 namespace {
-
-std::string replace_all(std::string s, const std::string& from, const std::string& to) {
-  if (from.empty()) return s;
-  std::string out;
-  std::size_t pos = 0, hit;
-  while ((hit = s.find(from, pos)) != std::string::npos) {
-    out.append(s, pos, hit - pos);
-    out += to;
-    pos = hit + from.size();
-  }
-  out.append(s, pos, std::string::npos);
-  return out;
-}
 
 class ByteLevelDec final : public Decoder {
  public:
@@ -131,17 +119,7 @@ class ReplaceDec final : public Decoder {
   ReplaceDec(std::shared_ptr<Regex> re, std::string content)
       : re_(std::move(re)), content_(std::move(content)) {}
   std::vector<std::string> decode_chain(std::vector<std::string> tokens) const override {
-    for (auto& t : tokens) {
-      std::string out;
-      std::size_t last = 0;
-      for (auto [b, e] : re_->find_all(t)) {
-        out.append(t, last, b - last);
-        out += content_;
-        last = e;
-      }
-      out.append(t, last, std::string::npos);
-      t = std::move(out);
-    }
+    for (auto& t : tokens) t = regex_replace(*re_, t, content_);
     return tokens;
   }
 
@@ -149,14 +127,6 @@ class ReplaceDec final : public Decoder {
   std::shared_ptr<Regex> re_;
   std::string content_;
 };
-
-std::string cleanup_spaces(std::string s) {
-  static const std::pair<const char*, const char*> kRules[] = {
-      {" .", "."},     {" ?", "?"},   {" !", "!"},   {" ,", ","},     {" ' ", "'"},
-      {" n't", "n't"}, {" 'm", "'m"}, {" 's", "'s"}, {" 've", "'ve"}, {" 're", "'re"}};
-  for (auto [from, to] : kRules) s = replace_all(std::move(s), from, to);
-  return s;
-}
 
 class WordPieceDec final : public Decoder {
  public:
@@ -169,7 +139,7 @@ class WordPieceDec final : public Decoder {
         else
           tokens[i] = " " + tokens[i];
       }
-      if (cleanup_) tokens[i] = cleanup_spaces(std::move(tokens[i]));
+      if (cleanup_) tokens[i] = clean_up_tokenization(std::move(tokens[i]));
     }
     return tokens;
   }

@@ -7,6 +7,7 @@
 
 #include "tokenizer/bpe_model.hpp"
 #include "tokenizer/json_util.hpp"
+#include "tokenizer/text_util.hpp"
 #include "tokenizer/utf8.hpp"
 
 namespace inferperf::tokenizer {
@@ -15,18 +16,6 @@ namespace {
 
 bool is_ws(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
-}
-
-std::string replace_all(std::string s, std::string_view from, std::string_view to) {
-  std::string out;
-  std::size_t pos = 0, hit;
-  while ((hit = s.find(from, pos)) != std::string::npos) {
-    out.append(s, pos, hit - pos);
-    out += to;
-    pos = hit + from.size();
-  }
-  out.append(s, pos, std::string::npos);
-  return out;
 }
 
 }  // namespace
@@ -288,12 +277,7 @@ std::string HfTokenizer::decode(std::span<const std::int32_t> ids) const {
   } else {
     for (std::size_t i = 0; i < tokens.size(); ++i) text += (i ? " " : "") + tokens[i];
   }
-  if (clean_up_spaces_) {
-    static const std::pair<std::string_view, std::string_view> kRules[] = {
-        {" .", "."},     {" ?", "?"},   {" !", "!"},   {" ,", ","},     {" ' ", "'"},
-        {" n't", "n't"}, {" 'm", "'m"}, {" 's", "'s"}, {" 've", "'ve"}, {" 're", "'re"}};
-    for (auto [from, to] : kRules) text = replace_all(std::move(text), from, to);
-  }
+  if (clean_up_spaces_) text = clean_up_tokenization(std::move(text));
   return text;
 }
 

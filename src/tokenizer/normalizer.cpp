@@ -6,6 +6,7 @@
 
 #include "tokenizer/json_util.hpp"
 #include "tokenizer/regex.hpp"
+#include "tokenizer/text_util.hpp"
 #include "tokenizer/utf8.hpp"
 
 namespace inferperf::tokenizer {
@@ -103,17 +104,7 @@ class Replace final : public Normalizer {
  public:
   Replace(std::shared_ptr<Regex> re, std::string content)
       : re_(std::move(re)), content_(std::move(content)) {}
-  std::string normalize(std::string t) const override {
-    std::string out;
-    std::size_t last = 0;
-    for (auto [b, e] : re_->find_all(t)) {
-      out.append(t, last, b - last);
-      out += content_;
-      last = e;
-    }
-    out.append(t, last, std::string::npos);
-    return out;
-  }
+  std::string normalize(std::string t) const override { return regex_replace(*re_, t, content_); }
 
  private:
   std::shared_ptr<Regex> re_;
