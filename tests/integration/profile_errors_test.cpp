@@ -167,8 +167,12 @@ TEST(ProfileErrors, SigintExportsWhatWasMeasuredAndExits130) {
           static_cast<char*>(nullptr));
     _exit(127);
   }
-  // Each request takes ~1 s, so after 2.5 s some have finished and four are in flight.
-  std::this_thread::sleep_for(std::chrono::milliseconds(2500));
+  // Each request takes ~1 s. Once the server has seen six, at least two have finished and four are
+  // in flight; waiting on the server rather than a fixed sleep keeps slow sanitizer start-ups out.
+  for (int i = 0; i < 6000 && mock.metric("inferperf_mock_requests_total") < 6; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ASSERT_GE(mock.metric("inferperf_mock_requests_total"), 6);
   kill(pid, SIGINT);
   int status = 0;
   for (int i = 0; i < 300 && waitpid(pid, &status, WNOHANG) == 0; ++i) {
@@ -183,7 +187,8 @@ TEST(ProfileErrors, SigintExportsWhatWasMeasuredAndExits130) {
   EXPECT_EQ(WEXITSTATUS(status), 130) << read_file(log);
   auto j = load_summary(dir);
   EXPECT_EQ(j["was_cancelled"], true);
-  EXPECT_GE(j["request_count"]["avg"].get<int>(), 4);
+  ASSERT_TRUE(j.contains("request_count")) << j.dump(2);
+  EXPECT_GE(j["request_count"]["avg"].get<int>(), 2);
   EXPECT_LT(j["request_count"]["avg"].get<int>(), 1000);
   EXPECT_GE(j["error_request_count"]["avg"].get<int>(), 1);
   EXPECT_EQ(j["error_summary"][0]["error_details"]["code"], 499);
