@@ -9,11 +9,11 @@
 #include <filesystem>
 #include <iostream>
 #include <thread>
-#include <unordered_map>
 
 #include "app/input_config.hpp"
 #include "app/logging.hpp"
 #include "app/model_discovery.hpp"
+#include "app/tokenizer_setup.hpp"
 #include "core/clock.hpp"
 #include "core/rlimit.hpp"
 #include "core/rng.hpp"
@@ -26,8 +26,6 @@
 #include "report/console_table.hpp"
 #include "report/exporters.hpp"
 #include "timing/concurrency_issuer.hpp"
-#include "tokenizer/resolve.hpp"
-#include "transport/http_get.hpp"
 #include "worker/worker_pool.hpp"
 
 namespace inferperf::app {
@@ -144,49 +142,15 @@ int run_profile(config::RunConfig c) {
   std::unique_ptr<tokenizer::Tokenizer> tok;
   std::string token_source = "server usage";
   if (!c.endpoint.use_server_token_count) {
-    tokenizer::ResolveOptions ro;
-    ro.name = c.tokenizer.name.empty() ? c.endpoint.model_names.front() : c.tokenizer.name;
-    ro.revision = c.tokenizer.revision;
-    std::error_code exe_ec;
-    ro.builtin_dir = tokenizer::builtin_dir_for(fs::read_symlink("/proc/self/exe", exe_ec));
-    if (const char* v = std::getenv("HF_HOME")) ro.hf_home = v;
-    if (const char* v = std::getenv("HF_HUB_CACHE")) ro.hf_hub_cache = v;
-    if (const char* v = std::getenv("HOME")) ro.home = v;
-    if (const char* v = std::getenv("XDG_CACHE_HOME")) ro.xdg_cache_home = v;
-    if (const char* v = std::getenv("HF_ENDPOINT"); v && *v) ro.hf_endpoint = v;
-    if (const char* v = std::getenv("HF_TOKEN")) ro.hf_token = v;
-    if (const char* v = std::getenv("HF_HUB_OFFLINE"))
-      ro.offline = std::string(v) == "1" || std::string(v) == "true";
-    const char* verify_env = std::getenv("AIPERF_HTTP_SSL_VERIFY");
-    const bool verify_tls =
-        !(verify_env && (std::string(verify_env) == "false" || std::string(verify_env) == "0"));
-    const tokenizer::HubFetch fetch =
-        [verify_tls](const std::string& target,
-                     const auto& headers) -> core::Result<tokenizer::HubResponse> {
-      transport::GetRequest req;
-      req.url = target;
-      req.headers = headers;
-      req.verify_tls = verify_tls;
-      auto res = transport::http_get(req);
-      if (!res) return res.error();
-      return tokenizer::HubResponse{res->status, std::move(res->body),
-                                    res->header("x-repo-commit")};
-    };
-    ro.fetch = &fetch;
-    auto resolved = tokenizer::resolve_tokenizer(ro);
-    if (!resolved) {
-      std::cerr << "error: " << resolved.error().describe() << "\n";
-      return kExitBadConfig;
-    }
-    if (!resolved->notice.empty()) spdlog::info("{}", resolved->notice);
-    auto loaded = tokenizer::load_tokenizer_file(resolved->file);
+    auto loaded = load_run_tokenizer(c);
     if (!loaded) {
       std::cerr << "error: " << loaded.error().describe() << "\n";
       return kExitBadConfig;
     }
-    tok = std::move(*loaded);
-    token_source = "tokenizer " + resolved->description;
-    spdlog::info("tokenizer: {} ({} tokens)", resolved->description, tok->vocab_size());
+    if (!loaded->notice.empty()) spdlog::info("{}", loaded->notice);
+    tok = std::move(loaded->tokenizer);
+    token_source = "tokenizer " + loaded->description;
+    spdlog::info("tokenizer: {} ({} tokens)", loaded->description, tok->vocab_size());
   }
 
   // ---- plan: artifact folder, dataset, request bodies --------------------------------------
@@ -337,40 +301,8 @@ int run_profile(config::RunConfig c) {
   std::vector<records::RequestRecord> recs = collector.finish();
 
   // ---- analyse and export -----------------------------------------------------------------------
-  if (tok) {
-    // Exact counts after the run, so no worker ever waited on a tokenizer.
-    std::unordered_map<std::string, const dataset::Conversation*> by_id;
-    for (const auto& conv : ds.conversations) by_id.emplace(conv.session_id, &conv);
-    for (auto& r : recs) {
-      if (auto it = by_id.find(r.conversation_id); it != by_id.end()) {
-        // As AIPerf: system prompt, user context and every turn's texts joined by one space.
-        const auto& turns = it->second->turns;
-        std::string input;
-        auto add = [&input](const std::string& t) {
-          if (t.empty()) return;
-          if (!input.empty()) input.push_back(' ');
-          input += t;
-        };
-        add(ds.system_message);
-        add(it->second->user_context);
-        for (std::size_t k = 0; k <= static_cast<std::size_t>(r.turn_index) && k < turns.size();
-             ++k) {
-          add(turns[k].text);
-          for (const auto& more : turns[k].more_texts) add(more);
-        }
-        r.client_tokens.input = static_cast<std::int64_t>(tok->count(input));
-      }
-      if (r.content_events.empty()) continue;
-      std::string content, reasoning;
-      for (const auto& e : r.content_events) {
-        content += e.content;
-        reasoning += e.reasoning;
-      }
-      r.client_tokens.output = static_cast<std::int64_t>(tok->count(content));
-      if (!reasoning.empty())
-        r.client_tokens.reasoning = static_cast<std::int64_t>(tok->count(reasoning));
-    }
-  }
+  // Exact counts after the run, so no worker ever waited on a tokenizer.
+  if (tok) count_tokens(*tok, ds, recs);
   metrics::MetricOptions mo;
   mo.streaming = c.endpoint.streaming;
   mo.token_source =

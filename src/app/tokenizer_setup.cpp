@@ -1,0 +1,90 @@
+#include "app/tokenizer_setup.hpp"
+
+#include <cstdlib>
+#include <filesystem>
+#include <unordered_map>
+
+#include "tokenizer/resolve.hpp"
+#include "transport/http_get.hpp"
+
+namespace inferperf::app {
+
+namespace {
+
+std::string env(const char* name) {
+  const char* v = std::getenv(name);
+  return v ? std::string(v) : std::string();
+}
+
+}  // namespace
+
+core::Result<LoadedTokenizer> load_run_tokenizer(const config::RunConfig& c) {
+  tokenizer::ResolveOptions ro;
+  ro.name = c.tokenizer.name.empty() ? c.endpoint.model_names.front() : c.tokenizer.name;
+  ro.revision = c.tokenizer.revision;
+  std::error_code exe_ec;
+  ro.builtin_dir =
+      tokenizer::builtin_dir_for(std::filesystem::read_symlink("/proc/self/exe", exe_ec));
+  ro.hf_home = env("HF_HOME");
+  ro.hf_hub_cache = env("HF_HUB_CACHE");
+  ro.home = env("HOME");
+  ro.xdg_cache_home = env("XDG_CACHE_HOME");
+  if (!env("HF_ENDPOINT").empty()) ro.hf_endpoint = env("HF_ENDPOINT");
+  ro.hf_token = env("HF_TOKEN");
+  ro.offline = env("HF_HUB_OFFLINE") == "1" || env("HF_HUB_OFFLINE") == "true";
+  const bool verify_tls =
+      env("AIPERF_HTTP_SSL_VERIFY") != "false" && env("AIPERF_HTTP_SSL_VERIFY") != "0";
+  const tokenizer::HubFetch fetch =
+      [verify_tls](const std::string& target,
+                   const auto& headers) -> core::Result<tokenizer::HubResponse> {
+    transport::GetRequest req;
+    req.url = target;
+    req.headers = headers;
+    req.verify_tls = verify_tls;
+    auto res = transport::http_get(req);
+    if (!res) return res.error();
+    return tokenizer::HubResponse{res->status, std::move(res->body), res->header("x-repo-commit")};
+  };
+  ro.fetch = &fetch;
+  auto resolved = tokenizer::resolve_tokenizer(ro);
+  if (!resolved) return resolved.error();
+  auto loaded = tokenizer::load_tokenizer_file(resolved->file);
+  if (!loaded) return loaded.error();
+  return LoadedTokenizer{std::move(*loaded), resolved->description, resolved->notice};
+}
+
+void count_tokens(const tokenizer::Tokenizer& tok, const dataset::Dataset& ds,
+                  std::vector<records::RequestRecord>& recs) {
+  std::unordered_map<std::string, const dataset::Conversation*> by_id;
+  for (const auto& conv : ds.conversations) by_id.emplace(conv.session_id, &conv);
+  for (auto& r : recs) {
+    if (auto it = by_id.find(r.conversation_id); it != by_id.end()) {
+      const auto& turns = it->second->turns;
+      std::string input;
+      auto add = [&input](const std::string& t) {
+        if (t.empty()) return;
+        if (!input.empty()) input.push_back(' ');
+        input += t;
+      };
+      add(ds.system_message);
+      add(it->second->user_context);
+      for (std::size_t k = 0; k <= static_cast<std::size_t>(r.turn_index) && k < turns.size();
+           ++k) {
+        add(turns[k].text);
+        for (const auto& more : turns[k].more_texts) add(more);
+      }
+      r.client_tokens.input = static_cast<std::int64_t>(tok.count(input));
+    }
+    if (r.content_events.empty()) continue;
+    std::string content, reasoning;
+    for (const auto& e : r.content_events) {
+      content += e.content;
+      reasoning += e.reasoning;
+    }
+    r.client_tokens.output = static_cast<std::int64_t>(tok.count(content));
+    if (!reasoning.empty())
+      r.client_tokens.reasoning = static_cast<std::int64_t>(tok.count(reasoning));
+  }
+}
+
+}  // namespace inferperf::app

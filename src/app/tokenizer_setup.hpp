@@ -1,0 +1,31 @@
+// Choosing and loading the client-side tokenizer for a run (before anything is sent), and counting
+// tokens into the records afterwards (never on a worker thread).
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "config/run_config.hpp"
+#include "core/error.hpp"
+#include "dataset/conversation.hpp"
+#include "records/request_record.hpp"
+#include "tokenizer/tokenizer.hpp"
+
+namespace inferperf::app {
+
+struct LoadedTokenizer {
+  std::unique_ptr<tokenizer::Tokenizer> tokenizer;
+  std::string description;  // for "token source: tokenizer <description>"
+  std::string notice;       // set when a fallback was taken
+};
+
+// Resolves --tokenizer (default: the model name) from the environment (HF_*, XDG_CACHE_HOME, HOME,
+// AIPERF_HTTP_SSL_VERIFY) and loads it; Hub downloads use transport::http_get.
+core::Result<LoadedTokenizer> load_run_tokenizer(const config::RunConfig& c);
+
+// Fills every record's ClientTokens: the input as AIPerf tokenizes it (system prompt, user context
+// and each turn's texts joined by one space), the content and the reasoning text.
+void count_tokens(const tokenizer::Tokenizer& tok, const dataset::Dataset& ds,
+                  std::vector<records::RequestRecord>& recs);
+
+}  // namespace inferperf::app
