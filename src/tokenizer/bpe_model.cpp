@@ -248,7 +248,10 @@ void BpeModel::cached(std::string_view word, bool raw_bytes, std::vector<std::in
     }
   }
   std::vector<std::int32_t> ids;
-  merge_word(word, raw_bytes, ids);
+  if (raw_bytes && options_.ignore_merges) {
+    if (auto id = vocab_id(bytes_to_byte_level(word)); id >= 0) ids.push_back(id);
+  }
+  if (ids.empty()) merge_word(word, raw_bytes, ids);
   append(ids.data(), ids.size());
   if (cacheable) {
     std::lock_guard lock(cache_mu_);
@@ -275,12 +278,8 @@ void BpeModel::tokenize(std::string_view word, std::vector<std::int32_t>& out) c
 
 void BpeModel::tokenize_byte_level(std::string_view raw, std::vector<std::int32_t>& out) const {
   if (raw.empty()) return;
-  if (options_.ignore_merges) {
-    if (auto id = vocab_id(bytes_to_byte_level(raw)); id >= 0) {
-      out.push_back(id);
-      return;
-    }
-  }
+  // ignore_merges is resolved on a cache miss (cached()): the word cache answers repeated words
+  // without mapping them to byte-level text first.
   cached(raw, true, out);
 }
 

@@ -1,6 +1,7 @@
 #include "tokenizer/byte_level.hpp"
 
-#include <unordered_map>
+#include <array>
+#include <cstdint>
 
 #include "tokenizer/utf8.hpp"
 
@@ -39,20 +40,28 @@ std::string bytes_to_byte_level(std::string_view text) {
 }
 
 std::string byte_level_to_bytes(std::string_view text) {
-  static const std::unordered_map<char32_t, unsigned char> kInverse = [] {
-    std::unordered_map<char32_t, unsigned char> m;
+  // Every mapped code point is below 324 (256 + the 68 remapped bytes); -1 marks the others.
+  static const std::array<std::int16_t, 324> kInverse = [] {
+    std::array<std::int16_t, 324> inv{};
+    inv.fill(-1);
     auto t = build_table();
-    for (std::size_t b = 0; b < 256; ++b) m[t[b]] = static_cast<unsigned char>(b);
-    return m;
+    for (std::size_t b = 0; b < 256; ++b) inv[t[b]] = static_cast<std::int16_t>(b);
+    return inv;
   }();
   std::string out;
   out.reserve(text.size());
   std::size_t i = 0;
   while (i < text.size()) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c < 0x80) {  // ASCII maps to itself or is not a mapped code point: the byte either way
+      out.push_back(static_cast<char>(c));
+      ++i;
+      continue;
+    }
     const std::size_t start = i;
     const char32_t cp = next_code_point(text, i);
-    if (auto it = kInverse.find(cp); it != kInverse.end()) {
-      out.push_back(static_cast<char>(it->second));
+    if (cp < kInverse.size() && kInverse[cp] >= 0) {
+      out.push_back(static_cast<char>(kInverse[cp]));
     } else {
       out.append(text.substr(start, i - start));
     }

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "tokenizer/bpe_model.hpp"
+#include "tokenizer/byte_level.hpp"
 #include "tokenizer/json_util.hpp"
 #include "tokenizer/text_util.hpp"
 #include "tokenizer/utf8.hpp"
@@ -99,6 +100,7 @@ core::Result<std::unique_ptr<HfTokenizer>> HfTokenizer::from_json_text(std::stri
     auto d = make_decoder(part, &t->added_contents_);
     if (!d) return with_origin(d.error());
     t->decoder_ = std::move(*d);
+    t->byte_level_decoder_ = str_field(part, "type") == "ByteLevel";
   }
   t->trie_.emplace_back();
   for (std::size_t k = 0; k < t->added_.size(); ++k) {
@@ -116,6 +118,8 @@ core::Result<std::unique_ptr<HfTokenizer>> HfTokenizer::from_json_text(std::stri
     }
     t->trie_[static_cast<std::size_t>(node)].token = static_cast<std::int32_t>(k);
     t->first_byte_[static_cast<unsigned char>(t->added_[k].content[0])] = true;
+    t->added_like_ids_.insert(t->added_[k].id);
+    if (auto id = t->model_->token_to_id(t->added_[k].content)) t->added_like_ids_.insert(*id);
   }
   return t;
 }
@@ -262,6 +266,24 @@ std::vector<std::int32_t> HfTokenizer::encode(std::string_view raw) const {
 }
 
 std::string HfTokenizer::decode(std::span<const std::int32_t> ids) const {
+  if (byte_level_decoder_) {
+    // The ByteLevel decoder alone (GPT-2, Llama 3, Qwen, o200k): token texts are appended to one
+    // run and mapped back to bytes in one pass; added tokens pass through as the decoder does.
+    std::string text, run;
+    for (auto id : ids) {
+      if (added_like_ids_.count(id)) {
+        if (!run.empty()) text += sanitize_utf8(byte_level_to_bytes(run)), run.clear();
+        auto it = added_by_id_.find(id);
+        text += it != added_by_id_.end() ? std::string_view(added_[it->second].content)
+                                         : model_->id_to_token(id);
+      } else {
+        run += model_->id_to_token(id);
+      }
+    }
+    if (!run.empty()) text += sanitize_utf8(byte_level_to_bytes(run));
+    if (clean_up_spaces_) text = clean_up_tokenization(std::move(text));
+    return text;
+  }
   std::vector<std::string> tokens;
   tokens.reserve(ids.size());
   for (auto id : ids) {

@@ -64,6 +64,10 @@ class HfTokenizer final : public Tokenizer {
   std::vector<TrieNode> trie_;
   std::array<bool, 256> first_byte_{};  // bytes an added token can start with
   bool clean_up_spaces_ = false;
+  // decode() fast path for a lone ByteLevel decoder; ids whose text is an added token's content
+  // (the added ids and vocabulary ids spelling the same text) pass through it unmapped.
+  bool byte_level_decoder_ = false;
+  std::unordered_set<std::int32_t> added_like_ids_;
   // Byte-level BPE whose pre-tokenizer is one regex split followed by the byte mapping (GPT-2,
   // Llama 3, Qwen, o200k): pieces are tokenized straight from the text without copies.
   std::shared_ptr<Regex> fast_split_;

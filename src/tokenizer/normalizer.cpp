@@ -39,27 +39,46 @@ std::string unicode_normalize(const std::string& text, const std::string& form) 
                    : form == "NFKC" ? (UTF8PROC_COMPOSE | UTF8PROC_COMPAT)
                                     : (UTF8PROC_DECOMPOSE | UTF8PROC_COMPAT);
   if (form != "NFC") return utf8proc_form(text, opts);
-  // NFC leaves code points below U+0300 alone unless a combining mark follows, and an ASCII
-  // character never combines with what precedes it. So only the stretches between ASCII
-  // characters that hold a lead byte of 0xCC or above (U+0300 and up) need the full algorithm.
+  // NFC works on stretches between "stable" code points: starters without a canonical
+  // decomposition that take part in no composition (neither as first nor as second member) and
+  // are not Hangul (composed algorithmically). Nothing reorders or composes across them, so they
+  // are copied and only the stretches in between go through utf8proc. ASCII never decomposes or
+  // composes with what precedes it, but a letter may take a following mark: it is copied when the
+  // next code point is ASCII or stable.
+  auto stable = [](char32_t cp) {
+    if ((cp >= 0x1100 && cp <= 0x11FF) || (cp >= 0xAC00 && cp <= 0xD7A3)) return false;
+    const utf8proc_property_t* p = utf8proc_get_property(static_cast<utf8proc_int32_t>(cp));
+    return p->combining_class == 0 && p->comb_index == UINT16_MAX &&
+           (p->decomp_seqindex == UINT16_MAX || p->decomp_type != 0);
+  };
+  auto safe_at = [&](std::size_t i) {
+    if (i >= text.size() || static_cast<unsigned char>(text[i]) < 0x80) return true;
+    return stable(next_code_point(text, i));
+  };
   std::string out;
   out.reserve(text.size());
-  std::size_t done = 0;
-  while (done < text.size()) {
-    std::size_t p = done;
-    while (p < text.size() && static_cast<unsigned char>(text[p]) < 0xCC) ++p;
-    if (p == text.size()) break;
-    std::size_t b = p;
-    while (b > done && static_cast<unsigned char>(text[b - 1]) >= 0x80) --b;
-    if (b > done) --b;  // the ASCII base character the marks may attach to
-    if (b < done) b = done;
-    std::size_t e = p;
-    while (e < text.size() && static_cast<unsigned char>(text[e]) >= 0x80) ++e;
-    out.append(text, done, b - done);
-    out += utf8proc_form(std::string_view(text).substr(b, e - b), opts);
-    done = e;
+  std::size_t i = 0, stretch = std::string::npos;
+  while (i < text.size()) {
+    const std::size_t start = i;
+    bool copy;
+    if (static_cast<unsigned char>(text[i]) < 0x80) {
+      ++i;
+      copy = safe_at(i);
+    } else {
+      copy = stable(next_code_point(text, i));
+    }
+    if (!copy) {
+      if (stretch == std::string::npos) stretch = start;
+      continue;
+    }
+    if (stretch != std::string::npos) {
+      out += utf8proc_form(std::string_view(text).substr(stretch, start - stretch), opts);
+      stretch = std::string::npos;
+    }
+    out.append(text, start, i - start);
   }
-  out.append(text, done, std::string::npos);
+  if (stretch != std::string::npos)
+    out += utf8proc_form(std::string_view(text).substr(stretch), opts);
   return out;
 }
 
