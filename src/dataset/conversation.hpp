@@ -12,6 +12,8 @@ struct Turn {
   std::vector<std::string> more_texts;  // further texts with --prompt-batch-size > 1
   std::optional<int> max_tokens;        // requested OSL; unset means no max-tokens field
   int synthetic_tokens = 0;             // tokens the composer aimed for (0 when unknown)
+  std::optional<double> delay_ms;       // wait after the previous turn's reply (later turns)
+  std::vector<std::string> passages;    // rankings: texts named "passages" (`text` is the query)
 };
 
 struct Conversation {
