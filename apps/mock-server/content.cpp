@@ -112,9 +112,18 @@ std::optional<std::string> parse_generation_request(std::string_view body, bool 
   }
 }
 
-GenerationPlan plan_generation(const GenerationRequest& req) {
+std::vector<std::string> tokenize_pieces(std::string_view text, const tokenizer::Tokenizer* tok) {
+  if (!tok) return chunk_tokens(text);
+  const std::vector<std::int32_t> ids = tok->encode(text);
+  std::vector<std::string> pieces;
+  pieces.reserve(ids.size());
+  for (const std::int32_t id : ids) pieces.push_back(tok->decode(std::span(&id, 1)));
+  return pieces;
+}
+
+GenerationPlan plan_generation(const GenerationRequest& req, const tokenizer::Tokenizer* tok) {
   GenerationPlan plan;
-  plan.prompt_tokens = chunk_tokens(req.prompt_text);
+  plan.prompt_tokens = tokenize_pieces(req.prompt_text, tok);
   // FNV-1a: stable across standard libraries, so output lengths never change between builds.
   std::uint64_t h = 1469598103934665603ULL;
   for (unsigned char ch : req.prompt_text) h = (h ^ ch) * 1099511628211ULL;
@@ -140,12 +149,22 @@ GenerationPlan plan_generation(const GenerationRequest& req) {
   }
   static const std::vector<std::string> kFallback = {" mock", " token"};
   const auto& source = plan.prompt_tokens.empty() ? kFallback : plan.prompt_tokens;
+  // Later cycles through the prompt must not glue its first word to the last one (a real tokenizer
+  // would count the glued word differently): with a tokenizer they use the tokens of the prompt
+  // after a space; the chunker's first piece just gets the space it lacks.
+  std::vector<std::string> spaced;
+  if (tok && !plan.prompt_tokens.empty() && n > p)
+    spaced = tokenize_pieces(" " + req.prompt_text, tok);
   plan.output.reserve(static_cast<std::size_t>(n));
   for (std::int64_t i = 0; i < n; ++i) {
+    const auto cycle = static_cast<std::size_t>(i) / source.size();
+    if (cycle > 0 && !spaced.empty()) {
+      const std::size_t j = static_cast<std::size_t>(i) - source.size();
+      plan.output.push_back(spaced[j % spaced.size()]);
+      continue;
+    }
     std::string piece = source[static_cast<std::size_t>(i) % source.size()];
-    // Cycling back to the prompt's first word adds the space it lacks, so two words are never glued
-    // together (which a real tokenizer would count differently).
-    if (i > 0 && static_cast<std::size_t>(i) % source.size() == 0 && !piece.empty() &&
+    if (cycle > 0 && static_cast<std::size_t>(i) % source.size() == 0 && !piece.empty() &&
         piece[0] != ' ') {
       piece.insert(piece.begin(), ' ');
     }

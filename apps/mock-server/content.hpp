@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include "tokenizer/tokenizer.hpp"
+
 namespace inferperf::mock {
 
 // ~4-character, whitespace-aware pieces: every run of non-space characters is cut into pieces of at
@@ -36,8 +38,14 @@ struct GenerationPlan {
   std::string finish_reason;           // "length" or "stop"
 };
 
-// Deterministic: the same request always gives the same plan.
-GenerationPlan plan_generation(const GenerationRequest& req);
+// The prompt's tokens as texts: with a tokenizer each id decoded on its own (a character split
+// across tokens comes out as U+FFFD), without one the ~4-character chunks.
+std::vector<std::string> tokenize_pieces(std::string_view text, const tokenizer::Tokenizer* tok);
+
+// Deterministic: the same request always gives the same plan. Output tokens cycle through the
+// prompt's tokens (tokenize_pieces).
+GenerationPlan plan_generation(const GenerationRequest& req,
+                               const tokenizer::Tokenizer* tok = nullptr);
 
 std::string json_escape(std::string_view s);
 

@@ -1,11 +1,46 @@
 // inferperf-mock-server: OpenAI-compatible streaming server for tests, demos and benchmarks.
 #include <CLI/CLI.hpp>
 
+#include <cstdlib>
+#include <filesystem>
 #include <iostream>
 
 #include "core/rlimit.hpp"
 #include "core/version.hpp"
 #include "server.hpp"
+#include "tokenizer/resolve.hpp"
+
+namespace {
+
+std::string env(const char* name) {
+  const char* v = std::getenv(name);
+  return v ? std::string(v) : std::string();
+}
+
+// Resolved as the client resolves --tokenizer (local path, Hugging Face cache, builtin), without
+// downloads. The builtin folder is looked for next to an installed binary and in the build tree.
+inferperf::core::Result<std::unique_ptr<inferperf::tokenizer::Tokenizer>> load_mock_tokenizer(
+    const inferperf::mock::MockOptions& o) {
+  namespace tk = inferperf::tokenizer;
+  std::error_code ec;
+  const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  tk::ResolveOptions ro;
+  ro.name = o.tokenizer;
+  ro.revision = o.tokenizer_revision;
+  ro.builtin_dir = tk::builtin_dir_for(exe);
+  if (!std::filesystem::exists(ro.builtin_dir))
+    ro.builtin_dir = tk::builtin_dir_for(exe.parent_path());
+  ro.hf_home = env("HF_HOME");
+  ro.hf_hub_cache = env("HF_HUB_CACHE");
+  ro.home = env("HOME");
+  ro.xdg_cache_home = env("XDG_CACHE_HOME");
+  ro.offline = true;
+  auto resolved = tk::resolve_tokenizer(ro);
+  if (!resolved) return resolved.error();
+  return tk::load_tokenizer_file(resolved->file);
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   inferperf::mock::MockOptions o;
@@ -49,11 +84,38 @@ int main(int argc, char** argv) {
       ->envname("MOCK_SERVER_HUB_DIR");
   app.add_option("--hub-token", o.hub_token, "Require this bearer token for hub requests")
       ->envname("MOCK_SERVER_HUB_TOKEN");
+  bool no_tokenizer = false;
+  bool trust_remote_code = false;
+  auto* tok_opt = app.add_option("--tokenizer", o.tokenizer,
+                                 "Prompt tokenizer: builtin, a path or a Hugging Face cache name")
+                      ->envname("MOCK_SERVER_TOKENIZER");
+  app.add_option("--tokenizer-revision", o.tokenizer_revision, "Hugging Face revision")
+      ->envname("MOCK_SERVER_TOKENIZER_REVISION");
+  app.add_flag("--tokenizer-trust-remote-code", trust_remote_code,
+               "Accepted for compatibility; nothing is executed");
+  app.add_flag("--no-tokenizer", no_tokenizer, "Split prompts into ~4-character chunks instead")
+      ->envname("MOCK_SERVER_NO_TOKENIZER");
   CLI11_PARSE(app, argc, argv);
+
+  std::shared_ptr<const inferperf::tokenizer::Tokenizer> tokenizer;
+  if (!no_tokenizer) {
+    auto loaded = load_mock_tokenizer(o);
+    if (!loaded) {
+      // The default falls back to the chunker (a build without the builtin vocabulary still
+      // serves); a tokenizer the user named must load.
+      if (tok_opt->count() > 0 || o.tokenizer != "builtin") {
+        std::cerr << "inferperf-mock-server: " << loaded.error().describe() << "\n";
+        return 2;
+      }
+      std::cerr << "inferperf-mock-server: builtin tokenizer not found, using 4-character chunks\n";
+    } else {
+      tokenizer = std::move(*loaded);
+    }
+  }
 
   const auto fds = inferperf::core::raise_fd_limit();
   try {
-    inferperf::mock::MockServer server(o);
+    inferperf::mock::MockServer server(o, tokenizer);
     const auto port = server.bind();
     std::cout << "inferperf-mock-server listening on " << o.host << ":" << port << std::endl;
     if (verbose) {

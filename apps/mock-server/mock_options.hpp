@@ -24,6 +24,10 @@ struct MockOptions {
   // HUB_DIR/ORG/NAME/FILE with an X-Repo-Commit header; missing files are 404 EntryNotFound.
   std::string hub_dir;
   std::string hub_token;  // when set, hub requests need "Authorization: Bearer <token>"
+  // Prompt tokenizer (--tokenizer, resolved as the client resolves it); empty with --no-tokenizer,
+  // which selects the ~4-character chunker.
+  std::string tokenizer = "builtin";
+  std::string tokenizer_revision = "main";
 };
 
 }  // namespace inferperf::mock

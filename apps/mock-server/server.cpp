@@ -320,7 +320,7 @@ class Session {
                       json_escape(*err)),
           keep);
     }
-    GenerationPlan plan = plan_generation(g);
+    GenerationPlan plan = plan_generation(g, server_.tokenizer_.get());
     if (fault.kind == "big-event" && !plan.output.empty())
       plan.output.front() = std::string(1 << 20, 'x');
     const std::string id = (chat ? "chatcmpl-" : "cmpl-") + core::uuid4();
@@ -467,9 +467,10 @@ class Session {
   std::time_t created_ = 0;
 };
 
-MockServer::MockServer(MockOptions options)
+MockServer::MockServer(MockOptions options, std::shared_ptr<const tokenizer::Tokenizer> tokenizer)
     : options_(std::move(options)),
       acceptor_(io_),
+      tokenizer_(std::move(tokenizer)),
       rng_(options_.random_seed.value_or(std::random_device{}())) {
   if (!options_.tls_cert.empty() || !options_.tls_key.empty()) {
     if (options_.tls_cert.empty() || options_.tls_key.empty()) {

@@ -12,6 +12,7 @@
 #include <random>
 
 #include "mock_options.hpp"
+#include "tokenizer/tokenizer.hpp"
 
 namespace inferperf::mock {
 
@@ -26,7 +27,9 @@ struct MockCounters {
 
 class MockServer {
  public:
-  explicit MockServer(MockOptions options);
+  // `tokenizer` splits prompts into tokens; null selects the ~4-character chunker.
+  explicit MockServer(MockOptions options,
+                      std::shared_ptr<const tokenizer::Tokenizer> tokenizer = nullptr);
   // Binds and listens; returns the bound port (useful with --port 0). Throws on failure.
   std::uint16_t bind();
   // Serves until stop() or a signal; blocks.
@@ -43,6 +46,7 @@ class MockServer {
   boost::asio::io_context io_;
   boost::asio::ip::tcp::acceptor acceptor_;
   MockCounters counters_;
+  std::shared_ptr<const tokenizer::Tokenizer> tokenizer_;
   std::unique_ptr<boost::asio::ssl::context> tls_;  // set when --tls-cert/--tls-key are given
   std::mutex rng_mu_;
   std::mt19937_64 rng_;

@@ -139,7 +139,9 @@ long long MockServerProcess::metric(const std::string& name) const {
   throw std::runtime_error("metric not found: " + name);
 }
 
-HttpReply http_get(int port, const std::string& target) {
+namespace {
+HttpReply http_request(int port, boost::beast::http::verb verb, const std::string& target,
+                       const std::string& body) {
   namespace beast = boost::beast;
   namespace http = beast::http;
   boost::asio::io_context io;
@@ -147,13 +149,25 @@ HttpReply http_get(int port, const std::string& target) {
   stream.expires_after(std::chrono::seconds(10));
   stream.connect(boost::asio::ip::tcp::endpoint(boost::asio::ip::make_address("127.0.0.1"),
                                                 static_cast<unsigned short>(port)));
-  http::request<http::empty_body> req{http::verb::get, target, 11};
+  http::request<http::string_body> req{verb, target, 11};
   req.set(http::field::host, "127.0.0.1");
+  if (verb == http::verb::post) req.set(http::field::content_type, "application/json");
+  req.body() = body;
+  req.prepare_payload();
   http::write(stream, req);
   beast::flat_buffer buf;
   http::response<http::string_body> res;
   http::read(stream, buf, res);
   return HttpReply{static_cast<int>(res.result_int()), res.body()};
+}
+}  // namespace
+
+HttpReply http_get(int port, const std::string& target) {
+  return http_request(port, boost::beast::http::verb::get, target, "");
+}
+
+HttpReply http_post(int port, const std::string& target, const std::string& json_body) {
+  return http_request(port, boost::beast::http::verb::post, target, json_body);
 }
 
 std::string make_temp_dir(const std::string& prefix) {

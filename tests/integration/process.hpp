@@ -41,6 +41,7 @@ struct HttpReply {
   std::string body;
 };
 HttpReply http_get(int port, const std::string& target);
+HttpReply http_post(int port, const std::string& target, const std::string& json_body);
 
 // A fresh empty folder under the system temp dir.
 std::string make_temp_dir(const std::string& prefix);

@@ -3,8 +3,11 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <string>
 #include <vector>
+
+#include "tokenizer/resolve.hpp"
 
 namespace {
 
@@ -133,6 +136,26 @@ TEST(PlanGeneration, OutputRepeatsThePrompt) {
   EXPECT_TRUE(plan.reasoning.empty());
   const auto empty = plan_generation(request("", 3, true));
   EXPECT_EQ(empty.output, (Tokens{" mock", " token", " mock"}));
+}
+
+// With a tokenizer, prompt tokens are the tokenizer's and the output, however often it cycles
+// through the prompt, re-tokenizes to exactly the number of tokens sent.
+TEST(PlanGeneration, WithTokenizerOutputCountsExactly) {
+  const auto path =
+      std::filesystem::path(INFERPERF_SOURCE_DIR) / ".cache/tokenizers/gpt4o/tokenizer.json";
+  ASSERT_TRUE(std::filesystem::exists(path)) << path << ": run scripts/fetch-tokenizers.sh";
+  auto tok = inferperf::tokenizer::load_tokenizer_file(path);
+  ASSERT_TRUE(tok.ok()) << tok.error().describe();
+  const std::string prompt = "Dictionary entries, as Bierce wrote them, are short and unkind.";
+  for (int n : {1, 5, 14, 15, 16, 40, 100}) {
+    const auto plan = plan_generation(request(prompt, n, true), tok->get());
+    EXPECT_EQ(plan.prompt_tokens.size(), (*tok)->count(prompt));
+    ASSERT_EQ(plan.output.size(), static_cast<std::size_t>(n));
+    std::string text;
+    for (const auto& piece : plan.output) text += piece;
+    EXPECT_EQ((*tok)->count(text), static_cast<std::size_t>(n)) << n << ": " << text;
+    EXPECT_EQ(text.substr(0, 10), prompt.substr(0, 10));
+  }
 }
 
 struct ReasoningCase {
