@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <memory>
 #include <random>
@@ -234,6 +235,121 @@ TEST(ComposeSynthetic, OslMeanSetGivesMaxTokensUnsetLeavesItAbsent) {
   // The OSL stream is separate: prompts do not change when max_tokens is dropped.
   for (std::size_t i = 0; i < with.conversations.size(); ++i) {
     EXPECT_EQ(with.conversations[i].turns[0].text, without.conversations[i].turns[0].text);
+  }
+}
+
+TEST(ComposeSynthetic, TurnCountsAndDelaysFollowTheirDistributions) {
+  SyntheticOptions o;
+  o.num_conversations = 200;
+  o.isl_mean = 8;
+  o.turn_mean = 3;
+  o.turn_stddev = 1;
+  o.turn_delay_mean = 100;
+  o.turn_delay_stddev = 20;
+  o.turn_delay_ratio = 0.5;
+  const Dataset d = compose_synthetic(o, core::RngFactory(4));
+  std::set<std::size_t> counts;
+  double turns = 0;
+  for (const auto& c : d.conversations) {
+    ASSERT_GE(c.turns.size(), 1u);
+    counts.insert(c.turns.size());
+    turns += static_cast<double>(c.turns.size());
+    EXPECT_FALSE(c.turns[0].delay_ms.has_value()) << "the first turn has no delay";
+    for (std::size_t k = 1; k < c.turns.size(); ++k) {
+      ASSERT_TRUE(c.turns[k].delay_ms.has_value());
+      const double ms = *c.turns[k].delay_ms;
+      EXPECT_EQ(ms * 2, std::floor(ms * 2)) << "an integer number of ms times the ratio 0.5";
+      EXPECT_GT(ms, 10);
+      EXPECT_LT(ms, 100);
+      EXPECT_EQ(word_count(c.turns[k].text), 8u);
+    }
+  }
+  EXPECT_GE(counts.size(), 4u);
+  EXPECT_NEAR(turns / 200.0, 3.5, 0.25) << "ceil of normal(3, 1) averages about 3.5";
+  // No delays unless a delay mean is given.
+  o.turn_delay_mean = 0;
+  for (const auto& c : compose_synthetic(o, core::RngFactory(4)).conversations) {
+    for (const auto& t : c.turns) EXPECT_FALSE(t.delay_ms.has_value());
+  }
+}
+
+TEST(ComposeSynthetic, RankingsTurnsHaveAQueryAndPassages) {
+  std::unique_ptr<tokenizer::HfTokenizer> tok;
+  ASSERT_NO_FATAL_FAILURE(load("llama3", tok));
+  SyntheticOptions o;
+  o.num_conversations = 30;
+  RankingsOptions r;
+  r.passages_mean = 4;
+  r.passages_stddev = 1.5;
+  r.passage_tokens_mean = 30;
+  r.query_tokens_mean = 12;
+  o.rankings = r;
+  const Dataset d = compose_synthetic(o, core::RngFactory(8), tok.get());
+  std::set<std::size_t> passage_counts;
+  for (const auto& c : d.conversations) {
+    ASSERT_EQ(c.turns.size(), 1u);
+    const Turn& t = c.turns[0];
+    EXPECT_EQ(t.synthetic_tokens, 12);
+    EXPECT_EQ(tok->count(t.text), 12u) << t.text;
+    EXPECT_TRUE(t.more_texts.empty());
+    EXPECT_FALSE(t.max_tokens.has_value());
+    ASSERT_GE(t.passages.size(), 1u);
+    passage_counts.insert(t.passages.size());
+    std::string joined = t.text;
+    for (const auto& p : t.passages) {
+      EXPECT_EQ(tok->count("the " + p) - 1, 30u) << p;
+      joined += " " + p;
+    }
+    EXPECT_EQ(tok->count(joined), 12u + 30u * t.passages.size());
+  }
+  EXPECT_GE(passage_counts.size(), 3u) << "passage stddev 1.5 should vary the count";
+}
+
+// Prompts are planned on one thread and generated on several: the thread count never changes them.
+TEST(ComposeSynthetic, ThreadCountDoesNotChangeTheDataset) {
+  std::unique_ptr<tokenizer::HfTokenizer> tok;
+  ASSERT_NO_FATAL_FAILURE(load("gpt4o", tok));
+  SyntheticOptions o = varied_options();
+  o.num_conversations = 60;
+  o.turn_mean = 2;
+  o.turn_stddev = 1;
+  o.prompt_batch_size = 2;
+  o.prefix_pool_size = 3;
+  o.prefix_length = 6;
+  o.shared_system_length = 9;
+  o.user_context_length = 4;
+  o.threads = 1;
+  const Dataset one = compose_synthetic(o, core::RngFactory(21), tok.get());
+  o.threads = 4;
+  const Dataset four = compose_synthetic(o, core::RngFactory(21), tok.get());
+  EXPECT_TRUE(same(one, four));
+  EXPECT_EQ(one.system_message, four.system_message);
+  for (std::size_t i = 0; i < one.conversations.size(); ++i) {
+    EXPECT_EQ(one.conversations[i].user_context, four.conversations[i].user_context);
+    for (std::size_t k = 0; k < one.conversations[i].turns.size(); ++k)
+      EXPECT_EQ(one.conversations[i].turns[k].more_texts,
+                four.conversations[i].turns[k].more_texts);
+  }
+}
+
+// The request text (system, context, prefix + first turn, joined by spaces) has exactly the
+// sampled pieces' total, as AIPerf counts ISL.
+TEST(ComposeSynthetic, JoinedRequestTextIsExact) {
+  for (const std::string name : {"qwen3", "llama3", "gpt4o", "llama2"}) {
+    std::unique_ptr<tokenizer::HfTokenizer> tok;
+    ASSERT_NO_FATAL_FAILURE(load(name, tok));
+    SyntheticOptions o = varied_options();
+    o.prefix_pool_size = 2;
+    o.prefix_length = 7;
+    o.shared_system_length = 11;
+    o.user_context_length = 5;
+    const Dataset d = compose_synthetic(o, core::RngFactory(30), tok.get());
+    for (const auto& c : d.conversations) {
+      const Turn& t = c.turns[0];
+      const std::string joined = d.system_message + " " + c.user_context + " " + t.text;
+      EXPECT_EQ(tok->count(joined), static_cast<std::size_t>(11 + 5 + 7 + t.synthetic_tokens))
+          << name << ": " << joined;
+    }
   }
 }
 
