@@ -1,5 +1,5 @@
 // Exact synthetic prompts: time to compose N prompts of L tokens each for one tokenizer, and how
-// many came out exact. Usage: inferperf_synthetic_bench TOKENIZER_JSON [N (10000)] [L (8192)]
+// many came out exact. Usage: inferperf_synthetic_bench TOKENIZER_JSON [N (10000)] [L (8192)] [THREADS (0 = cores)]
 #include <chrono>
 #include <cstdio>
 #include <string>
@@ -14,6 +14,7 @@ int main(int argc, char** argv) {
   }
   const int n = argc > 2 ? std::stoi(argv[2]) : 10000;
   const int len = argc > 3 ? std::stoi(argv[3]) : 8192;
+  const int threads = argc > 4 ? std::stoi(argv[4]) : 0;  // 0 = one per core
   auto tok = inferperf::tokenizer::load_tokenizer_file(argv[1]);
   if (!tok) {
     std::fprintf(stderr, "%s\n", tok.error().describe().c_str());
@@ -22,6 +23,7 @@ int main(int argc, char** argv) {
   inferperf::dataset::SyntheticOptions o;
   o.num_conversations = n;
   o.isl_mean = len;
+  o.threads = threads;
   inferperf::core::RngFactory rngs(42);
   auto t0 = std::chrono::steady_clock::now();
   auto ds = inferperf::dataset::compose_synthetic(o, rngs, tok->get());

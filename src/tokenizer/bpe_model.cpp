@@ -10,7 +10,6 @@
 namespace inferperf::tokenizer {
 
 namespace {
-constexpr std::size_t kCacheLimit = 200'000;
 constexpr std::size_t kMaxCachedWordBytes = 256;
 
 std::uint64_t pair_key(std::int32_t a, std::int32_t b) {
@@ -240,10 +239,8 @@ void BpeModel::cached(std::string_view word, bool raw_bytes, std::vector<std::in
   };
   const bool cacheable = word.size() <= kMaxCachedWordBytes;
   if (cacheable) {
-    std::lock_guard lock(cache_mu_);
-    if (const std::int32_t e = cache.index.find(word); e >= 0) {
-      const auto [offset, count] = cache.entries[static_cast<std::size_t>(e)];
-      append(cache.ids.data() + offset, count);
+    if (const auto hit = cache.find(word); hit.found) {
+      append(hit.ids.data(), hit.ids.size());
       return;
     }
   }
@@ -253,16 +250,7 @@ void BpeModel::cached(std::string_view word, bool raw_bytes, std::vector<std::in
   }
   if (ids.empty()) merge_word(word, raw_bytes, ids);
   append(ids.data(), ids.size());
-  if (cacheable) {
-    std::lock_guard lock(cache_mu_);
-    if (cache.entries.size() >= kCacheLimit) cache.clear();
-    const auto entry = static_cast<std::int32_t>(cache.entries.size());
-    if (cache.index.insert(word, entry) == entry) {
-      cache.entries.emplace_back(static_cast<std::uint32_t>(cache.ids.size()),
-                                 static_cast<std::uint32_t>(ids.size()));
-      cache.ids.insert(cache.ids.end(), ids.begin(), ids.end());
-    }
-  }
+  if (cacheable) cache.insert(word, ids);
 }
 
 void BpeModel::tokenize(std::string_view word, std::vector<std::int32_t>& out) const {

@@ -8,6 +8,7 @@
 
 #include "tokenizer/flat_string_index.hpp"
 #include "tokenizer/model.hpp"
+#include "tokenizer/word_cache.hpp"
 
 namespace inferperf::tokenizer {
 
@@ -77,17 +78,7 @@ class BpeModel final : public Model {
   std::optional<std::int32_t> unk_id_;
 
   // Word cache: word -> ids, one per input kind (mapped text, raw bytes for the byte-level path).
-  struct WordCache {
-    FlatStringIndex index;                                         // word -> entry
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> entries;  // (offset, count) into ids
-    std::vector<std::int32_t> ids;
-    void clear() {
-      index = FlatStringIndex();
-      entries.clear();
-      ids.clear();
-    }
-  };
-  mutable std::mutex cache_mu_;
+  // Word -> ids, one cache per input kind (mapped text, raw bytes for the byte-level path).
   mutable WordCache cache_;
   mutable WordCache raw_cache_;
 };

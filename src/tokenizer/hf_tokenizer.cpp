@@ -267,20 +267,33 @@ std::vector<std::int32_t> HfTokenizer::encode(std::string_view raw) const {
 
 std::string HfTokenizer::decode(std::span<const std::int32_t> ids) const {
   if (byte_level_decoder_) {
-    // The ByteLevel decoder alone (GPT-2, Llama 3, Qwen, o200k): token texts are appended to one
-    // run and mapped back to bytes in one pass; added tokens pass through as the decoder does.
+    // The ByteLevel decoder alone (GPT-2, Llama 3, Qwen, o200k): every token's bytes are looked up
+    // in a table built on first use and appended to one run, which is checked for UTF-8 once;
+    // added tokens pass through as the decoder passes them.
+    std::call_once(byte_table_once_, [this] {
+      const std::size_t n = model_->vocab_size();
+      byte_offsets_.reserve(n + 1);
+      for (std::size_t id = 0; id < n; ++id) {
+        byte_offsets_.push_back(static_cast<std::uint32_t>(token_bytes_.size()));
+        token_bytes_ += byte_level_to_bytes(model_->id_to_token(static_cast<std::int32_t>(id)));
+      }
+      byte_offsets_.push_back(static_cast<std::uint32_t>(token_bytes_.size()));
+    });
     std::string text, run;
     for (auto id : ids) {
       if (added_like_ids_.count(id)) {
-        if (!run.empty()) text += sanitize_utf8(byte_level_to_bytes(run)), run.clear();
+        if (!run.empty()) text += sanitize_utf8(run), run.clear();
         auto it = added_by_id_.find(id);
         text += it != added_by_id_.end() ? std::string_view(added_[it->second].content)
                                          : model_->id_to_token(id);
+      } else if (id >= 0 && static_cast<std::size_t>(id) + 1 < byte_offsets_.size()) {
+        const auto at = static_cast<std::size_t>(id);
+        run.append(token_bytes_, byte_offsets_[at], byte_offsets_[at + 1] - byte_offsets_[at]);
       } else {
-        run += model_->id_to_token(id);
+        run += byte_level_to_bytes(model_->id_to_token(id));
       }
     }
-    if (!run.empty()) text += sanitize_utf8(byte_level_to_bytes(run));
+    if (!run.empty()) text += sanitize_utf8(run);
     if (clean_up_spaces_) text = clean_up_tokenization(std::move(text));
     return text;
   }

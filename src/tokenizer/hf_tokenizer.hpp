@@ -4,6 +4,7 @@
 #include <array>
 #include <filesystem>
 #include <memory>
+#include <mutex>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -68,6 +69,10 @@ class HfTokenizer final : public Tokenizer {
   // (the added ids and vocabulary ids spelling the same text) pass through it unmapped.
   bool byte_level_decoder_ = false;
   std::unordered_set<std::int32_t> added_like_ids_;
+  // Each vocabulary id's decoded bytes, built on the first byte-level decode.
+  mutable std::once_flag byte_table_once_;
+  mutable std::string token_bytes_;
+  mutable std::vector<std::uint32_t> byte_offsets_;
   // Byte-level BPE whose pre-tokenizer is one regex split followed by the byte mapping (GPT-2,
   // Llama 3, Qwen, o200k): pieces are tokenized straight from the text without copies.
   std::shared_ptr<Regex> fast_split_;

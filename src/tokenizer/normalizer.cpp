@@ -59,6 +59,13 @@ std::string unicode_normalize(const std::string& text, const std::string& form) 
   out.reserve(text.size());
   std::size_t i = 0, stretch = std::string::npos;
   while (i < text.size()) {
+    if (stretch == std::string::npos && static_cast<unsigned char>(text[i]) < 0x80) {
+      // An ASCII run is copied whole but for its last byte, which a mark may follow.
+      std::size_t e = i;
+      while (e < text.size() && static_cast<unsigned char>(text[e]) < 0x80) ++e;
+      out.append(text, i, e - 1 - i);
+      i = e - 1;
+    }
     const std::size_t start = i;
     bool copy;
     if (static_cast<unsigned char>(text[i]) < 0x80) {
