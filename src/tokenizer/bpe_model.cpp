@@ -1,7 +1,9 @@
 #include "tokenizer/bpe_model.hpp"
 
+#include <climits>
 #include <cstdio>
 #include <queue>
+#include <thread>
 
 #include "tokenizer/byte_level.hpp"
 #include "tokenizer/json_util.hpp"
@@ -12,10 +14,6 @@ namespace inferperf::tokenizer {
 namespace {
 constexpr std::size_t kMaxCachedWordBytes = 256;
 
-std::uint64_t pair_key(std::int32_t a, std::int32_t b) {
-  return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(a)) << 32) |
-         static_cast<std::uint32_t>(b);
-}
 }  // namespace
 
 std::int32_t BpeModel::find_symbol(std::string_view s) const {
@@ -45,16 +43,24 @@ core::Result<std::unique_ptr<BpeModel>> BpeModel::from_json(simdjson::dom::eleme
   simdjson::dom::object vocab;
   if (c["vocab"].get_object().get(vocab) != simdjson::SUCCESS)
     return fail("BPE model without a vocab object", "model.vocab");
-  m->symbols_.reserve(vocab.size() * 2);
+  m->symbols_.reserve(vocab.size() + vocab.size() / 8);
   std::int64_t max_id = -1;
+  std::vector<std::pair<std::string_view, std::int32_t>> entries;
+  entries.reserve(vocab.size());
   for (auto field : vocab) {
     std::int64_t id = 0;
-    if (field.value.get_int64().get(id) != simdjson::SUCCESS || id < 0) {
+    if (field.value.get_int64().get(id) != simdjson::SUCCESS || id < 0 || id > INT32_MAX) {
       return fail("vocab entry '" + std::string(field.key) + "' has no valid id", "model.vocab");
     }
-    m->symbols_.insert(field.key, static_cast<std::int32_t>(id));
-    ++m->vocab_count_;
+    entries.emplace_back(field.key, static_cast<std::int32_t>(id));
     max_id = std::max(max_id, id);
+  }
+  // Inserting with the slot of an entry a few places ahead already on its way from memory.
+  constexpr std::size_t kAhead = 8;
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    if (i + kAhead < entries.size()) m->symbols_.prefetch(entries[i + kAhead].first);
+    m->symbols_.insert(entries[i].first, entries[i].second);
+    ++m->vocab_count_;
   }
   m->vocab_limit_ = static_cast<std::int32_t>(max_id + 1);
   m->next_phantom_ = m->vocab_limit_;
@@ -67,35 +73,63 @@ core::Result<std::unique_ptr<BpeModel>> BpeModel::from_json(simdjson::dom::eleme
 
   simdjson::dom::array merges;
   if (c["merges"].get_array().get(merges) == simdjson::SUCCESS) {
-    m->merges_.reserve(merges.size() * 2);
-    std::uint32_t rank = 0;
-    for (auto item : merges) {
+    // Pass 1 (sequential, no lookups): the two halves of every merge, in rank order.
+    struct Pair {
       std::string_view a, b;
+      std::int32_t la = -1, lb = -1, merged = -1;
+    };
+    std::vector<Pair> pairs;
+    pairs.reserve(merges.size());
+    for (auto item : merges) {
       std::string_view s;
       simdjson::dom::array pair;
       if (item.get_string().get(s) == simdjson::SUCCESS) {
         auto sp = s.find(' ');
         if (sp == std::string_view::npos)
           return fail("merge '" + std::string(s) + "' is not 'a b'", "model.merges");
-        a = s.substr(0, sp);
-        b = s.substr(sp + 1);
+        pairs.push_back({s.substr(0, sp), s.substr(sp + 1)});
       } else if (item.get_array().get(pair) == simdjson::SUCCESS && pair.size() == 2) {
         std::string_view x, y;
         if (pair.at(0).get_string().get(x) || pair.at(1).get_string().get(y))
           return fail("merge pair is not two strings", "model.merges");
-        a = x;
-        b = y;
+        pairs.push_back({x, y});
       } else {
         return fail("merge entry is neither 'a b' nor [a, b]", "model.merges");
       }
-      const std::int32_t la = m->symbol_id(a), lb = m->symbol_id(b);
+    }
+    // Pass 2 (parallel, read-only): vocabulary lookups, which are most of the load time.
+    auto resolve = [&](std::size_t begin, std::size_t end) {
       std::string joined;
-      joined.reserve(a.size() + b.size());
-      joined.append(a).append(b);
-      const std::int32_t merged = m->symbol_id(joined);
+      for (std::size_t i = begin; i < end; ++i) {
+        if (i + kAhead < end) {
+          m->symbols_.prefetch(pairs[i + kAhead].a);
+          m->symbols_.prefetch(pairs[i + kAhead].b);
+        }
+        Pair& p = pairs[i];
+        p.la = m->symbols_.find(p.a);
+        p.lb = m->symbols_.find(p.b);
+        joined.assign(p.a).append(p.b);
+        p.merged = m->symbols_.find(joined);
+      }
+    };
+    const std::size_t half = pairs.size() / 2;
+    {
+      std::jthread other(resolve, half, pairs.size());
+      resolve(0, half);
+    }
+    // Pass 3 (sequential, rank order): symbols missing from the vocabulary become phantoms in the
+    // order a sequential load would create them, then the ranks are recorded.
+    m->merges_.reserve(pairs.size());
+    std::uint32_t rank = 0;
+    for (std::size_t i = 0; i < pairs.size(); ++i) {
+      if (i + kAhead < pairs.size())
+        m->merges_.prefetch(pairs[i + kAhead].la, pairs[i + kAhead].lb);
+      Pair& p = pairs[i];
+      if (p.la < 0) p.la = m->symbol_id(p.a);
+      if (p.lb < 0) p.lb = m->symbol_id(p.b);
+      if (p.merged < 0) p.merged = m->symbol_id(std::string(p.a).append(p.b));
       // The first occurrence of a pair wins, as in the reference implementations.
-      m->merges_.try_emplace(pair_key(la, lb), Merge{rank, merged});
-      ++rank;
+      m->merges_.insert(p.la, p.lb, Merge{rank++, p.merged});
     }
   }
   if (m->options_.unk_token) {
@@ -202,8 +236,7 @@ void BpeModel::merge_word(std::string_view word, bool raw_bytes,
     if (a.next < 0 || a.id < 0) return;
     const Sym& b = syms[static_cast<std::size_t>(a.next)];
     if (b.id < 0) return;
-    auto it = merges_.find(pair_key(a.id, b.id));
-    if (it != merges_.end()) heap.push(Cand{it->second.rank, pos, a.id, b.id});
+    if (const Merge* m = merges_.find(a.id, b.id)) heap.push(Cand{m->rank, pos, a.id, b.id});
   };
   for (std::int32_t k = 0; k + 1 < static_cast<std::int32_t>(syms.size()); ++k) consider(k);
   while (!heap.empty()) {
@@ -213,7 +246,7 @@ void BpeModel::merge_word(std::string_view word, bool raw_bytes,
     if (!a.alive || a.id != c.left || a.next < 0) continue;
     Sym& b = syms[static_cast<std::size_t>(a.next)];
     if (!b.alive || b.id != c.right) continue;
-    a.id = merges_.at(pair_key(c.left, c.right)).merged;
+    a.id = merges_.find(c.left, c.right)->merged;
     a.end = b.end;
     b.alive = false;
     a.next = b.next;

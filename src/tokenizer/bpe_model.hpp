@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "tokenizer/flat_string_index.hpp"
+#include "tokenizer/merge_table.hpp"
 #include "tokenizer/model.hpp"
 #include "tokenizer/word_cache.hpp"
 
@@ -44,11 +45,6 @@ class BpeModel final : public Model {
   std::size_t vocab_size() const override { return vocab_count_; }
 
  private:
-  struct Merge {
-    std::uint32_t rank;
-    std::int32_t merged;  // symbol id
-  };
-
   // Symbols are every string merging can produce. A vocab token's symbol id is its token id;
   // merge results missing from the vocab get ids above the vocab ("phantoms", never emitted as
   // such).
@@ -72,7 +68,7 @@ class BpeModel final : public Model {
     return id >= 0 && id < vocab_limit_ ? id : -1;
   }
   std::unordered_map<char32_t, std::int32_t> char_symbols_;  // single code point -> symbol
-  std::unordered_map<std::uint64_t, Merge> merges_;
+  MergeTable merges_;
   std::array<std::int32_t, 256> byte_fallback_ids_{};
   std::array<std::int32_t, 256> byte_symbols_{};  // raw byte -> symbol of its byte-level char
   std::optional<std::int32_t> unk_id_;

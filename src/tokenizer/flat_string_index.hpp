@@ -17,6 +17,10 @@ class FlatStringIndex {
   // Inserts key -> value unless the key is present; returns the value now stored.
   std::int32_t insert(std::string_view key, std::int32_t value);
   std::int32_t find(std::string_view key) const;
+  // Starts loading the slot `key` hashes to: batch loads look keys up a few positions ahead.
+  void prefetch(std::string_view key) const {
+    if (!slots_.empty()) __builtin_prefetch(&slots_[hash(key) & mask_]);
+  }
   std::size_t size() const { return size_; }
   // The stored copy of a key previously inserted with that value's handle.
   std::string_view key_at(std::uint32_t offset, std::uint32_t length) const {
