@@ -50,12 +50,38 @@ nlohmann::ordered_json build_input_config(const config::RunConfig& c,
   if (!prompt.empty()) input["prompt"] = prompt;
   if (c.input.random_seed) input["random_seed"] = *c.input.random_seed;
   if (set("--num-dataset-entries")) input["num_dataset_entries"] = c.input.num_dataset_entries;
+  nlohmann::ordered_json conversation = nlohmann::ordered_json::object();
+  if (set("--conversation-turn-mean")) conversation["turn_mean"] = c.input.turn_mean;
+  if (set("--conversation-turn-stddev")) conversation["turn_stddev"] = c.input.turn_stddev;
+  if (set("--conversation-turn-delay-mean"))
+    conversation["turn_delay_mean"] = c.input.turn_delay_mean_ms;
+  if (set("--conversation-turn-delay-stddev"))
+    conversation["turn_delay_stddev"] = c.input.turn_delay_stddev_ms;
+  if (set("--conversation-turn-delay-ratio"))
+    conversation["turn_delay_ratio"] = c.input.turn_delay_ratio;
+  if (!conversation.empty()) input["conversation"] = conversation;
+  if (set("--dataset-sampling-strategy"))
+    input["dataset_sampling_strategy"] = c.input.sampling_strategy;
 
   nlohmann::ordered_json loadgen = nlohmann::ordered_json::object();
-  if (c.load.concurrency) loadgen["concurrency"] = *c.load.concurrency;
-  if (c.load.request_count) loadgen["request_count"] = *c.load.request_count;
-  if (c.load.benchmark_duration_s) loadgen["benchmark_duration"] = *c.load.benchmark_duration_s;
-  if (c.load.grace_period_s) loadgen["benchmark_grace_period"] = *c.load.grace_period_s;
+  const auto& l = c.load;
+  if (l.concurrency) loadgen["concurrency"] = *l.concurrency;
+  if (l.prefill_concurrency) loadgen["prefill_concurrency"] = *l.prefill_concurrency;
+  if (l.request_rate) loadgen["request_rate"] = *l.request_rate;
+  if (set("--arrival-pattern") || l.request_rate) loadgen["arrival_pattern"] = l.arrival_pattern;
+  if (l.smoothness) loadgen["arrival_smoothness"] = *l.smoothness;
+  if (l.request_count) loadgen["request_count"] = *l.request_count;
+  if (l.num_sessions) loadgen["num_sessions"] = *l.num_sessions;
+  if (l.benchmark_duration_s) loadgen["benchmark_duration"] = *l.benchmark_duration_s;
+  if (l.grace_period_s) loadgen["benchmark_grace_period"] = *l.grace_period_s;
+  if (l.concurrency_ramp_s) loadgen["concurrency_ramp_duration"] = *l.concurrency_ramp_s;
+  if (l.prefill_ramp_s) loadgen["prefill_concurrency_ramp_duration"] = *l.prefill_ramp_s;
+  if (l.rate_ramp_s) loadgen["request_rate_ramp_duration"] = *l.rate_ramp_s;
+  if (l.cancellation_rate_pct) loadgen["request_cancellation_rate"] = *l.cancellation_rate_pct;
+  if (l.cancellation_delay_s) loadgen["request_cancellation_delay"] = *l.cancellation_delay_s;
+  if (l.warmup.request_count) loadgen["warmup_request_count"] = *l.warmup.request_count;
+  if (l.warmup.duration_s) loadgen["warmup_duration"] = *l.warmup.duration_s;
+  if (l.warmup.num_sessions) loadgen["num_warmup_sessions"] = *l.warmup.num_sessions;
   if (c.load.workers_max) loadgen["workers_max"] = *c.load.workers_max;
 
   nlohmann::ordered_json tokenizer = nlohmann::ordered_json::object();

@@ -1,10 +1,12 @@
 #include "app/runner.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <cmath>
 #include <csignal>
 #include <filesystem>
 #include <iostream>
@@ -25,12 +27,14 @@
 #include "records/record_jsonl.hpp"
 #include "report/console_table.hpp"
 #include "report/exporters.hpp"
-#include "timing/concurrency_issuer.hpp"
+#include "timing/issuer_loop.hpp"
+#include "timing/scheduler.hpp"
 #include "worker/worker_pool.hpp"
 
 namespace inferperf::app {
 
 namespace fs = std::filesystem;
+using namespace std::string_literals;
 
 namespace {
 
@@ -39,13 +43,22 @@ constexpr int kExitRunFailed = 1;
 constexpr int kExitBadConfig = 2;
 constexpr int kExitSignal = 130;
 
+// Python's float repr for the artifact folder name: 10 -> "10.0", 2.5 -> "2.5".
+std::string python_float(double v) {
+  return v == std::floor(v) && std::fabs(v) < 1e15 ? fmt::format("{:.1f}", v)
+                                                   : fmt::format("{}", v);
+}
+
 std::string artifact_leaf(const config::RunConfig& c) {
   std::string model = c.endpoint.model_names.front();
   for (auto& ch : model) {
     if (ch == '/') ch = '_';
   }
-  return fmt::format("{}-openai-{}-concurrency{}", model, config::to_string(c.endpoint.type),
-                     *c.load.concurrency);
+  std::vector<std::string> stimulus;
+  if (c.load.concurrency) stimulus.push_back(fmt::format("concurrency{}", *c.load.concurrency));
+  if (c.load.request_rate) stimulus.push_back("request_rate" + python_float(*c.load.request_rate));
+  return fmt::format("{}-openai-{}-{}", model, config::to_string(c.endpoint.type),
+                     fmt::join(stimulus, "-"));
 }
 
 double env_double(const char* name, double fallback) {
@@ -60,8 +73,9 @@ double env_double(const char* name, double fallback) {
 }
 
 int worker_count(const config::RunConfig& c) {
-  const int hw = std::max(1u, std::thread::hardware_concurrency());
-  int n = std::min(hw, *c.load.concurrency);
+  const int hw = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  int n = hw;
+  if (c.load.concurrency) n = std::min(n, *c.load.concurrency);
   if (c.load.workers_max) {
     int cap = *c.load.workers_max;
     if (cap > hw) {
@@ -71,6 +85,72 @@ int worker_count(const config::RunConfig& c) {
     n = std::min(n, cap);
   }
   return std::max(1, n);
+}
+
+timing::ArrivalPattern pattern_of(const std::string& name) {
+  if (name == "constant") return timing::ArrivalPattern::kConstant;
+  if (name == "poisson") return timing::ArrivalPattern::kPoisson;
+  if (name == "gamma") return timing::ArrivalPattern::kGamma;
+  return timing::ArrivalPattern::kConcurrencyBurst;
+}
+
+timing::SamplingStrategy strategy_of(const std::string& name) {
+  if (name == "sequential") return timing::SamplingStrategy::kSequential;
+  if (name == "random") return timing::SamplingStrategy::kRandom;
+  return timing::SamplingStrategy::kShuffle;
+}
+
+timing::PhasePlan profiling_plan(const config::RunConfig& c) {
+  const auto& l = c.load;
+  timing::PhasePlan p;
+  p.phase = records::Phase::kProfiling;
+  p.pattern = pattern_of(l.arrival_pattern);
+  p.rate = l.request_rate.value_or(0.0);
+  p.smoothness = l.smoothness.value_or(1.0);
+  p.concurrency = l.concurrency;
+  p.prefill_concurrency = l.prefill_concurrency;
+  p.concurrency_ramp_s = l.concurrency_ramp_s.value_or(0.0);
+  p.prefill_ramp_s = l.prefill_ramp_s.value_or(0.0);
+  p.rate_ramp_s = l.rate_ramp_s.value_or(0.0);
+  p.request_count = l.request_count;
+  p.num_sessions = l.num_sessions;
+  p.duration_s = l.benchmark_duration_s;
+  p.cancel_rate_pct = l.cancellation_rate_pct.value_or(0.0);
+  p.cancel_delay_s = l.cancellation_delay_s.value_or(0.0);
+  return p;
+}
+
+// Warmup: its own stop conditions and load, no cancellation (as AIPerf).
+timing::PhasePlan warmup_plan(const config::RunConfig& c) {
+  const auto& w = c.load.warmup;
+  timing::PhasePlan p;
+  p.phase = records::Phase::kWarmup;
+  p.pattern = pattern_of(w.arrival_pattern);
+  p.rate = w.request_rate.value_or(0.0);
+  p.smoothness = w.smoothness.value_or(1.0);
+  p.concurrency = w.concurrency;
+  p.prefill_concurrency = w.prefill_concurrency;
+  p.request_count = w.request_count;
+  p.num_sessions = w.num_sessions;
+  p.duration_s = w.duration_s;
+  return p;
+}
+
+std::string describe(const timing::PhasePlan& p) {
+  std::vector<std::string> parts;
+  if (p.rate > 0) {
+    parts.push_back(fmt::format("{} req/s {}", p.rate,
+                                p.pattern == timing::ArrivalPattern::kConstant ? "constant"
+                                : p.pattern == timing::ArrivalPattern::kGamma  ? "gamma"
+                                                                               : "poisson"));
+  }
+  if (p.concurrency) parts.push_back(fmt::format("concurrency {}", *p.concurrency));
+  if (p.prefill_concurrency)
+    parts.push_back(fmt::format("prefill concurrency {}", *p.prefill_concurrency));
+  if (p.request_count) parts.push_back(fmt::format("{} requests", *p.request_count));
+  if (p.num_sessions) parts.push_back(fmt::format("{} sessions", *p.num_sessions));
+  if (p.duration_s) parts.push_back(fmt::format("{} s", *p.duration_s));
+  return fmt::format("{}", fmt::join(parts, ", "));
 }
 
 // Waits for SIGINT/SIGTERM on its own thread (the signals are blocked everywhere else).
@@ -128,8 +208,8 @@ int run_profile(config::RunConfig c) {
     spdlog::info("no --model given; using '{}' from {}/v1/models", *model, url->to_string());
     c.endpoint.model_names.push_back(*model);
   }
-  const std::int64_t needed_fds = static_cast<std::int64_t>(*c.load.concurrency) + 64;
-  if (fds.soft > 0 && needed_fds > static_cast<std::int64_t>(fds.soft)) {
+  const std::int64_t needed_fds = static_cast<std::int64_t>(c.load.concurrency.value_or(0)) + 64;
+  if (c.load.concurrency && fds.soft > 0 && needed_fds > static_cast<std::int64_t>(fds.soft)) {
     std::cerr << fmt::format(
         "error: concurrency {} needs about {} file descriptors but the limit is {} (hard limit "
         "{}); "
@@ -181,6 +261,11 @@ int run_profile(config::RunConfig c) {
   syn.prefix_length = c.input.prefix_length;
   syn.shared_system_length = c.input.shared_system_prompt_length.value_or(0);
   syn.user_context_length = c.input.user_context_prompt_length.value_or(0);
+  syn.turn_mean = c.input.turn_mean;
+  syn.turn_stddev = c.input.turn_stddev;
+  syn.turn_delay_mean = c.input.turn_delay_mean_ms;
+  syn.turn_delay_stddev = c.input.turn_delay_stddev_ms;
+  syn.turn_delay_ratio = c.input.turn_delay_ratio;
   if (!c.input.sequence_distribution.empty()) {
     auto dist = dataset::parse_sequence_distribution(c.input.sequence_distribution);
     if (!dist) {
@@ -215,6 +300,7 @@ int run_profile(config::RunConfig c) {
   nlohmann::ordered_json inputs;
   inputs["data"] = nlohmann::ordered_json::array();
   bo.system_message = ds.system_message;
+  plan.body_options = bo;
   for (const auto& conv : ds.conversations) {
     bo.user_context = conv.user_context;
     auto body = endpoint->build_body({conv.turns.front()}, bo);
@@ -237,67 +323,102 @@ int run_profile(config::RunConfig c) {
   }
 
   const int workers = worker_count(c);
-  timing::ConcurrencyIssuer* issuer_ptr = nullptr;
-  worker::WorkerPool pool(workers, plan, clock, queue,
-                          [&issuer_ptr] { issuer_ptr->credit_returned(); });
-  timing::ConcurrencyPlan cp;
-  cp.concurrency = *c.load.concurrency;
-  cp.request_count = c.load.request_count;
-  cp.duration_s = c.load.benchmark_duration_s;
-  timing::ConcurrencyIssuer issuer(
-      clock, pool, cp,
-      timing::ShuffleSampler(ds.conversations.size(), rngs.stream("dataset.sampler.shuffle")));
-  issuer_ptr = &issuer;
+  std::vector<timing::SessionShape> shapes;
+  shapes.reserve(ds.conversations.size());
+  for (const auto& conv : ds.conversations) {
+    timing::SessionShape shape;
+    shape.turns = static_cast<int>(conv.turns.size());
+    for (const auto& t : conv.turns) shape.delay_ms.push_back(t.delay_ms.value_or(0.0));
+    shapes.push_back(std::move(shape));
+  }
+  // Workers report to whichever phase's issuer is running (phases never overlap).
+  std::atomic<timing::IssuerLoop*> current{nullptr};
+  worker::WorkerEvents events;
+  events.returned = [&current](std::int64_t id, std::int64_t session) {
+    current.load()->credit_returned(id, session);
+  };
+  if (c.load.prefill_concurrency || c.load.warmup.prefill_concurrency) {
+    events.first_token = [&current](std::int64_t id) { current.load()->first_token(id); };
+  }
+  worker::WorkerPool pool(workers, plan, clock, queue, events);
 
   std::atomic<bool> cancelled{false};
   SignalWatcher signals([&](int sig) {
     if (cancelled.exchange(true)) return;
     spdlog::warn("received signal {}; stopping and exporting what was measured", sig);
-    issuer.stop();
+    if (auto* loop = current.load()) loop->stop();
     pool.cancel_all("benchmark cancelled by signal");
   });
 
-  spdlog::info("profiling: concurrency {}, {} worker thread(s), {}", *c.load.concurrency, workers,
-               c.load.request_count ? fmt::format("{} requests", *c.load.request_count)
-                                    : fmt::format("{} s", *c.load.benchmark_duration_s));
-  collector.start();
-  pool.start();
-  std::thread issuer_thread([&] { issuer.run(); });
-
   const bool show_progress = c.set_options.count("--ui-type") ? c.ui == config::UiType::kSimple
                                                               : isatty(STDERR_FILENO) != 0;
-  std::atomic<bool> run_done{false};
-  std::thread progress;
-  if (show_progress) {
-    progress = std::thread([&] {
-      while (!run_done.load()) {
-        std::this_thread::sleep_for(std::chrono::seconds(1));
-        if (run_done.load()) break;
-        std::cerr << fmt::format(
-                         "\r[profiling] sent {}{} completed {} errors {}   ", issuer.issued(),
-                         c.load.request_count ? fmt::format("/{}", *c.load.request_count) : "",
-                         collector.completed(), collector.errors())
-                  << std::flush;
-      }
-      std::cerr << "\n";
-    });
-  }
+  struct PhaseOutcome {
+    core::MonoNs start_ns = 0, end_ns = 0;
+    std::int64_t dropped = 0;
+  };
+  // Runs one phase to completion: sending, then waiting for what is in flight (up to the grace
+  // period after a duration ends, then the rest is cancelled).
+  auto run_phase = [&](const timing::PhasePlan& pp, double grace_s) {
+    const std::string name = records::to_string(pp.phase);
+    const std::string prefix = pp.phase == records::Phase::kWarmup ? "warmup." : "";
+    const char* interval_stream = pp.pattern == timing::ArrivalPattern::kGamma
+                                      ? "timing.request.gamma_interval"
+                                      : "timing.request.poisson_interval";
+    timing::Scheduler sched(
+        pp, shapes,
+        timing::ConversationSampler(strategy_of(c.input.sampling_strategy), ds.conversations.size(),
+                                    rngs.stream(prefix + "dataset.sampler"s)),
+        rngs.stream(prefix + interval_stream), rngs.stream(prefix + "timing.request.cancellation"s),
+        clock.now_ns());
+    timing::PreciseWaiter waiter;
+    timing::IssuerLoop loop(clock, waiter, sched, pool);
+    current.store(&loop);
+    if (cancelled.load()) loop.stop();
+    spdlog::info("{}: {}, {} worker thread(s)", name, describe(pp), workers);
+    std::thread issuer_thread([&] { loop.run(); });
+    std::atomic<bool> phase_done{false};
+    std::thread progress;
+    if (show_progress) {
+      progress = std::thread([&] {
+        while (!phase_done.load()) {
+          std::this_thread::sleep_for(std::chrono::milliseconds(250));
+          if (phase_done.load()) break;
+          std::cerr << fmt::format("\r[{}] sent {}{} completed {} errors {}   ", name,
+                                   loop.issued(),
+                                   pp.request_count ? fmt::format("/{}", *pp.request_count) : "",
+                                   collector.completed(), collector.errors())
+                    << std::flush;
+        }
+        std::cerr << "\n";
+      });
+    }
+    issuer_thread.join();
+    std::optional<core::MonoNs> grace_deadline;
+    if (pp.duration_s && std::isfinite(grace_s)) {
+      grace_deadline = loop.sending_end_ns() + static_cast<core::MonoNs>(grace_s * 1e9);
+    }
+    if (!loop.wait_all_returned(grace_deadline)) {
+      spdlog::info("{} grace period over; cancelling {} request(s) still in flight", name,
+                   loop.issued() - loop.returned());
+      pool.cancel_all("benchmark grace period expired");
+      loop.wait_all_returned(std::nullopt);
+    }
+    phase_done.store(true);
+    if (progress.joinable()) progress.join();
+    PhaseOutcome out{sched.start_ns(), clock.now_ns(), loop.dropped_arrivals()};
+    current.store(nullptr);
+    return out;
+  };
 
-  issuer_thread.join();
-  std::optional<core::MonoNs> grace_deadline;
-  if (c.load.benchmark_duration_s && std::isfinite(c.grace_period_s())) {
-    grace_deadline = issuer.sending_end_ns() + static_cast<core::MonoNs>(c.grace_period_s() * 1e9);
+  collector.start();
+  pool.start();
+  if (c.load.warmup_enabled && !cancelled.load()) {
+    run_phase(warmup_plan(c), c.load.warmup.grace_period_s.value_or(INFINITY));
   }
-  if (!issuer.wait_all_returned(grace_deadline)) {
-    spdlog::info("grace period over; cancelling {} request(s) still in flight",
-                 issuer.issued() - issuer.returned());
-    pool.cancel_all("benchmark grace period expired");
-    issuer.wait_all_returned(std::nullopt);
-  }
-  const core::MonoNs phase_end = clock.now_ns();
+  const timing::PhasePlan profiling = profiling_plan(c);
+  const PhaseOutcome outcome = run_phase(profiling, c.grace_period_s());
+  const core::MonoNs phase_end = outcome.end_ns;
   pool.stop();
-  run_done.store(true);
-  if (progress.joinable()) progress.join();
   std::vector<records::RequestRecord> recs = collector.finish();
 
   // ---- analyse and export -----------------------------------------------------------------------
@@ -323,7 +444,8 @@ int run_profile(config::RunConfig c) {
   ctx.input_config = build_input_config(c, artifact_dir.string(), benchmark_id);
   ctx.was_cancelled = signals.fired();
   ctx.anchor = anchor;
-  ctx.phase_start_ns = issuer.phase_start_ns();
+  ctx.phase_start_ns = outcome.start_ns;
+  if (profiling.rate > 0) ctx.dropped_arrivals = outcome.dropped;
   ctx.phase_end_ns = phase_end;
   ctx.artifact_dir = artifact_dir;
 

@@ -20,43 +20,23 @@ const std::vector<std::string> kInternalFlags = {
 
 // AIPerf profile flags whose behaviour inferperf does not have yet: rejected by name (exit 2),
 // never silently ignored.
-const std::vector<std::string> kUnsupportedFlags = {"--request-rate",
-                                                    "--arrival-pattern",
-                                                    "--request-rate-mode",
-                                                    "--arrival-smoothness",
-                                                    "--vllm-burstiness",
-                                                    "--prefill-concurrency",
-                                                    "--concurrency-ramp-duration",
-                                                    "--prefill-concurrency-ramp-duration",
-                                                    "--request-rate-ramp-duration",
-                                                    "--fixed-schedule",
+const std::vector<std::string> kUnsupportedFlags = {"--fixed-schedule",
                                                     "--fixed-schedule-auto-offset",
                                                     "--fixed-schedule-start-offset",
                                                     "--fixed-schedule-end-offset",
+                                                    "--no-fixed-schedule",
                                                     "--input-file",
                                                     "--custom-dataset-type",
                                                     "--public-dataset",
-                                                    "--dataset-sampling-strategy",
                                                     "--goodput",
                                                     "--user-centric-rate",
                                                     "--num-users",
-                                                    "--warmup-request-count",
-                                                    "--num-warmup-requests",
-                                                    "--warmup-duration",
-                                                    "--num-warmup-sessions",
-                                                    "--request-cancellation-rate",
-                                                    "--request-cancellation-delay",
                                                     "--slice-duration",
                                                     "--export-http-trace",
                                                     "--show-trace-timing",
                                                     "--gpu-telemetry",
                                                     "--server-metrics",
                                                     "--num-profile-runs",
-                                                    "--conversation-num",
-                                                    "--num-conversations",
-                                                    "--num-sessions",
-                                                    "--conversation-turn-mean",
-                                                    "--session-turns-mean",
                                                     "--image-width-mean",
                                                     "--image-height-mean",
                                                     "--audio-length-mean",
@@ -67,6 +47,12 @@ const std::vector<std::string> kUnsupportedFlags = {"--request-rate",
                                                     "--url-strategy",
                                                     "--profile-export-prefix",
                                                     "--profile-export-file",
+                                                    "--rankings-passages-mean",
+                                                    "--rankings-passages-stddev",
+                                                    "--rankings-passages-prompt-token-mean",
+                                                    "--rankings-passages-prompt-token-stddev",
+                                                    "--rankings-query-prompt-token-mean",
+                                                    "--rankings-query-prompt-token-stddev",
                                                     "--accuracy-benchmark"};
 
 std::string flag_name(const std::string& arg) {
@@ -203,6 +189,35 @@ CliOutcome parse_command_line(const std::vector<std::string>& args) {
                    "ISL,OSL:P;ISL,OSL:P pairs (percent), optional |stddev per number, or JSON")
       ->group("Input Sequence Length");
   profile
+      ->add_option("--conversation-turn-mean,--session-turns-mean", c.input.turn_mean,
+                   "Mean turns per conversation")
+      ->group("Conversation Input");
+  profile
+      ->add_option("--conversation-turn-stddev,--session-turns-stddev", c.input.turn_stddev,
+                   "Turns per conversation standard deviation")
+      ->check(CLI::NonNegativeNumber)
+      ->group("Conversation Input");
+  profile
+      ->add_option("--conversation-turn-delay-mean,--session-turn-delay-mean",
+                   c.input.turn_delay_mean_ms, "Mean delay before each later turn, ms")
+      ->check(CLI::NonNegativeNumber)
+      ->group("Conversation Input");
+  profile
+      ->add_option("--conversation-turn-delay-stddev,--session-turn-delay-stddev",
+                   c.input.turn_delay_stddev_ms, "Turn delay standard deviation, ms")
+      ->check(CLI::NonNegativeNumber)
+      ->group("Conversation Input");
+  profile
+      ->add_option("--conversation-turn-delay-ratio,--session-delay-ratio",
+                   c.input.turn_delay_ratio, "Multiplies every sampled turn delay")
+      ->check(CLI::NonNegativeNumber)
+      ->group("Conversation Input");
+  profile
+      ->add_option("--dataset-sampling-strategy", c.input.sampling_strategy,
+                   "sequential | random | shuffle (default)")
+      ->check(CLI::IsMember({"sequential", "random", "shuffle"}))
+      ->group("Input");
+  profile
       ->add_option("--num-dataset-entries,--num-prompts", c.input.num_dataset_entries,
                    "Number of unique synthetic conversations")
       ->check(CLI::PositiveNumber)
@@ -225,8 +240,78 @@ CliOutcome parse_command_line(const std::vector<std::string>& args) {
 
   profile->add_option("--concurrency", c.load.concurrency, "Concurrent sessions kept in flight")
       ->group("Load Generator");
+  profile
+      ->add_option("--prefill-concurrency", c.load.prefill_concurrency,
+                   "Requests without a first token yet (needs --streaming)")
+      ->group("Load Generator");
+  profile
+      ->add_option("--request-rate", c.load.request_rate,
+                   "Requests per second (open loop; --concurrency becomes a ceiling)")
+      ->group("Load Generator");
+  profile
+      ->add_option("--arrival-pattern,--request-rate-mode", c.load.arrival_pattern,
+                   "constant | poisson (default with a rate) | gamma | concurrency_burst")
+      ->check(CLI::IsMember({"constant", "poisson", "gamma", "concurrency_burst"}))
+      ->group("Load Generator");
+  profile
+      ->add_option("--arrival-smoothness,--vllm-burstiness", c.load.smoothness,
+                   "Gamma shape: 1 is Poisson, < 1 burstier, > 1 smoother (selects gamma)")
+      ->group("Load Generator");
+  profile
+      ->add_option("--concurrency-ramp-duration", c.load.concurrency_ramp_s,
+                   "Seconds to step concurrency up from 1")
+      ->group("Load Generator");
+  profile
+      ->add_option("--prefill-concurrency-ramp-duration", c.load.prefill_ramp_s,
+                   "Seconds to step prefill concurrency up from 1")
+      ->group("Load Generator");
+  profile
+      ->add_option("--request-rate-ramp-duration", c.load.rate_ramp_s,
+                   "Seconds to raise the request rate linearly to its target")
+      ->group("Load Generator");
   profile->add_option("--request-count,--num-requests", c.load.request_count, "Requests to send")
       ->group("Load Generator");
+  profile
+      ->add_option("--num-sessions,--num-conversations,--conversation-num", c.load.num_sessions,
+                   "Sessions to start (a stop condition)")
+      ->group("Conversation Input");
+  profile
+      ->add_option("--request-cancellation-rate", c.load.cancellation_rate_pct,
+                   "Percent of requests cancelled after --request-cancellation-delay")
+      ->group("Load Generator");
+  profile
+      ->add_option("--request-cancellation-delay", c.load.cancellation_delay_s,
+                   "Seconds after the request is written before it is cancelled")
+      ->group("Load Generator");
+  profile
+      ->add_option("--warmup-request-count,--num-warmup-requests", c.load.warmup.request_count,
+                   "Warmup requests (excluded from results)")
+      ->group("Warmup");
+  profile->add_option("--warmup-duration", c.load.warmup.duration_s, "Warmup seconds")
+      ->group("Warmup");
+  profile->add_option("--num-warmup-sessions", c.load.warmup.num_sessions, "Warmup sessions")
+      ->group("Warmup");
+  profile
+      ->add_option("--warmup-concurrency", c.load.warmup.concurrency,
+                   "Warmup concurrency (default: the profiling one)")
+      ->group("Warmup");
+  profile
+      ->add_option("--warmup-prefill-concurrency", c.load.warmup.prefill_concurrency,
+                   "Warmup prefill concurrency")
+      ->group("Warmup");
+  profile
+      ->add_option("--warmup-request-rate", c.load.warmup.request_rate,
+                   "Warmup request rate (default: the profiling one)")
+      ->group("Warmup");
+  profile
+      ->add_option("--warmup-arrival-pattern", c.load.warmup.arrival_pattern,
+                   "Warmup arrival pattern")
+      ->check(CLI::IsMember({"constant", "poisson", "gamma", "concurrency_burst"}))
+      ->group("Warmup");
+  profile
+      ->add_option("--warmup-grace-period", c.load.warmup.grace_period_s,
+                   "Seconds to wait for warmup responses after --warmup-duration (default inf)")
+      ->group("Warmup");
   profile
       ->add_option("--benchmark-duration", c.load.benchmark_duration_s,
                    "Seconds to keep issuing requests")

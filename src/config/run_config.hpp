@@ -46,14 +46,49 @@ struct InputConfig {
   std::optional<int> shared_system_prompt_length;
   std::optional<int> user_context_prompt_length;
   std::string sequence_distribution;  // --seq-dist, parsed by the dataset module
+  double turn_mean = 1.0;             // --conversation-turn-mean
+  double turn_stddev = 0.0;
+  double turn_delay_mean_ms = 0.0;  // --conversation-turn-delay-mean
+  double turn_delay_stddev_ms = 0.0;
+  double turn_delay_ratio = 1.0;
+  std::string sampling_strategy = "shuffle";  // --dataset-sampling-strategy
+};
+
+// The load of one phase. Warmup fields fall back to the profiling values where unset.
+struct PhaseLoad {
+  std::optional<int> concurrency;
+  std::optional<int> prefill_concurrency;
+  std::optional<double> request_rate;
+  std::string arrival_pattern;       // "" (resolved), constant, poisson, gamma, concurrency_burst
+  std::optional<double> smoothness;  // --arrival-smoothness / --vllm-burstiness
+  std::optional<std::int64_t> request_count;
+  std::optional<std::int64_t> num_sessions;
+  std::optional<double> duration_s;
+  std::optional<double> grace_period_s;
+  std::optional<double> concurrency_ramp_s;
+  std::optional<double> prefill_ramp_s;
+  std::optional<double> rate_ramp_s;
 };
 
 struct LoadConfig {
   std::optional<int> concurrency;
+  std::optional<int> prefill_concurrency;
+  std::optional<double> request_rate;
+  std::string arrival_pattern;       // resolved by validation: concurrency_burst without a rate
+  std::optional<double> smoothness;  // gamma shape
   std::optional<std::int64_t> request_count;
+  std::optional<std::int64_t> num_sessions;  // --num-sessions / --num-conversations
   std::optional<double> benchmark_duration_s;
   std::optional<double> grace_period_s;  // default 30 s, only meaningful with a duration
+  std::optional<double> concurrency_ramp_s;
+  std::optional<double> prefill_ramp_s;
+  std::optional<double> rate_ramp_s;
+  std::optional<double> cancellation_rate_pct;
+  std::optional<double> cancellation_delay_s;
   std::optional<int> workers_max;
+  // Warmup: present when any warmup stop condition is given (resolved by validation).
+  PhaseLoad warmup;
+  bool warmup_enabled = false;
 };
 
 struct TokenizerConfig {

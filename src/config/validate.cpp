@@ -22,19 +22,68 @@ const char* to_string(ExportLevel l) {
   return "records";
 }
 
+namespace {
+
+std::string num(double v) {
+  std::string s = std::to_string(v);
+  s.erase(s.find_last_not_of('0') + 1);
+  if (!s.empty() && s.back() == '.') s.pop_back();
+  return s;
+}
+
+// Resolves the arrival pattern of one phase; returns an error message or "".
+std::string resolve_pattern(std::optional<double> rate, std::string& pattern,
+                            std::optional<double> smoothness, const std::string& prefix) {
+  if (smoothness) {
+    if (!(*smoothness > 0)) return "--" + prefix + "arrival-smoothness must be greater than 0";
+    if (pattern.empty()) pattern = "gamma";
+    if (pattern != "gamma") {
+      return "--arrival-smoothness applies only to --" + prefix + "arrival-pattern gamma (got " +
+             pattern + ")";
+    }
+  }
+  if (rate) {
+    if (!(*rate > 0)) return "--" + prefix + "request-rate must be greater than 0";
+    if (pattern == "concurrency_burst") {
+      return "--" + prefix + "arrival-pattern concurrency_burst cannot be combined with --" +
+             prefix + "request-rate";
+    }
+    if (pattern.empty()) pattern = "poisson";
+  } else {
+    if (!pattern.empty() && pattern != "concurrency_burst") {
+      return "--" + prefix + "arrival-pattern " + pattern + " needs --" + prefix + "request-rate";
+    }
+    pattern = "concurrency_burst";
+  }
+  return "";
+}
+
+}  // namespace
+
 std::vector<std::string> validate_and_resolve(RunConfig& c) {
   std::vector<std::string> errors;
   auto& load = c.load;
-  if (load.concurrency && *load.concurrency < 1) {
-    errors.push_back("--concurrency must be at least 1 (got " + std::to_string(*load.concurrency) +
-                     ")");
-  }
-  if (load.request_count && *load.request_count < 1) {
-    errors.push_back("--request-count must be at least 1 (got " +
-                     std::to_string(*load.request_count) + ")");
-  }
-  if (load.benchmark_duration_s && !(*load.benchmark_duration_s > 0)) {
-    errors.push_back("--benchmark-duration must be greater than 0");
+  auto at_least_one = [&](const std::optional<int>& v, const char* flag) {
+    if (v && *v < 1)
+      errors.push_back(std::string(flag) + " must be at least 1 (got " + std::to_string(*v) + ")");
+  };
+  auto at_least_one64 = [&](const std::optional<std::int64_t>& v, const char* flag) {
+    if (v && *v < 1)
+      errors.push_back(std::string(flag) + " must be at least 1 (got " + std::to_string(*v) + ")");
+  };
+  auto positive = [&](const std::optional<double>& v, const char* flag) {
+    if (v && !(*v > 0)) errors.push_back(std::string(flag) + " must be greater than 0");
+  };
+  at_least_one(load.concurrency, "--concurrency");
+  at_least_one(load.prefill_concurrency, "--prefill-concurrency");
+  at_least_one64(load.request_count, "--request-count");
+  at_least_one64(load.num_sessions, "--num-sessions");
+  positive(load.benchmark_duration_s, "--benchmark-duration");
+  positive(load.concurrency_ramp_s, "--concurrency-ramp-duration");
+  positive(load.prefill_ramp_s, "--prefill-concurrency-ramp-duration");
+  positive(load.rate_ramp_s, "--request-rate-ramp-duration");
+  if (load.request_count && load.num_sessions) {
+    errors.push_back("--request-count and --num-sessions cannot be used together");
   }
   if (load.grace_period_s) {
     if (!load.benchmark_duration_s) {
@@ -43,11 +92,72 @@ std::vector<std::string> validate_and_resolve(RunConfig& c) {
       errors.push_back("--benchmark-grace-period must be >= 0");
     }
   }
+  if (auto e = resolve_pattern(load.request_rate, load.arrival_pattern, load.smoothness, "");
+      !e.empty()) {
+    errors.push_back(e);
+  }
+  const bool rate_mode = load.request_rate.has_value();
+  if (load.rate_ramp_s && !rate_mode) {
+    errors.push_back("--request-rate-ramp-duration can only be used with --request-rate");
+  }
+  if (load.concurrency_ramp_s && !load.concurrency) {
+    errors.push_back("--concurrency-ramp-duration needs --concurrency");
+  }
+  if (load.prefill_ramp_s && !load.prefill_concurrency) {
+    errors.push_back("--prefill-concurrency-ramp-duration needs --prefill-concurrency");
+  }
+  if (load.prefill_concurrency) {
+    if (!c.endpoint.streaming) {
+      errors.push_back("--prefill-concurrency needs --streaming (the first token ends prefill)");
+    }
+    if (load.concurrency && *load.prefill_concurrency > *load.concurrency) {
+      errors.push_back("--prefill-concurrency (" + std::to_string(*load.prefill_concurrency) +
+                       ") must not exceed --concurrency (" + std::to_string(*load.concurrency) +
+                       ")");
+    }
+  }
+  if (load.cancellation_rate_pct) {
+    const double r = *load.cancellation_rate_pct;
+    if (!(r > 0 && r <= 100)) {
+      errors.push_back("--request-cancellation-rate must be in (0, 100] percent (got " + num(r) +
+                       ")");
+    }
+  }
+  if (load.cancellation_delay_s) {
+    if (!load.cancellation_rate_pct) {
+      errors.push_back("--request-cancellation-delay needs --request-cancellation-rate");
+    } else if (*load.cancellation_delay_s < 0) {
+      errors.push_back("--request-cancellation-delay must be >= 0");
+    }
+  }
+
+  // Warmup: any warmup stop condition enables it; the other warmup options need one.
+  auto& w = load.warmup;
+  at_least_one64(w.request_count, "--warmup-request-count");
+  at_least_one64(w.num_sessions, "--num-warmup-sessions");
+  positive(w.duration_s, "--warmup-duration");
+  at_least_one(w.concurrency, "--warmup-concurrency");
+  at_least_one(w.prefill_concurrency, "--warmup-prefill-concurrency");
+  load.warmup_enabled = w.request_count || w.duration_s || w.num_sessions;
+  if (w.request_count && w.num_sessions) {
+    errors.push_back("--warmup-request-count and --num-warmup-sessions cannot be used together");
+  }
+  if (!load.warmup_enabled && (w.concurrency || w.prefill_concurrency || w.request_rate ||
+                               !w.arrival_pattern.empty() || w.grace_period_s)) {
+    errors.push_back(
+        "--warmup-* load options need a warmup stop condition (--warmup-request-count, "
+        "--warmup-duration or --num-warmup-sessions)");
+  }
+  if (w.grace_period_s && !w.duration_s) {
+    errors.push_back("--warmup-grace-period can only be used with --warmup-duration");
+  }
+
+  const auto& in = c.input;
+  if (in.turn_mean < 1) errors.push_back("--conversation-turn-mean must be at least 1");
   if (c.input.isl_mean < 1) {
     errors.push_back(
         "All synthetic data are disabled: --synthetic-input-tokens-mean must be at least 1");
   }
-  const auto& in = c.input;
   if ((in.prefix_pool_size > 0) != (in.prefix_length > 0)) {
     errors.push_back("--prompt-prefix-pool-size and --prompt-prefix-length must be given together");
   }
@@ -79,20 +189,53 @@ std::vector<std::string> validate_and_resolve(RunConfig& c) {
   }
   if (!errors.empty()) return errors;
 
-  if (!load.concurrency) {
-    load.concurrency = 1;
-    c.warnings.push_back("no --concurrency given; using concurrency 1");
+  const bool has_stop = load.request_count || load.num_sessions || load.benchmark_duration_s;
+  if (rate_mode) {
+    if (!has_stop) {
+      load.request_count = 10;
+      c.warnings.push_back("no stop condition given; using --request-count 10");
+    }
+  } else {
+    if (!load.concurrency && !load.prefill_concurrency) {
+      load.concurrency = 1;
+      c.warnings.push_back("no --concurrency given; using concurrency 1");
+    }
+    if (!has_stop) {
+      load.request_count =
+          std::max<std::int64_t>(10, 2 * static_cast<std::int64_t>(load.concurrency.value_or(1)));
+      c.warnings.push_back("no stop condition given; using --request-count " +
+                           std::to_string(*load.request_count));
+    }
   }
-  if (!load.request_count && !load.benchmark_duration_s) {
-    load.request_count =
-        std::max<std::int64_t>(10, 2 * static_cast<std::int64_t>(*load.concurrency));
-    c.warnings.push_back("no stop condition given; using --request-count " +
-                         std::to_string(*load.request_count));
+  if (load.concurrency) {
+    if (load.num_sessions && *load.concurrency > *load.num_sessions) {
+      errors.push_back("--concurrency (" + std::to_string(*load.concurrency) +
+                       ") must not exceed --num-sessions (" + std::to_string(*load.num_sessions) +
+                       ")");
+    } else if (!load.num_sessions && load.request_count &&
+               *load.concurrency > *load.request_count) {
+      errors.push_back("--concurrency (" + std::to_string(*load.concurrency) +
+                       ") must not exceed --request-count (" + std::to_string(*load.request_count) +
+                       ")");
+    }
   }
-  if (load.request_count && *load.concurrency > *load.request_count) {
-    errors.push_back("--concurrency (" + std::to_string(*load.concurrency) +
-                     ") must not exceed --request-count (" + std::to_string(*load.request_count) +
-                     ")");
+  if (load.warmup_enabled) {
+    // Unset warmup load options fall back to the profiling ones.
+    if (!w.request_rate && w.arrival_pattern.empty()) {
+      w.request_rate = load.request_rate;
+      w.arrival_pattern = load.arrival_pattern;
+      if (!w.smoothness) w.smoothness = load.smoothness;
+    }
+    if (!w.concurrency) w.concurrency = load.concurrency;
+    if (!w.prefill_concurrency) w.prefill_concurrency = load.prefill_concurrency;
+    if (auto e = resolve_pattern(w.request_rate, w.arrival_pattern, w.smoothness, "warmup-");
+        !e.empty()) {
+      errors.push_back(e);
+    }
+    if (!w.request_rate && !w.concurrency && !w.prefill_concurrency) w.concurrency = 1;
+    if (w.prefill_concurrency && !c.endpoint.streaming) {
+      errors.push_back("--warmup-prefill-concurrency needs --streaming");
+    }
   }
   return errors;
 }

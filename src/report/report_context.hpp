@@ -2,7 +2,9 @@
 #pragma once
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 
 #include "core/clock.hpp"
@@ -21,6 +23,7 @@ struct ReportContext {
   core::MonoNs phase_start_ns = 0;
   core::MonoNs phase_end_ns = 0;
   std::filesystem::path artifact_dir;
+  std::optional<std::int64_t> dropped_arrivals;  // set in request-rate modes
 };
 
 }  // namespace inferperf::report

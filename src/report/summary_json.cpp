@@ -78,6 +78,8 @@ nlohmann::ordered_json summary_json(const metrics::BenchmarkResult& result,
   j["inferperf_version"] = kVersion;
   emit_range(first_extra, metrics::catalogue().size());
   if (!ctx.token_source.empty()) j["token_source"] = ctx.token_source;
+  // Open-loop arrivals that found every --concurrency slot taken (rate modes only).
+  if (ctx.dropped_arrivals) j["dropped_arrival_count"] = *ctx.dropped_arrivals;
   return j;
 }
 

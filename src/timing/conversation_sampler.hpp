@@ -1,18 +1,23 @@
-// Picks which dataset conversation each new session uses (AIPerf "shuffle" for synthetic data:
-// a random permutation, re-shuffled each time it is used up).
+// Picks which dataset conversation each new session uses (--dataset-sampling-strategy):
+// sequential (wrapping around), random (with replacement) or shuffle (a permutation, re-shuffled
+// each time it is used up; AIPerf's default for synthetic data).
 #pragma once
 #include <cstddef>
 #include <random>
+#include <string>
 #include <vector>
 
 namespace inferperf::timing {
 
-class ShuffleSampler {
+enum class SamplingStrategy { kSequential, kRandom, kShuffle };
+
+class ConversationSampler {
  public:
-  ShuffleSampler(std::size_t size, std::mt19937_64 rng);
+  ConversationSampler(SamplingStrategy strategy, std::size_t size, std::mt19937_64 rng);
   std::size_t next();
 
  private:
+  SamplingStrategy strategy_;
   std::vector<std::size_t> order_;
   std::size_t pos_ = 0;
   std::mt19937_64 rng_;

@@ -73,6 +73,7 @@ asio::awaitable<Attempt> attempt(ConnectionPool& pool, ExchangeRequest request, 
                                  asio::redirect_error(asio::use_awaitable, ec));
   t.send_end_ns = clock.now_ns();
   t.bytes_sent = static_cast<std::int64_t>(written);
+  if (!ec && request.on_sent) request.on_sent();
   if (ec) {
     cancel.detach();
     if (cancel.cancelled()) {

@@ -4,6 +4,7 @@
 #include <boost/asio/awaitable.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -63,6 +64,9 @@ class CancelHandle {
 
 struct ExchangeRequest {
   std::string_view bytes;  // the full serialized HTTP/1.1 request
+  // Called on the worker thread each time the whole request has been written (again after a
+  // retry on a fresh connection): request cancellation times from here.
+  std::function<void()> on_sent = {};
 };
 
 // Runs the exchange; returns nullopt on a complete response (any status) or the error.

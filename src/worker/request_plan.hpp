@@ -19,6 +19,8 @@ struct RequestPlan {
   const endpoint::Endpoint* endpoint = nullptr;
   const dataset::Dataset* dataset = nullptr;
   std::vector<std::string> bodies;  // one serialized body per conversation (first turn)
+  // For later turns, built on the worker from the session's history (user context per session).
+  endpoint::BodyOptions body_options;
 };
 
 // Serializes the full HTTP/1.1 request for one body.

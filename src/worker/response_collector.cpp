@@ -57,7 +57,14 @@ void ResponseCollector::handle_payload(std::string_view payload, core::MonoNs ts
   if (!d.content.empty() || !d.reasoning.empty()) {
     record_.content_events.push_back(
         records::ContentEvent{ts, read_index, std::move(d.content), std::move(d.reasoning)});
+    if (record_.content_events.size() == 1 && on_first_content) on_first_content();
   }
+}
+
+std::string ResponseCollector::content_text() const {
+  std::string text;
+  for (const auto& e : record_.content_events) text += e.content;
+  return text;
 }
 
 void ResponseCollector::finish(core::MonoNs end_ns) {

@@ -1,6 +1,7 @@
 // Turns the timestamped body bytes of one exchange into the record's events: SSE framing, endpoint
 // decoding, HTTP errors. Runs on the worker thread after each read has been stamped.
 #pragma once
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,10 @@ class ResponseCollector final : public transport::ResponseSink {
                   core::MonoNs ts) override;
   void on_body(std::string_view bytes, core::MonoNs ts, std::uint32_t read_index) override;
   bool wants_more() const override { return !failed_; }
+  // Called on the first content (or reasoning) event: the request's prefill is over.
+  std::function<void()> on_first_content;
+  // The response's non-reasoning text so far (a multi-turn session's assistant reply).
+  std::string content_text() const;
   // Called once the exchange ended without a transport error.
   void finish(core::MonoNs end_ns);
 

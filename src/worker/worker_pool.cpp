@@ -16,8 +16,8 @@ namespace inferperf::worker {
 namespace asio = boost::asio;
 
 Worker::Worker(int id, const RequestPlan& plan, const core::Clock& clock,
-               records::RecordQueue& queue, std::function<void()> on_returned)
-    : id_(id), plan_(plan), clock_(clock), queue_(queue), on_returned_(std::move(on_returned)) {
+               records::RecordQueue& queue, const WorkerEvents& events)
+    : id_(id), plan_(plan), clock_(clock), queue_(queue), events_(events) {
   pool_ = std::make_unique<transport::ConnectionPool>(io_.get_executor(), plan_.url);
 }
 
@@ -54,6 +54,17 @@ void Worker::cancel_all(std::string message) {
   });
 }
 
+std::string Worker::body_for(const timing::Credit& credit) {
+  const auto& conv = plan_.dataset->conversations[credit.conversation_index];
+  if (credit.num_turns <= 1) return plan_.bodies[credit.conversation_index];
+  auto& history = histories_[credit.session];
+  history.push_back(conv.turns[static_cast<std::size_t>(credit.turn_index)]);
+  if (credit.turn_index == 0) return plan_.bodies[credit.conversation_index];
+  endpoint::BodyOptions o = plan_.body_options;
+  o.user_context = conv.user_context;
+  return plan_.endpoint->build_body(history, o).dump();
+}
+
 void Worker::launch(timing::Credit credit) {
   auto task = [this, credit = std::move(credit)]() -> asio::awaitable<void> {
     records::RequestRecord rec;
@@ -68,8 +79,8 @@ void Worker::launch(timing::Credit credit) {
     rec.intended_ns = credit.intended_ns;
     rec.issued_ns = credit.issued_ns;
     rec.requested_osl = conv.turns[static_cast<std::size_t>(credit.turn_index)].max_tokens;
-    const std::string request = serialize_request(plan_, plan_.bodies[credit.conversation_index],
-                                                  rec.x_request_id, rec.x_correlation_id);
+    const std::string request =
+        serialize_request(plan_, body_for(credit), rec.x_request_id, rec.x_correlation_id);
 
     // Shared with the timeout handler, which may already be queued when the request completes.
     auto cancel = std::make_shared<transport::CancelHandle>();
@@ -82,12 +93,31 @@ void Worker::launch(timing::Credit credit) {
         cancel->cancel("TimeoutError", "request exceeded --request-timeout-seconds", std::nullopt);
     });
 
+    // --request-cancellation-rate: the clock starts once the whole request is written.
+    asio::steady_timer cancel_timer(io_);
+    auto on_sent = [&] {
+      if (!credit.cancel_after_ns) return;
+      cancel_timer.expires_after(std::chrono::nanoseconds(*credit.cancel_after_ns));
+      cancel_timer.async_wait([cancel](const boost::system::error_code& ec) {
+        if (!ec) {
+          cancel->cancel("RequestCancellationError",
+                         "request cancelled by --request-cancellation-rate", 499);
+        }
+      });
+    };
+
     ResponseCollector collector(*plan_.endpoint, rec);
+    if (events_.first_token) {
+      collector.on_first_content = [this, id = credit.id] { events_.first_token(id); };
+    }
     transport::ExchangeTimings t;
     rec.start_ns = clock_.now_ns();  // before connection acquisition, as AIPerf's start_perf_ns
-    auto err = co_await transport::http_exchange(*pool_, transport::ExchangeRequest{request},
-                                                 collector, clock_, t, *cancel);
+    // A named request, not a temporary in the co_await expression: GCC 12 destroys such
+    // temporaries twice when they own memory (its std::function here).
+    transport::ExchangeRequest exchange{request, on_sent};
+    auto err = co_await transport::http_exchange(*pool_, exchange, collector, clock_, t, *cancel);
     timeout.cancel();
+    cancel_timer.cancel();
     active_.erase(credit.id);
     rec.connect_start_ns = t.connect_start_ns;
     rec.connect_end_ns = t.connect_end_ns;
@@ -110,18 +140,30 @@ void Worker::launch(timing::Credit credit) {
       rec.error = records::ErrorInfo{std::nullopt, "InvalidInferenceResultError",
                                      "No responses with actual content were received"};
     }
+    if (credit.num_turns > 1) {
+      if (credit.final_turn()) {
+        histories_.erase(credit.session);
+      } else if (std::string reply = collector.content_text(); !rec.error && !reply.empty()) {
+        // The next turn carries this reply; reasoning is dropped, failed replies add nothing.
+        dataset::Turn assistant;
+        assistant.role = "assistant";
+        assistant.text = std::move(reply);
+        histories_[credit.session].push_back(std::move(assistant));
+      }
+    }
     queue_.push(std::move(rec));
     in_flight_.fetch_sub(1, std::memory_order_relaxed);
-    on_returned_();
+    events_.returned(credit.id, credit.session);
     co_return;
   };
   asio::co_spawn(io_, std::move(task), asio::detached);
 }
 
 WorkerPool::WorkerPool(int workers, const RequestPlan& plan, const core::Clock& clock,
-                       records::RecordQueue& queue, std::function<void()> on_returned) {
+                       records::RecordQueue& queue, WorkerEvents events)
+    : events_(std::move(events)) {
   for (int i = 0; i < workers; ++i) {
-    workers_.push_back(std::make_unique<Worker>(i, plan, clock, queue, on_returned));
+    workers_.push_back(std::make_unique<Worker>(i, plan, clock, queue, events_));
   }
 }
 
@@ -130,6 +172,14 @@ void WorkerPool::start() {
 }
 
 void WorkerPool::dispatch(timing::Credit credit) {
+  if (credit.turn_index > 0) {
+    // Sticky: a later turn goes to the worker holding its session's history.
+    auto it = session_worker_.find(credit.session);
+    const std::size_t w = it != session_worker_.end() ? it->second : 0;
+    if (credit.final_turn() && it != session_worker_.end()) session_worker_.erase(it);
+    workers_[w]->submit(std::move(credit));
+    return;
+  }
   // Least in-flight first; ties broken round-robin so load spreads over equal workers.
   std::size_t best = next_ % workers_.size();
   int best_load = workers_[best]->in_flight();
@@ -142,6 +192,7 @@ void WorkerPool::dispatch(timing::Credit credit) {
     }
   }
   next_ = best + 1;
+  if (!credit.final_turn()) session_worker_[credit.session] = best;
   workers_[best]->submit(std::move(credit));
 }
 

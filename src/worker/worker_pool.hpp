@@ -1,5 +1,7 @@
 // Worker threads: each owns one io_context, its connections and its parsers, and runs one
-// coroutine per credit. Threads meet only at credit dispatch and the record queue.
+// coroutine per credit. Threads meet only at credit dispatch, the record queue and the issuer's
+// event callbacks. A multi-turn session lives on one worker: its history (user turns and the
+// assistant replies received) is kept there and every later turn is routed back to it.
 #pragma once
 #include <boost/asio/io_context.hpp>
 
@@ -19,10 +21,16 @@
 
 namespace inferperf::worker {
 
+// What workers report back to the issuer (from their own threads).
+struct WorkerEvents {
+  std::function<void(std::int64_t credit_id, std::int64_t session)> returned;
+  std::function<void(std::int64_t credit_id)> first_token;  // may be empty
+};
+
 class Worker {
  public:
   Worker(int id, const RequestPlan& plan, const core::Clock& clock, records::RecordQueue& queue,
-         std::function<void()> on_returned);
+         const WorkerEvents& events);
   ~Worker();
   Worker(const Worker&) = delete;
   Worker& operator=(const Worker&) = delete;
@@ -36,15 +44,18 @@ class Worker {
 
  private:
   void launch(timing::Credit credit);
+  std::string body_for(const timing::Credit& credit);
 
   int id_;
   const RequestPlan& plan_;
   const core::Clock& clock_;
   records::RecordQueue& queue_;
-  std::function<void()> on_returned_;
+  const WorkerEvents& events_;
   boost::asio::io_context io_{1};
   std::unique_ptr<transport::ConnectionPool> pool_;
   std::unordered_map<std::int64_t, transport::CancelHandle*> active_;
+  // Multi-turn sessions on this worker: the messages sent and received so far.
+  std::unordered_map<std::int64_t, std::vector<dataset::Turn>> histories_;
   std::atomic<int> in_flight_{0};
   std::thread thread_;
   bool started_ = false;
@@ -53,16 +64,19 @@ class Worker {
 class WorkerPool final : public timing::CreditSink {
  public:
   WorkerPool(int workers, const RequestPlan& plan, const core::Clock& clock,
-             records::RecordQueue& queue, std::function<void()> on_returned);
+             records::RecordQueue& queue, WorkerEvents events);
   void start();
+  // Called from the issuer thread only.
   void dispatch(timing::Credit credit) override;
   void cancel_all(const std::string& message);
   void stop();
   std::size_t size() const { return workers_.size(); }
 
  private:
+  WorkerEvents events_;
   std::vector<std::unique_ptr<Worker>> workers_;
   std::size_t next_ = 0;
+  std::unordered_map<std::int64_t, std::size_t> session_worker_;  // multi-turn sessions in progress
 };
 
 }  // namespace inferperf::worker

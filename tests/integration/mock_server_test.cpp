@@ -45,9 +45,9 @@ TEST(MockServer, CountsPromptTokensWithTheBuiltinTokenizerUnlessTold) {
   const long long n = prompt_tokens(builtin, word);
   EXPECT_GE(n, 1);
   EXPECT_LT(n, 5);
-  const auto bad = run_process({INFERPERF_MOCK_SERVER_BIN, "--port", "0", "--tokenizer",
-                                "/nonexistent/tokenizer.json"},
-                               std::chrono::seconds(30));
+  const auto bad = run_process(
+      {INFERPERF_MOCK_SERVER_BIN, "--port", "0", "--tokenizer", "/nonexistent/tokenizer.json"},
+      std::chrono::seconds(30));
   EXPECT_EQ(bad.exit_code, 2) << bad.out;
   EXPECT_NE(bad.out.find("/nonexistent/tokenizer.json"), std::string::npos) << bad.out;
 }

@@ -146,11 +146,12 @@ TEST(ProfileErrors, BadCommandLineExitsTwoAndSendsNothing) {
                        std::chrono::seconds(30));
   EXPECT_EQ(r.exit_code, 2) << r.out;
   EXPECT_NE(r.out.find("--concurrency"), std::string::npos) << r.out;
-  auto r2 =
-      run_process({INFERPERF_BIN, "profile", "-m", "x", "-u", mock.url(), "--request-rate", "5"},
-                  std::chrono::seconds(30));
+  auto r2 = run_process({INFERPERF_BIN, "profile", "-m", "x", "-u", mock.url(), "--arrival-pattern",
+                         "constant", "--request-count", "4"},
+                        std::chrono::seconds(30));
   EXPECT_EQ(r2.exit_code, 2);
-  EXPECT_NE(r2.out.find("--request-rate"), std::string::npos) << r2.out;
+  EXPECT_NE(r2.out.find("--arrival-pattern constant needs --request-rate"), std::string::npos)
+      << r2.out;
   EXPECT_EQ(mock.metric("inferperf_mock_requests_total"), 0);
 }
 

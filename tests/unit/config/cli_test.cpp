@@ -113,8 +113,8 @@ TEST(ParseCommandLine, AliasesAndValues) {
 
 TEST(ParseCommandLine, UnsupportedAiperfFlagExitsTwoAndNamesIt) {
   for (const auto& args :
-       std::vector<std::vector<std::string>>{{"profile", "-m", "x", "--request-rate", "5"},
-                                             {"profile", "-m", "x", "--request-rate=5"},
+       std::vector<std::vector<std::string>>{{"profile", "-m", "x", "--fixed-schedule"},
+                                             {"profile", "-m", "x", "--user-centric-rate=5"},
                                              {"profile", "-m", "x", "--goodput", "ttft:100"}}) {
     const CliOutcome o = parse_command_line(args);
     EXPECT_EQ(o.action, CliOutcome::Action::kExit);

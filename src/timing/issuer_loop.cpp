@@ -1,0 +1,116 @@
+#include "timing/issuer_loop.hpp"
+
+#include <chrono>
+
+namespace inferperf::timing {
+
+IssuerLoop::IssuerLoop(const core::Clock& clock, Waiter& waiter, Scheduler& scheduler,
+                       CreditSink& sink)
+    : clock_(clock), waiter_(waiter), scheduler_(scheduler), sink_(sink) {}
+
+void IssuerLoop::run() {
+  PreciseWaiter::tighten_timer_slack();
+  {
+    std::lock_guard lock(mu_);
+    running_ = true;
+  }
+  std::vector<Event> events;
+  std::vector<Credit> credits;
+  for (;;) {
+    bool stop = false;
+    {
+      std::lock_guard lock(mu_);
+      events.swap(events_);
+      stop = stop_requested_;
+    }
+    for (const Event& e : events) {
+      const core::MonoNs now = clock_.now_ns();
+      if (e.kind == Event::Kind::kReturned)
+        scheduler_.returned(e.credit_id, e.session, now);
+      else
+        scheduler_.first_token(e.credit_id);
+    }
+    events.clear();
+    if (stop) scheduler_.stop(clock_.now_ns());
+    credits.clear();
+    scheduler_.poll(clock_.now_ns(), credits);
+    if (!credits.empty()) {
+      {
+        std::lock_guard lock(mu_);
+        issued_ += static_cast<std::int64_t>(credits.size());
+      }
+      for (auto& c : credits) sink_.dispatch(std::move(c));
+    }
+    {
+      std::lock_guard lock(mu_);
+      dropped_ = scheduler_.dropped_arrivals();
+    }
+    if (scheduler_.sending_done()) break;
+    waiter_.wait_until(scheduler_.next_wakeup());
+  }
+  std::lock_guard lock(mu_);
+  running_ = false;
+  sending_end_ns_ = scheduler_.sending_end_ns();
+  cv_.notify_all();
+}
+
+void IssuerLoop::push(Event e) {
+  {
+    std::lock_guard lock(mu_);
+    if (e.kind == Event::Kind::kReturned) ++returned_;
+    if (running_) events_.push_back(e);
+  }
+  cv_.notify_all();
+  waiter_.notify();
+}
+
+void IssuerLoop::credit_returned(std::int64_t credit_id, std::int64_t session) {
+  push({Event::Kind::kReturned, credit_id, session});
+}
+
+void IssuerLoop::first_token(std::int64_t credit_id) {
+  push({Event::Kind::kFirstToken, credit_id, 0});
+}
+
+void IssuerLoop::stop() {
+  {
+    std::lock_guard lock(mu_);
+    stop_requested_ = true;
+  }
+  waiter_.notify();
+}
+
+bool IssuerLoop::wait_all_returned(std::optional<core::MonoNs> deadline_ns) {
+  std::unique_lock lock(mu_);
+  auto done = [&] { return !running_ && returned_ >= issued_; };
+  if (!deadline_ns) {
+    cv_.wait(lock, done);
+    return true;
+  }
+  // The condition variable waits on the steady clock, which is what clock_ reads in production.
+  auto remaining = std::chrono::nanoseconds(*deadline_ns - clock_.now_ns());
+  if (remaining.count() <= 0) return done();
+  return cv_.wait_for(lock, remaining, done);
+}
+
+std::int64_t IssuerLoop::issued() const {
+  std::lock_guard lock(mu_);
+  return issued_;
+}
+
+std::int64_t IssuerLoop::returned() const {
+  std::lock_guard lock(mu_);
+  return returned_;
+}
+
+std::int64_t IssuerLoop::dropped_arrivals() const {
+  std::lock_guard lock(mu_);
+  return dropped_;
+}
+
+core::MonoNs IssuerLoop::sending_end_ns() const {
+  std::lock_guard lock(mu_);
+  return sending_end_ns_;
+}
+
+}  // namespace inferperf::timing

@@ -1,0 +1,59 @@
+// The issuer thread: asks the Scheduler what is due, hands credits to the workers, sleeps to the
+// next absolute deadline, and feeds back returns and first tokens that workers report from their
+// own threads. Nothing but this thread touches the Scheduler.
+#pragma once
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
+#include <optional>
+#include <vector>
+
+#include "core/clock.hpp"
+#include "timing/credit.hpp"
+#include "timing/scheduler.hpp"
+#include "timing/waiter.hpp"
+
+namespace inferperf::timing {
+
+class IssuerLoop {
+ public:
+  IssuerLoop(const core::Clock& clock, Waiter& waiter, Scheduler& scheduler, CreditSink& sink);
+
+  // Runs until the scheduler is done sending (count, sessions, duration) or stop() is called.
+  void run();
+  // Any thread: a request finished.
+  void credit_returned(std::int64_t credit_id, std::int64_t session);
+  // Any thread: a streaming request produced its first token.
+  void first_token(std::int64_t credit_id);
+  // Any thread: stop sending now.
+  void stop();
+  // Waits until every issued credit has returned or `deadline_ns` (monotonic) passes.
+  bool wait_all_returned(std::optional<core::MonoNs> deadline_ns);
+
+  std::int64_t issued() const;
+  std::int64_t returned() const;
+  std::int64_t dropped_arrivals() const;
+  core::MonoNs sending_end_ns() const;
+
+ private:
+  struct Event {
+    enum class Kind { kReturned, kFirstToken } kind;
+    std::int64_t credit_id;
+    std::int64_t session;
+  };
+  void push(Event e);
+
+  const core::Clock& clock_;
+  Waiter& waiter_;
+  Scheduler& scheduler_;
+  CreditSink& sink_;
+  mutable std::mutex mu_;
+  std::condition_variable cv_;
+  std::vector<Event> events_;
+  bool stop_requested_ = false;
+  bool running_ = false;
+  std::int64_t issued_ = 0, returned_ = 0, dropped_ = 0;
+  core::MonoNs sending_end_ns_ = 0;
+};
+
+}  // namespace inferperf::timing

@@ -1,0 +1,39 @@
+// What one phase (warmup or profiling) of a benchmark sends, as the scheduler sees it.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "records/request_record.hpp"
+#include "timing/intervals.hpp"
+
+namespace inferperf::timing {
+
+// The timing-relevant shape of one dataset conversation.
+struct SessionShape {
+  int turns = 1;
+  std::vector<double> delay_ms;                     // per turn: wait after the previous reply
+  std::vector<std::optional<double>> timestamp_ms;  // per turn (fixed schedule), may be empty
+};
+
+struct PhasePlan {
+  records::Phase phase = records::Phase::kProfiling;
+  ArrivalPattern pattern = ArrivalPattern::kConcurrencyBurst;
+  double rate = 0.0;                       // requests per second (rate patterns)
+  double smoothness = 1.0;                 // gamma shape
+  std::optional<int> concurrency;          // session slots: a ceiling in rate modes
+  std::optional<int> prefill_concurrency;  // requests without a first token yet
+  double concurrency_ramp_s = 0.0;
+  double prefill_ramp_s = 0.0;
+  double rate_ramp_s = 0.0;
+  std::optional<std::int64_t> request_count;  // credits to send
+  std::optional<std::int64_t> num_sessions;   // sessions to start
+  std::optional<double> duration_s;           // stop sending after this long
+  double cancel_rate_pct = 0.0;               // --request-cancellation-rate
+  double cancel_delay_s = 0.0;                // --request-cancellation-delay
+  // Fixed schedule: every conversation once, first turns at start + (timestamp - zero).
+  bool fixed_schedule = false;
+  double schedule_zero_ms = 0.0;
+};
+
+}  // namespace inferperf::timing

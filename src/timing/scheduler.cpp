@@ -1,0 +1,253 @@
+#include "timing/scheduler.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/rng.hpp"
+#include "core/uuid.hpp"
+
+namespace inferperf::timing {
+
+namespace {
+core::MonoNs seconds(double s) {
+  return static_cast<core::MonoNs>(std::llround(s * 1e9));
+}
+constexpr core::MonoNs kRateRampStepNs = 100'000'000;  // the rate ramp moves every 0.1 s
+}  // namespace
+
+Scheduler::Scheduler(PhasePlan plan, std::vector<SessionShape> shapes, ConversationSampler sampler,
+                     std::mt19937_64 interval_rng, std::mt19937_64 cancel_rng,
+                     core::MonoNs start_ns)
+    : plan_(std::move(plan)),
+      shapes_(std::move(shapes)),
+      sampler_(std::move(sampler)),
+      intervals_(plan_.pattern, plan_.smoothness, std::move(interval_rng)),
+      cancel_rng_(std::move(cancel_rng)),
+      start_ns_(start_ns) {
+  if (plan_.duration_s) end_ns_ = start_ns_ + seconds(*plan_.duration_s);
+  if (plan_.fixed_schedule) {
+    for (std::size_t i = 0; i < shapes_.size(); ++i) {
+      const auto& ts = shapes_[i].timestamp_ms;
+      const double first = ts.empty() || !ts[0] ? plan_.schedule_zero_ms : *ts[0];
+      schedule_.push_back({start_ns_ + seconds((first - plan_.schedule_zero_ms) / 1000.0), i});
+    }
+    std::stable_sort(schedule_.begin(), schedule_.end(),
+                     [](const PendingStart& a, const PendingStart& b) { return a.at < b.at; });
+  }
+  if (plan_.pattern != ArrivalPattern::kConcurrencyBurst && !plan_.fixed_schedule) {
+    // As AIPerf: the first arrival is one interval after the phase starts.
+    next_arrival_ns_ = start_ns_ + seconds(intervals_.next(rate_at(start_ns_)));
+  }
+}
+
+std::optional<int> Scheduler::ramped(std::optional<int> target, double ramp_s,
+                                     core::MonoNs elapsed) {
+  if (!target || ramp_s <= 0.0 || *target <= 1) return target;
+  const double frac = static_cast<double>(elapsed) / (ramp_s * 1e9);
+  if (frac >= 1.0) return target;
+  return 1 + static_cast<int>(std::floor((*target - 1) * std::max(frac, 0.0)));
+}
+
+std::optional<core::MonoNs> Scheduler::next_ramp_step(std::optional<int> target, double ramp_s,
+                                                      core::MonoNs after) const {
+  if (!target || ramp_s <= 0.0 || *target <= 1) return std::nullopt;
+  const int now_value = *ramped(target, ramp_s, after - start_ns_);
+  if (now_value >= *target) return std::nullopt;
+  // Value v is reached at (v - 1) / (target - 1) of the ramp.
+  const double frac = static_cast<double>(now_value) / (*target - 1);
+  return start_ns_ + static_cast<core::MonoNs>(std::ceil(frac * ramp_s * 1e9));
+}
+
+std::optional<int> Scheduler::session_limit(core::MonoNs now) const {
+  return ramped(plan_.concurrency, plan_.concurrency_ramp_s, now - start_ns_);
+}
+
+std::optional<int> Scheduler::prefill_limit(core::MonoNs now) const {
+  return ramped(plan_.prefill_concurrency, plan_.prefill_ramp_s, now - start_ns_);
+}
+
+double Scheduler::rate_at(core::MonoNs now) const {
+  if (plan_.rate_ramp_s <= 0.0) return plan_.rate;
+  const core::MonoNs elapsed = std::max<core::MonoNs>(0, now - start_ns_);
+  const double stepped = static_cast<double>(elapsed / kRateRampStepNs) * 0.1;
+  const double frac = std::clamp(stepped / plan_.rate_ramp_s, 0.1 / plan_.rate_ramp_s, 1.0);
+  return plan_.rate * frac;
+}
+
+bool Scheduler::can_send(core::MonoNs now) const {
+  if (done_) return false;
+  if (plan_.request_count && issued_ >= *plan_.request_count) return false;
+  return !end_ns_ || now < *end_ns_;
+}
+
+bool Scheduler::can_start_session() const {
+  if (plan_.num_sessions && sessions_started_ >= *plan_.num_sessions) return false;
+  return !plan_.fixed_schedule || schedule_pos_ < schedule_.size();
+}
+
+bool Scheduler::session_slot_free(core::MonoNs now) const {
+  const auto limit = session_limit(now);
+  return !limit || sessions_.size() < static_cast<std::size_t>(*limit);
+}
+
+bool Scheduler::prefill_slot_free(core::MonoNs now) const {
+  const auto limit = prefill_limit(now);
+  return !limit || prefill_holders_.size() < static_cast<std::size_t>(*limit);
+}
+
+Credit Scheduler::make_credit(std::int64_t session, const Session& s, int turn,
+                              core::MonoNs intended, core::MonoNs now) {
+  Credit c;
+  c.id = issued_++;
+  c.phase = plan_.phase;
+  c.session = session;
+  c.conversation_index = s.conversation;
+  c.turn_index = turn;
+  c.num_turns = s.turns;
+  c.x_correlation_id = s.x_correlation_id;
+  c.intended_ns = intended;
+  c.issued_ns = now;
+  if (plan_.cancel_rate_pct > 0.0 &&
+      core::uniform_unit(cancel_rng_) * 100.0 < plan_.cancel_rate_pct)
+    c.cancel_after_ns = seconds(plan_.cancel_delay_s);
+  if (plan_.prefill_concurrency) prefill_holders_.insert(c.id);
+  return c;
+}
+
+void Scheduler::start_session(std::size_t conversation, core::MonoNs intended, core::MonoNs now,
+                              std::vector<Credit>& out) {
+  const std::int64_t id = sessions_started_++;
+  Session s;
+  s.conversation = conversation;
+  s.turns = conversation < shapes_.size() ? std::max(1, shapes_[conversation].turns) : 1;
+  s.x_correlation_id = core::uuid4();
+  auto& stored = sessions_.emplace(id, std::move(s)).first->second;
+  out.push_back(make_credit(id, stored, 0, intended, now));
+}
+
+void Scheduler::send_continuation(core::MonoNs intended, core::MonoNs now,
+                                  std::vector<Credit>& out) {
+  const Ready r = ready_.top();
+  ready_.pop();
+  auto it = sessions_.find(r.session);
+  if (it == sessions_.end()) return;
+  const int turn = it->second.next_turn++;
+  out.push_back(make_credit(r.session, it->second, turn, intended, now));
+}
+
+void Scheduler::end_session(std::int64_t session) {
+  sessions_.erase(session);
+}
+
+void Scheduler::finish(core::MonoNs now) {
+  if (done_) return;
+  done_ = true;
+  sending_end_ns_ = end_ns_ ? std::min(now, *end_ns_) : now;
+  ready_ = {};
+}
+
+void Scheduler::check_done(core::MonoNs now) {
+  if (done_) return;
+  if (!can_send(now) || (!can_start_session() && sessions_.empty())) finish(now);
+}
+
+void Scheduler::stop(core::MonoNs now) {
+  finish(now);
+}
+
+void Scheduler::returned(std::int64_t credit_id, std::int64_t session, core::MonoNs now) {
+  ++returned_;
+  prefill_holders_.erase(credit_id);
+  auto it = sessions_.find(session);
+  if (it == sessions_.end()) return;
+  Session& s = it->second;
+  if (!done_ && s.next_turn < s.turns && can_send(now)) {
+    const SessionShape& shape = shapes_[s.conversation];
+    const auto k = static_cast<std::size_t>(s.next_turn);
+    core::MonoNs at = now;
+    if (k < shape.timestamp_ms.size() && shape.timestamp_ms[k]) {
+      // Fixed schedule: the turn's own trace time, but never before its previous turn returned.
+      at = std::max(
+          now, start_ns_ + seconds((*shape.timestamp_ms[k] - plan_.schedule_zero_ms) / 1000.0));
+    } else if (k < shape.delay_ms.size() && shape.delay_ms[k] > 0.0) {
+      at = now + seconds(shape.delay_ms[k] / 1000.0);
+    }
+    ready_.push({at, session});
+  } else {
+    end_session(session);
+  }
+  check_done(now);
+}
+
+void Scheduler::first_token(std::int64_t credit_id) {
+  prefill_holders_.erase(credit_id);
+}
+
+void Scheduler::poll(core::MonoNs now, std::vector<Credit>& out) {
+  last_poll_ns_ = now;
+  check_done(now);
+  if (done_) return;
+  const bool rate_mode =
+      plan_.pattern != ArrivalPattern::kConcurrencyBurst && !plan_.fixed_schedule;
+  if (rate_mode) {
+    while (!done_ && next_arrival_ns_ <= now) {
+      const core::MonoNs tick = next_arrival_ns_;
+      if (!ready_.empty() && ready_.top().at <= now) {
+        if (!prefill_slot_free(now)) break;  // the arrival waits for a first token
+        send_continuation(std::max(tick, ready_.top().at), now, out);
+      } else if (can_start_session()) {
+        if (session_slot_free(now) && prefill_slot_free(now)) {
+          const std::size_t conv = pending_conversation_ ? *pending_conversation_ : sampler_.next();
+          pending_conversation_.reset();
+          start_session(conv, tick, now, out);
+        } else {
+          if (!pending_conversation_) pending_conversation_ = sampler_.next();
+          ++dropped_;
+        }
+      } else {
+        break;  // only later turns remain, and none is ready: the arrival waits for one
+      }
+      // On schedule (or a little late) the next arrival keeps the absolute grid; more than an
+      // interval behind, it is one interval from now: the lateness shows as lag, never a burst.
+      const core::MonoNs interval = seconds(intervals_.next(rate_at(tick)));
+      next_arrival_ns_ = tick + interval > now ? tick + interval : now + interval;
+      check_done(now);
+    }
+    return;
+  }
+  while (can_send(now) && !ready_.empty() && ready_.top().at <= now && prefill_slot_free(now))
+    send_continuation(ready_.top().at, now, out);
+  if (plan_.fixed_schedule) {
+    while (can_send(now) && can_start_session() && schedule_[schedule_pos_].at <= now &&
+           session_slot_free(now) && prefill_slot_free(now)) {
+      const PendingStart& p = schedule_[schedule_pos_++];
+      start_session(p.conversation, p.at, now, out);
+    }
+  } else {
+    while (can_send(now) && can_start_session() && session_slot_free(now) &&
+           prefill_slot_free(now)) {
+      start_session(sampler_.next(), now, now, out);
+    }
+  }
+  check_done(now);
+}
+
+std::optional<core::MonoNs> Scheduler::next_wakeup() const {
+  if (done_) return std::nullopt;
+  std::optional<core::MonoNs> best;
+  auto consider = [&](std::optional<core::MonoNs> t) {
+    if (t && *t > last_poll_ns_ && (!best || *t < *best)) best = t;
+  };
+  if (end_ns_) consider(end_ns_);
+  if (!ready_.empty()) consider(ready_.top().at);
+  const bool rate_mode =
+      plan_.pattern != ArrivalPattern::kConcurrencyBurst && !plan_.fixed_schedule;
+  if (rate_mode) consider(next_arrival_ns_);
+  if (plan_.fixed_schedule && schedule_pos_ < schedule_.size())
+    consider(schedule_[schedule_pos_].at);
+  consider(next_ramp_step(plan_.concurrency, plan_.concurrency_ramp_s, last_poll_ns_));
+  consider(next_ramp_step(plan_.prefill_concurrency, plan_.prefill_ramp_s, last_poll_ns_));
+  return best;
+}
+
+}  // namespace inferperf::timing

@@ -1,0 +1,111 @@
+// The load schedule as a state machine: given the time, it says which credits go out now and when
+// it next needs to be asked; credit returns and first tokens are fed back in. It owns no thread and
+// reads no clock, so every timing mode is tested with exact, made-up times (IssuerLoop drives it).
+//
+// Semantics (spec 4.4-4.8): a session holds a concurrency slot from its first turn until its last
+// turn returns; later turns follow their previous turn's return after the turn's delay, on the
+// same session; rate modes send one credit per arrival, continuations first; an arrival that finds
+// no free slot is dropped and counted, and the same conversation is tried at the next arrival;
+// behind schedule, the next arrival is never earlier than now (no catch-up bursts, the lateness
+// stays visible as schedule lag).
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <queue>
+#include <random>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "core/clock.hpp"
+#include "timing/conversation_sampler.hpp"
+#include "timing/credit.hpp"
+#include "timing/intervals.hpp"
+#include "timing/load_plan.hpp"
+
+namespace inferperf::timing {
+
+class Scheduler {
+ public:
+  Scheduler(PhasePlan plan, std::vector<SessionShape> shapes, ConversationSampler sampler,
+            std::mt19937_64 interval_rng, std::mt19937_64 cancel_rng, core::MonoNs start_ns);
+
+  // Appends every credit due at `now` to `out` (issued_ns = now).
+  void poll(core::MonoNs now, std::vector<Credit>& out);
+  // When poll() next has work without any event in between (nullopt: only an event can unblock).
+  std::optional<core::MonoNs> next_wakeup() const;
+  // A request finished (successfully or not).
+  void returned(std::int64_t credit_id, std::int64_t session, core::MonoNs now);
+  // A streaming request produced its first token: its prefill slot is free.
+  void first_token(std::int64_t credit_id);
+  // No more credits from now on (signal, grace, caller's decision).
+  void stop(core::MonoNs now);
+
+  bool sending_done() const { return done_; }
+  // Sending is done and every issued credit has returned.
+  bool idle() const { return done_ && issued_ == returned_; }
+  std::int64_t issued() const { return issued_; }
+  std::int64_t returned_count() const { return returned_; }
+  std::int64_t sessions_started() const { return sessions_started_; }
+  std::int64_t dropped_arrivals() const { return dropped_; }
+  core::MonoNs start_ns() const { return start_ns_; }
+  core::MonoNs sending_end_ns() const { return sending_end_ns_; }
+  // Slot limits in force at `now` (ramps included); nullopt = unlimited.
+  std::optional<int> session_limit(core::MonoNs now) const;
+  std::optional<int> prefill_limit(core::MonoNs now) const;
+  double rate_at(core::MonoNs now) const;
+
+ private:
+  struct Session {
+    std::size_t conversation = 0;
+    int turns = 1;
+    int next_turn = 1;  // the turn to send after the outstanding one returns
+    std::string x_correlation_id;
+  };
+  struct Ready {  // a later turn waiting for its delay or timestamp
+    core::MonoNs at;
+    std::int64_t session;
+    bool operator>(const Ready& o) const { return at != o.at ? at > o.at : session > o.session; }
+  };
+  struct PendingStart {  // fixed schedule: a session's first turn
+    core::MonoNs at;
+    std::size_t conversation;
+  };
+
+  bool can_send(core::MonoNs now) const;
+  bool can_start_session() const;
+  bool session_slot_free(core::MonoNs now) const;
+  bool prefill_slot_free(core::MonoNs now) const;
+  void start_session(std::size_t conversation, core::MonoNs intended, core::MonoNs now,
+                     std::vector<Credit>& out);
+  void send_continuation(core::MonoNs intended, core::MonoNs now, std::vector<Credit>& out);
+  Credit make_credit(std::int64_t session, const Session& s, int turn, core::MonoNs intended,
+                     core::MonoNs now);
+  void end_session(std::int64_t session);
+  void finish(core::MonoNs now);
+  void check_done(core::MonoNs now);
+  static std::optional<int> ramped(std::optional<int> target, double ramp_s, core::MonoNs elapsed);
+  std::optional<core::MonoNs> next_ramp_step(std::optional<int> target, double ramp_s,
+                                             core::MonoNs after) const;
+
+  PhasePlan plan_;
+  std::vector<SessionShape> shapes_;
+  ConversationSampler sampler_;
+  IntervalGenerator intervals_;
+  std::mt19937_64 cancel_rng_;
+  core::MonoNs start_ns_;
+  std::optional<core::MonoNs> end_ns_;  // duration end
+  core::MonoNs next_arrival_ns_ = 0;    // rate modes
+  core::MonoNs last_poll_ns_ = -1;
+  std::optional<std::size_t> pending_conversation_;  // sampled for a dropped arrival
+  std::vector<PendingStart> schedule_;               // fixed schedule, in time order
+  std::size_t schedule_pos_ = 0;
+  std::unordered_map<std::int64_t, Session> sessions_;  // started, not finished
+  std::priority_queue<Ready, std::vector<Ready>, std::greater<>> ready_;
+  std::unordered_set<std::int64_t> prefill_holders_;  // credit ids holding a prefill slot
+  std::int64_t issued_ = 0, returned_ = 0, sessions_started_ = 0, dropped_ = 0;
+  bool done_ = false;
+  core::MonoNs sending_end_ns_ = 0;
+};
+
+}  // namespace inferperf::timing

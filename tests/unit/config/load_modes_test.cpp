@@ -1,0 +1,140 @@
+// Load-mode selection and validation (spec 1.3): every invalid combination is its own clear error
+// with exit code 2; valid ones resolve to the documented defaults.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "config/cli.hpp"
+
+namespace inferperf::config {
+namespace {
+
+struct BadCase {
+  std::vector<std::string> args;  // after "profile -m x"
+  std::string message;            // a distinctive part of the error
+};
+
+class InvalidLoadOptions : public ::testing::TestWithParam<BadCase> {};
+
+TEST_P(InvalidLoadOptions, ExitTwoWithItsOwnMessage) {
+  std::vector<std::string> args = {"profile", "-m", "x"};
+  args.insert(args.end(), GetParam().args.begin(), GetParam().args.end());
+  const CliOutcome o = parse_command_line(args);
+  EXPECT_EQ(o.action, CliOutcome::Action::kExit);
+  EXPECT_EQ(o.exit_code, 2);
+  EXPECT_NE(o.message.find(GetParam().message), std::string::npos)
+      << "expected '" << GetParam().message << "' in: " << o.message;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Table, InvalidLoadOptions,
+    ::testing::Values(
+        BadCase{{"--request-count", "5", "--num-sessions", "5"},
+                "--request-count and --num-sessions cannot be used together"},
+        BadCase{{"--concurrency", "8", "--num-sessions", "4"},
+                "--concurrency (8) must not exceed --num-sessions (4)"},
+        BadCase{{"--concurrency", "8", "--request-count", "4"},
+                "--concurrency (8) must not exceed --request-count (4)"},
+        BadCase{{"--request-rate", "5", "--arrival-pattern", "concurrency_burst"},
+                "--arrival-pattern concurrency_burst cannot be combined with --request-rate"},
+        BadCase{{"--arrival-pattern", "poisson"}, "--arrival-pattern poisson needs --request-rate"},
+        BadCase{{"--request-rate", "0"}, "--request-rate must be greater than 0"},
+        BadCase{
+            {"--request-rate", "5", "--arrival-pattern", "constant", "--arrival-smoothness", "2"},
+            "--arrival-smoothness applies only to --arrival-pattern gamma"},
+        BadCase{{"--request-rate", "5", "--vllm-burstiness", "0"},
+                "--arrival-smoothness must be greater than 0"},
+        BadCase{{"--concurrency", "2", "--request-rate-ramp-duration", "5"},
+                "--request-rate-ramp-duration can only be used with --request-rate"},
+        BadCase{{"--concurrency-ramp-duration", "5"},
+                "--concurrency-ramp-duration needs --concurrency"},
+        BadCase{{"--streaming", "--concurrency", "4", "--prefill-concurrency-ramp-duration", "2"},
+                "--prefill-concurrency-ramp-duration needs --prefill-concurrency"},
+        BadCase{{"--concurrency", "4", "--prefill-concurrency", "2"},
+                "--prefill-concurrency needs --streaming"},
+        BadCase{{"--streaming", "--concurrency", "2", "--prefill-concurrency", "4"},
+                "--prefill-concurrency (4) must not exceed --concurrency (2)"},
+        BadCase{{"--benchmark-grace-period", "5"},
+                "--benchmark-grace-period can only be used with --benchmark-duration"},
+        BadCase{{"--request-cancellation-rate", "0"},
+                "--request-cancellation-rate must be in (0, 100] percent"},
+        BadCase{{"--request-cancellation-rate", "150"},
+                "--request-cancellation-rate must be in (0, 100] percent"},
+        BadCase{{"--request-cancellation-delay", "1"},
+                "--request-cancellation-delay needs --request-cancellation-rate"},
+        BadCase{{"--warmup-request-count", "3", "--num-warmup-sessions", "3"},
+                "--warmup-request-count and --num-warmup-sessions cannot be used together"},
+        BadCase{{"--warmup-concurrency", "3"}, "need a warmup stop condition"},
+        BadCase{{"--warmup-request-count", "3", "--warmup-grace-period", "1"},
+                "--warmup-grace-period can only be used with --warmup-duration"},
+        BadCase{{"--warmup-request-count", "3", "--warmup-arrival-pattern", "gamma"},
+                "--warmup-arrival-pattern gamma needs --warmup-request-rate"},
+        BadCase{{"--num-sessions", "0"}, "--num-sessions must be at least 1"},
+        BadCase{{"--conversation-turn-mean", "0"}, "--conversation-turn-mean must be at least 1"},
+        BadCase{{"--concurrency-ramp-duration", "0", "--concurrency", "2"},
+                "--concurrency-ramp-duration must be greater than 0"},
+        BadCase{{"--fixed-schedule"},
+                "--fixed-schedule is an AIPerf option that inferperf does "
+                "not support yet"}));
+
+TEST(LoadModes, RateAloneIsPoissonWithTenRequests) {
+  const CliOutcome o = parse_command_line({"profile", "-m", "x", "--request-rate", "2.5"});
+  ASSERT_EQ(o.action, CliOutcome::Action::kProfile) << o.message;
+  const auto& l = o.config.load;
+  EXPECT_EQ(l.arrival_pattern, "poisson");
+  EXPECT_EQ(*l.request_rate, 2.5);
+  EXPECT_FALSE(l.concurrency.has_value()) << "no ceiling unless asked";
+  EXPECT_EQ(*l.request_count, 10);
+  EXPECT_EQ(o.config.warnings.size(), 1u);
+}
+
+TEST(LoadModes, SmoothnessSelectsGamma) {
+  const CliOutcome o = parse_command_line({"profile", "-m", "x", "--request-rate", "4",
+                                           "--vllm-burstiness", "0.5", "--request-count", "3"});
+  ASSERT_EQ(o.action, CliOutcome::Action::kProfile) << o.message;
+  EXPECT_EQ(o.config.load.arrival_pattern, "gamma");
+  EXPECT_EQ(*o.config.load.smoothness, 0.5);
+}
+
+TEST(LoadModes, NoRateIsABurstWithConcurrencyOneAndTwentyOrTenRequests) {
+  const CliOutcome o = parse_command_line({"profile", "-m", "x"});
+  ASSERT_EQ(o.action, CliOutcome::Action::kProfile) << o.message;
+  EXPECT_EQ(o.config.load.arrival_pattern, "concurrency_burst");
+  EXPECT_EQ(*o.config.load.concurrency, 1);
+  EXPECT_EQ(*o.config.load.request_count, 10);
+  const CliOutcome big = parse_command_line({"profile", "-m", "x", "--concurrency", "16"});
+  EXPECT_EQ(*big.config.load.request_count, 32);
+}
+
+TEST(LoadModes, SessionsAreAStopConditionAndWarmupFallsBack) {
+  const CliOutcome o = parse_command_line(
+      {"profile", "-m", "x", "--request-rate", "3", "--concurrency", "4", "--num-sessions", "6",
+       "--warmup-request-count", "5", "--conversation-turn-mean", "3", "--session-turn-delay-mean",
+       "20", "--dataset-sampling-strategy", "sequential"});
+  ASSERT_EQ(o.action, CliOutcome::Action::kProfile) << o.message;
+  const auto& l = o.config.load;
+  EXPECT_FALSE(l.request_count.has_value());
+  EXPECT_EQ(*l.num_sessions, 6);
+  EXPECT_TRUE(l.warmup_enabled);
+  EXPECT_EQ(*l.warmup.request_rate, 3.0);
+  EXPECT_EQ(l.warmup.arrival_pattern, "poisson");
+  EXPECT_EQ(*l.warmup.concurrency, 4);
+  EXPECT_EQ(o.config.input.turn_mean, 3.0);
+  EXPECT_EQ(o.config.input.turn_delay_mean_ms, 20.0);
+  EXPECT_EQ(o.config.input.sampling_strategy, "sequential");
+}
+
+TEST(LoadModes, WarmupOwnLoadOverridesProfiling) {
+  const CliOutcome o =
+      parse_command_line({"profile", "-m", "x", "--concurrency", "8", "--request-count", "20",
+                          "--warmup-duration", "2", "--warmup-request-rate", "50"});
+  ASSERT_EQ(o.action, CliOutcome::Action::kProfile) << o.message;
+  const auto& w = o.config.load.warmup;
+  EXPECT_EQ(w.arrival_pattern, "poisson");
+  EXPECT_EQ(*w.request_rate, 50.0);
+  EXPECT_EQ(*w.concurrency, 8) << "the profiling concurrency is the warmup ceiling";
+}
+
+}  // namespace
+}  // namespace inferperf::config
