@@ -57,9 +57,21 @@ void count_tokens(const tokenizer::Tokenizer& tok, const dataset::Dataset& ds,
                   std::vector<records::RequestRecord>& recs) {
   std::unordered_map<std::string, const dataset::Conversation*> by_id;
   for (const auto& conv : ds.conversations) by_id.emplace(conv.session_id, &conv);
+  // A later turn's request carries the session's earlier replies: the records of the same session
+  // (X-Correlation-ID) and earlier turns hold them.
+  std::unordered_map<std::string, std::unordered_map<int, std::string>> replies;
+  for (const auto& r : recs) {
+    if (r.error || r.content_events.empty()) continue;
+    const auto it = by_id.find(r.conversation_id);
+    if (it == by_id.end() || it->second->turns.size() < 2) continue;
+    std::string content;
+    for (const auto& e : r.content_events) content += e.content;
+    if (!content.empty()) replies[r.x_correlation_id][r.turn_index] = std::move(content);
+  }
   for (auto& r : recs) {
     if (auto it = by_id.find(r.conversation_id); it != by_id.end()) {
       const auto& turns = it->second->turns;
+      const auto session = replies.find(r.x_correlation_id);
       std::string input;
       auto add = [&input](const std::string& t) {
         if (t.empty()) return;
@@ -72,6 +84,11 @@ void count_tokens(const tokenizer::Tokenizer& tok, const dataset::Dataset& ds,
            ++k) {
         add(turns[k].text);
         for (const auto& more : turns[k].more_texts) add(more);
+        if (k < static_cast<std::size_t>(r.turn_index) && session != replies.end()) {
+          if (auto reply = session->second.find(static_cast<int>(k));
+              reply != session->second.end())
+            add(reply->second);
+        }
       }
       r.client_tokens.input = static_cast<std::int64_t>(tok.count(input));
     }

@@ -1,0 +1,176 @@
+// Every load mode against the mock server: counts checked with the mock's request counter, caps
+// with its max-in-flight gauge, sessions and warmup through the exported records.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "process.hpp"
+
+namespace inferperf::testing {
+namespace {
+
+using nlohmann::json;
+
+json summary(const std::string& dir) {
+  return json::parse(read_file(dir + "/profile_export_aiperf.json"));
+}
+
+std::vector<json> records(const std::string& dir) {
+  std::vector<json> out;
+  std::ifstream in(dir + "/profile_export.jsonl");
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty()) out.push_back(json::parse(line));
+  }
+  return out;
+}
+
+ProcessResult profile(const MockServerProcess& mock, const std::string& dir,
+                      std::vector<std::string> extra) {
+  std::vector<std::string> args = {INFERPERF_BIN, "profile",        "-m", "mock-model", "-u",
+                                   mock.url(),    "--artifact-dir", dir,  "--isl",      "16"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return run_process(args, std::chrono::seconds(90));
+}
+
+TEST(LoadModes, ConstantRateSendsTheCountAtTheRate) {
+  MockServerProcess mock({"--fast"});
+  const std::string dir = make_temp_dir("ip-rate-");
+  auto r = profile(mock, dir,
+                   {"--request-rate", "40", "--arrival-pattern", "constant", "--request-count",
+                    "20", "--random-seed", "1"});
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_EQ(mock.metric("inferperf_mock_requests_total"), 20);
+  const json j = summary(dir);
+  EXPECT_EQ(j["request_count"]["avg"].get<double>(), 20.0);
+  EXPECT_EQ(j["dropped_arrival_count"].get<int>(), 0);
+  // 20 arrivals 25 ms apart, the first one interval in: sending spans 475 ms.
+  EXPECT_GE(j["benchmark_duration"]["avg"].get<double>(), 0.47);
+  EXPECT_LT(j["benchmark_duration"]["avg"].get<double>(), 2.0);
+  EXPECT_EQ(j["input_config"]["loadgen"]["arrival_pattern"], "constant");
+  EXPECT_NE(r.out.find("profiling: 40 req/s constant"), std::string::npos) << r.out;
+}
+
+TEST(LoadModes, ConcurrencyIsACeilingUnderARateAndExcessArrivalsAreDropped) {
+  MockServerProcess mock({"--ttft", "150", "--itl", "1"});
+  const std::string dir = make_temp_dir("ip-ceiling-");
+  auto r = profile(mock, dir,
+                   {"--request-rate", "100", "--arrival-pattern", "constant", "--concurrency", "2",
+                    "--benchmark-duration", "0.6", "--benchmark-grace-period", "5", "--streaming",
+                    "--osl", "2", "--extra-inputs", "ignore_eos:true"});
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_LE(mock.metric("inferperf_mock_max_in_flight"), 2);
+  const json j = summary(dir);
+  const auto sent = mock.metric("inferperf_mock_requests_total");
+  EXPECT_EQ(static_cast<long long>(j["request_count"]["avg"].get<double>()), sent);
+  EXPECT_GT(j["dropped_arrival_count"].get<int>(), 20) << "~60 arrivals, at most ~8 fit";
+  EXPECT_LE(sent, 10);
+}
+
+TEST(LoadModes, MultiTurnSessionsCarryTheirHistoryOnOneSession) {
+  MockServerProcess mock({"--fast"});
+  const std::string dir = make_temp_dir("ip-sessions-");
+  auto r = profile(mock, dir,
+                   {"--streaming", "--concurrency", "2", "--num-sessions", "3",
+                    "--conversation-turn-mean", "3", "--conversation-turn-delay-mean", "30",
+                    "--osl", "6", "--extra-inputs", "ignore_eos:true", "--use-server-token-count"});
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_EQ(mock.metric("inferperf_mock_requests_total"), 9);
+  EXPECT_LE(mock.metric("inferperf_mock_max_in_flight"), 2);
+  std::map<std::string, std::map<int, json>> sessions;
+  for (const auto& rec : records(dir)) {
+    sessions[rec["metadata"]["x_correlation_id"]][rec["metadata"]["turn_index"].get<int>()] = rec;
+  }
+  ASSERT_EQ(sessions.size(), 3u);
+  for (const auto& [id, turns] : sessions) {
+    ASSERT_EQ(turns.size(), 3u) << id;
+    std::set<std::string> conversations;
+    double previous_isl = 0;
+    std::int64_t previous_end = 0;
+    for (const auto& [k, rec] : turns) {
+      conversations.insert(rec["metadata"]["conversation_id"]);
+      // The server counts the whole request: every earlier turn and reply is in it.
+      const double isl = rec["metrics"]["input_sequence_length"]["value"].get<double>();
+      EXPECT_GE(isl, previous_isl + 16 + (k > 0 ? 6 : 0)) << id << " turn " << k;
+      previous_isl = isl;
+      const auto start = rec["metadata"]["request_start_ns"].get<std::int64_t>();
+      if (k > 0) {
+        EXPECT_GE(start - previous_end, 29'000'000) << "the turn delay was honoured";
+      }
+      previous_end = rec["metadata"]["request_end_ns"].get<std::int64_t>();
+    }
+    EXPECT_EQ(conversations.size(), 1u);
+  }
+}
+
+TEST(LoadModes, WarmupIsSentButExcludedFromResults) {
+  MockServerProcess mock({"--fast"});
+  const std::string dir = make_temp_dir("ip-warmup-");
+  auto r = profile(mock, dir,
+                   {"--concurrency", "2", "--request-count", "7", "--warmup-request-count", "5"});
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_EQ(mock.metric("inferperf_mock_requests_total"), 12);
+  EXPECT_EQ(summary(dir)["request_count"]["avg"].get<double>(), 7.0);
+  const auto recs = records(dir);
+  EXPECT_EQ(recs.size(), 7u);
+  for (const auto& rec : recs) EXPECT_EQ(rec["metadata"]["benchmark_phase"], "profiling");
+  EXPECT_NE(r.out.find("warmup: concurrency 2, 5 requests"), std::string::npos) << r.out;
+}
+
+TEST(LoadModes, CancelledRequestsAreErrorRecords) {
+  MockServerProcess mock({"--ttft", "400", "--itl", "1"});
+  const std::string dir = make_temp_dir("ip-cancel-");
+  auto r = profile(mock, dir,
+                   {"--streaming", "--concurrency", "2", "--request-count", "4",
+                    "--request-cancellation-rate", "100", "--request-cancellation-delay", "0.05"});
+  EXPECT_EQ(r.exit_code, 1) << "no valid record: " << r.out;
+  EXPECT_EQ(mock.metric("inferperf_mock_requests_total"), 4);
+  const json j = summary(dir);
+  ASSERT_EQ(j["error_summary"].size(), 1u) << j["error_summary"].dump();
+  EXPECT_EQ(j["error_summary"][0]["error_details"]["type"], "RequestCancellationError");
+  EXPECT_EQ(j["error_summary"][0]["error_details"]["code"], 499);
+  EXPECT_EQ(j["error_summary"][0]["count"], 4);
+  EXPECT_EQ(j["was_cancelled"], false) << "the benchmark itself was not cancelled";
+}
+
+TEST(LoadModes, PrefillConcurrencyLetsOneRequestPrefillAtATime) {
+  MockServerProcess mock({"--ttft", "60", "--itl", "5"});
+  const std::string dir = make_temp_dir("ip-prefill-");
+  auto r = profile(mock, dir,
+                   {"--streaming", "--concurrency", "4", "--prefill-concurrency", "1",
+                    "--request-count", "6", "--osl", "3", "--extra-inputs", "ignore_eos:true"});
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  auto recs = records(dir);
+  ASSERT_EQ(recs.size(), 6u);
+  std::vector<std::pair<std::int64_t, std::int64_t>> spans;  // (start, first token)
+  for (const auto& rec : recs) {
+    const auto start = rec["metadata"]["request_start_ns"].get<std::int64_t>();
+    const double ttft_ms = rec["metrics"]["time_to_first_token"]["value"].get<double>();
+    spans.emplace_back(start, start + static_cast<std::int64_t>(ttft_ms * 1e6));
+  }
+  std::sort(spans.begin(), spans.end());
+  for (std::size_t i = 1; i < spans.size(); ++i) {
+    EXPECT_GE(spans[i].first, spans[i - 1].second - 1'000'000)
+        << "a request starts only after the previous one's first token";
+  }
+}
+
+TEST(LoadModes, PoissonRateRunsForADuration) {
+  MockServerProcess mock({"--fast"});
+  const std::string dir = make_temp_dir("ip-poisson-");
+  auto r = profile(mock, dir,
+                   {"--request-rate", "60", "--benchmark-duration", "1", "--random-seed", "5",
+                    "--request-rate-ramp-duration", "0.5"});
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  const auto sent = mock.metric("inferperf_mock_requests_total");
+  EXPECT_GT(sent, 15);
+  EXPECT_LT(sent, 80);
+  EXPECT_EQ(static_cast<long long>(summary(dir)["request_count"]["avg"].get<double>()), sent);
+}
+
+}  // namespace
+}  // namespace inferperf::testing
