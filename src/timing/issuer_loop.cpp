@@ -10,6 +10,8 @@ IssuerLoop::IssuerLoop(const core::Clock& clock, Waiter& waiter, Scheduler& sche
 
 void IssuerLoop::run() {
   PreciseWaiter::tighten_timer_slack();
+  if (scheduler_.wants_realtime_issuer()) realtime_ = PreciseWaiter::raise_priority();
+  wake_on_return_.store(scheduler_.returns_can_unblock());
   {
     std::lock_guard lock(mu_);
     running_ = true;
@@ -61,7 +63,9 @@ void IssuerLoop::push(Event e) {
     if (running_) events_.push_back(e);
   }
   cv_.notify_all();
-  waiter_.notify();
+  // Returns that cannot unblock the schedule wait for the next arrival to be processed.
+  if (e.kind == Event::Kind::kFirstToken || wake_on_return_.load(std::memory_order_relaxed))
+    waiter_.notify();
 }
 
 void IssuerLoop::credit_returned(std::int64_t credit_id, std::int64_t session) {

@@ -2,6 +2,7 @@
 // next absolute deadline, and feeds back returns and first tokens that workers report from their
 // own threads. Nothing but this thread touches the Scheduler.
 #pragma once
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
@@ -34,6 +35,8 @@ class IssuerLoop {
   std::int64_t returned() const;
   std::int64_t dropped_arrivals() const;
   core::MonoNs sending_end_ns() const;
+  // Whether the issuer thread got a real-time priority (see PreciseWaiter::raise_priority).
+  bool realtime() const { return realtime_.load(); }
 
  private:
   struct Event {
@@ -51,6 +54,8 @@ class IssuerLoop {
   std::condition_variable cv_;
   std::vector<Event> events_;
   bool stop_requested_ = false;
+  std::atomic<bool> wake_on_return_{true};
+  std::atomic<bool> realtime_{false};
   bool running_ = false;
   std::int64_t issued_ = 0, returned_ = 0, dropped_ = 0;
   core::MonoNs sending_end_ns_ = 0;

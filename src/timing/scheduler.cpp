@@ -232,6 +232,21 @@ void Scheduler::poll(core::MonoNs now, std::vector<Credit>& out) {
   check_done(now);
 }
 
+bool Scheduler::wants_realtime_issuer() const {
+  if (plan_.fixed_schedule) return true;
+  return plan_.pattern != ArrivalPattern::kConcurrencyBurst && plan_.rate > 0 &&
+         plan_.rate <= 10'000;
+}
+
+bool Scheduler::returns_can_unblock() const {
+  const bool rate_mode =
+      plan_.pattern != ArrivalPattern::kConcurrencyBurst && !plan_.fixed_schedule;
+  if (!rate_mode || plan_.concurrency || plan_.prefill_concurrency || plan_.num_sessions)
+    return true;
+  return std::any_of(shapes_.begin(), shapes_.end(),
+                     [](const SessionShape& s) { return s.turns > 1; });
+}
+
 std::optional<core::MonoNs> Scheduler::next_wakeup() const {
   if (done_) return std::nullopt;
   std::optional<core::MonoNs> best;

@@ -42,6 +42,14 @@ class Scheduler {
   void stop(core::MonoNs now);
 
   bool sending_done() const { return done_; }
+  // Whether a credit return can let poll() send something sooner than next_wakeup(): in plain
+  // open-loop runs (no ceiling, single turns, no session count) returns never unblock anything,
+  // so the issuer need not be woken for each of them.
+  bool returns_can_unblock() const;
+  // Whether sends follow deadlines at a pace where a real-time issuer thread is worth it: rate
+  // modes up to 10,000 req/s and fixed schedules. Faster, the issuer's own timer and spin work
+  // would take most of a core, and at real-time priority it would starve the workers.
+  bool wants_realtime_issuer() const;
   // Sending is done and every issued credit has returned.
   bool idle() const { return done_ && issued_ == returned_; }
   std::int64_t issued() const { return issued_; }

@@ -1,5 +1,7 @@
 #include "timing/waiter.hpp"
 
+#include <pthread.h>
+#include <sched.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/prctl.h>
@@ -44,6 +46,14 @@ PreciseWaiter::~PreciseWaiter() {
 
 void PreciseWaiter::tighten_timer_slack() {
   prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+}
+
+bool PreciseWaiter::raise_priority() {
+  // A real-time priority lets the issuer preempt the client's own workers the moment its timer
+  // fires; it needs CAP_SYS_NICE (root or a container granting it), otherwise nothing changes.
+  sched_param param{};
+  param.sched_priority = 1;
+  return pthread_setschedparam(pthread_self(), SCHED_FIFO, &param) == 0;
 }
 
 void PreciseWaiter::notify() {

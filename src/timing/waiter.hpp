@@ -32,6 +32,8 @@ class PreciseWaiter final : public Waiter {
   void notify() override;
   // Sets the calling thread's timer slack to 1 ns (call from the waiting thread).
   static void tighten_timer_slack();
+  // Tries to give the calling thread SCHED_FIFO priority 1; false when not permitted.
+  static bool raise_priority();
 
  private:
   std::int64_t spin_ns_;

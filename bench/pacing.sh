@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Pacing benchmark: constant-rate, non-streaming requests against the mock server, the mock pinned
+# to core 0 and the client to core 1. Reports the achieved rate, schedule lag percentiles and drops.
+# Usage: bench/pacing.sh [RATE (5000)] [SECONDS (10)] [PATTERN (constant)]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+RATE="${1:-5000}"
+SECS="${2:-10}"
+PATTERN="${3:-constant}"
+BIN=build/release/apps
+[[ -x "$BIN/inferperf" ]] || bash scripts/build.sh release >/dev/null
+
+OUT=$(mktemp -d)
+taskset -c 0 "$BIN/mock-server/inferperf-mock-server" --port 0 --fast --workers 1 --no-tokenizer \
+  >"$OUT/mock.log" 2>&1 &
+MOCK_PID=$!
+trap 'kill $MOCK_PID 2>/dev/null || true; wait $MOCK_PID 2>/dev/null || true' EXIT
+for _ in $(seq 1 100); do
+  ADDR=$(sed -n 's/^inferperf-mock-server listening on //p' "$OUT/mock.log"); [[ -n "$ADDR" ]] && break; sleep 0.1
+done
+
+/usr/bin/time -v taskset -c 1 "$BIN/inferperf" profile -m mock-model -u "http://$ADDR" \
+  --request-rate "$RATE" --arrival-pattern "$PATTERN" --benchmark-duration "$SECS" \
+  --benchmark-grace-period 5 --isl 16 --osl 4 --workers-max 1 --random-seed 1 \
+  --artifact-dir "$OUT/artifacts" --ui-type none >"$OUT/client.log" 2>"$OUT/time.log" || true
+SENT=$(curl -s "http://$ADDR/metrics" | sed -n 's/^inferperf_mock_requests_total //p')
+
+python3 - "$OUT" "$RATE" "$SECS" "$SENT" <<'PY'
+import json, sys, re
+out, rate, secs, sent = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), int(sys.argv[4])
+j = json.load(open(f"{out}/artifacts/profile_export_aiperf.json"))
+t = open(f"{out}/time.log").read()
+def grab(label):
+    m = re.search(re.escape(label) + r":\s*(.+)", t)
+    return m.group(1).strip() if m else "?"
+lag = j.get("schedule_lag", {})
+ok = j.get("request_count", {}).get("avg", 0)
+print(f"target rate:        {rate:.0f} req/s for {secs:.0f} s ({rate * secs:.0f} arrivals)")
+print(f"sent (mock count):  {sent}  -> achieved {sent / secs:.1f} req/s ({100 * (sent / secs - rate) / rate:+.2f} %)")
+print(f"valid / errors:     {ok:.0f} / {j.get('error_request_count', {}).get('avg', 0):.0f}")
+print(f"dropped arrivals:   {j.get('dropped_arrival_count', 0)}")
+print(f"schedule lag (ms):  p50 {lag.get('p50', float('nan')):.4f}  p90 {lag.get('p90', float('nan')):.4f}  "
+      f"p99 {lag.get('p99', float('nan')):.4f}  max {lag.get('max', float('nan')):.3f}")
+print(f"request latency:    avg {j['request_latency']['avg']:.3f} ms  p99 {j['request_latency']['p99']:.3f} ms")
+print(f"client user+sys s:  {grab('User time (seconds)')} + {grab('System time (seconds)')}")
+PY
