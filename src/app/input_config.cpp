@@ -60,6 +60,15 @@ nlohmann::ordered_json build_input_config(const config::RunConfig& c,
   if (set("--conversation-turn-delay-ratio"))
     conversation["turn_delay_ratio"] = c.input.turn_delay_ratio;
   if (!conversation.empty()) input["conversation"] = conversation;
+  if (!c.input.input_file.empty()) input["file"] = c.input.input_file;
+  if (!c.input.custom_dataset_type.empty())
+    input["custom_dataset_type"] = c.input.custom_dataset_type;
+  if (c.load.fixed_schedule) input["fixed_schedule"] = true;
+  if (c.load.fixed_schedule_auto_offset) input["fixed_schedule_auto_offset"] = true;
+  if (c.load.fixed_schedule_start_offset_ms)
+    input["fixed_schedule_start_offset"] = *c.load.fixed_schedule_start_offset_ms;
+  if (c.load.fixed_schedule_end_offset_ms)
+    input["fixed_schedule_end_offset"] = *c.load.fixed_schedule_end_offset_ms;
   if (set("--dataset-sampling-strategy"))
     input["dataset_sampling_strategy"] = c.input.sampling_strategy;
 

@@ -10,6 +10,7 @@
 #include <csignal>
 #include <filesystem>
 #include <iostream>
+#include <mutex>
 #include <thread>
 
 #include "app/input_config.hpp"
@@ -20,6 +21,7 @@
 #include "core/rlimit.hpp"
 #include "core/rng.hpp"
 #include "core/uuid.hpp"
+#include "dataset/custom_loader.hpp"
 #include "dataset/synthetic.hpp"
 #include "endpoint/endpoint.hpp"
 #include "metrics/compute.hpp"
@@ -55,7 +57,9 @@ std::string artifact_leaf(const config::RunConfig& c) {
     if (ch == '/') ch = '_';
   }
   std::vector<std::string> stimulus;
-  if (c.load.concurrency) stimulus.push_back(fmt::format("concurrency{}", *c.load.concurrency));
+  if (c.load.fixed_schedule) stimulus.push_back("fixed_schedule");
+  if (c.load.concurrency && !c.load.fixed_schedule)
+    stimulus.push_back(fmt::format("concurrency{}", *c.load.concurrency));
   if (c.load.request_rate) stimulus.push_back("request_rate" + python_float(*c.load.request_rate));
   return fmt::format("{}-openai-{}-{}", model, config::to_string(c.endpoint.type),
                      fmt::join(stimulus, "-"));
@@ -138,6 +142,7 @@ timing::PhasePlan warmup_plan(const config::RunConfig& c) {
 
 std::string describe(const timing::PhasePlan& p) {
   std::vector<std::string> parts;
+  if (p.fixed_schedule) parts.push_back("fixed schedule");
   if (p.rate > 0) {
     parts.push_back(fmt::format("{} req/s {}", p.rate,
                                 p.pattern == timing::ArrivalPattern::kConstant ? "constant"
@@ -274,7 +279,50 @@ int run_profile(config::RunConfig c) {
     }
     syn.sequence_distribution = *dist;
   }
-  const dataset::Dataset ds = dataset::compose_synthetic(syn, rngs, tok.get());
+  std::optional<double> schedule_zero_ms;
+  dataset::Dataset loaded_ds;
+  if (!c.input.input_file.empty()) {
+    dataset::CustomLoadOptions lo;
+    lo.path = c.input.input_file;
+    if (!c.input.custom_dataset_type.empty()) lo.type = c.input.custom_dataset_type;
+    if (c.load.fixed_schedule) {
+      lo.start_offset_ms = c.load.fixed_schedule_start_offset_ms;
+      lo.end_offset_ms = c.load.fixed_schedule_end_offset_ms;
+    }
+    auto session_rng = rngs.stream("dataset.session_id");
+    auto custom = dataset::load_custom_dataset(lo, session_rng);
+    if (!custom) {
+      std::cerr << "error: " << custom.error().describe() << "\n";
+      return kExitBadConfig;
+    }
+    if (c.load.fixed_schedule) {
+      for (const auto& conv : custom->dataset.conversations) {
+        if (!conv.turns.front().timestamp_ms) {
+          std::cerr << "error: " << c.input.input_file << ": first turn of session "
+                    << conv.session_id << " has no 'timestamp' (--fixed-schedule needs one)\n";
+          return kExitBadConfig;
+        }
+      }
+      schedule_zero_ms = c.load.fixed_schedule_auto_offset
+                             ? custom->first_timestamp_ms.value_or(0)
+                             : c.load.fixed_schedule_start_offset_ms.value_or(0.0);
+    }
+    // Files carry texts; --osl still sets max tokens per turn (spec 3.3).
+    auto osl_rng = rngs.stream("composer.turn.max_tokens");
+    for (auto& conv : custom->dataset.conversations) {
+      for (auto& t : conv.turns) {
+        if (c.input.osl_mean)
+          t.max_tokens =
+              core::sample_positive_normal_int(osl_rng, *c.input.osl_mean, c.input.osl_stddev);
+      }
+    }
+    spdlog::info("dataset: {} ({} conversations from {} lines)", c.input.input_file,
+                 custom->dataset.conversations.size(), custom->lines);
+    loaded_ds = std::move(custom->dataset);
+  } else {
+    loaded_ds = dataset::compose_synthetic(syn, rngs, tok.get());
+  }
+  const dataset::Dataset& ds = loaded_ds;
 
   const auto endpoint = endpoint::make_endpoint(c.endpoint.type);
   endpoint::BodyOptions bo;
@@ -328,11 +376,15 @@ int run_profile(config::RunConfig c) {
   for (const auto& conv : ds.conversations) {
     timing::SessionShape shape;
     shape.turns = static_cast<int>(conv.turns.size());
-    for (const auto& t : conv.turns) shape.delay_ms.push_back(t.delay_ms.value_or(0.0));
+    for (const auto& t : conv.turns) {
+      shape.delay_ms.push_back(t.delay_ms.value_or(0.0));
+      shape.timestamp_ms.push_back(c.load.fixed_schedule ? t.timestamp_ms : std::nullopt);
+    }
     shapes.push_back(std::move(shape));
   }
   // Workers report to whichever phase's issuer is running (phases never overlap).
   std::atomic<timing::IssuerLoop*> current{nullptr};
+  std::mutex current_mu;  // the signal thread must not stop a loop that is being destroyed
   worker::WorkerEvents events;
   events.returned = [&current](std::int64_t id, std::int64_t session) {
     current.load()->credit_returned(id, session);
@@ -346,6 +398,7 @@ int run_profile(config::RunConfig c) {
   SignalWatcher signals([&](int sig) {
     if (cancelled.exchange(true)) return;
     spdlog::warn("received signal {}; stopping and exporting what was measured", sig);
+    std::lock_guard lock(current_mu);
     if (auto* loop = current.load()) loop->stop();
     pool.cancel_all("benchmark cancelled by signal");
   });
@@ -372,7 +425,10 @@ int run_profile(config::RunConfig c) {
         clock.now_ns());
     timing::PreciseWaiter waiter;
     timing::IssuerLoop loop(clock, waiter, sched, pool);
-    current.store(&loop);
+    {
+      std::lock_guard lock(current_mu);
+      current.store(&loop);
+    }
     if (cancelled.load()) loop.stop();
     spdlog::info("{}: {}, {} worker thread(s)", name, describe(pp), workers);
     std::thread issuer_thread([&] { loop.run(); });
@@ -406,7 +462,10 @@ int run_profile(config::RunConfig c) {
     phase_done.store(true);
     if (progress.joinable()) progress.join();
     PhaseOutcome out{sched.start_ns(), clock.now_ns(), loop.dropped_arrivals()};
-    current.store(nullptr);
+    {
+      std::lock_guard lock(current_mu);
+      current.store(nullptr);
+    }
     return out;
   };
 
@@ -415,7 +474,11 @@ int run_profile(config::RunConfig c) {
   if (c.load.warmup_enabled && !cancelled.load()) {
     run_phase(warmup_plan(c), c.load.warmup.grace_period_s.value_or(INFINITY));
   }
-  const timing::PhasePlan profiling = profiling_plan(c);
+  timing::PhasePlan profiling = profiling_plan(c);
+  if (c.load.fixed_schedule) {
+    profiling.fixed_schedule = true;
+    profiling.schedule_zero_ms = schedule_zero_ms.value_or(0.0);
+  }
   const PhaseOutcome outcome = run_phase(profiling, c.grace_period_s());
   const core::MonoNs phase_end = outcome.end_ns;
   pool.stop();

@@ -20,14 +20,7 @@ const std::vector<std::string> kInternalFlags = {
 
 // AIPerf profile flags whose behaviour inferperf does not have yet: rejected by name (exit 2),
 // never silently ignored.
-const std::vector<std::string> kUnsupportedFlags = {"--fixed-schedule",
-                                                    "--fixed-schedule-auto-offset",
-                                                    "--fixed-schedule-start-offset",
-                                                    "--fixed-schedule-end-offset",
-                                                    "--no-fixed-schedule",
-                                                    "--input-file",
-                                                    "--custom-dataset-type",
-                                                    "--public-dataset",
+const std::vector<std::string> kUnsupportedFlags = {"--public-dataset",
                                                     "--goodput",
                                                     "--user-centric-rate",
                                                     "--num-users",
@@ -212,6 +205,36 @@ CliOutcome parse_command_line(const std::vector<std::string>& args) {
                    c.input.turn_delay_ratio, "Multiplies every sampled turn delay")
       ->check(CLI::NonNegativeNumber)
       ->group("Conversation Input");
+  profile
+      ->add_option("--input-file", c.input.input_file,
+                   "JSONL dataset (single_turn or multi_turn) instead of synthetic prompts")
+      ->group("Input");
+  profile
+      ->add_option("--custom-dataset-type", c.input.custom_dataset_type,
+                   "single_turn | multi_turn (default: inferred from the first line)")
+      ->check(CLI::IsMember(
+          {"single_turn", "multi_turn", "random_pool", "mooncake_trace", "bailian_trace"}))
+      ->group("Input");
+  profile
+      ->add_flag("--fixed-schedule", c.load.fixed_schedule,
+                 "Send every first turn at its file timestamp (ms)")
+      ->group("Input");
+  profile
+      ->add_flag("--fixed-schedule-auto-offset", c.load.fixed_schedule_auto_offset,
+                 "Start the schedule at the first timestamp")
+      ->group("Input");
+  profile
+      ->add_option("--fixed-schedule-start-offset", c.load.fixed_schedule_start_offset_ms,
+                   "Skip entries before this timestamp (ms); the schedule starts here")
+      ->group("Input");
+  profile
+      ->add_option("--fixed-schedule-end-offset", c.load.fixed_schedule_end_offset_ms,
+                   "Skip entries after this timestamp (ms)")
+      ->group("Input");
+  profile
+      ->add_flag("--no-fixed-schedule", c.load.no_fixed_schedule,
+                 "Never switch to a fixed schedule automatically")
+      ->group("Input");
   profile
       ->add_option("--dataset-sampling-strategy", c.input.sampling_strategy,
                    "sequential | random | shuffle (default)")

@@ -51,7 +51,10 @@ struct InputConfig {
   double turn_delay_mean_ms = 0.0;  // --conversation-turn-delay-mean
   double turn_delay_stddev_ms = 0.0;
   double turn_delay_ratio = 1.0;
-  std::string sampling_strategy = "shuffle";  // --dataset-sampling-strategy
+  // --dataset-sampling-strategy; resolved: shuffle for synthetic data, sequential for files.
+  std::string sampling_strategy;
+  std::string input_file;           // --input-file (single_turn / multi_turn JSONL)
+  std::string custom_dataset_type;  // --custom-dataset-type ("" = inferred)
 };
 
 // The load of one phase. Warmup fields fall back to the profiling values where unset.
@@ -86,6 +89,12 @@ struct LoadConfig {
   std::optional<double> cancellation_rate_pct;
   std::optional<double> cancellation_delay_s;
   std::optional<int> workers_max;
+  // --fixed-schedule: replay the input file's first-turn timestamps.
+  bool fixed_schedule = false;
+  bool fixed_schedule_auto_offset = false;
+  std::optional<double> fixed_schedule_start_offset_ms;
+  std::optional<double> fixed_schedule_end_offset_ms;
+  bool no_fixed_schedule = false;
   // Warmup: present when any warmup stop condition is given (resolved by validation).
   PhaseLoad warmup;
   bool warmup_enabled = false;

@@ -97,6 +97,34 @@ std::vector<std::string> validate_and_resolve(RunConfig& c) {
     errors.push_back(e);
   }
   const bool rate_mode = load.request_rate.has_value();
+  const bool fixed = load.fixed_schedule;
+  if (!fixed && (load.fixed_schedule_auto_offset || load.fixed_schedule_start_offset_ms ||
+                 load.fixed_schedule_end_offset_ms)) {
+    errors.push_back(
+        "--fixed-schedule-auto-offset/--fixed-schedule-start-offset/--fixed-schedule-end-offset "
+        "need --fixed-schedule");
+  }
+  if (fixed) {
+    if (c.input.input_file.empty())
+      errors.push_back("--fixed-schedule needs --input-file (a dataset with timestamps)");
+    if (rate_mode) {
+      errors.push_back(
+          "--fixed-schedule replays the file's timestamps; it cannot be combined with "
+          "--request-rate");
+    }
+    if (c.set_options.count("--dataset-sampling-strategy"))
+      errors.push_back("--dataset-sampling-strategy cannot be used with --fixed-schedule");
+    if (load.no_fixed_schedule)
+      errors.push_back("--fixed-schedule and --no-fixed-schedule contradict each other");
+  }
+  if (!c.input.custom_dataset_type.empty()) {
+    if (c.input.input_file.empty()) errors.push_back("--custom-dataset-type needs --input-file");
+    if (c.input.custom_dataset_type != "single_turn" &&
+        c.input.custom_dataset_type != "multi_turn") {
+      errors.push_back("--custom-dataset-type " + c.input.custom_dataset_type +
+                       " is not supported yet (single_turn and multi_turn are)");
+    }
+  }
   if (load.rate_ramp_s && !rate_mode) {
     errors.push_back("--request-rate-ramp-duration can only be used with --request-rate");
   }
@@ -189,8 +217,14 @@ std::vector<std::string> validate_and_resolve(RunConfig& c) {
   }
   if (!errors.empty()) return errors;
 
-  const bool has_stop = load.request_count || load.num_sessions || load.benchmark_duration_s;
-  if (rate_mode) {
+  if (c.input.sampling_strategy.empty())
+    c.input.sampling_strategy = c.input.input_file.empty() ? "shuffle" : "sequential";
+  // A fixed schedule ends with its file; a request count or session count may stop it earlier.
+  const bool has_stop =
+      fixed || load.request_count || load.num_sessions || load.benchmark_duration_s;
+  if (fixed) {
+    // --concurrency, when given, is a blocking ceiling; no defaults are added.
+  } else if (rate_mode) {
     if (!has_stop) {
       load.request_count = 10;
       c.warnings.push_back("no stop condition given; using --request-count 10");

@@ -13,6 +13,7 @@ struct Turn {
   std::optional<int> max_tokens;        // requested OSL; unset means no max-tokens field
   int synthetic_tokens = 0;             // tokens the composer aimed for (0 when unknown)
   std::optional<double> delay_ms;       // wait after the previous turn's reply (later turns)
+  std::optional<double> timestamp_ms;   // trace time (input files), for fixed schedules
   std::vector<std::string> passages;    // rankings: texts named "passages" (`text` is the query)
 };
 

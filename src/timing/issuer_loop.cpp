@@ -57,11 +57,11 @@ void IssuerLoop::run() {
 }
 
 void IssuerLoop::push(Event e) {
-  {
-    std::lock_guard lock(mu_);
-    if (e.kind == Event::Kind::kReturned) ++returned_;
-    if (running_) events_.push_back(e);
-  }
+  // Everything happens under the lock: once a waiter in wait_all_returned() sees the last return
+  // it may destroy this loop and its waiter, so nothing may touch them after the unlock.
+  std::lock_guard lock(mu_);
+  if (e.kind == Event::Kind::kReturned) ++returned_;
+  if (running_) events_.push_back(e);
   cv_.notify_all();
   // Returns that cannot unblock the schedule wait for the next arrival to be processed.
   if (e.kind == Event::Kind::kFirstToken || wake_on_return_.load(std::memory_order_relaxed))
@@ -77,10 +77,8 @@ void IssuerLoop::first_token(std::int64_t credit_id) {
 }
 
 void IssuerLoop::stop() {
-  {
-    std::lock_guard lock(mu_);
-    stop_requested_ = true;
-  }
+  std::lock_guard lock(mu_);
+  stop_requested_ = true;
   waiter_.notify();
 }
 

@@ -1,6 +1,8 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include "tokenizer/regex.hpp"
 
+#include <memory>
+
 #include <pcre2.h>
 
 namespace inferperf::tokenizer {
@@ -31,7 +33,13 @@ std::vector<std::pair<std::size_t, std::size_t>> Regex::find_all(std::string_vie
   std::vector<std::pair<std::size_t, std::size_t>> out;
   auto* code = static_cast<pcre2_code*>(code_);
   // One match block per thread and pattern size is enough; the pattern's own ovector suffices.
-  thread_local pcre2_match_data* md = pcre2_match_data_create(32, nullptr);
+  // Freed when the thread exits (prompt generation and record processing use short-lived threads).
+  struct MatchDataFree {
+    void operator()(pcre2_match_data* m) const { pcre2_match_data_free(m); }
+  };
+  thread_local std::unique_ptr<pcre2_match_data, MatchDataFree> owned(
+      pcre2_match_data_create(32, nullptr));
+  pcre2_match_data* md = owned.get();
   const auto* subject = reinterpret_cast<PCRE2_SPTR>(text.data());
   std::size_t pos = 0;
   while (pos <= text.size()) {

@@ -68,8 +68,9 @@ void WordCache::insert(std::string_view word, std::span<const std::int32_t> ids)
   auto block = std::make_unique<char[]>(sizeof(Entry) + id_bytes + word.size());
   const auto* e = new (block.get())
       Entry{h, static_cast<std::uint32_t>(word.size()), static_cast<std::uint32_t>(ids.size())};
-  std::memcpy(block.get() + sizeof(Entry), ids.data(), id_bytes);
-  std::memcpy(block.get() + sizeof(Entry) + id_bytes, word.data(), word.size());
+  // memcpy from an empty span's null pointer is undefined even for zero bytes.
+  if (id_bytes) std::memcpy(block.get() + sizeof(Entry), ids.data(), id_bytes);
+  if (!word.empty()) std::memcpy(block.get() + sizeof(Entry) + id_bytes, word.data(), word.size());
   entries_.push_back(std::move(block));
   if (2 * (t->used + 1) > t->mask + 1) {
     // Readers keep using the old table until the new one, fully built, is published.

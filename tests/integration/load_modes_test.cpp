@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <set>
@@ -170,6 +171,68 @@ TEST(LoadModes, PoissonRateRunsForADuration) {
   EXPECT_GT(sent, 15);
   EXPECT_LT(sent, 80);
   EXPECT_EQ(static_cast<long long>(summary(dir)["request_count"]["avg"].get<double>()), sent);
+}
+
+std::string write_file(const std::string& dir, const std::string& name, const std::string& text) {
+  const std::string path = dir + "/" + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+TEST(LoadModes, FixedScheduleReplaysTimestamps) {
+  MockServerProcess mock({"--fast"});
+  const std::string dir = make_temp_dir("ip-fixed-");
+  const std::string trace = write_file(dir, "trace.jsonl",
+                                       "{\"text\": \"first prompt\", \"timestamp\": 5000}\n"
+                                       "{\"text\": \"third prompt\", \"timestamp\": 5400}\n"
+                                       "{\"text\": \"second prompt\", \"timestamp\": 5200}\n"
+                                       "{\"text\": \"too late\", \"timestamp\": 9000}\n");
+  auto r = profile(mock, dir + "/out",
+                   {"--input-file", trace, "--fixed-schedule", "--fixed-schedule-auto-offset",
+                    "--fixed-schedule-end-offset", "6000", "--osl", "3"});
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_EQ(mock.metric("inferperf_mock_requests_total"), 3) << "the end offset drops one";
+  auto recs = records(dir + "/out");
+  ASSERT_EQ(recs.size(), 3u);
+  std::vector<std::int64_t> starts;
+  for (const auto& rec : recs)
+    starts.push_back(rec["metadata"]["request_start_ns"].get<std::int64_t>());
+  std::sort(starts.begin(), starts.end());
+  EXPECT_NEAR((starts[1] - starts[0]) / 1e6, 200.0, 25.0);
+  EXPECT_NEAR((starts[2] - starts[0]) / 1e6, 400.0, 25.0);
+  const json j = summary(dir + "/out");
+  EXPECT_EQ(j["input_config"]["input"]["fixed_schedule"], true);
+  EXPECT_LT(j["schedule_lag"]["max"].get<double>(), 25.0);
+}
+
+TEST(LoadModes, MultiTurnFileRunsSessionsInOrder) {
+  MockServerProcess mock({"--fast"});
+  const std::string dir = make_temp_dir("ip-multiturn-file-");
+  const std::string file =
+      write_file(dir, "chat.jsonl",
+                 "{\"session_id\": \"a\", \"turns\": [{\"text\": \"hi\"}, {\"text\": \"more\", "
+                 "\"delay\": 50}]}\n"
+                 "{\"session_id\": \"b\", \"turns\": [{\"text\": \"solo\"}]}\n");
+  auto r = profile(mock, dir + "/out",
+                   {"--input-file", file, "--concurrency", "1", "--num-sessions", "2"});
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_EQ(mock.metric("inferperf_mock_requests_total"), 3);
+  auto recs = records(dir + "/out");
+  ASSERT_EQ(recs.size(), 3u);
+  std::map<std::string, int> turns;
+  for (const auto& rec : recs) ++turns[rec["metadata"]["conversation_id"]];
+  EXPECT_EQ(turns["a"], 2);
+  EXPECT_EQ(turns["b"], 1);
+}
+
+TEST(LoadModes, BadInputFileIsExitTwoNamingTheLine) {
+  MockServerProcess mock({"--fast"});
+  const std::string dir = make_temp_dir("ip-badfile-");
+  const std::string file = write_file(dir, "bad.jsonl", "{\"text\": \"ok\"}\n{\"text\": 7}\n");
+  auto r = profile(mock, dir + "/out", {"--input-file", file});
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+  EXPECT_NE(r.out.find(file + ":2: field 'text'"), std::string::npos) << r.out;
+  EXPECT_EQ(mock.metric("inferperf_mock_requests_total"), 0);
 }
 
 }  // namespace

@@ -113,7 +113,7 @@ TEST(ParseCommandLine, AliasesAndValues) {
 
 TEST(ParseCommandLine, UnsupportedAiperfFlagExitsTwoAndNamesIt) {
   for (const auto& args :
-       std::vector<std::vector<std::string>>{{"profile", "-m", "x", "--fixed-schedule"},
+       std::vector<std::vector<std::string>>{{"profile", "-m", "x", "--slice-duration", "5"},
                                              {"profile", "-m", "x", "--user-centric-rate=5"},
                                              {"profile", "-m", "x", "--goodput", "ttft:100"}}) {
     const CliOutcome o = parse_command_line(args);

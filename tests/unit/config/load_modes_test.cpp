@@ -74,9 +74,30 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{{"--conversation-turn-mean", "0"}, "--conversation-turn-mean must be at least 1"},
         BadCase{{"--concurrency-ramp-duration", "0", "--concurrency", "2"},
                 "--concurrency-ramp-duration must be greater than 0"},
-        BadCase{{"--fixed-schedule"},
-                "--fixed-schedule is an AIPerf option that inferperf does "
-                "not support yet"}));
+        BadCase{{"--user-centric-rate", "5"},
+                "--user-centric-rate is an AIPerf option that inferperf does not support yet"},
+        BadCase{{"--fixed-schedule"}, "--fixed-schedule needs --input-file"},
+        BadCase{{"--fixed-schedule-auto-offset"}, "need --fixed-schedule"},
+        BadCase{{"--fixed-schedule-end-offset", "100"}, "need --fixed-schedule"},
+        BadCase{{"--input-file", "x.jsonl", "--fixed-schedule", "--request-rate", "3"},
+                "it cannot be combined with --request-rate"},
+        BadCase{{"--input-file", "x.jsonl", "--fixed-schedule", "--dataset-sampling-strategy",
+                 "random"},
+                "--dataset-sampling-strategy cannot be used with --fixed-schedule"},
+        BadCase{{"--custom-dataset-type", "single_turn"},
+                "--custom-dataset-type needs --input-file"},
+        BadCase{{"--input-file", "x.jsonl", "--custom-dataset-type", "mooncake_trace"},
+                "--custom-dataset-type mooncake_trace is not supported yet"}));
+
+TEST(LoadModes, FixedScheduleNeedsNoStopConditionAndAddsNoConcurrency) {
+  const CliOutcome o =
+      parse_command_line({"profile", "-m", "x", "--input-file", "t.jsonl", "--fixed-schedule"});
+  ASSERT_EQ(o.action, CliOutcome::Action::kProfile) << o.message;
+  EXPECT_FALSE(o.config.load.concurrency.has_value());
+  EXPECT_FALSE(o.config.load.request_count.has_value());
+  EXPECT_EQ(o.config.input.sampling_strategy, "sequential") << "files default to sequential";
+  EXPECT_TRUE(o.config.warnings.empty());
+}
 
 TEST(LoadModes, RateAloneIsPoissonWithTenRequests) {
   const CliOutcome o = parse_command_line({"profile", "-m", "x", "--request-rate", "2.5"});

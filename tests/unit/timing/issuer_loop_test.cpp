@@ -36,10 +36,15 @@ TEST(IssuerLoop, ConstantRateHitsItsDeadlines) {
   std::thread t([&] { loop.run(); });
   t.join();
   ASSERT_EQ(sink.got.size(), 40u);
+  // On the 5 ms grid; a stall of more than an interval (a loaded machine) restarts the grid later,
+  // never earlier. Exact deadlines are the scheduler tests' business.
+  EXPECT_EQ(sink.got[0].first.intended_ns, start + 5'000'000);
   for (std::size_t i = 0; i < sink.got.size(); ++i) {
     const auto& [c, at] = sink.got[i];
-    EXPECT_EQ(c.intended_ns, start + static_cast<core::MonoNs>(i + 1) * 5'000'000);
     EXPECT_GE(at, c.intended_ns) << "never early";
+    if (i > 0) {
+      EXPECT_GE(c.intended_ns - sink.got[i - 1].first.intended_ns, 5'000'000);
+    }
   }
   EXPECT_EQ(loop.issued(), 40);
   EXPECT_FALSE(loop.wait_all_returned(clock.now_ns() + 1'000'000));
