@@ -53,6 +53,7 @@ std::string python_float(double v) {
 
 std::string artifact_leaf(const config::RunConfig& c) {
   std::string model = c.endpoint.model_names.front();
+  if (c.endpoint.model_names.size() > 1) model += "_multi";
   for (auto& ch : model) {
     if (ch == '/') ch = '_';
   }
@@ -321,6 +322,21 @@ int run_profile(config::RunConfig c) {
     loaded_ds = std::move(custom->dataset);
   } else {
     loaded_ds = dataset::compose_synthetic(syn, rngs, tok.get());
+  }
+  if (c.endpoint.model_names.size() > 1) {
+    // --model-selection-strategy: every turn targets one of the models, round robin by turn or
+    // uniformly at random (named stream composer.turn.model_selection).
+    auto pick_rng = rngs.stream("composer.turn.model_selection");
+    std::size_t next_model = 0;
+    for (auto& conv : loaded_ds.conversations) {
+      for (auto& t : conv.turns) {
+        const std::size_t k = c.endpoint.model_selection == "random"
+                                  ? static_cast<std::size_t>(core::uniform_index(
+                                        pick_rng, c.endpoint.model_names.size()))
+                                  : next_model++ % c.endpoint.model_names.size();
+        t.model = c.endpoint.model_names[k];
+      }
+    }
   }
   const dataset::Dataset& ds = loaded_ds;
 

@@ -36,7 +36,6 @@ const std::vector<std::string> kUnsupportedFlags = {"--public-dataset",
                                                     "--video-width",
                                                     "--video-height",
                                                     "--connection-reuse-strategy",
-                                                    "--model-selection-strategy",
                                                     "--url-strategy",
                                                     "--profile-export-prefix",
                                                     "--profile-export-file",
@@ -205,6 +204,11 @@ CliOutcome parse_command_line(const std::vector<std::string>& args) {
                    c.input.turn_delay_ratio, "Multiplies every sampled turn delay")
       ->check(CLI::NonNegativeNumber)
       ->group("Conversation Input");
+  profile
+      ->add_option("--model-selection-strategy", c.endpoint.model_selection,
+                   "Which of several -m models each turn targets: round_robin | random")
+      ->check(CLI::IsMember({"round_robin", "random"}))
+      ->group("Endpoint");
   profile
       ->add_option("--input-file", c.input.input_file,
                    "JSONL dataset (single_turn or multi_turn) instead of synthetic prompts")

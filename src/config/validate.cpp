@@ -212,9 +212,6 @@ std::vector<std::string> validate_and_resolve(RunConfig& c) {
   if (c.endpoint.urls.size() > 1) {
     errors.push_back("several --url values (client-side load balancing) are not supported yet");
   }
-  if (c.endpoint.model_names.size() > 1) {
-    errors.push_back("several --model values are not supported yet");
-  }
   if (!errors.empty()) return errors;
 
   if (c.input.sampling_strategy.empty())

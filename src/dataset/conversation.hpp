@@ -15,6 +15,7 @@ struct Turn {
   std::optional<double> delay_ms;       // wait after the previous turn's reply (later turns)
   std::optional<double> timestamp_ms;   // trace time (input files), for fixed schedules
   std::vector<std::string> passages;    // rankings: texts named "passages" (`text` is the query)
+  std::string model;                    // --model-selection-strategy's pick ("" = the first -m)
 };
 
 struct Conversation {

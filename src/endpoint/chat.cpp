@@ -32,7 +32,7 @@ class ChatEndpoint final : public Endpoint {
       messages.push_back({{"role", t.role}, {"content", std::move(parts)}});
     }
     body["messages"] = std::move(messages);
-    body["model"] = o.model;
+    body["model"] = history.back().model.empty() ? o.model : history.back().model;
     body["stream"] = o.streaming;
     const auto& last = history.back();
     if (last.max_tokens) {

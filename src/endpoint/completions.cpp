@@ -21,7 +21,7 @@ class CompletionsEndpoint final : public Endpoint {
       for (const auto& more : t.more_texts) prompt.push_back(more);
     }
     body["prompt"] = std::move(prompt);
-    body["model"] = o.model;
+    body["model"] = history.back().model.empty() ? o.model : history.back().model;
     body["stream"] = o.streaming;
     if (history.back().max_tokens) body["max_tokens"] = *history.back().max_tokens;
     finish_body(body, o);

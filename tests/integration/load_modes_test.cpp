@@ -225,6 +225,46 @@ TEST(LoadModes, MultiTurnFileRunsSessionsInOrder) {
   EXPECT_EQ(turns["b"], 1);
 }
 
+TEST(LoadModes, SeveralModelsAreTargetedRoundRobinOrAtRandom) {
+  MockServerProcess mock({"--fast"});
+  for (const std::string strategy : {"round_robin", "random"}) {
+    const std::string dir = make_temp_dir("ip-models-");
+    auto r = run_process({INFERPERF_BIN,
+                          "profile",
+                          "-m",
+                          "mock-a,mock-b",
+                          "-m",
+                          "mock-c",
+                          "-u",
+                          mock.url(),
+                          "--artifact-dir",
+                          dir,
+                          "--isl",
+                          "8",
+                          "--num-dataset-entries",
+                          "12",
+                          "--request-count",
+                          "4",
+                          "--model-selection-strategy",
+                          strategy,
+                          "--random-seed",
+                          "2"},
+                         std::chrono::seconds(60));
+    ASSERT_EQ(r.exit_code, 0) << r.out;
+    const json inputs = json::parse(read_file(dir + "/inputs.json"));
+    std::vector<std::string> models;
+    for (const auto& entry : inputs["data"]) models.push_back(entry["payloads"][0]["model"]);
+    ASSERT_EQ(models.size(), 12u);
+    if (strategy == "round_robin") {
+      for (std::size_t i = 0; i < models.size(); ++i)
+        EXPECT_EQ(models[i], (std::vector<std::string>{"mock-a", "mock-b", "mock-c"})[i % 3]);
+    } else {
+      EXPECT_GE(std::set<std::string>(models.begin(), models.end()).size(), 2u);
+    }
+    EXPECT_EQ(summary(dir)["input_config"]["endpoint"]["model_names"].size(), 3u);
+  }
+}
+
 TEST(LoadModes, BadInputFileIsExitTwoNamingTheLine) {
   MockServerProcess mock({"--fast"});
   const std::string dir = make_temp_dir("ip-badfile-");
