@@ -87,6 +87,7 @@ class Session {
 
   asio::awaitable<void> serve() {
     server_.counters_.connections.fetch_add(1);
+    server_.counters_.connections_total.fetch_add(1);
     if constexpr (!std::is_same_v<Stream, tcp::socket>) {
       beast::error_code hec;
       co_await stream_.async_handshake(asio::ssl::stream_base::server,
@@ -244,9 +245,12 @@ class Session {
         "inferperf_mock_output_tokens_total {}\n"
         "# HELP inferperf_mock_open_connections Open client connections.\n"
         "# TYPE inferperf_mock_open_connections gauge\n"
-        "inferperf_mock_open_connections {}\n",
+        "inferperf_mock_open_connections {}\n"
+        "# HELP inferperf_mock_connections_total Client connections accepted.\n"
+        "# TYPE inferperf_mock_connections_total counter\n"
+        "inferperf_mock_connections_total {}\n",
         c.requests.load(), c.in_flight.load(), c.max_in_flight.load(), c.errors_injected.load(),
-        c.output_tokens.load(), c.connections.load());
+        c.output_tokens.load(), c.connections.load(), c.connections_total.load());
   }
 
   std::string chunk_json(const GenerationRequest& g, const std::string& id,

@@ -23,6 +23,7 @@ struct MockCounters {
   std::atomic<std::int64_t> errors_injected{0};
   std::atomic<std::int64_t> output_tokens{0};
   std::atomic<std::int64_t> connections{0};
+  std::atomic<std::int64_t> connections_total{0};
 };
 
 class MockServer {

@@ -8,6 +8,8 @@ nlohmann::ordered_json build_input_config(const config::RunConfig& c,
   auto set = [&](const char* name) { return c.set_options.count(name) > 0; };
   nlohmann::ordered_json endpoint;
   endpoint["model_names"] = c.endpoint.model_names;
+  if (set("--connection-reuse-strategy"))
+    endpoint["connection_reuse_strategy"] = c.endpoint.connection_reuse;
   if (set("--model-selection-strategy"))
     endpoint["model_selection_strategy"] = c.endpoint.model_selection;
   if (set("--endpoint-type")) endpoint["type"] = config::to_string(c.endpoint.type);

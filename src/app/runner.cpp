@@ -365,6 +365,7 @@ int run_profile(config::RunConfig c) {
   inputs["data"] = nlohmann::ordered_json::array();
   bo.system_message = ds.system_message;
   plan.body_options = bo;
+  plan.connection_reuse = c.endpoint.connection_reuse;
   for (const auto& conv : ds.conversations) {
     bo.user_context = conv.user_context;
     auto body = endpoint->build_body({conv.turns.front()}, bo);

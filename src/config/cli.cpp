@@ -35,7 +35,6 @@ const std::vector<std::string> kUnsupportedFlags = {"--public-dataset",
                                                     "--audio-length-mean",
                                                     "--video-width",
                                                     "--video-height",
-                                                    "--connection-reuse-strategy",
                                                     "--url-strategy",
                                                     "--profile-export-prefix",
                                                     "--profile-export-file",
@@ -204,6 +203,12 @@ CliOutcome parse_command_line(const std::vector<std::string>& args) {
                    c.input.turn_delay_ratio, "Multiplies every sampled turn delay")
       ->check(CLI::NonNegativeNumber)
       ->group("Conversation Input");
+  profile
+      ->add_option("--connection-reuse-strategy", c.endpoint.connection_reuse,
+                   "pooled (keep-alive, shared) | never (a connection per request) | "
+                   "sticky-user-sessions (a connection per session)")
+      ->check(CLI::IsMember({"pooled", "never", "sticky-user-sessions"}))
+      ->group("Endpoint");
   profile
       ->add_option("--model-selection-strategy", c.endpoint.model_selection,
                    "Which of several -m models each turn targets: round_robin | random")

@@ -21,6 +21,7 @@ const char* to_string(ExportLevel l);
 struct EndpointConfig {
   std::vector<std::string> model_names;         // empty: discovered from GET /v1/models
   std::string model_selection = "round_robin";  // --model-selection-strategy: round_robin | random
+  std::string connection_reuse = "pooled";      // --connection-reuse-strategy
   EndpointType type = EndpointType::kChat;
   std::string custom_endpoint;
   bool streaming = false;

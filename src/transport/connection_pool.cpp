@@ -10,7 +10,15 @@ namespace asio = boost::asio;
 ConnectionPool::ConnectionPool(asio::any_io_executor executor, BaseUrl url)
     : executor_(std::move(executor)), url_(std::move(url)) {}
 
-std::unique_ptr<Socket> ConnectionPool::take_idle() {
+std::unique_ptr<Socket> ConnectionPool::take_idle(std::int64_t key) {
+  if (!reuse_) return nullptr;
+  if (key >= 0) {
+    auto it = keyed_.find(key);
+    if (it == keyed_.end()) return nullptr;
+    auto s = std::move(it->second);
+    keyed_.erase(it);
+    return s && s->is_open() ? std::move(s) : nullptr;
+  }
   while (!idle_.empty()) {
     auto s = std::move(idle_.back());
     idle_.pop_back();
@@ -32,8 +40,26 @@ asio::awaitable<std::unique_ptr<Socket>> ConnectionPool::connect() {
   co_return sock;
 }
 
-void ConnectionPool::give_back(std::unique_ptr<Socket> s) {
-  if (s && s->is_open()) idle_.push_back(std::move(s));
+void ConnectionPool::give_back(std::unique_ptr<Socket> s, std::int64_t key) {
+  if (!s || !s->is_open()) return;
+  if (!reuse_) {
+    boost::system::error_code ec;
+    s->close(ec);
+    return;
+  }
+  if (key >= 0) {
+    keyed_[key] = std::move(s);
+  } else {
+    idle_.push_back(std::move(s));
+  }
+}
+
+void ConnectionPool::drop(std::int64_t key) {
+  auto it = keyed_.find(key);
+  if (it == keyed_.end()) return;
+  boost::system::error_code ec;
+  if (it->second) it->second->close(ec);
+  keyed_.erase(it);
 }
 
 void ConnectionPool::close_all() {
@@ -42,6 +68,11 @@ void ConnectionPool::close_all() {
     s->close(ec);
   }
   idle_.clear();
+  for (auto& [key, s] : keyed_) {
+    boost::system::error_code ec;
+    if (s) s->close(ec);
+  }
+  keyed_.clear();
 }
 
 }  // namespace inferperf::transport

@@ -44,7 +44,7 @@ asio::awaitable<Attempt> attempt(ConnectionPool& pool, ExchangeRequest request, 
                                  const core::Clock& clock, ExchangeTimings& t, CancelHandle& cancel,
                                  bool allow_reuse) {
   Attempt result;
-  std::unique_ptr<Socket> sock = allow_reuse ? pool.take_idle() : nullptr;
+  std::unique_ptr<Socket> sock = allow_reuse ? pool.take_idle(request.pool_key) : nullptr;
   t.connection_reused = sock != nullptr;
   if (!sock) {
     t.connect_start_ns = clock.now_ns();
@@ -153,7 +153,7 @@ asio::awaitable<Attempt> attempt(ConnectionPool& pool, ExchangeRequest request, 
   t.end_ns = clock.now_ns();
   cancel.detach();
   if (parser.is_done() && parser.keep_alive() && sink.wants_more() && pending.empty()) {
-    pool.give_back(std::move(sock));
+    pool.give_back(std::move(sock), request.pool_key);
   } else {
     sock->close(ec);
   }

@@ -67,6 +67,8 @@ struct ExchangeRequest {
   // Called on the worker thread each time the whole request has been written (again after a
   // retry on a fresh connection): request cancellation times from here.
   std::function<void()> on_sent = {};
+  // Connection-pool key: -1 the shared pool, otherwise one session's own connection.
+  std::int64_t pool_key = -1;
 };
 
 // Runs the exchange; returns nullopt on a complete response (any status) or the error.

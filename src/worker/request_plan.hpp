@@ -21,6 +21,8 @@ struct RequestPlan {
   std::vector<std::string> bodies;  // one serialized body per conversation (first turn)
   // For later turns, built on the worker from the session's history (user context per session).
   endpoint::BodyOptions body_options;
+  // --connection-reuse-strategy: pooled | never | sticky-user-sessions.
+  std::string connection_reuse = "pooled";
 };
 
 // Serializes the full HTTP/1.1 request for one body.

@@ -19,6 +19,7 @@ Worker::Worker(int id, const RequestPlan& plan, const core::Clock& clock,
                records::RecordQueue& queue, const WorkerEvents& events)
     : id_(id), plan_(plan), clock_(clock), queue_(queue), events_(events) {
   pool_ = std::make_unique<transport::ConnectionPool>(io_.get_executor(), plan_.url);
+  pool_->set_reuse(plan_.connection_reuse != "never");
 }
 
 Worker::~Worker() {
@@ -115,9 +116,12 @@ void Worker::launch(timing::Credit credit) {
     // A named request, not a temporary in the co_await expression: GCC 12 destroys such
     // temporaries twice when they own memory (its std::function here).
     transport::ExchangeRequest exchange{request, on_sent};
+    const bool sticky = plan_.connection_reuse == "sticky-user-sessions";
+    if (sticky) exchange.pool_key = credit.session;
     auto err = co_await transport::http_exchange(*pool_, exchange, collector, clock_, t, *cancel);
     timeout.cancel();
     cancel_timer.cancel();
+    if (sticky && credit.final_turn()) pool_->drop(credit.session);  // the user leaves
     active_.erase(credit.id);
     rec.connect_start_ns = t.connect_start_ns;
     rec.connect_end_ns = t.connect_end_ns;

@@ -265,6 +265,23 @@ TEST(LoadModes, SeveralModelsAreTargetedRoundRobinOrAtRandom) {
   }
 }
 
+// Connections opened, as the mock counts them, for each reuse strategy: 4 sessions of 2 turns at
+// concurrency 2.
+TEST(LoadModes, ConnectionReuseStrategies) {
+  for (const auto& [strategy, expected] : std::vector<std::pair<std::string, long long>>{
+           {"pooled", 2}, {"never", 8}, {"sticky-user-sessions", 4}}) {
+    MockServerProcess mock({"--fast"});
+    const std::string dir = make_temp_dir("ip-reuse-");
+    auto r = profile(mock, dir,
+                     {"--concurrency", "2", "--num-sessions", "4", "--conversation-turn-mean", "2",
+                      "--connection-reuse-strategy", strategy});
+    ASSERT_EQ(r.exit_code, 0) << r.out;
+    // Read first: every /metrics request is a connection of its own, counted before it is served.
+    EXPECT_EQ(mock.metric("inferperf_mock_connections_total") - 1, expected) << strategy;
+    EXPECT_EQ(mock.metric("inferperf_mock_requests_total"), 8) << strategy;
+  }
+}
+
 TEST(LoadModes, BadInputFileIsExitTwoNamingTheLine) {
   MockServerProcess mock({"--fast"});
   const std::string dir = make_temp_dir("ip-badfile-");
