@@ -148,7 +148,7 @@ TEST(ParseCommandLine, InvalidValuesAreErrors) {
       {"profile", "-m", "x", "--benchmark-grace-period", "5"},  // needs --benchmark-duration
       {"profile", "-m", "x", "--endpoint-type", "embeddings"},
       {"profile", "-m", "x", "--extra-inputs", "novalue"},
-      {"profile", "-m", "a,b"},
+      {"profile", "-m", "x", "--url", "http://a:1", "--url", "http://b:1"},  // one URL for now
       {"profile", "-m", "x", "--isl", "0"},
       {"profile", "-m", "x", "--export-level", "raw"},  // not supported yet
       {"profile", "-m", "x", "--ui-type", "dashboard"},
