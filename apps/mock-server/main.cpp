@@ -109,6 +109,10 @@ int main(int argc, char** argv) {
       }
       std::cerr << "inferperf-mock-server: builtin tokenizer not found, using 4-character chunks\n";
     } else {
+      // Warm up before announcing the port: the first decode builds the per-id byte table and the
+      // first encodes fill the word cache, which would otherwise land on the first requests' TTFT.
+      const auto ids = (*loaded)->encode("Warm up the mock server's tokenizer before serving.");
+      (*loaded)->decode(ids);
       tokenizer = std::move(*loaded);
     }
   }
