@@ -43,4 +43,17 @@ print(f"schedule lag (ms):  p50 {lag.get('p50', float('nan')):.4f}  p90 {lag.get
       f"p99 {lag.get('p99', float('nan')):.4f}  max {lag.get('max', float('nan')):.3f}")
 print(f"request latency:    avg {j['request_latency']['avg']:.3f} ms  p99 {j['request_latency']['p99']:.3f} ms")
 print(f"client user+sys s:  {grab('User time (seconds)')} + {grab('System time (seconds)')}")
+# Where the lag comes from, per record: the issuer's own lateness (credit issued - scheduled) and the
+# hand-off to the worker (request start - credit issued).
+late, handoff = [], []
+for line in open(f"{out}/artifacts/inferperf_records.jsonl"):
+    r = json.loads(line)
+    if r.get("intended_ns") and r.get("issued_ns") and r.get("start_ns"):
+        late.append(r["issued_ns"] - r["intended_ns"])
+        handoff.append(r["start_ns"] - r["issued_ns"])
+def pct(v, p):
+    v = sorted(v)
+    return v[int(p / 100 * (len(v) - 1))] / 1000 if v else float("nan")
+for name, v in (("issuer lateness", late), ("worker hand-off", handoff)):
+    print(f"{name + ' (us):':20}p50 {pct(v, 50):.1f}  p99 {pct(v, 99):.1f}  max {pct(v, 100):.1f}")
 PY
