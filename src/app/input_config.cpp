@@ -15,6 +15,7 @@ nlohmann::ordered_json build_input_config(const config::RunConfig& c,
   if (set("--endpoint-type")) endpoint["type"] = config::to_string(c.endpoint.type);
   if (set("--streaming")) endpoint["streaming"] = c.endpoint.streaming;
   if (set("--url")) endpoint["urls"] = c.endpoint.urls;
+  if (set("--url-strategy")) endpoint["url_selection_strategy"] = c.endpoint.url_strategy;
   if (set("--custom-endpoint")) endpoint["custom_endpoint"] = c.endpoint.custom_endpoint;
   if (set("--request-timeout-seconds")) endpoint["timeout_seconds"] = c.endpoint.request_timeout_s;
   if (set("--api-key")) endpoint["api_key"] = "<redacted>";
@@ -83,9 +84,11 @@ nlohmann::ordered_json build_input_config(const config::RunConfig& c,
   if (l.request_rate) loadgen["request_rate"] = *l.request_rate;
   if (set("--arrival-pattern") || l.request_rate) loadgen["arrival_pattern"] = l.arrival_pattern;
   if (l.smoothness) loadgen["arrival_smoothness"] = *l.smoothness;
+  if (l.user_centric_rate) loadgen["user_centric_rate"] = *l.user_centric_rate;
+  if (l.num_users) loadgen["num_users"] = *l.num_users;
   if (l.request_count) loadgen["request_count"] = *l.request_count;
   if (l.num_sessions) loadgen["num_sessions"] = *l.num_sessions;
-  if (l.benchmark_duration_s) loadgen["benchmark_duration"] = *l.benchmark_duration_s;
+  if (l.duration_s) loadgen["benchmark_duration"] = *l.duration_s;
   if (l.grace_period_s) loadgen["benchmark_grace_period"] = *l.grace_period_s;
   if (l.concurrency_ramp_s) loadgen["concurrency_ramp_duration"] = *l.concurrency_ramp_s;
   if (l.prefill_ramp_s) loadgen["prefill_concurrency_ramp_duration"] = *l.prefill_ramp_s;

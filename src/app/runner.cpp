@@ -10,27 +10,25 @@
 #include <csignal>
 #include <filesystem>
 #include <iostream>
-#include <mutex>
 #include <thread>
 
+#include "app/dataset_setup.hpp"
 #include "app/input_config.hpp"
 #include "app/logging.hpp"
 #include "app/model_discovery.hpp"
+#include "app/phase_plans.hpp"
+#include "app/phase_runner.hpp"
 #include "app/tokenizer_setup.hpp"
 #include "core/clock.hpp"
 #include "core/rlimit.hpp"
 #include "core/rng.hpp"
 #include "core/uuid.hpp"
-#include "dataset/custom_loader.hpp"
-#include "dataset/synthetic.hpp"
 #include "endpoint/endpoint.hpp"
 #include "metrics/compute.hpp"
 #include "records/collector.hpp"
 #include "records/record_jsonl.hpp"
 #include "report/console_table.hpp"
 #include "report/exporters.hpp"
-#include "timing/issuer_loop.hpp"
-#include "timing/scheduler.hpp"
 #include "worker/worker_pool.hpp"
 
 namespace inferperf::app {
@@ -44,27 +42,6 @@ constexpr int kExitOk = 0;
 constexpr int kExitRunFailed = 1;
 constexpr int kExitBadConfig = 2;
 constexpr int kExitSignal = 130;
-
-// Python's float repr for the artifact folder name: 10 -> "10.0", 2.5 -> "2.5".
-std::string python_float(double v) {
-  return v == std::floor(v) && std::fabs(v) < 1e15 ? fmt::format("{:.1f}", v)
-                                                   : fmt::format("{}", v);
-}
-
-std::string artifact_leaf(const config::RunConfig& c) {
-  std::string model = c.endpoint.model_names.front();
-  if (c.endpoint.model_names.size() > 1) model += "_multi";
-  for (auto& ch : model) {
-    if (ch == '/') ch = '_';
-  }
-  std::vector<std::string> stimulus;
-  if (c.load.fixed_schedule) stimulus.push_back("fixed_schedule");
-  if (c.load.concurrency && !c.load.fixed_schedule)
-    stimulus.push_back(fmt::format("concurrency{}", *c.load.concurrency));
-  if (c.load.request_rate) stimulus.push_back("request_rate" + python_float(*c.load.request_rate));
-  return fmt::format("{}-openai-{}-{}", model, config::to_string(c.endpoint.type),
-                     fmt::join(stimulus, "-"));
-}
 
 double env_double(const char* name, double fallback) {
   if (const char* v = std::getenv(name)) {
@@ -90,73 +67,6 @@ int worker_count(const config::RunConfig& c) {
     n = std::min(n, cap);
   }
   return std::max(1, n);
-}
-
-timing::ArrivalPattern pattern_of(const std::string& name) {
-  if (name == "constant") return timing::ArrivalPattern::kConstant;
-  if (name == "poisson") return timing::ArrivalPattern::kPoisson;
-  if (name == "gamma") return timing::ArrivalPattern::kGamma;
-  return timing::ArrivalPattern::kConcurrencyBurst;
-}
-
-timing::SamplingStrategy strategy_of(const std::string& name) {
-  if (name == "sequential") return timing::SamplingStrategy::kSequential;
-  if (name == "random") return timing::SamplingStrategy::kRandom;
-  return timing::SamplingStrategy::kShuffle;
-}
-
-timing::PhasePlan profiling_plan(const config::RunConfig& c) {
-  const auto& l = c.load;
-  timing::PhasePlan p;
-  p.phase = records::Phase::kProfiling;
-  p.pattern = pattern_of(l.arrival_pattern);
-  p.rate = l.request_rate.value_or(0.0);
-  p.smoothness = l.smoothness.value_or(1.0);
-  p.concurrency = l.concurrency;
-  p.prefill_concurrency = l.prefill_concurrency;
-  p.concurrency_ramp_s = l.concurrency_ramp_s.value_or(0.0);
-  p.prefill_ramp_s = l.prefill_ramp_s.value_or(0.0);
-  p.rate_ramp_s = l.rate_ramp_s.value_or(0.0);
-  p.request_count = l.request_count;
-  p.num_sessions = l.num_sessions;
-  p.duration_s = l.benchmark_duration_s;
-  p.cancel_rate_pct = l.cancellation_rate_pct.value_or(0.0);
-  p.cancel_delay_s = l.cancellation_delay_s.value_or(0.0);
-  return p;
-}
-
-// Warmup: its own stop conditions and load, no cancellation (as AIPerf).
-timing::PhasePlan warmup_plan(const config::RunConfig& c) {
-  const auto& w = c.load.warmup;
-  timing::PhasePlan p;
-  p.phase = records::Phase::kWarmup;
-  p.pattern = pattern_of(w.arrival_pattern);
-  p.rate = w.request_rate.value_or(0.0);
-  p.smoothness = w.smoothness.value_or(1.0);
-  p.concurrency = w.concurrency;
-  p.prefill_concurrency = w.prefill_concurrency;
-  p.request_count = w.request_count;
-  p.num_sessions = w.num_sessions;
-  p.duration_s = w.duration_s;
-  return p;
-}
-
-std::string describe(const timing::PhasePlan& p) {
-  std::vector<std::string> parts;
-  if (p.fixed_schedule) parts.push_back("fixed schedule");
-  if (p.rate > 0) {
-    parts.push_back(fmt::format("{} req/s {}", p.rate,
-                                p.pattern == timing::ArrivalPattern::kConstant ? "constant"
-                                : p.pattern == timing::ArrivalPattern::kGamma  ? "gamma"
-                                                                               : "poisson"));
-  }
-  if (p.concurrency) parts.push_back(fmt::format("concurrency {}", *p.concurrency));
-  if (p.prefill_concurrency)
-    parts.push_back(fmt::format("prefill concurrency {}", *p.prefill_concurrency));
-  if (p.request_count) parts.push_back(fmt::format("{} requests", *p.request_count));
-  if (p.num_sessions) parts.push_back(fmt::format("{} sessions", *p.num_sessions));
-  if (p.duration_s) parts.push_back(fmt::format("{} s", *p.duration_s));
-  return fmt::format("{}", fmt::join(parts, ", "));
 }
 
 // Waits for SIGINT/SIGTERM on its own thread (the signals are blocked everywhere else).
@@ -200,18 +110,23 @@ int run_profile(config::RunConfig c) {
   for (const auto& w : c.warnings) spdlog::warn("{}", w);
   const core::FdLimit fds = core::raise_fd_limit();
 
-  auto url = transport::parse_base_url(c.endpoint.urls.front());
-  if (!url) {
-    std::cerr << "error: " << url.error().describe() << "\n";
-    return kExitBadConfig;
+  std::vector<transport::BaseUrl> urls;
+  for (const auto& u : c.endpoint.urls) {
+    auto parsed = transport::parse_base_url(u);
+    if (!parsed) {
+      std::cerr << "error: " << parsed.error().describe() << "\n";
+      return kExitBadConfig;
+    }
+    urls.push_back(std::move(*parsed));
   }
   if (c.endpoint.model_names.empty()) {
-    auto model = discover_model(*url, 10);
+    auto model = discover_model(urls.front(), 10);
     if (!model) {
       std::cerr << "error: " << model.error().describe() << "\n";
       return kExitBadConfig;
     }
-    spdlog::info("no --model given; using '{}' from {}/v1/models", *model, url->to_string());
+    spdlog::info("no --model given; using '{}' from {}/v1/models", *model,
+                 urls.front().to_string());
     c.endpoint.model_names.push_back(*model);
   }
   const std::int64_t needed_fds = static_cast<std::int64_t>(c.load.concurrency.value_or(0)) + 64;
@@ -251,94 +166,19 @@ int run_profile(config::RunConfig c) {
   }
   artifact_dir = fs::absolute(artifact_dir);
   add_log_file(artifact_dir / "logs" / "inferperf.log");
-  spdlog::info("{} -> {}", c.cli_command, url->to_string());
+  std::vector<std::string> url_names;
+  for (const auto& u : urls) url_names.push_back(u.to_string());
+  spdlog::info("{} -> {}", c.cli_command, fmt::join(url_names, ", "));
 
   core::RngFactory rngs(c.input.random_seed);
   auto id_rng = rngs.stream("run.benchmark_id");
   const std::string benchmark_id = c.input.random_seed ? core::uuid4(id_rng) : core::uuid4();
-  dataset::SyntheticOptions syn;
-  syn.num_conversations = c.input.num_dataset_entries;
-  syn.isl_mean = c.input.isl_mean;
-  syn.isl_stddev = c.input.isl_stddev;
-  syn.osl_mean = c.input.osl_mean;
-  syn.osl_stddev = c.input.osl_stddev;
-  syn.prompt_batch_size = c.input.prompt_batch_size;
-  syn.prefix_pool_size = c.input.prefix_pool_size;
-  syn.prefix_length = c.input.prefix_length;
-  syn.shared_system_length = c.input.shared_system_prompt_length.value_or(0);
-  syn.user_context_length = c.input.user_context_prompt_length.value_or(0);
-  syn.turn_mean = c.input.turn_mean;
-  syn.turn_stddev = c.input.turn_stddev;
-  syn.turn_delay_mean = c.input.turn_delay_mean_ms;
-  syn.turn_delay_stddev = c.input.turn_delay_stddev_ms;
-  syn.turn_delay_ratio = c.input.turn_delay_ratio;
-  if (!c.input.sequence_distribution.empty()) {
-    auto dist = dataset::parse_sequence_distribution(c.input.sequence_distribution);
-    if (!dist) {
-      std::cerr << "error: " << dist.error().describe() << "\n";
-      return kExitBadConfig;
-    }
-    syn.sequence_distribution = *dist;
+  auto prepared = prepare_dataset(c, rngs, tok.get());
+  if (!prepared) {
+    std::cerr << "error: " << prepared.error().describe() << "\n";
+    return kExitBadConfig;
   }
-  std::optional<double> schedule_zero_ms;
-  dataset::Dataset loaded_ds;
-  if (!c.input.input_file.empty()) {
-    dataset::CustomLoadOptions lo;
-    lo.path = c.input.input_file;
-    if (!c.input.custom_dataset_type.empty()) lo.type = c.input.custom_dataset_type;
-    if (c.load.fixed_schedule) {
-      lo.start_offset_ms = c.load.fixed_schedule_start_offset_ms;
-      lo.end_offset_ms = c.load.fixed_schedule_end_offset_ms;
-    }
-    auto session_rng = rngs.stream("dataset.session_id");
-    auto custom = dataset::load_custom_dataset(lo, session_rng);
-    if (!custom) {
-      std::cerr << "error: " << custom.error().describe() << "\n";
-      return kExitBadConfig;
-    }
-    if (c.load.fixed_schedule) {
-      for (const auto& conv : custom->dataset.conversations) {
-        if (!conv.turns.front().timestamp_ms) {
-          std::cerr << "error: " << c.input.input_file << ": first turn of session "
-                    << conv.session_id << " has no 'timestamp' (--fixed-schedule needs one)\n";
-          return kExitBadConfig;
-        }
-      }
-      schedule_zero_ms = c.load.fixed_schedule_auto_offset
-                             ? custom->first_timestamp_ms.value_or(0)
-                             : c.load.fixed_schedule_start_offset_ms.value_or(0.0);
-    }
-    // Files carry texts; --osl still sets max tokens per turn (spec 3.3).
-    auto osl_rng = rngs.stream("composer.turn.max_tokens");
-    for (auto& conv : custom->dataset.conversations) {
-      for (auto& t : conv.turns) {
-        if (c.input.osl_mean)
-          t.max_tokens =
-              core::sample_positive_normal_int(osl_rng, *c.input.osl_mean, c.input.osl_stddev);
-      }
-    }
-    spdlog::info("dataset: {} ({} conversations from {} lines)", c.input.input_file,
-                 custom->dataset.conversations.size(), custom->lines);
-    loaded_ds = std::move(custom->dataset);
-  } else {
-    loaded_ds = dataset::compose_synthetic(syn, rngs, tok.get());
-  }
-  if (c.endpoint.model_names.size() > 1) {
-    // --model-selection-strategy: every turn targets one of the models, round robin by turn or
-    // uniformly at random (named stream composer.turn.model_selection).
-    auto pick_rng = rngs.stream("composer.turn.model_selection");
-    std::size_t next_model = 0;
-    for (auto& conv : loaded_ds.conversations) {
-      for (auto& t : conv.turns) {
-        const std::size_t k = c.endpoint.model_selection == "random"
-                                  ? static_cast<std::size_t>(core::uniform_index(
-                                        pick_rng, c.endpoint.model_names.size()))
-                                  : next_model++ % c.endpoint.model_names.size();
-        t.model = c.endpoint.model_names[k];
-      }
-    }
-  }
-  const dataset::Dataset& ds = loaded_ds;
+  const dataset::Dataset& ds = prepared->dataset;
 
   const auto endpoint = endpoint::make_endpoint(c.endpoint.type);
   endpoint::BodyOptions bo;
@@ -350,10 +190,12 @@ int run_profile(config::RunConfig c) {
   bo.extra = &c.input.extra;
 
   worker::RequestPlan plan;
-  plan.url = *url;
-  plan.target =
-      endpoint::join_path(url->base_path, c.endpoint.custom_endpoint, endpoint->default_path());
-  if (!url->query.empty()) plan.target += "?" + url->query;
+  for (const auto& u : urls) {
+    worker::Target t{
+        u, endpoint::join_path(u.base_path, c.endpoint.custom_endpoint, endpoint->default_path())};
+    if (!u.query.empty()) t.path += "?" + u.query;
+    plan.targets.push_back(std::move(t));
+  }
   plan.headers = c.input.headers;
   if (!c.endpoint.api_key.empty())
     plan.headers.emplace_back("Authorization", "Bearer " + c.endpoint.api_key);
@@ -399,15 +241,19 @@ int run_profile(config::RunConfig c) {
     }
     shapes.push_back(std::move(shape));
   }
-  // Workers report to whichever phase's issuer is running (phases never overlap).
-  std::atomic<timing::IssuerLoop*> current{nullptr};
-  std::mutex current_mu;  // the signal thread must not stop a loop that is being destroyed
+  PhaseRunnerOptions pro;
+  pro.shapes = std::move(shapes);
+  pro.sampling = sampling_strategy_of(c.input.sampling_strategy);
+  pro.show_progress = c.set_options.count("--ui-type") ? c.ui == config::UiType::kSimple
+                                                       : isatty(STDERR_FILENO) != 0;
+  pro.workers = workers;
+  PhaseRunner phases(clock, rngs, collector, std::move(pro));
   worker::WorkerEvents events;
-  events.returned = [&current](std::int64_t id, std::int64_t session) {
-    current.load()->credit_returned(id, session);
+  events.returned = [&phases](std::int64_t id, std::int64_t session) {
+    phases.returned(id, session);
   };
   if (c.load.prefill_concurrency || c.load.warmup.prefill_concurrency) {
-    events.first_token = [&current](std::int64_t id) { current.load()->first_token(id); };
+    events.first_token = [&phases](std::int64_t id) { phases.first_token(id); };
   }
   worker::WorkerPool pool(workers, plan, clock, queue, events);
 
@@ -415,88 +261,17 @@ int run_profile(config::RunConfig c) {
   SignalWatcher signals([&](int sig) {
     if (cancelled.exchange(true)) return;
     spdlog::warn("received signal {}; stopping and exporting what was measured", sig);
-    std::lock_guard lock(current_mu);
-    if (auto* loop = current.load()) loop->stop();
+    phases.stop();
     pool.cancel_all("benchmark cancelled by signal");
   });
-
-  const bool show_progress = c.set_options.count("--ui-type") ? c.ui == config::UiType::kSimple
-                                                              : isatty(STDERR_FILENO) != 0;
-  struct PhaseOutcome {
-    core::MonoNs start_ns = 0, end_ns = 0;
-    std::int64_t dropped = 0;
-  };
-  // Runs one phase to completion: sending, then waiting for what is in flight (up to the grace
-  // period after a duration ends, then the rest is cancelled).
-  auto run_phase = [&](const timing::PhasePlan& pp, double grace_s) {
-    const std::string name = records::to_string(pp.phase);
-    const std::string prefix = pp.phase == records::Phase::kWarmup ? "warmup." : "";
-    const char* interval_stream = pp.pattern == timing::ArrivalPattern::kGamma
-                                      ? "timing.request.gamma_interval"
-                                      : "timing.request.poisson_interval";
-    timing::Scheduler sched(
-        pp, shapes,
-        timing::ConversationSampler(strategy_of(c.input.sampling_strategy), ds.conversations.size(),
-                                    rngs.stream(prefix + "dataset.sampler"s)),
-        rngs.stream(prefix + interval_stream), rngs.stream(prefix + "timing.request.cancellation"s),
-        clock.now_ns());
-    timing::PreciseWaiter waiter;
-    timing::IssuerLoop loop(clock, waiter, sched, pool);
-    {
-      std::lock_guard lock(current_mu);
-      current.store(&loop);
-    }
-    if (cancelled.load()) loop.stop();
-    spdlog::info("{}: {}, {} worker thread(s)", name, describe(pp), workers);
-    std::thread issuer_thread([&] { loop.run(); });
-    std::atomic<bool> phase_done{false};
-    std::thread progress;
-    if (show_progress) {
-      progress = std::thread([&] {
-        while (!phase_done.load()) {
-          std::this_thread::sleep_for(std::chrono::milliseconds(250));
-          if (phase_done.load()) break;
-          std::cerr << fmt::format("\r[{}] sent {}{} completed {} errors {}   ", name,
-                                   loop.issued(),
-                                   pp.request_count ? fmt::format("/{}", *pp.request_count) : "",
-                                   collector.completed(), collector.errors())
-                    << std::flush;
-        }
-        std::cerr << "\n";
-      });
-    }
-    issuer_thread.join();
-    std::optional<core::MonoNs> grace_deadline;
-    if (pp.duration_s && std::isfinite(grace_s)) {
-      grace_deadline = loop.sending_end_ns() + static_cast<core::MonoNs>(grace_s * 1e9);
-    }
-    if (!loop.wait_all_returned(grace_deadline)) {
-      spdlog::info("{} grace period over; cancelling {} request(s) still in flight", name,
-                   loop.issued() - loop.returned());
-      pool.cancel_all("benchmark grace period expired");
-      loop.wait_all_returned(std::nullopt);
-    }
-    phase_done.store(true);
-    if (progress.joinable()) progress.join();
-    PhaseOutcome out{sched.start_ns(), clock.now_ns(), loop.dropped_arrivals()};
-    {
-      std::lock_guard lock(current_mu);
-      current.store(nullptr);
-    }
-    return out;
-  };
 
   collector.start();
   pool.start();
   if (c.load.warmup_enabled && !cancelled.load()) {
-    run_phase(warmup_plan(c), c.load.warmup.grace_period_s.value_or(INFINITY));
+    phases.run(warmup_plan(c), c.load.warmup.grace_period_s.value_or(INFINITY), pool);
   }
-  timing::PhasePlan profiling = profiling_plan(c);
-  if (c.load.fixed_schedule) {
-    profiling.fixed_schedule = true;
-    profiling.schedule_zero_ms = schedule_zero_ms.value_or(0.0);
-  }
-  const PhaseOutcome outcome = run_phase(profiling, c.grace_period_s());
+  const timing::PhasePlan profiling = profiling_plan(c, prepared->schedule_zero_ms);
+  const PhaseOutcome outcome = phases.run(profiling, c.grace_period_s(), pool);
   const core::MonoNs phase_end = outcome.end_ns;
   pool.stop();
   std::vector<records::RequestRecord> recs = collector.finish();
@@ -525,7 +300,7 @@ int run_profile(config::RunConfig c) {
   ctx.was_cancelled = signals.fired();
   ctx.anchor = anchor;
   ctx.phase_start_ns = outcome.start_ns;
-  if (profiling.rate > 0) ctx.dropped_arrivals = outcome.dropped;
+  if (profiling.rate > 0 && profiling.num_users == 0) ctx.dropped_arrivals = outcome.dropped;
   ctx.phase_end_ns = phase_end;
   ctx.artifact_dir = artifact_dir;
 

@@ -22,8 +22,6 @@ const std::vector<std::string> kInternalFlags = {
 // never silently ignored.
 const std::vector<std::string> kUnsupportedFlags = {"--public-dataset",
                                                     "--goodput",
-                                                    "--user-centric-rate",
-                                                    "--num-users",
                                                     "--slice-duration",
                                                     "--export-http-trace",
                                                     "--show-trace-timing",
@@ -35,7 +33,6 @@ const std::vector<std::string> kUnsupportedFlags = {"--public-dataset",
                                                     "--audio-length-mean",
                                                     "--video-width",
                                                     "--video-height",
-                                                    "--url-strategy",
                                                     "--profile-export-prefix",
                                                     "--profile-export-file",
                                                     "--rankings-passages-mean",
@@ -106,6 +103,12 @@ CliOutcome parse_command_line(const std::vector<std::string>& args) {
       ->group("Endpoint");
   profile->add_option("-u,--url", c.endpoint.urls, "Server URL(s)")
       ->delimiter(',')
+      ->group("Endpoint");
+  profile
+      ->add_option("--url-strategy", c.endpoint.url_strategy,
+                   "How sessions spread over several --url: round_robin (each new session takes "
+                   "the next URL; its later turns keep it)")
+      ->check(CLI::IsMember({"round_robin"}))
       ->group("Endpoint");
   profile
       ->add_option("--request-timeout-seconds", c.endpoint.request_timeout_s,
@@ -290,6 +293,13 @@ CliOutcome parse_command_line(const std::vector<std::string>& args) {
                    "Gamma shape: 1 is Poisson, < 1 burstier, > 1 smoother (selects gamma)")
       ->group("Load Generator");
   profile
+      ->add_option("--user-centric-rate", c.load.user_centric_rate,
+                   "Requests per second spread over --num-users users, each sending its next "
+                   "turn num_users/rate seconds after its previous one (KV-cache benchmarking)")
+      ->group("Load Generator");
+  profile->add_option("--num-users", c.load.num_users, "Simulated users for --user-centric-rate")
+      ->group("Load Generator");
+  profile
       ->add_option("--concurrency-ramp-duration", c.load.concurrency_ramp_s,
                    "Seconds to step concurrency up from 1")
       ->group("Load Generator");
@@ -344,9 +354,7 @@ CliOutcome parse_command_line(const std::vector<std::string>& args) {
       ->add_option("--warmup-grace-period", c.load.warmup.grace_period_s,
                    "Seconds to wait for warmup responses after --warmup-duration (default inf)")
       ->group("Warmup");
-  profile
-      ->add_option("--benchmark-duration", c.load.benchmark_duration_s,
-                   "Seconds to keep issuing requests")
+  profile->add_option("--benchmark-duration", c.load.duration_s, "Seconds to keep issuing requests")
       ->group("Load Generator");
   profile
       ->add_option("--benchmark-grace-period", c.load.grace_period_s,

@@ -2,6 +2,7 @@
 #pragma once
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <set>
@@ -26,6 +27,7 @@ struct EndpointConfig {
   std::string custom_endpoint;
   bool streaming = false;
   std::vector<std::string> urls{"localhost:8000"};
+  std::string url_strategy = "round_robin";  // --url-strategy: how sessions spread over --url
   double request_timeout_s = 21600.0;
   std::string api_key;
   bool use_legacy_max_tokens = false;
@@ -75,22 +77,16 @@ struct PhaseLoad {
   std::optional<double> rate_ramp_s;
 };
 
-struct LoadConfig {
-  std::optional<int> concurrency;
-  std::optional<int> prefill_concurrency;
-  std::optional<double> request_rate;
-  std::string arrival_pattern;       // resolved by validation: concurrency_burst without a rate
-  std::optional<double> smoothness;  // gamma shape
-  std::optional<std::int64_t> request_count;
-  std::optional<std::int64_t> num_sessions;  // --num-sessions / --num-conversations
-  std::optional<double> benchmark_duration_s;
-  std::optional<double> grace_period_s;  // default 30 s, only meaningful with a duration
-  std::optional<double> concurrency_ramp_s;
-  std::optional<double> prefill_ramp_s;
-  std::optional<double> rate_ramp_s;
+// The profiling phase's load (the PhaseLoad part: --concurrency, --request-rate,
+// --benchmark-duration, ...; the pattern is resolved by validation, concurrency_burst without a
+// rate; the grace period defaults to 30 s) and everything that applies to the whole run.
+struct LoadConfig : PhaseLoad {
   std::optional<double> cancellation_rate_pct;
   std::optional<double> cancellation_delay_s;
   std::optional<int> workers_max;
+  // --user-centric-rate / --num-users: simulated users with a fixed gap between their turns.
+  std::optional<double> user_centric_rate;
+  std::optional<int> num_users;
   // --fixed-schedule: replay the input file's first-turn timestamps.
   bool fixed_schedule = false;
   bool fixed_schedule_auto_offset = false;
@@ -126,7 +122,10 @@ struct RunConfig {
   std::set<std::string> set_options;  // long names of the options the user gave
   std::vector<std::string> warnings;  // notices produced while resolving defaults
 
-  double grace_period_s() const { return load.grace_period_s.value_or(30.0); }
+  // Default 30 s; user-centric runs wait for every user's reply (spec 1.2).
+  double grace_period_s() const {
+    return load.grace_period_s.value_or(load.user_centric_rate ? INFINITY : 30.0);
+  }
 };
 
 }  // namespace inferperf::config

@@ -78,7 +78,7 @@ std::vector<std::string> validate_and_resolve(RunConfig& c) {
   at_least_one(load.prefill_concurrency, "--prefill-concurrency");
   at_least_one64(load.request_count, "--request-count");
   at_least_one64(load.num_sessions, "--num-sessions");
-  positive(load.benchmark_duration_s, "--benchmark-duration");
+  positive(load.duration_s, "--benchmark-duration");
   positive(load.concurrency_ramp_s, "--concurrency-ramp-duration");
   positive(load.prefill_ramp_s, "--prefill-concurrency-ramp-duration");
   positive(load.rate_ramp_s, "--request-rate-ramp-duration");
@@ -86,10 +86,52 @@ std::vector<std::string> validate_and_resolve(RunConfig& c) {
     errors.push_back("--request-count and --num-sessions cannot be used together");
   }
   if (load.grace_period_s) {
-    if (!load.benchmark_duration_s) {
+    if (!load.duration_s) {
       errors.push_back("--benchmark-grace-period can only be used with --benchmark-duration");
     } else if (*load.grace_period_s < 0 || std::isnan(*load.grace_period_s)) {
       errors.push_back("--benchmark-grace-period must be >= 0");
+    }
+  }
+  const bool user_centric = load.user_centric_rate.has_value();
+  if (load.num_users && !user_centric) errors.push_back("--num-users needs --user-centric-rate");
+  if (user_centric) {
+    if (!(*load.user_centric_rate > 0))
+      errors.push_back("--user-centric-rate must be greater than 0");
+    if (!load.num_users) {
+      errors.push_back("--user-centric-rate needs --num-users");
+    } else if (*load.num_users < 1) {
+      errors.push_back("--num-users must be at least 1 (got " + std::to_string(*load.num_users) +
+                       ")");
+    }
+    if (load.request_rate)
+      errors.push_back("--user-centric-rate cannot be combined with --request-rate");
+    if (!load.arrival_pattern.empty() || load.smoothness) {
+      errors.push_back(
+          "--user-centric-rate paces each user by its turn gap; it cannot be combined with "
+          "--arrival-pattern or --arrival-smoothness");
+    }
+    if (load.fixed_schedule)
+      errors.push_back("--user-centric-rate cannot be combined with --fixed-schedule");
+    if (c.input.input_file.empty() && c.input.turn_mean < 2) {
+      errors.push_back(
+          "--user-centric-rate simulates multi-turn users: --session-turns-mean must be at least "
+          "2 (got " +
+          num(c.input.turn_mean) + ")");
+    }
+    if (load.num_users && load.num_sessions && *load.num_users > *load.num_sessions) {
+      errors.push_back("--num-users (" + std::to_string(*load.num_users) +
+                       ") must not exceed --num-sessions (" + std::to_string(*load.num_sessions) +
+                       ")");
+    }
+    if (load.num_users && load.request_count && *load.num_users > *load.request_count) {
+      errors.push_back("--num-users (" + std::to_string(*load.num_users) +
+                       ") must not exceed --request-count (" + std::to_string(*load.request_count) +
+                       ")");
+    }
+    if (!load.request_count && !load.num_sessions && !load.duration_s) {
+      errors.push_back(
+          "--user-centric-rate needs a stop condition: --request-count, --num-sessions or "
+          "--benchmark-duration");
     }
   }
   if (auto e = resolve_pattern(load.request_rate, load.arrival_pattern, load.smoothness, "");
@@ -209,17 +251,13 @@ std::vector<std::string> validate_and_resolve(RunConfig& c) {
     errors.push_back("--seq-dist sets ISL and OSL itself; do not combine it with --isl or --osl");
   }
   if (c.endpoint.urls.empty()) errors.push_back("--url needs at least one value");
-  if (c.endpoint.urls.size() > 1) {
-    errors.push_back("several --url values (client-side load balancing) are not supported yet");
-  }
   if (!errors.empty()) return errors;
 
   if (c.input.sampling_strategy.empty())
     c.input.sampling_strategy = c.input.input_file.empty() ? "shuffle" : "sequential";
   // A fixed schedule ends with its file; a request count or session count may stop it earlier.
-  const bool has_stop =
-      fixed || load.request_count || load.num_sessions || load.benchmark_duration_s;
-  if (fixed) {
+  const bool has_stop = fixed || load.request_count || load.num_sessions || load.duration_s;
+  if (fixed || user_centric) {
     // --concurrency, when given, is a blocking ceiling; no defaults are added.
   } else if (rate_mode) {
     if (!has_stop) {

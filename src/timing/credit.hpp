@@ -18,6 +18,7 @@ struct Credit {
   int turn_index = 0;
   int num_turns = 1;
   std::string x_correlation_id;  // one per session
+  int url_index = 0;             // which --url the session talks to
   core::MonoNs intended_ns = 0;  // when the schedule wanted this request to go out
   core::MonoNs issued_ns = 0;    // when the issuer handed it out
   // --request-cancellation-rate: abort the request this long after its body is sent.

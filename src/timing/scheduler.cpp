@@ -5,12 +5,17 @@
 
 #include "core/rng.hpp"
 #include "core/uuid.hpp"
+#include "timing/user_centric.hpp"
 
 namespace inferperf::timing {
 
 namespace {
+// Infinite or huge durations (--benchmark-duration inf) saturate instead of overflowing.
 core::MonoNs seconds(double s) {
-  return static_cast<core::MonoNs>(std::llround(s * 1e9));
+  constexpr double kMax = 9.0e18;
+  const double ns = s * 1e9;
+  if (!(ns < kMax)) return static_cast<core::MonoNs>(kMax);
+  return static_cast<core::MonoNs>(std::llround(ns));
 }
 constexpr core::MonoNs kRateRampStepNs = 100'000'000;  // the rate ramp moves every 0.1 s
 }  // namespace
@@ -24,7 +29,8 @@ Scheduler::Scheduler(PhasePlan plan, std::vector<SessionShape> shapes, Conversat
       intervals_(plan_.pattern, plan_.smoothness, std::move(interval_rng)),
       cancel_rng_(std::move(cancel_rng)),
       start_ns_(start_ns) {
-  if (plan_.duration_s) end_ns_ = start_ns_ + seconds(*plan_.duration_s);
+  if (plan_.duration_s && std::isfinite(*plan_.duration_s))
+    end_ns_ = start_ns_ + seconds(*plan_.duration_s);
   if (plan_.fixed_schedule) {
     for (std::size_t i = 0; i < shapes_.size(); ++i) {
       const auto& ts = shapes_[i].timestamp_ms;
@@ -34,7 +40,19 @@ Scheduler::Scheduler(PhasePlan plan, std::vector<SessionShape> shapes, Conversat
     std::stable_sort(schedule_.begin(), schedule_.end(),
                      [](const PendingStart& a, const PendingStart& b) { return a.at < b.at; });
   }
-  if (plan_.pattern != ArrivalPattern::kConcurrencyBurst && !plan_.fixed_schedule) {
+  if (user_centric()) {
+    turn_gap_ns_ = seconds(plan_.num_users / plan_.rate);
+    // The virtual history is laid out for the dataset's average session length.
+    double total_turns = 0;
+    for (const auto& sh : shapes_) total_turns += std::max(1, sh.turns);
+    const int session_turns =
+        shapes_.empty() ? 1 : static_cast<int>(std::lround(total_turns / shapes_.size()));
+    for (const InitialUser& u : initial_users(plan_.num_users, session_turns)) {
+      user_starts_.push(
+          {start_ns_ + seconds(u.order / plan_.rate), user_seq_++, sampler_.next(), u.turns});
+    }
+  }
+  if (rate_mode()) {
     // As AIPerf: the first arrival is one interval after the phase starts.
     next_arrival_ns_ = start_ns_ + seconds(intervals_.next(rate_at(start_ns_)));
   }
@@ -74,6 +92,11 @@ double Scheduler::rate_at(core::MonoNs now) const {
   return plan_.rate * frac;
 }
 
+bool Scheduler::rate_mode() const {
+  return plan_.pattern != ArrivalPattern::kConcurrencyBurst && !plan_.fixed_schedule &&
+         !user_centric();
+}
+
 bool Scheduler::can_send(core::MonoNs now) const {
   if (done_) return false;
   if (plan_.request_count && issued_ >= *plan_.request_count) return false;
@@ -105,6 +128,7 @@ Credit Scheduler::make_credit(std::int64_t session, const Session& s, int turn,
   c.turn_index = turn;
   c.num_turns = s.turns;
   c.x_correlation_id = s.x_correlation_id;
+  c.url_index = s.url_index;
   c.intended_ns = intended;
   c.issued_ns = now;
   if (plan_.cancel_rate_pct > 0.0 &&
@@ -114,15 +138,32 @@ Credit Scheduler::make_credit(std::int64_t session, const Session& s, int turn,
   return c;
 }
 
-void Scheduler::start_session(std::size_t conversation, core::MonoNs intended, core::MonoNs now,
-                              std::vector<Credit>& out) {
+int Scheduler::start_session(std::size_t conversation, core::MonoNs intended, core::MonoNs now,
+                             std::vector<Credit>& out, int max_turns) {
   const std::int64_t id = sessions_started_++;
   Session s;
   s.conversation = conversation;
   s.turns = conversation < shapes_.size() ? std::max(1, shapes_[conversation].turns) : 1;
+  if (max_turns > 0) s.turns = std::min(s.turns, max_turns);
+  s.url_index = static_cast<int>(id % std::max(1, plan_.url_count));
+  s.scheduled_ns = intended;
   s.x_correlation_id = core::uuid4();
   auto& stored = sessions_.emplace(id, std::move(s)).first->second;
   out.push_back(make_credit(id, stored, 0, intended, now));
+  return stored.turns;
+}
+
+void Scheduler::start_users(core::MonoNs now, std::vector<Credit>& out) {
+  while (can_send(now) && can_start_session() && !user_starts_.empty() &&
+         user_starts_.top().at <= now && session_slot_free(now) && prefill_slot_free(now)) {
+    const UserStart u = user_starts_.top();
+    user_starts_.pop();
+    const std::size_t conv = u.conversation ? *u.conversation : sampler_.next();
+    const int turns = start_session(conv, u.at, now, out, u.max_turns);
+    // The user who takes this one's place arrives when its last turn is due: an absolute
+    // schedule, whatever the server's response times, so every start slot stays in use.
+    user_starts_.push({u.at + turns * turn_gap_ns_, user_seq_++, std::nullopt, 0});
+  }
 }
 
 void Scheduler::send_continuation(core::MonoNs intended, core::MonoNs now,
@@ -165,7 +206,11 @@ void Scheduler::returned(std::int64_t credit_id, std::int64_t session, core::Mon
     const SessionShape& shape = shapes_[s.conversation];
     const auto k = static_cast<std::size_t>(s.next_turn);
     core::MonoNs at = now;
-    if (k < shape.timestamp_ms.size() && shape.timestamp_ms[k]) {
+    if (user_centric()) {
+      // One turn gap after the previous turn was due; never before that turn returned.
+      at = std::max(now, s.scheduled_ns + turn_gap_ns_);
+      s.scheduled_ns = at;
+    } else if (k < shape.timestamp_ms.size() && shape.timestamp_ms[k]) {
       // Fixed schedule: the turn's own trace time, but never before its previous turn returned.
       at = std::max(
           now, start_ns_ + seconds((*shape.timestamp_ms[k] - plan_.schedule_zero_ms) / 1000.0));
@@ -187,9 +232,7 @@ void Scheduler::poll(core::MonoNs now, std::vector<Credit>& out) {
   last_poll_ns_ = now;
   check_done(now);
   if (done_) return;
-  const bool rate_mode =
-      plan_.pattern != ArrivalPattern::kConcurrencyBurst && !plan_.fixed_schedule;
-  if (rate_mode) {
+  if (rate_mode()) {
     while (!done_ && next_arrival_ns_ <= now) {
       const core::MonoNs tick = next_arrival_ns_;
       if (!ready_.empty() && ready_.top().at <= now) {
@@ -223,6 +266,8 @@ void Scheduler::poll(core::MonoNs now, std::vector<Credit>& out) {
       const PendingStart& p = schedule_[schedule_pos_++];
       start_session(p.conversation, p.at, now, out);
     }
+  } else if (user_centric()) {
+    start_users(now, out);
   } else {
     while (can_send(now) && can_start_session() && session_slot_free(now) &&
            prefill_slot_free(now)) {
@@ -234,14 +279,11 @@ void Scheduler::poll(core::MonoNs now, std::vector<Credit>& out) {
 
 bool Scheduler::wants_realtime_issuer() const {
   if (plan_.fixed_schedule) return true;
-  return plan_.pattern != ArrivalPattern::kConcurrencyBurst && plan_.rate > 0 &&
-         plan_.rate <= 10'000;
+  return (rate_mode() || user_centric()) && plan_.rate > 0 && plan_.rate <= 10'000;
 }
 
 bool Scheduler::returns_can_unblock() const {
-  const bool rate_mode =
-      plan_.pattern != ArrivalPattern::kConcurrencyBurst && !plan_.fixed_schedule;
-  if (!rate_mode || plan_.concurrency || plan_.prefill_concurrency || plan_.num_sessions)
+  if (!rate_mode() || plan_.concurrency || plan_.prefill_concurrency || plan_.num_sessions)
     return true;
   return std::any_of(shapes_.begin(), shapes_.end(),
                      [](const SessionShape& s) { return s.turns > 1; });
@@ -255,9 +297,8 @@ std::optional<core::MonoNs> Scheduler::next_wakeup() const {
   };
   if (end_ns_) consider(end_ns_);
   if (!ready_.empty()) consider(ready_.top().at);
-  const bool rate_mode =
-      plan_.pattern != ArrivalPattern::kConcurrencyBurst && !plan_.fixed_schedule;
-  if (rate_mode) consider(next_arrival_ns_);
+  if (rate_mode()) consider(next_arrival_ns_);
+  if (!user_starts_.empty()) consider(user_starts_.top().at);
   if (plan_.fixed_schedule && schedule_pos_ < schedule_.size())
     consider(schedule_[schedule_pos_].at);
   consider(next_ramp_step(plan_.concurrency, plan_.concurrency_ramp_s, last_poll_ns_));

@@ -68,6 +68,8 @@ class Scheduler {
     std::size_t conversation = 0;
     int turns = 1;
     int next_turn = 1;  // the turn to send after the outstanding one returns
+    int url_index = 0;
+    core::MonoNs scheduled_ns = 0;  // when its latest turn was due (user-centric pacing)
     std::string x_correlation_id;
   };
   struct Ready {  // a later turn waiting for its delay or timestamp
@@ -79,13 +81,24 @@ class Scheduler {
     core::MonoNs at;
     std::size_t conversation;
   };
+  struct UserStart {  // user-centric: a user's first turn
+    core::MonoNs at;
+    std::int64_t seq;
+    std::optional<std::size_t> conversation;  // nullopt: sampled when the user arrives
+    int max_turns;                            // 0: every turn of the conversation
+    bool operator>(const UserStart& o) const { return at != o.at ? at > o.at : seq > o.seq; }
+  };
 
+  bool rate_mode() const;
+  bool user_centric() const { return plan_.num_users > 0; }
   bool can_send(core::MonoNs now) const;
   bool can_start_session() const;
   bool session_slot_free(core::MonoNs now) const;
   bool prefill_slot_free(core::MonoNs now) const;
-  void start_session(std::size_t conversation, core::MonoNs intended, core::MonoNs now,
-                     std::vector<Credit>& out);
+  // Returns the number of turns the session will send.
+  int start_session(std::size_t conversation, core::MonoNs intended, core::MonoNs now,
+                    std::vector<Credit>& out, int max_turns = 0);
+  void start_users(core::MonoNs now, std::vector<Credit>& out);
   void send_continuation(core::MonoNs intended, core::MonoNs now, std::vector<Credit>& out);
   Credit make_credit(std::int64_t session, const Session& s, int turn, core::MonoNs intended,
                      core::MonoNs now);
@@ -108,6 +121,9 @@ class Scheduler {
   std::optional<std::size_t> pending_conversation_;  // sampled for a dropped arrival
   std::vector<PendingStart> schedule_;               // fixed schedule, in time order
   std::size_t schedule_pos_ = 0;
+  std::priority_queue<UserStart, std::vector<UserStart>, std::greater<>> user_starts_;
+  std::int64_t user_seq_ = 0;
+  core::MonoNs turn_gap_ns_ = 0;                        // user-centric: between one user's turns
   std::unordered_map<std::int64_t, Session> sessions_;  // started, not finished
   std::priority_queue<Ready, std::vector<Ready>, std::greater<>> ready_;
   std::unordered_set<std::int64_t> prefill_holders_;  // credit ids holding a prefill slot

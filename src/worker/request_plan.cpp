@@ -4,15 +4,15 @@
 
 namespace inferperf::worker {
 
-std::string serialize_request(const RequestPlan& plan, const std::string& body,
-                              const std::string& x_request_id,
+std::string serialize_request(const RequestPlan& plan, const Target& target,
+                              const std::string& body, const std::string& x_request_id,
                               const std::string& x_correlation_id) {
   std::string r;
   r.reserve(body.size() + 512);
   r += "POST ";
-  r += plan.target;
+  r += target.path;
   r += " HTTP/1.1\r\nHost: ";
-  r += plan.url.host_header();
+  r += target.url.host_header();
   r += "\r\nUser-Agent: inferperf/";
   r += kVersion;
   r += "\r\nX-Request-ID: ";

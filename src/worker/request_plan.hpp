@@ -10,9 +10,14 @@
 
 namespace inferperf::worker {
 
-struct RequestPlan {
+// One --url: where its connections go and the request line's path (+ query).
+struct Target {
   transport::BaseUrl url;
-  std::string target;                                        // request path (+ query)
+  std::string path;
+};
+
+struct RequestPlan {
+  std::vector<Target> targets;  // a session talks to targets[credit.url_index]
   std::vector<std::pair<std::string, std::string>> headers;  // user headers and auth
   bool streaming = false;
   double request_timeout_s = 21600.0;
@@ -26,7 +31,8 @@ struct RequestPlan {
 };
 
 // Serializes the full HTTP/1.1 request for one body.
-std::string serialize_request(const RequestPlan& plan, const std::string& body,
-                              const std::string& x_request_id, const std::string& x_correlation_id);
+std::string serialize_request(const RequestPlan& plan, const Target& target,
+                              const std::string& body, const std::string& x_request_id,
+                              const std::string& x_correlation_id);
 
 }  // namespace inferperf::worker

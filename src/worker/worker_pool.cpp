@@ -18,8 +18,10 @@ namespace asio = boost::asio;
 Worker::Worker(int id, const RequestPlan& plan, const core::Clock& clock,
                records::RecordQueue& queue, const WorkerEvents& events)
     : id_(id), plan_(plan), clock_(clock), queue_(queue), events_(events) {
-  pool_ = std::make_unique<transport::ConnectionPool>(io_.get_executor(), plan_.url);
-  pool_->set_reuse(plan_.connection_reuse != "never");
+  for (const Target& t : plan_.targets) {
+    pools_.push_back(std::make_unique<transport::ConnectionPool>(io_.get_executor(), t.url));
+    pools_.back()->set_reuse(plan_.connection_reuse != "never");
+  }
 }
 
 Worker::~Worker() {
@@ -38,7 +40,7 @@ void Worker::stop() {
   if (!started_) return;
   started_ = false;
   asio::post(io_, [this] {
-    pool_->close_all();
+    for (auto& p : pools_) p->close_all();
     io_.stop();
   });
   if (thread_.joinable()) thread_.join();
@@ -80,8 +82,10 @@ void Worker::launch(timing::Credit credit) {
     rec.intended_ns = credit.intended_ns;
     rec.issued_ns = credit.issued_ns;
     rec.requested_osl = conv.turns[static_cast<std::size_t>(credit.turn_index)].max_tokens;
-    const std::string request =
-        serialize_request(plan_, body_for(credit), rec.x_request_id, rec.x_correlation_id);
+    const auto target = static_cast<std::size_t>(credit.url_index) % plan_.targets.size();
+    transport::ConnectionPool& pool = *pools_[target];
+    const std::string request = serialize_request(plan_, plan_.targets[target], body_for(credit),
+                                                  rec.x_request_id, rec.x_correlation_id);
 
     // Shared with the timeout handler, which may already be queued when the request completes.
     auto cancel = std::make_shared<transport::CancelHandle>();
@@ -118,10 +122,10 @@ void Worker::launch(timing::Credit credit) {
     transport::ExchangeRequest exchange{request, on_sent};
     const bool sticky = plan_.connection_reuse == "sticky-user-sessions";
     if (sticky) exchange.pool_key = credit.session;
-    auto err = co_await transport::http_exchange(*pool_, exchange, collector, clock_, t, *cancel);
+    auto err = co_await transport::http_exchange(pool, exchange, collector, clock_, t, *cancel);
     timeout.cancel();
     cancel_timer.cancel();
-    if (sticky && credit.final_turn()) pool_->drop(credit.session);  // the user leaves
+    if (sticky && credit.final_turn()) pool.drop(credit.session);  // the user leaves
     active_.erase(credit.id);
     rec.connect_start_ns = t.connect_start_ns;
     rec.connect_end_ns = t.connect_end_ns;

@@ -52,7 +52,7 @@ class Worker {
   records::RecordQueue& queue_;
   const WorkerEvents& events_;
   boost::asio::io_context io_{1};
-  std::unique_ptr<transport::ConnectionPool> pool_;
+  std::vector<std::unique_ptr<transport::ConnectionPool>> pools_;  // one per target
   std::unordered_map<std::int64_t, transport::CancelHandle*> active_;
   // Multi-turn sessions on this worker: the messages sent and received so far.
   std::unordered_map<std::int64_t, std::vector<dataset::Turn>> histories_;

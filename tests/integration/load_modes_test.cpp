@@ -282,6 +282,64 @@ TEST(LoadModes, ConnectionReuseStrategies) {
   }
 }
 
+std::vector<json> raw_records(const std::string& dir) {
+  std::vector<json> out;
+  std::ifstream in(dir + "/inferperf_records.jsonl");
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty()) out.push_back(json::parse(line));
+  }
+  return out;
+}
+
+TEST(LoadModes, UserCentricUsersKeepTheirTurnGap) {
+  // 4 users at 20 req/s: each user's turns are 0.2 s apart; 3-turn sessions.
+  MockServerProcess mock({"--fast"});
+  const std::string dir = make_temp_dir("ip-users-");
+  auto r = profile(mock, dir,
+                   {"--user-centric-rate", "20", "--num-users", "4", "--session-turns-mean", "3",
+                    "--request-count", "16", "--random-seed", "3"});
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_EQ(mock.metric("inferperf_mock_requests_total"), 16);
+  EXPECT_NE(r.out.find("user-centric 20 req/s over 4 users"), std::string::npos) << r.out;
+  std::map<std::string, std::vector<std::int64_t>> intended;  // per session, in turn order
+  std::int64_t first = INT64_MAX, last = 0;
+  for (const auto& rec : raw_records(dir)) {
+    EXPECT_FALSE(rec.contains("error")) << rec.dump();
+    const auto t = rec["intended_ns"].get<std::int64_t>();
+    auto& turns = intended[rec["x_correlation_id"]];
+    const auto k = rec["turn_index"].get<std::size_t>();
+    if (turns.size() <= k) turns.resize(k + 1);
+    turns[k] = t;
+    first = std::min(first, t);
+    last = std::max(last, t);
+  }
+  EXPECT_GE(intended.size(), 5u) << "virtual history: some users start part way through";
+  for (const auto& [id, turns] : intended) {
+    EXPECT_LE(turns.size(), 3u);
+    for (std::size_t k = 1; k < turns.size(); ++k) {
+      EXPECT_GE(turns[k] - turns[k - 1], 199'000'000) << id << " turn " << k;
+    }
+  }
+  // 16 requests at 20 req/s: the due times span 15 intervals of 50 ms.
+  // (Slow replies under sanitizers may push later turns out a little.)
+  EXPECT_GE(static_cast<double>(last - first) / 1e9, 0.74);
+  EXPECT_LT(static_cast<double>(last - first) / 1e9, 1.2);
+}
+
+TEST(LoadModes, SessionsSpreadOverSeveralUrlsAndKeepTheirs) {
+  MockServerProcess a({"--fast"});
+  MockServerProcess b({"--fast"});
+  const std::string dir = make_temp_dir("ip-urls-");
+  // 3 two-turn sessions: 1st and 3rd on a, 2nd on b, every turn with its session.
+  auto r = profile(a, dir,
+                   {"-u", b.url(), "--url-strategy", "round_robin", "--concurrency", "1",
+                    "--num-sessions", "3", "--conversation-turn-mean", "2"});
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_EQ(a.metric("inferperf_mock_requests_total"), 4);
+  EXPECT_EQ(b.metric("inferperf_mock_requests_total"), 2);
+  EXPECT_EQ(summary(dir)["request_count"]["avg"].get<double>(), 6.0);
+}
+
 TEST(LoadModes, BadInputFileIsExitTwoNamingTheLine) {
   MockServerProcess mock({"--fast"});
   const std::string dir = make_temp_dir("ip-badfile-");

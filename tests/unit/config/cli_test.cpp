@@ -36,7 +36,7 @@ TEST(ParseCommandLine, ValidProfileGivesRunConfig) {
   EXPECT_EQ(*c.load.concurrency, 4);
   ASSERT_TRUE(c.load.request_count.has_value());
   EXPECT_EQ(*c.load.request_count, 10);
-  EXPECT_FALSE(c.load.benchmark_duration_s.has_value());
+  EXPECT_FALSE(c.load.duration_s.has_value());
   EXPECT_EQ(c.log_level, "INFO");
   EXPECT_EQ(c.input.isl_mean, 550);
   EXPECT_FALSE(c.input.osl_mean.has_value());
@@ -114,7 +114,7 @@ TEST(ParseCommandLine, AliasesAndValues) {
 TEST(ParseCommandLine, UnsupportedAiperfFlagExitsTwoAndNamesIt) {
   for (const auto& args :
        std::vector<std::vector<std::string>>{{"profile", "-m", "x", "--slice-duration", "5"},
-                                             {"profile", "-m", "x", "--user-centric-rate=5"},
+                                             {"profile", "-m", "x", "--num-profile-runs=5"},
                                              {"profile", "-m", "x", "--goodput", "ttft:100"}}) {
     const CliOutcome o = parse_command_line(args);
     EXPECT_EQ(o.action, CliOutcome::Action::kExit);
@@ -148,7 +148,7 @@ TEST(ParseCommandLine, InvalidValuesAreErrors) {
       {"profile", "-m", "x", "--benchmark-grace-period", "5"},  // needs --benchmark-duration
       {"profile", "-m", "x", "--endpoint-type", "embeddings"},
       {"profile", "-m", "x", "--extra-inputs", "novalue"},
-      {"profile", "-m", "x", "--url", "http://a:1", "--url", "http://b:1"},  // one URL for now
+      {"profile", "-m", "x", "--url", "http://a:1", "--url-strategy", "random"},
       {"profile", "-m", "x", "--isl", "0"},
       {"profile", "-m", "x", "--export-level", "raw"},  // not supported yet
       {"profile", "-m", "x", "--ui-type", "dashboard"},
@@ -194,8 +194,8 @@ TEST(ParseCommandLine, DurationIsAStopCondition) {
       {"profile", "-m", "x", "--concurrency", "2", "--benchmark-duration", "1.5"});
   ASSERT_EQ(o.action, CliOutcome::Action::kProfile) << o.message;
   EXPECT_FALSE(o.config.load.request_count.has_value());
-  ASSERT_TRUE(o.config.load.benchmark_duration_s.has_value());
-  EXPECT_DOUBLE_EQ(*o.config.load.benchmark_duration_s, 1.5);
+  ASSERT_TRUE(o.config.load.duration_s.has_value());
+  EXPECT_DOUBLE_EQ(*o.config.load.duration_s, 1.5);
   EXPECT_DOUBLE_EQ(o.config.grace_period_s(), 30.0);
 }
 

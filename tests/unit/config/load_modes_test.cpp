@@ -2,6 +2,7 @@
 // with exit code 2; valid ones resolve to the documented defaults.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -74,8 +75,32 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{{"--conversation-turn-mean", "0"}, "--conversation-turn-mean must be at least 1"},
         BadCase{{"--concurrency-ramp-duration", "0", "--concurrency", "2"},
                 "--concurrency-ramp-duration must be greater than 0"},
-        BadCase{{"--user-centric-rate", "5"},
-                "--user-centric-rate is an AIPerf option that inferperf does not support yet"},
+        BadCase{{"--user-centric-rate", "5", "--session-turns-mean", "3", "--request-count", "9"},
+                "--user-centric-rate needs --num-users"},
+        BadCase{{"--num-users", "3"}, "--num-users needs --user-centric-rate"},
+        BadCase{{"--user-centric-rate", "0", "--num-users", "3", "--session-turns-mean", "3",
+                 "--request-count", "9"},
+                "--user-centric-rate must be greater than 0"},
+        BadCase{{"--user-centric-rate", "5", "--num-users", "3", "--request-count", "9"},
+                "--session-turns-mean must be at least 2 (got 1)"},
+        BadCase{{"--user-centric-rate", "5", "--num-users", "3", "--session-turns-mean", "3",
+                 "--request-count", "9", "--request-rate", "5"},
+                "--user-centric-rate cannot be combined with --request-rate"},
+        BadCase{{"--user-centric-rate", "5", "--num-users", "3", "--session-turns-mean", "3",
+                 "--request-count", "9", "--arrival-pattern", "constant"},
+                "it cannot be combined with --arrival-pattern or --arrival-smoothness"},
+        BadCase{{"--user-centric-rate", "5", "--num-users", "3", "--session-turns-mean", "3"},
+                "--user-centric-rate needs a stop condition"},
+        BadCase{{"--user-centric-rate", "5", "--num-users", "8", "--session-turns-mean", "3",
+                 "--request-count", "4"},
+                "--num-users (8) must not exceed --request-count (4)"},
+        BadCase{{"--user-centric-rate", "5", "--num-users", "8", "--session-turns-mean", "3",
+                 "--num-sessions", "4"},
+                "--num-users (8) must not exceed --num-sessions (4)"},
+        BadCase{{"--user-centric-rate", "5", "--num-users", "3", "--input-file", "x.jsonl",
+                 "--fixed-schedule", "--request-count", "9"},
+                "--user-centric-rate cannot be combined with --fixed-schedule"},
+        BadCase{{"--url", "a:1", "--url", "b:1", "--url-strategy", "random"}, "--url-strategy"},
         BadCase{{"--fixed-schedule"}, "--fixed-schedule needs --input-file"},
         BadCase{{"--fixed-schedule-auto-offset"}, "need --fixed-schedule"},
         BadCase{{"--fixed-schedule-end-offset", "100"}, "need --fixed-schedule"},
@@ -97,6 +122,28 @@ TEST(LoadModes, FixedScheduleNeedsNoStopConditionAndAddsNoConcurrency) {
   EXPECT_FALSE(o.config.load.request_count.has_value());
   EXPECT_EQ(o.config.input.sampling_strategy, "sequential") << "files default to sequential";
   EXPECT_TRUE(o.config.warnings.empty());
+}
+
+TEST(LoadModes, UserCentricAddsNoDefaultsAndWaitsForEveryReply) {
+  const CliOutcome o =
+      parse_command_line({"profile", "-m", "x", "--user-centric-rate", "2", "--num-users", "4",
+                          "--session-turns-mean", "3", "--benchmark-duration", "10"});
+  ASSERT_EQ(o.action, CliOutcome::Action::kProfile) << o.message;
+  const auto& l = o.config.load;
+  EXPECT_EQ(*l.user_centric_rate, 2.0);
+  EXPECT_EQ(*l.num_users, 4);
+  EXPECT_FALSE(l.concurrency.has_value()) << "no ceiling unless asked";
+  EXPECT_FALSE(l.request_count.has_value());
+  EXPECT_TRUE(std::isinf(o.config.grace_period_s())) << "spec: grace defaults to infinity";
+  EXPECT_TRUE(o.config.warnings.empty());
+}
+
+TEST(LoadModes, SeveralUrlsAreRoundRobin) {
+  const CliOutcome o =
+      parse_command_line({"profile", "-m", "x", "--url", "http://a:1,http://b:2", "--url", "c:3"});
+  ASSERT_EQ(o.action, CliOutcome::Action::kProfile) << o.message;
+  EXPECT_EQ(o.config.endpoint.urls, (std::vector<std::string>{"http://a:1", "http://b:2", "c:3"}));
+  EXPECT_EQ(o.config.endpoint.url_strategy, "round_robin");
 }
 
 TEST(LoadModes, RateAloneIsPoissonWithTenRequests) {

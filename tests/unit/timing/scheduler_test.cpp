@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <set>
 #include <vector>
 
@@ -83,6 +84,20 @@ TEST(SchedulerBurst, DurationStopsSendingAtItsEnd) {
   EXPECT_TRUE(s.sending_done());
   EXPECT_EQ(s.sending_end_ns(), kStart + 100 * kMs);
   EXPECT_FALSE(s.idle()) << "one request is still out";
+}
+
+TEST(SchedulerBurst, AnInfiniteDurationNeverEnds) {
+  PhasePlan p;
+  p.concurrency = 1;
+  p.duration_s = std::numeric_limits<double>::infinity();
+  auto s = make(p, single_turn(2));
+  auto c = poll(s, kStart);
+  ASSERT_EQ(c.size(), 1u);
+  EXPECT_FALSE(s.next_wakeup().has_value()) << "no deadline: only a return unblocks";
+  const core::MonoNs much_later = kStart + 1'000'000 * 1'000 * kMs;
+  s.returned(c[0].id, c[0].session, much_later);
+  EXPECT_EQ(poll(s, much_later).size(), 1u);
+  EXPECT_FALSE(s.sending_done());
 }
 
 TEST(SchedulerRate, ConstantArrivalsAtExactDeadlines) {

@@ -197,23 +197,24 @@ TEST(ResponseCollector, NonStreamingBodyIsOneEventAtTheLastRead) {
 TEST(SerializeRequest, ExactBytes) {
   auto endpoint = make_endpoint(EndpointType::kChat);
   RequestPlan plan;
-  plan.url.host = "h";
-  plan.url.port = 8000;
-  plan.target = "/v1/chat/completions";
+  inferperf::worker::Target target;
+  target.url.host = "h";
+  target.url.port = 8000;
+  target.path = "/v1/chat/completions";
   plan.headers = {{"Authorization", "Bearer k"}};
   plan.streaming = true;
   plan.endpoint = endpoint.get();
   EXPECT_EQ(
-      serialize_request(plan, "{\"a\":1}", "rid", "cid"),
+      serialize_request(plan, target, "{\"a\":1}", "rid", "cid"),
       std::string("POST /v1/chat/completions HTTP/1.1\r\nHost: h:8000\r\nUser-Agent: inferperf/") +
           inferperf::kVersion +
           "\r\nX-Request-ID: rid\r\nX-Correlation-ID: cid\r\nAuthorization: Bearer k\r\n"
           "Content-Type: application/json\r\nAccept: text/event-stream\r\n"
           "Content-Length: 7\r\n\r\n{\"a\":1}");
   plan.streaming = false;
-  plan.url.port = 80;
+  target.url.port = 80;
   plan.headers.clear();
-  const std::string r = serialize_request(plan, "", "r", "c");
+  const std::string r = serialize_request(plan, target, "", "r", "c");
   EXPECT_NE(r.find("\r\nHost: h\r\n"), std::string::npos) << r;
   EXPECT_NE(r.find("\r\nAccept: application/json\r\n"), std::string::npos) << r;
   EXPECT_TRUE(r.ends_with("\r\nContent-Length: 0\r\n\r\n")) << r;

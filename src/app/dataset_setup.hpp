@@ -1,0 +1,24 @@
+// The run's dataset: synthetic prompts or an input file, with per-turn max tokens and models,
+// checked against what the chosen load mode needs.
+#pragma once
+#include <optional>
+
+#include "config/run_config.hpp"
+#include "core/error.hpp"
+#include "core/rng.hpp"
+#include "dataset/conversation.hpp"
+#include "tokenizer/tokenizer.hpp"
+
+namespace inferperf::app {
+
+struct PreparedDataset {
+  dataset::Dataset dataset;
+  double schedule_zero_ms = 0.0;  // fixed schedule: the trace time that maps to the phase start
+};
+
+// `tok` may be null (--use-server-token-count): synthetic prompts are then word lists.
+core::Result<PreparedDataset> prepare_dataset(const config::RunConfig& c,
+                                              const core::RngFactory& rngs,
+                                              const tokenizer::Tokenizer* tok);
+
+}  // namespace inferperf::app
