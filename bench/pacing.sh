@@ -11,6 +11,7 @@ BIN=build/release/apps
 [[ -x "$BIN/inferperf" ]] || bash scripts/build.sh release >/dev/null
 
 OUT=$(mktemp -d)
+echo "artifacts: $OUT"
 taskset -c 0 "$BIN/mock-server/inferperf-mock-server" --port 0 --fast --workers 1 --no-tokenizer \
   >"$OUT/mock.log" 2>&1 &
 MOCK_PID=$!
@@ -39,6 +40,8 @@ print(f"target rate:        {rate:.0f} req/s for {secs:.0f} s ({rate * secs:.0f}
 print(f"sent (mock count):  {sent}  -> achieved {sent / secs:.1f} req/s ({100 * (sent / secs - rate) / rate:+.2f} %)")
 print(f"valid / errors:     {ok:.0f} / {j.get('error_request_count', {}).get('avg', 0):.0f}")
 print(f"dropped arrivals:   {j.get('dropped_arrival_count', 0)}")
+skipped = re.search(r"(\d+) scheduled arrival\(s\) were skipped", open(f"{out}/artifacts/logs/inferperf.log").read())
+print(f"skipped arrivals:   {skipped.group(1) if skipped else 0} (issuer stalled > 2 ms)")
 print(f"schedule lag (ms):  p50 {lag.get('p50', float('nan')):.4f}  p90 {lag.get('p90', float('nan')):.4f}  "
       f"p99 {lag.get('p99', float('nan')):.4f}  max {lag.get('max', float('nan')):.3f}")
 print(f"request latency:    avg {j['request_latency']['avg']:.3f} ms  p99 {j['request_latency']['p99']:.3f} ms")

@@ -72,6 +72,12 @@ PhaseOutcome PhaseRunner::run(const timing::PhasePlan& pp, double grace_s,
     });
   }
   issuer_thread.join();
+  if (sched.skipped_arrivals() > 0) {
+    spdlog::warn(
+        "{}: the issuer was stalled for more than 2 ms at times; {} scheduled arrival(s) were "
+        "skipped rather than sent in a burst (the achieved rate is lower by that much)",
+        name, sched.skipped_arrivals());
+  }
   std::optional<core::MonoNs> grace_deadline;
   if (pp.duration_s && std::isfinite(grace_s)) {
     grace_deadline = loop.sending_end_ns() + static_cast<core::MonoNs>(grace_s * 1e9);

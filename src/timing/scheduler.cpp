@@ -18,6 +18,11 @@ core::MonoNs seconds(double s) {
   return static_cast<core::MonoNs>(std::llround(ns));
 }
 constexpr core::MonoNs kRateRampStepNs = 100'000'000;  // the rate ramp moves every 0.1 s
+// How far behind its grid a rate schedule may fall and still send every arrival: those missed by a
+// short stall (a late timer wake-up, a preempted issuer) go out at once with their lag recorded, so
+// the achieved rate does not drift; after a longer stall the arrivals older than this window are
+// skipped and counted (no burst), and the grid keeps its phase.
+constexpr core::MonoNs kCatchUpWindowNs = 2'000'000;
 }  // namespace
 
 Scheduler::Scheduler(PhasePlan plan, std::vector<SessionShape> shapes, ConversationSampler sampler,
@@ -250,10 +255,12 @@ void Scheduler::poll(core::MonoNs now, std::vector<Credit>& out) {
       } else {
         break;  // only later turns remain, and none is ready: the arrival waits for one
       }
-      // On schedule (or a little late) the next arrival keeps the absolute grid; more than an
-      // interval behind, it is one interval from now: the lateness shows as lag, never a burst.
-      const core::MonoNs interval = seconds(intervals_.next(rate_at(tick)));
-      next_arrival_ns_ = tick + interval > now ? tick + interval : now + interval;
+      core::MonoNs next = tick + seconds(intervals_.next(rate_at(tick)));
+      while (next + kCatchUpWindowNs <= now) {
+        next += seconds(intervals_.next(rate_at(next)));
+        ++skipped_;
+      }
+      next_arrival_ns_ = next;
       check_done(now);
     }
     return;

@@ -56,6 +56,9 @@ class Scheduler {
   std::int64_t returned_count() const { return returned_; }
   std::int64_t sessions_started() const { return sessions_started_; }
   std::int64_t dropped_arrivals() const { return dropped_; }
+  // Rate modes: arrivals skipped because the issuer was stalled for longer than the catch-up
+  // window (2 ms); each of them is missing from the achieved rate.
+  std::int64_t skipped_arrivals() const { return skipped_; }
   core::MonoNs start_ns() const { return start_ns_; }
   core::MonoNs sending_end_ns() const { return sending_end_ns_; }
   // Slot limits in force at `now` (ramps included); nullopt = unlimited.
@@ -127,7 +130,7 @@ class Scheduler {
   std::unordered_map<std::int64_t, Session> sessions_;  // started, not finished
   std::priority_queue<Ready, std::vector<Ready>, std::greater<>> ready_;
   std::unordered_set<std::int64_t> prefill_holders_;  // credit ids holding a prefill slot
-  std::int64_t issued_ = 0, returned_ = 0, sessions_started_ = 0, dropped_ = 0;
+  std::int64_t issued_ = 0, returned_ = 0, sessions_started_ = 0, dropped_ = 0, skipped_ = 0;
   bool done_ = false;
   core::MonoNs sending_end_ns_ = 0;
 };

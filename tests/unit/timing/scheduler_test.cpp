@@ -118,7 +118,7 @@ TEST(SchedulerRate, ConstantArrivalsAtExactDeadlines) {
   EXPECT_TRUE(s.sending_done());
 }
 
-TEST(SchedulerRate, SmallLatenessDoesNotDriftAndLargeLatenessDoesNotBurst) {
+TEST(SchedulerRate, SmallLatenessDoesNotDriftAndLargeLatenessSkipsOnlyWhatIsPastTheWindow) {
   PhasePlan p;
   p.pattern = ArrivalPattern::kConstant;
   p.rate = 1000;  // 1 ms apart
@@ -131,11 +131,23 @@ TEST(SchedulerRate, SmallLatenessDoesNotDriftAndLargeLatenessDoesNotBurst) {
     EXPECT_EQ(c[0].intended_ns, kStart + k * kMs);
   }
   EXPECT_EQ(s.next_wakeup(), kStart + 101 * kMs);
-  // Woken 10.5 ms late: one credit, late (its lag shows), and the next one an interval later.
-  auto late = poll(s, kStart + 111 * kMs + kMs / 2);
-  ASSERT_EQ(late.size(), 1u);
-  EXPECT_EQ(late[0].intended_ns, kStart + 101 * kMs);
-  EXPECT_EQ(s.next_wakeup(), kStart + 112 * kMs + kMs / 2);
+  // Woken 1.5 ms late (within the 2 ms catch-up window): the missed arrival goes out too, both
+  // with their grid times, so the rate does not drift.
+  auto behind = poll(s, kStart + 102 * kMs + kMs / 2);
+  ASSERT_EQ(behind.size(), 2u);
+  EXPECT_EQ(behind[0].intended_ns, kStart + 101 * kMs);
+  EXPECT_EQ(behind[1].intended_ns, kStart + 102 * kMs);
+  EXPECT_EQ(s.next_wakeup(), kStart + 103 * kMs);
+  EXPECT_EQ(s.skipped_arrivals(), 0);
+  // Woken 10.5 ms late: the due arrival goes out late (its lag shows), the ones more than 2 ms
+  // old are skipped and counted, the last 2 ms go out, and the grid keeps its phase.
+  auto late = poll(s, kStart + 113 * kMs + kMs / 2);
+  ASSERT_EQ(late.size(), 3u);
+  EXPECT_EQ(late[0].intended_ns, kStart + 103 * kMs);
+  EXPECT_EQ(late[1].intended_ns, kStart + 112 * kMs);
+  EXPECT_EQ(late[2].intended_ns, kStart + 113 * kMs);
+  EXPECT_EQ(s.skipped_arrivals(), 8) << "104 .. 111 ms";
+  EXPECT_EQ(s.next_wakeup(), kStart + 114 * kMs);
 }
 
 TEST(SchedulerRate, ConcurrencyCeilingDropsArrivalsAndRetriesTheSameConversation) {
