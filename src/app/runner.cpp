@@ -18,6 +18,7 @@
 #include "app/model_discovery.hpp"
 #include "app/phase_plans.hpp"
 #include "app/phase_runner.hpp"
+#include "app/results.hpp"
 #include "app/tokenizer_setup.hpp"
 #include "core/clock.hpp"
 #include "core/rlimit.hpp"
@@ -38,21 +39,8 @@ using namespace std::string_literals;
 
 namespace {
 
-constexpr int kExitOk = 0;
 constexpr int kExitRunFailed = 1;
 constexpr int kExitBadConfig = 2;
-constexpr int kExitSignal = 130;
-
-double env_double(const char* name, double fallback) {
-  if (const char* v = std::getenv(name)) {
-    try {
-      return std::stod(v);
-    } catch (const std::exception&) {
-      spdlog::warn("ignoring {}={}: not a number", name, v);
-    }
-  }
-  return fallback;
-}
 
 int worker_count(const config::RunConfig& c) {
   const int hw = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
@@ -272,26 +260,12 @@ int run_profile(config::RunConfig c) {
   }
   const timing::PhasePlan profiling = profiling_plan(c, prepared->schedule_zero_ms);
   const PhaseOutcome outcome = phases.run(profiling, c.grace_period_s(), pool);
-  const core::MonoNs phase_end = outcome.end_ns;
   pool.stop();
   std::vector<records::RequestRecord> recs = collector.finish();
 
   // ---- analyse and export -----------------------------------------------------------------------
   // Exact counts after the run, so no worker ever waited on a tokenizer.
   if (tok) count_tokens(*tok, ds, recs);
-  metrics::MetricOptions mo;
-  mo.streaming = c.endpoint.streaming;
-  mo.token_source =
-      tok ? metrics::TokenSource::kClientTokenizer : metrics::TokenSource::kServerUsage;
-  mo.osl_mismatch_pct_threshold = env_double("AIPERF_METRICS_OSL_MISMATCH_PCT_THRESHOLD", 5.0);
-  mo.osl_mismatch_max_token_threshold =
-      env_double("AIPERF_METRICS_OSL_MISMATCH_MAX_TOKEN_THRESHOLD", 50.0);
-  const metrics::BenchmarkResult result = metrics::compute_metrics(recs, mo);
-  if (result.records_without_usage > 0) {
-    spdlog::warn("{} of {} valid responses have no token counts; their token metrics are missing",
-                 result.records_without_usage, result.valid_count);
-  }
-
   report::ReportContext ctx;
   ctx.benchmark_id = benchmark_id;
   ctx.cli_command = c.cli_command;
@@ -301,49 +275,12 @@ int run_profile(config::RunConfig c) {
   ctx.anchor = anchor;
   ctx.phase_start_ns = outcome.start_ns;
   if (profiling.rate > 0 && profiling.num_users == 0) ctx.dropped_arrivals = outcome.dropped;
-  ctx.phase_end_ns = phase_end;
+  ctx.phase_end_ns = outcome.end_ns;
   ctx.artifact_dir = artifact_dir;
-
-  bool export_ok = true;
-  auto write = [&](const fs::path& p, const std::string& content, const char* label) {
-    if (auto w = report::write_atomically(p, content); !w) {
-      spdlog::error("{}", w.error().describe());
-      export_ok = false;
-      return;
-    }
-    if (label) std::cout << label << ": " << p.string() << "\n";
-  };
-
-  std::cout << "\n" << report::render_metrics_table(result, ctx);
-  std::cout << "token source: " << ctx.token_source << "\n";
-  if (auto errors = report::render_error_table(result); !errors.empty())
-    std::cout << "\n" << errors;
-  std::cout << "\nCLI Command: " << c.cli_command << "\n";
-  if (const auto* d = result.find("benchmark_duration")) {
-    std::cout << fmt::format("Benchmark Duration: {:.2f} sec\n", d->value);
-  }
-  write(artifact_dir / "profile_export_aiperf.csv", report::summary_csv(result), "CSV Export");
-  write(artifact_dir / "profile_export_aiperf.json", report::summary_json(result, ctx).dump(2),
-        "JSON Export");
-  if (c.output.export_level != config::ExportLevel::kSummary) {
-    write(artifact_dir / "profile_export.jsonl", report::records_jsonl(result, ctx),
-          "Records Export");
-  }
-  std::cout << "Raw Records: " << (artifact_dir / records::kRecordsFileName).string() << "\n";
-  std::cout << "Log File: " << (artifact_dir / "logs" / "inferperf.log").string() << "\n";
-  if (ctx.was_cancelled) {
-    std::cout << "The benchmark was cancelled early; results may be incomplete.\n";
-  }
-  std::cout.flush();
-  spdlog::default_logger()->flush();
-
-  if (ctx.was_cancelled) return kExitSignal;
-  if (!export_ok) return kExitRunFailed;
-  if (result.valid_count == 0) {
-    spdlog::error("no request produced a valid record ({} errors)", result.error_count);
-    return kExitRunFailed;
-  }
-  return kExitOk;
+  ExportSettings settings;
+  settings.export_level = c.output.export_level;
+  settings.metric_options = metric_options_for(c, tok != nullptr);
+  return report_results(recs, settings, ctx);
 }
 
 }  // namespace inferperf::app

@@ -1,0 +1,97 @@
+#include "app/results.hpp"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <cstdlib>
+#include <iostream>
+
+#include "records/record_jsonl.hpp"
+#include "report/console_table.hpp"
+#include "report/exporters.hpp"
+
+namespace inferperf::app {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr int kExitOk = 0;
+constexpr int kExitRunFailed = 1;
+constexpr int kExitSignal = 130;
+
+double env_double(const char* name, double fallback) {
+  if (const char* v = std::getenv(name)) {
+    try {
+      return std::stod(v);
+    } catch (const std::exception&) {
+      spdlog::warn("ignoring {}={}: not a number", name, v);
+    }
+  }
+  return fallback;
+}
+
+}  // namespace
+
+metrics::MetricOptions metric_options_for(const config::RunConfig& c, bool client_tokenizer) {
+  metrics::MetricOptions mo;
+  mo.streaming = c.endpoint.streaming;
+  mo.token_source = client_tokenizer ? metrics::TokenSource::kClientTokenizer
+                                     : metrics::TokenSource::kServerUsage;
+  mo.osl_mismatch_pct_threshold = env_double("AIPERF_METRICS_OSL_MISMATCH_PCT_THRESHOLD", 5.0);
+  mo.osl_mismatch_max_token_threshold =
+      env_double("AIPERF_METRICS_OSL_MISMATCH_MAX_TOKEN_THRESHOLD", 50.0);
+  return mo;
+}
+
+int report_results(const std::vector<records::RequestRecord>& records,
+                   const ExportSettings& settings, const report::ReportContext& ctx) {
+  const metrics::BenchmarkResult result =
+      metrics::compute_metrics(records, settings.metric_options);
+  if (result.records_without_usage > 0) {
+    spdlog::warn("{} of {} valid responses have no token counts; their token metrics are missing",
+                 result.records_without_usage, result.valid_count);
+  }
+  const fs::path& dir = ctx.artifact_dir;
+  bool export_ok = true;
+  auto write = [&](const fs::path& p, const std::string& content, const char* label) {
+    if (auto w = report::write_atomically(p, content); !w) {
+      spdlog::error("{}", w.error().describe());
+      export_ok = false;
+      return;
+    }
+    if (label) std::cout << label << ": " << p.string() << "\n";
+  };
+
+  std::cout << "\n" << report::render_metrics_table(result, ctx);
+  std::cout << "token source: " << ctx.token_source << "\n";
+  if (auto errors = report::render_error_table(result); !errors.empty())
+    std::cout << "\n" << errors;
+  std::cout << "\nCLI Command: " << ctx.cli_command << "\n";
+  if (const auto* d = result.find("benchmark_duration")) {
+    std::cout << fmt::format("Benchmark Duration: {:.2f} sec\n", d->value);
+  }
+  write(dir / "profile_export_aiperf.csv", report::summary_csv(result), "CSV Export");
+  write(dir / "profile_export_aiperf.json", report::summary_json(result, ctx).dump(2),
+        "JSON Export");
+  if (settings.export_level != config::ExportLevel::kSummary) {
+    write(dir / "profile_export.jsonl", report::records_jsonl(result, ctx), "Records Export");
+  }
+  std::cout << "Raw Records: " << (dir / records::kRecordsFileName).string() << "\n";
+  std::cout << "Log File: " << (dir / "logs" / "inferperf.log").string() << "\n";
+  if (ctx.was_cancelled) {
+    std::cout << "The benchmark was cancelled early; results may be incomplete.\n";
+  }
+  std::cout.flush();
+  spdlog::default_logger()->flush();
+
+  if (ctx.was_cancelled) return kExitSignal;
+  if (!export_ok) return kExitRunFailed;
+  if (result.valid_count == 0) {
+    spdlog::error("no request produced a valid record ({} errors)", result.error_count);
+    return kExitRunFailed;
+  }
+  return kExitOk;
+}
+
+}  // namespace inferperf::app
