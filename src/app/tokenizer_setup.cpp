@@ -94,9 +94,12 @@ void count_tokens(const tokenizer::Tokenizer& tok, const dataset::Dataset& ds,
     }
     if (r.content_events.empty()) continue;
     std::string content, reasoning;
+    r.client_tokens.per_event.clear();
     for (const auto& e : r.content_events) {
       content += e.content;
       reasoning += e.reasoning;
+      r.client_tokens.per_event.push_back(
+          static_cast<std::int64_t>(tok.count(e.content) + tok.count(e.reasoning)));
     }
     r.client_tokens.output = static_cast<std::int64_t>(tok.count(content));
     if (!reasoning.empty())

@@ -8,14 +8,24 @@ namespace inferperf::metrics {
 
 enum class MetricKind { kRecord, kAggregate, kDerived };
 
+// Who gets to see a metric besides the JSON/CSV summaries.
+enum class Visibility {
+  kNormal,
+  kTrace,         // HTTP phase metrics: exported; on the console only with --show-trace-timing
+  kCrossTool,     // other tools' definitions: computed only with --cross-tool-metrics
+  kExperimental,  // AIPerf's X flag: exported only with AIPERF_DEV_MODE
+};
+
 struct MetricInfo {
   std::string_view tag;
   std::string_view header;
   std::string_view unit;  // display unit
   double scale = 1.0;     // base value / scale = display value (ns -> ms: 1e6)
   MetricKind kind = MetricKind::kRecord;
-  int order = 0;          // console display order; 0 = never on the console
-  bool integral = false;  // scalar printed as an integer
+  int order = 0;                  // console display order; 0 = never on the console
+  bool integral = false;          // scalar printed as an integer
+  bool larger_is_better = false;  // goodput compares value >= threshold
+  Visibility visibility = Visibility::kNormal;
 };
 
 // Every metric inferperf can export, in JSON key order.

@@ -15,8 +15,11 @@ namespace inferperf::metrics {
 struct RecordValues {
   const records::RequestRecord* record = nullptr;
   std::vector<std::pair<const MetricInfo*, double>> scalars;  // base units
-  std::vector<double> inter_chunk_ns;
-  std::optional<double> error_isl;
+  // Metrics with many values per record (inter_chunk_latency, per_token_itl, vllm_itl): base
+  // units; their statistics pool the values of every record.
+  std::vector<std::pair<const MetricInfo*, std::vector<double>>> lists;
+  std::vector<double> stall_gaps_ns;  // the gaps counted by stream_stall_count
+  bool good = false;                  // met every --goodput objective
 };
 
 struct MetricResult {
@@ -35,12 +38,21 @@ struct ErrorSummaryEntry {
 
 enum class TokenSource { kClientTokenizer, kServerUsage };
 
+// One --goodput objective: the record metric and its threshold in base units (ns, tokens, ...).
+struct GoodputObjective {
+  const MetricInfo* metric = nullptr;
+  double threshold = 0;
+};
+
 struct MetricOptions {
   bool streaming = false;
   TokenSource token_source = TokenSource::kServerUsage;
-  double osl_mismatch_pct_threshold = 5.0;  // AIPERF_METRICS_OSL_MISMATCH_PCT_THRESHOLD
-  double osl_mismatch_max_token_threshold =
-      50.0;  // AIPERF_METRICS_OSL_MISMATCH_MAX_TOKEN_THRESHOLD
+  double osl_mismatch_pct_threshold = 5.0;         // AIPERF_METRICS_OSL_MISMATCH_PCT_THRESHOLD
+  double osl_mismatch_max_token_threshold = 50.0;  // ..._OSL_MISMATCH_MAX_TOKEN_THRESHOLD
+  double usage_pct_diff_threshold = 10.0;          // AIPERF_METRICS_USAGE_PCT_DIFF_THRESHOLD
+  std::vector<GoodputObjective> goodput;
+  bool cross_tool = false;    // --cross-tool-metrics
+  bool experimental = false;  // AIPERF_DEV_MODE + AIPERF_DEV_SHOW_EXPERIMENTAL_METRICS
 };
 
 struct BenchmarkResult {
@@ -50,13 +62,20 @@ struct BenchmarkResult {
   std::int64_t valid_count = 0;
   std::int64_t error_count = 0;
   std::int64_t records_without_usage = 0;  // valid records whose server sent no token usage
-  core::MonoNs min_request_start_ns = 0;   // first valid request start
-  core::MonoNs max_response_end_ns = 0;    // last valid content response
+  std::int64_t osl_mismatches = 0;
+  std::int64_t usage_discrepancies = 0;
+  core::MonoNs min_request_start_ns = 0;  // first valid request start
+  core::MonoNs max_response_end_ns = 0;   // last valid content response
 
   const MetricResult* find(std::string_view tag) const;
 };
 
 BenchmarkResult compute_metrics(const std::vector<records::RequestRecord>& records,
                                 const MetricOptions& options);
+
+// Parses --goodput "tag:value tag:value" (values in the metric's display unit). Errors name the
+// offending item: unknown tags, non-record metrics, bad numbers.
+std::optional<std::string> parse_goodput(const std::string& spec,
+                                         std::vector<GoodputObjective>& out);
 
 }  // namespace inferperf::metrics

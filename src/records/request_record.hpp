@@ -33,6 +33,9 @@ struct ClientTokens {
   std::optional<std::int64_t> input;
   std::optional<std::int64_t> output;     // non-reasoning text
   std::optional<std::int64_t> reasoning;  // only when reasoning text was received
+  // Tokens in each content event's own text (content + reasoning), in event order; empty when
+  // not counted. Per-token ITL spreads each event's gap over these.
+  std::vector<std::int64_t> per_event;
 };
 
 struct ErrorInfo {

@@ -28,22 +28,24 @@ std::string records_jsonl(const metrics::BenchmarkResult& result, const ReportCo
     if (r.was_cancelled) meta["cancellation_time_ns"] = ctx.anchor.to_wall(r.end_ns);
 
     nlohmann::ordered_json metrics_obj = nlohmann::ordered_json::object();
-    // Record metrics in catalogue order; the chunk-gap list sits where AIPerf puts it.
+    // Record metrics in catalogue order; list metrics (chunk gaps) sit where AIPerf puts them.
     for (const auto& mi : metrics::catalogue()) {
-      if (mi.tag == "inter_chunk_latency") {
-        if (!rv.inter_chunk_ns.empty()) {
-          auto list = nlohmann::ordered_json::array();
-          for (double g : rv.inter_chunk_ns) list.push_back(g / mi.scale);
-          metrics_obj["inter_chunk_latency"] = {{"value", list}, {"unit", mi.unit}};
-        }
-        continue;
-      }
       for (const auto& [info, v] : rv.scalars) {
         if (info == &mi)
           metrics_obj[std::string(mi.tag)] = {{"value", v / mi.scale}, {"unit", mi.unit}};
       }
+      for (const auto& [info, values] : rv.lists) {
+        if (info != &mi) continue;
+        auto list = nlohmann::ordered_json::array();
+        for (double g : values) list.push_back(g / mi.scale);
+        metrics_obj[std::string(mi.tag)] = {{"value", std::move(list)}, {"unit", mi.unit}};
+      }
+      if (mi.tag == "stream_stall_count" && !rv.stall_gaps_ns.empty()) {
+        auto list = nlohmann::ordered_json::array();
+        for (double g : rv.stall_gaps_ns) list.push_back(g / 1e6);  // ns -> ms
+        metrics_obj["stream_stalls"] = {{"value", std::move(list)}, {"unit", "ms"}};
+      }
     }
-    if (rv.error_isl) metrics_obj["error_isl"] = {{"value", *rv.error_isl}, {"unit", "tokens"}};
     if (metrics_obj.empty() && !r.error) continue;
 
     nlohmann::ordered_json line;

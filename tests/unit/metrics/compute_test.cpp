@@ -223,9 +223,11 @@ TEST(ComputeMetrics, RecordWithoutContentEventsIsInvalid) {
   EXPECT_EQ(get(r, "time_to_first_token").stats.count, 1);
   EXPECT_NEAR(get(r, "total_isl").value, 100.0, kTol);  // only A's prompt
   ASSERT_EQ(r.per_record.size(), 2u);
-  ASSERT_TRUE(r.per_record[1].error_isl.has_value());
-  EXPECT_NEAR(*r.per_record[1].error_isl, 40.0, kTol);
-  EXPECT_TRUE(r.per_record[1].scalars.empty());
+  ASSERT_EQ(r.per_record[1].scalars.size(), 1u) << "an error record has only its ISL";
+  EXPECT_EQ(r.per_record[1].scalars[0].first->tag, "error_isl");
+  EXPECT_NEAR(r.per_record[1].scalars[0].second, 40.0, kTol);
+  EXPECT_NEAR(get(r, "error_isl").stats.avg, 40.0, kTol);
+  EXPECT_NEAR(get(r, "total_error_isl").value, 40.0, kTol);
 }
 
 TEST(ComputeMetrics, NonStreamingOmitsStreamingOnlyMetrics) {
