@@ -1,5 +1,7 @@
 #include "app/input_config.hpp"
 
+#include <sstream>
+
 namespace inferperf::app {
 
 nlohmann::ordered_json build_input_config(const config::RunConfig& c,
@@ -54,6 +56,16 @@ nlohmann::ordered_json build_input_config(const config::RunConfig& c,
     prompt["sequence_distribution"] = c.input.sequence_distribution;
   if (!prompt.empty()) input["prompt"] = prompt;
   if (c.input.random_seed) input["random_seed"] = *c.input.random_seed;
+  if (!c.metrics.goodput.empty()) {
+    // As AIPerf: a tag -> threshold map in display units.
+    nlohmann::ordered_json goodput = nlohmann::ordered_json::object();
+    std::istringstream items(c.metrics.goodput);
+    for (std::string item; items >> item;) {
+      const auto colon = item.find(':');
+      goodput[item.substr(0, colon)] = std::stod(item.substr(colon + 1));
+    }
+    input["goodput"] = goodput;
+  }
   if (set("--num-dataset-entries")) input["num_dataset_entries"] = c.input.num_dataset_entries;
   nlohmann::ordered_json conversation = nlohmann::ordered_json::object();
   if (set("--conversation-turn-mean")) conversation["turn_mean"] = c.input.turn_mean;

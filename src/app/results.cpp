@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "records/record_jsonl.hpp"
+#include "report/console_notes.hpp"
 #include "report/console_table.hpp"
 #include "report/exporters.hpp"
 
@@ -31,6 +32,13 @@ double env_double(const char* name, double fallback) {
   return fallback;
 }
 
+bool env_flag(const char* name) {
+  const char* v = std::getenv(name);
+  if (!v) return false;
+  const std::string s = v;
+  return s == "1" || s == "true" || s == "True" || s == "TRUE" || s == "yes" || s == "on";
+}
+
 }  // namespace
 
 metrics::MetricOptions metric_options_for(const config::RunConfig& c, bool client_tokenizer) {
@@ -41,6 +49,13 @@ metrics::MetricOptions metric_options_for(const config::RunConfig& c, bool clien
   mo.osl_mismatch_pct_threshold = env_double("AIPERF_METRICS_OSL_MISMATCH_PCT_THRESHOLD", 5.0);
   mo.osl_mismatch_max_token_threshold =
       env_double("AIPERF_METRICS_OSL_MISMATCH_MAX_TOKEN_THRESHOLD", 50.0);
+  mo.usage_pct_diff_threshold = env_double("AIPERF_METRICS_USAGE_PCT_DIFF_THRESHOLD", 10.0);
+  if (!c.metrics.goodput.empty()) {
+    // Validated with the command line; a failure here cannot happen.
+    if (auto e = metrics::parse_goodput(c.metrics.goodput, mo.goodput)) spdlog::error("{}", *e);
+  }
+  mo.cross_tool = c.metrics.cross_tool;
+  mo.experimental = env_flag("AIPERF_DEV_MODE") && env_flag("AIPERF_DEV_SHOW_EXPERIMENTAL_METRICS");
   return mo;
 }
 
@@ -67,6 +82,14 @@ int report_results(const std::vector<records::RequestRecord>& records,
   std::cout << "token source: " << ctx.token_source << "\n";
   if (auto errors = report::render_error_table(result); !errors.empty())
     std::cout << "\n" << errors;
+  if (auto advice = report::render_error_advice(result); !advice.empty())
+    std::cout << "\n" << advice;
+  if (settings.show_trace_timing) {
+    if (auto trace = report::render_trace_table(result); !trace.empty()) std::cout << "\n" << trace;
+  }
+  if (auto warnings = report::render_token_warnings(result, settings.metric_options);
+      !warnings.empty())
+    std::cout << "\n" << warnings;
   std::cout << "\nCLI Command: " << ctx.cli_command << "\n";
   if (const auto* d = result.find("benchmark_duration")) {
     std::cout << fmt::format("Benchmark Duration: {:.2f} sec\n", d->value);

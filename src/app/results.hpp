@@ -15,6 +15,7 @@ namespace inferperf::app {
 struct ExportSettings {
   config::ExportLevel export_level = config::ExportLevel::kRecords;
   metrics::MetricOptions metric_options;
+  bool show_trace_timing = false;  // --show-trace-timing
 };
 
 // The metric options a configuration asks for (AIPERF_METRICS_* environment thresholds

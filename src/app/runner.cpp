@@ -277,9 +277,11 @@ int run_profile(config::RunConfig c) {
   if (profiling.rate > 0 && profiling.num_users == 0) ctx.dropped_arrivals = outcome.dropped;
   ctx.phase_end_ns = outcome.end_ns;
   ctx.artifact_dir = artifact_dir;
+  ctx.export_http_trace = c.metrics.export_http_trace;
   ExportSettings settings;
   settings.export_level = c.output.export_level;
   settings.metric_options = metric_options_for(c, tok != nullptr);
+  settings.show_trace_timing = c.metrics.show_trace_timing;
   return report_results(recs, settings, ctx);
 }
 

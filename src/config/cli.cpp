@@ -21,10 +21,7 @@ const std::vector<std::string> kInternalFlags = {
 // AIPerf profile flags whose behaviour inferperf does not have yet: rejected by name (exit 2),
 // never silently ignored.
 const std::vector<std::string> kUnsupportedFlags = {"--public-dataset",
-                                                    "--goodput",
                                                     "--slice-duration",
-                                                    "--export-http-trace",
-                                                    "--show-trace-timing",
                                                     "--gpu-telemetry",
                                                     "--server-metrics",
                                                     "--num-profile-runs",
@@ -59,9 +56,44 @@ bool parse_ui(const std::string& s, UiType& out) {
 
 }  // namespace
 
+namespace {
+
+bool secret_header_name(std::string name) {
+  for (auto& ch : name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return name == "authorization" || name.find("key") != std::string::npos ||
+         name.find("token") != std::string::npos || name.find("secret") != std::string::npos;
+}
+
+// "-H Authorization:Bearer x" keeps the name and hides the value; in a JSON object of headers
+// every secret one is hidden.
+std::string redact_header_arg(const std::string& value) {
+  if (!value.empty() && value.front() == '{') {
+    auto j = nlohmann::ordered_json::parse(value, nullptr, false);
+    if (j.is_discarded() || !j.is_object()) return value;
+    for (auto& [k, v] : j.items()) {
+      if (secret_header_name(k)) v = "<redacted>";
+    }
+    return j.dump();
+  }
+  const auto colon = value.find(':');
+  if (colon == std::string::npos || !secret_header_name(value.substr(0, colon))) return value;
+  return value.substr(0, colon + 1) + "<redacted>";
+}
+
+}  // namespace
+
 std::string build_cli_command(const std::vector<std::string>& args) {
   std::string out = "inferperf";
-  for (const auto& a : args) {
+  enum class Next { kPlain, kSecret, kHeader } next = Next::kPlain;
+  for (const auto& raw : args) {
+    std::string a = raw;
+    if (next == Next::kSecret) a = "<redacted>";
+    if (next == Next::kHeader) a = redact_header_arg(a);
+    next = Next::kPlain;
+    if (a == "--api-key") next = Next::kSecret;
+    if (a == "-H" || a == "--header") next = Next::kHeader;
+    if (a.starts_with("--api-key=")) a = "--api-key=<redacted>";
+    if (a.starts_with("--header=")) a = "--header=" + redact_header_arg(a.substr(9));
     out.push_back(' ');
     auto v = coerce_value(a);
     if (v.is_string() && !a.starts_with("-") && a != "profile") {
@@ -373,6 +405,25 @@ CliOutcome parse_command_line(const std::vector<std::string>& args) {
       ->check(CLI::IsMember({"summary", "records", "raw"}))
       ->group("Output");
 
+  std::vector<std::string> goodput;
+  profile
+      ->add_option("--goodput", goodput,
+                   "Service-level objectives 'tag:value ...' in display units (e.g. "
+                   "time_to_first_token:200 inter_token_latency:20); adds goodput and "
+                   "good_request_count")
+      ->group("Metrics");
+  profile
+      ->add_flag("--show-trace-timing", c.metrics.show_trace_timing,
+                 "Print the HTTP phase timing table (http_req_*) on the console")
+      ->group("Metrics");
+  profile
+      ->add_flag("--export-http-trace", c.metrics.export_http_trace,
+                 "Add each request's HTTP timestamps as trace_data to profile_export.jsonl")
+      ->group("Metrics");
+  profile
+      ->add_flag("--cross-tool-metrics", c.metrics.cross_tool,
+                 "Also compute vllm_tpot, vllm_itl, guidellm_tpot and ntpot (docs/metrics.md)")
+      ->group("Metrics");
   profile
       ->add_option("--log-level", c.log_level,
                    "TRACE|DEBUG|INFO|NOTICE|WARNING|SUCCESS|ERROR|CRITICAL")
@@ -433,6 +484,10 @@ CliOutcome parse_command_line(const std::vector<std::string>& args) {
       c.set_options.insert("--" + opt->get_lnames().front());
   }
   c.endpoint.model_names = models;
+  for (const auto& g : goodput) {
+    if (!c.metrics.goodput.empty()) c.metrics.goodput += ' ';
+    c.metrics.goodput += g;
+  }
   c.endpoint.type =
       endpoint_type == "completions" ? EndpointType::kCompletions : EndpointType::kChat;
   if (export_level == "raw") {

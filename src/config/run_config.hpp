@@ -110,11 +110,20 @@ struct OutputConfig {
   ExportLevel export_level = ExportLevel::kRecords;
 };
 
+// What the analysis computes and shows besides the default catalogue.
+struct MetricsConfig {
+  std::string goodput;             // --goodput "tag:value ...", display units
+  bool show_trace_timing = false;  // --show-trace-timing: the HTTP phase table on the console
+  bool export_http_trace = false;  // --export-http-trace: trace_data in profile_export.jsonl
+  bool cross_tool = false;         // --cross-tool-metrics: vLLM/GuideLLM/inference-perf metrics
+};
+
 struct RunConfig {
   EndpointConfig endpoint;
   InputConfig input;
   LoadConfig load;
   OutputConfig output;
+  MetricsConfig metrics;
   TokenizerConfig tokenizer;
   std::string log_level = "INFO";
   UiType ui = UiType::kNone;

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <string>
 
+#include "metrics/compute.hpp"
+
 namespace inferperf::config {
 
 const char* to_string(EndpointType t) {
@@ -249,6 +251,10 @@ std::vector<std::string> validate_and_resolve(RunConfig& c) {
   if (!in.sequence_distribution.empty() && (c.set_options.count("--synthetic-input-tokens-mean") ||
                                             c.set_options.count("--output-tokens-mean"))) {
     errors.push_back("--seq-dist sets ISL and OSL itself; do not combine it with --isl or --osl");
+  }
+  if (c.set_options.count("--goodput")) {
+    std::vector<metrics::GoodputObjective> objectives;
+    if (auto e = metrics::parse_goodput(c.metrics.goodput, objectives)) errors.push_back(*e);
   }
   if (c.endpoint.urls.empty()) errors.push_back("--url needs at least one value");
   if (!errors.empty()) return errors;

@@ -60,10 +60,16 @@ std::string render(const std::string& title, const Row& header, const std::vecto
 }  // namespace
 
 std::string render_metrics_table(const metrics::BenchmarkResult& result, const ReportContext& ctx) {
+  return render_metrics_table(result, ctx.title, metrics::Visibility::kNormal);
+}
+
+std::string render_metrics_table(const metrics::BenchmarkResult& result, const std::string& title,
+                                 metrics::Visibility visibility) {
   std::vector<const metrics::MetricResult*> shown;
   for (const auto& m : result.metrics) {
-    if (m.info->order > 0) shown.push_back(&m);
+    if (m.info->order > 0 && m.info->visibility == visibility) shown.push_back(&m);
   }
+  if (shown.empty()) return {};
   std::stable_sort(shown.begin(), shown.end(),
                    [](auto* a, auto* b) { return a->info->order < b->info->order; });
   std::vector<Row> rows;
@@ -78,8 +84,8 @@ std::string render_metrics_table(const metrics::BenchmarkResult& result, const R
                       with_thousands(s.percentile(50)), with_thousands(s.std)});
     }
   }
-  return render("inferperf | " + ctx.title,
-                {"Metric", "avg", "min", "max", "p99", "p90", "p50", "std"}, rows, 1);
+  return render("inferperf | " + title, {"Metric", "avg", "min", "max", "p99", "p90", "p50", "std"},
+                rows, 1);
 }
 
 std::string render_error_table(const metrics::BenchmarkResult& result) {

@@ -8,6 +8,9 @@
 namespace inferperf::report {
 
 std::string render_metrics_table(const metrics::BenchmarkResult& result, const ReportContext& ctx);
+// The metrics of one visibility class with a console order, under "inferperf | <title>".
+std::string render_metrics_table(const metrics::BenchmarkResult& result, const std::string& title,
+                                 metrics::Visibility visibility);
 std::string render_error_table(const metrics::BenchmarkResult& result);
 
 }  // namespace inferperf::report

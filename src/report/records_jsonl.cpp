@@ -6,6 +6,32 @@
 
 namespace inferperf::report {
 
+namespace {
+
+// The exchange's own stamps (wall-clock ns, 0 = did not happen) and byte counts; the http_req_*
+// metrics are derived from these (docs/metrics.md).
+nlohmann::ordered_json trace_data(const records::RequestRecord& r, const core::WallAnchor& a) {
+  auto w = [&](core::MonoNs t) -> std::int64_t { return t == 0 ? 0 : a.to_wall(t); };
+  nlohmann::ordered_json t;
+  t["trace_type"] = "inferperf";
+  t["request_start_ns"] = w(r.start_ns);
+  t["connect_start_ns"] = w(r.connect_start_ns);
+  t["connect_end_ns"] = w(r.connect_end_ns);
+  t["send_start_ns"] = w(r.send_start_ns);
+  t["send_end_ns"] = w(r.send_end_ns);
+  t["response_headers_ns"] = w(r.headers_ns);
+  t["first_byte_ns"] = w(r.first_byte_ns);
+  t["end_ns"] = w(r.end_ns);
+  t["connection_reused"] = r.connection_reused;
+  t["bytes_sent"] = r.bytes_sent;
+  t["bytes_received"] = r.bytes_received;
+  t["reads"] = r.reads;
+  t["status"] = r.status;
+  return t;
+}
+
+}  // namespace
+
 std::string records_jsonl(const metrics::BenchmarkResult& result, const ReportContext& ctx) {
   std::string out;
   for (const auto& rv : result.per_record) {
@@ -51,6 +77,7 @@ std::string records_jsonl(const metrics::BenchmarkResult& result, const ReportCo
     nlohmann::ordered_json line;
     line["metadata"] = std::move(meta);
     line["metrics"] = std::move(metrics_obj);
+    if (ctx.export_http_trace) line["trace_data"] = trace_data(r, ctx.anchor);
     if (r.error) {
       line["error"] = {{"code", r.error->code ? nlohmann::ordered_json(*r.error->code)
                                               : nlohmann::ordered_json(nullptr)},

@@ -24,6 +24,7 @@ struct ReportContext {
   core::MonoNs phase_end_ns = 0;
   std::filesystem::path artifact_dir;
   std::optional<std::int64_t> dropped_arrivals;  // set in request-rate modes
+  bool export_http_trace = false;                // trace_data in profile_export.jsonl
 };
 
 }  // namespace inferperf::report

@@ -115,7 +115,7 @@ TEST(ParseCommandLine, UnsupportedAiperfFlagExitsTwoAndNamesIt) {
   for (const auto& args :
        std::vector<std::vector<std::string>>{{"profile", "-m", "x", "--slice-duration", "5"},
                                              {"profile", "-m", "x", "--num-profile-runs=5"},
-                                             {"profile", "-m", "x", "--goodput", "ttft:100"}}) {
+                                             {"profile", "-m", "x", "--gpu-telemetry", "nvml"}}) {
     const CliOutcome o = parse_command_line(args);
     EXPECT_EQ(o.action, CliOutcome::Action::kExit);
     EXPECT_EQ(o.exit_code, 2);
@@ -262,6 +262,27 @@ TEST(BuildCliCommand, QuotesStringsOnly) {
             "inferperf profile --extra-inputs 'a:1' --benchmark-duration 2.5 --random-seed -5 "
             "--flag-value true");
   EXPECT_EQ(build_cli_command({}), "inferperf");
+}
+
+TEST(BuildCliCommand, RedactsSecrets) {
+  EXPECT_EQ(build_cli_command({"profile", "--api-key", "sk-1", "-H", "Authorization:Bearer t", "-H",
+                               "X-Trace:keep", "--header", "x-api-key:abc", "--api-key=sk-2"}),
+            "inferperf profile --api-key '<redacted>' -H 'Authorization:<redacted>' -H "
+            "'X-Trace:keep' --header 'x-api-key:<redacted>' --api-key=<redacted>");
+  EXPECT_EQ(build_cli_command({"profile", "-H", R"({"Authorization":"Bearer t","X-A":"b"})"}),
+            R"(inferperf profile -H '{"Authorization":"<redacted>","X-A":"b"}')");
+}
+
+TEST(ParseCommandLine, GoodputObjectivesAreValidated) {
+  auto ok = parse_command_line(
+      {"profile", "-m", "x", "--goodput", "time_to_first_token:100 inter_token_latency:10"});
+  ASSERT_EQ(ok.action, CliOutcome::Action::kProfile) << ok.message;
+  EXPECT_EQ(ok.config.metrics.goodput, "time_to_first_token:100 inter_token_latency:10");
+  for (const char* bad : {"ttft:100", "request_throughput:5", "time_to_first_token:x"}) {
+    auto o = parse_command_line({"profile", "-m", "x", "--goodput", bad});
+    EXPECT_EQ(o.exit_code, 2) << bad;
+    EXPECT_NE(o.message.find("--goodput"), std::string::npos) << o.message;
+  }
 }
 
 }  // namespace

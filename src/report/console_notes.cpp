@@ -1,0 +1,96 @@
+#include "report/console_notes.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "report/console_table.hpp"
+
+namespace inferperf::report {
+
+namespace {
+
+// A plain box around a few lines, so the warning stands out in a log as well as on a terminal.
+std::string panel(const std::string& title, const std::vector<std::string>& lines) {
+  std::size_t w = title.size() + 4;
+  for (const auto& l : lines) w = std::max(w, l.size() + 4);
+  std::string out = "+- " + title + " " + std::string(w - title.size() - 3, '-') + "+\n";
+  for (const auto& l : lines) out += "| " + l + std::string(w - l.size() - 2, ' ') + "|\n";
+  out += "+" + std::string(w, '-') + "+\n";
+  return out;
+}
+
+bool contains(const std::string& s, const char* needle) {
+  return s.find(needle) != std::string::npos;
+}
+
+}  // namespace
+
+std::string render_trace_table(const metrics::BenchmarkResult& result) {
+  return render_metrics_table(result, "HTTP Trace Timing", metrics::Visibility::kTrace);
+}
+
+std::string render_token_warnings(const metrics::BenchmarkResult& result,
+                                  const metrics::MetricOptions& options) {
+  std::string out;
+  if (result.osl_mismatches > 0) {
+    out += panel(
+        "Output Sequence Length Mismatch Warning",
+        {fmt::format("{} of {} requests produced an output length that differs from the requested "
+                     "max tokens",
+                     result.osl_mismatches, result.valid_count),
+         fmt::format("by more than min({:g} % of the request, {:g} tokens) (osl_mismatch_count).",
+                     options.osl_mismatch_pct_threshold, options.osl_mismatch_max_token_threshold),
+         "The server may stop at an end-of-sequence token: pass --extra-inputs ignore_eos:true",
+         "(and/or min_tokens:<n>) if it supports them, or compare with --use-server-token-count."});
+  }
+  if (result.usage_discrepancies > 0) {
+    out +=
+        panel("Token Count Discrepancy Warning",
+              {fmt::format("{} of {} requests have server usage counts that differ from the client "
+                           "tokenizer's by more than {:g} %",
+                           result.usage_discrepancies, result.valid_count,
+                           options.usage_pct_diff_threshold),
+               "(usage_*_diff_pct). Check that --tokenizer matches the served model, or use",
+               "--use-server-token-count to report the server's counts."});
+  }
+  return out;
+}
+
+std::string render_error_advice(const metrics::BenchmarkResult& result) {
+  std::string out;
+  bool max_tokens = false, stream_options = false, model = false;
+  for (const auto& e : result.errors) {
+    const std::string& m = e.message;
+    if (contains(m, "max_completion_tokens") &&
+        (contains(m, "extra_forbidden") || contains(m, "not permitted") ||
+         contains(m, "nrecognized") || contains(m, "nsupported") || contains(m, "nknown")))
+      max_tokens = true;
+    if (contains(m, "stream_options") &&
+        (contains(m, "extra_forbidden") || contains(m, "not permitted") ||
+         contains(m, "nrecognized") || contains(m, "nsupported")))
+      stream_options = true;
+    if (e.code == 404 && contains(m, "model") &&
+        (contains(m, "does not exist") || contains(m, "not found")))
+      model = true;
+  }
+  if (max_tokens) {
+    out += panel("Unsupported Parameter: max_completion_tokens",
+                 {"The server rejected the max_completion_tokens field of chat requests.",
+                  "Rerun with --use-legacy-max-tokens to send max_tokens instead."});
+  }
+  if (stream_options) {
+    out += panel("Unsupported Parameter: stream_options",
+                 {"The server rejected stream_options (sent to get usage in streams).",
+                  "Rerun without --use-server-token-count, or override it with",
+                  "--extra-inputs to match what the server accepts."});
+  }
+  if (model) {
+    out += panel("Unknown Model", {"The server does not serve the model named with -m/--model.",
+                                   "List what it serves with: curl <url>/v1/models"});
+  }
+  return out;
+}
+
+}  // namespace inferperf::report

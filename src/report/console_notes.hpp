@@ -1,0 +1,23 @@
+// The notes printed after the tables: the HTTP phase table, warning panels about token counts,
+// and advice for server errors whose cause is known.
+#pragma once
+#include <string>
+
+#include "metrics/compute.hpp"
+#include "report/report_context.hpp"
+
+namespace inferperf::report {
+
+// The http_req_* metrics as a table (--show-trace-timing); empty when there are none.
+std::string render_trace_table(const metrics::BenchmarkResult& result);
+
+// "Output Sequence Length Mismatch Warning" and "Token Count Discrepancy Warning" panels when
+// records tripped them; empty otherwise.
+std::string render_token_warnings(const metrics::BenchmarkResult& result,
+                                  const metrics::MetricOptions& options);
+
+// Advice for errors whose server message says what is wrong (e.g. a rejected
+// max_completion_tokens field); empty when none is recognised.
+std::string render_error_advice(const metrics::BenchmarkResult& result);
+
+}  // namespace inferperf::report

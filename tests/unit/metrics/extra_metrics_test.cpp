@@ -1,0 +1,227 @@
+// The metrics added for issue "Metrics and exports": each value worked out by hand in comments.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "metrics/compute.hpp"
+
+namespace inferperf::metrics {
+namespace {
+
+using records::ContentEvent;
+using records::RequestRecord;
+
+constexpr double kTol = 1e-9;
+constexpr std::int64_t kT0 = 1'000'000'000'000;
+constexpr std::int64_t kMs = 1'000'000;
+
+const MetricResult& get(const BenchmarkResult& r, std::string_view tag) {
+  const MetricResult* m = r.find(tag);
+  if (m == nullptr) {
+    ADD_FAILURE() << "missing metric " << tag;
+    static const MetricResult kEmpty{};
+    return kEmpty;
+  }
+  return *m;
+}
+
+std::vector<double> list_of(const RecordValues& v, std::string_view tag) {
+  for (const auto& [mi, values] : v.lists) {
+    if (mi->tag == tag) return values;
+  }
+  return {};
+}
+
+std::optional<double> scalar_of(const RecordValues& v, std::string_view tag) {
+  for (const auto& [mi, x] : v.scalars) {
+    if (mi->tag == tag) return x;
+  }
+  return std::nullopt;
+}
+
+MetricOptions client_streaming() {
+  MetricOptions o;
+  o.streaming = true;
+  o.token_source = TokenSource::kClientTokenizer;
+  return o;
+}
+
+// Intended 5 ms before start; events at +10 (3 tokens, read 0), +16 (2 tokens, read 1),
+// +16 (1 token, read 1: coalesced), +28 ms (3 tokens, read 2). OSL 9, ISL 100.
+RequestRecord chunked() {
+  RequestRecord r;
+  r.intended_ns = kT0 - 5 * kMs;
+  r.start_ns = kT0;
+  r.content_events = {
+      ContentEvent{kT0 + 10 * kMs, 0, "abc", ""}, ContentEvent{kT0 + 16 * kMs, 1, "de", ""},
+      ContentEvent{kT0 + 16 * kMs, 1, "f", ""}, ContentEvent{kT0 + 28 * kMs, 2, "ghi", ""}};
+  r.client_tokens.input = 100;
+  r.client_tokens.output = 9;
+  r.client_tokens.per_event = {3, 2, 1, 3};
+  return r;
+}
+
+TEST(PerTokenItl, SpreadsEachGapOverItsTokensAndAddsZerosForCoArrivals) {
+  const auto result = compute_metrics({chunked()}, client_streaming());
+  // First event: 2 extra tokens came with the first one -> 0, 0. Then 6 ms over 2 tokens -> 3, 3;
+  // the coalesced event: 0 ms over 1 token -> 0; 12 ms over 3 tokens -> 4, 4, 4.
+  const auto v = list_of(result.per_record[0], "per_token_itl");
+  const std::vector<double> expected = {0, 0, 3 * kMs, 3 * kMs, 0, 4 * kMs, 4 * kMs, 4 * kMs};
+  ASSERT_EQ(v.size(), expected.size());
+  for (std::size_t i = 0; i < v.size(); ++i) EXPECT_NEAR(v[i], expected[i], kTol) << i;
+  // OSL - 1 values whose mean is the request's ITL: (28 - 10) / (9 - 1) = 2.25 ms.
+  EXPECT_NEAR(get(result, "per_token_itl").stats.avg, 2.25, kTol);
+  EXPECT_NEAR(get(result, "inter_token_latency").stats.avg, 2.25, kTol);
+  EXPECT_NEAR(get(result, "coalesced_event_count").stats.avg, 1.0, kTol);
+}
+
+TEST(PerTokenItl, AbsentWithoutPerEventCounts) {
+  RequestRecord r = chunked();
+  r.client_tokens.per_event.clear();
+  const auto result = compute_metrics({r}, client_streaming());
+  EXPECT_EQ(result.find("per_token_itl"), nullptr);
+  EXPECT_NE(result.find("inter_chunk_latency"), nullptr);
+}
+
+TEST(EffectiveLatency, StartsAtTheIntendedTime) {
+  const auto result = compute_metrics({chunked()}, client_streaming());
+  EXPECT_NEAR(get(result, "schedule_lag").stats.avg, 5.0, kTol);
+  EXPECT_NEAR(get(result, "effective_latency").stats.avg, 33.0, kTol);              // 28 + 5
+  EXPECT_NEAR(get(result, "effective_time_to_first_token").stats.avg, 15.0, kTol);  // 10 + 5
+  EXPECT_NEAR(get(result, "request_latency").stats.avg, 28.0, kTol);
+}
+
+TEST(StreamStalls, GapsAboveFiveMediansAndAHundredMilliseconds) {
+  RequestRecord r;
+  r.start_ns = kT0;
+  // Gaps 10, 10, 10, 200, 10 ms: median 10, limit max(100, 50) = 100 -> one stall (200).
+  std::int64_t t = kT0 + 5 * kMs;
+  for (std::int64_t gap : {0, 10, 10, 10, 200, 10}) {
+    t += gap * kMs;
+    r.content_events.push_back(ContentEvent{t, static_cast<std::uint32_t>(t), "x", ""});
+  }
+  const auto result = compute_metrics({r}, client_streaming());
+  EXPECT_NEAR(get(result, "stream_stall_count").stats.avg, 1.0, kTol);
+  ASSERT_EQ(result.per_record[0].stall_gaps_ns.size(), 1u);
+  EXPECT_NEAR(result.per_record[0].stall_gaps_ns[0], 200.0 * kMs, kTol);
+  EXPECT_NEAR(get(result, "coalesced_event_count").stats.avg, 0.0, kTol);
+}
+
+TEST(HttpTrace, PhasesFromTheExchangeStamps) {
+  RequestRecord r;
+  r.start_ns = kT0;
+  r.connect_start_ns = kT0 + 1 * kMs;  // 1 ms waiting for the pool
+  r.connect_end_ns = kT0 + 3 * kMs;    // 2 ms connecting
+  r.send_start_ns = kT0 + 3 * kMs;
+  r.send_end_ns = kT0 + 3 * kMs + kMs / 2;  // 0.5 ms sending
+  r.first_byte_ns = kT0 + 20 * kMs;         // 16.5 ms waiting
+  r.end_ns = kT0 + 50 * kMs;                // 30 ms receiving
+  r.content_events = {ContentEvent{kT0 + 20 * kMs, 0, "x", ""}};
+  r.bytes_sent = 2048;
+  r.bytes_received = 512;
+  r.reads = 7;
+  MetricOptions o;
+  const auto result = compute_metrics({r}, o);
+  EXPECT_NEAR(get(result, "http_req_blocked").stats.avg, 1.0, kTol);
+  EXPECT_NEAR(get(result, "http_req_dns_lookup").stats.avg, 0.0, kTol);
+  EXPECT_NEAR(get(result, "http_req_connecting").stats.avg, 2.0, kTol);
+  EXPECT_NEAR(get(result, "http_req_sending").stats.avg, 0.5, kTol);
+  EXPECT_NEAR(get(result, "http_req_waiting").stats.avg, 16.5, kTol);
+  EXPECT_NEAR(get(result, "http_req_receiving").stats.avg, 30.0, kTol);
+  EXPECT_NEAR(get(result, "http_req_duration").stats.avg, 47.0, kTol);  // end - send start
+  EXPECT_NEAR(get(result, "http_req_connection_overhead").stats.avg, 3.0, kTol);
+  EXPECT_NEAR(get(result, "http_req_total").stats.avg, 50.0, kTol);
+  EXPECT_NEAR(get(result, "http_req_data_sent").stats.avg, 2.0, kTol);  // KB
+  EXPECT_NEAR(get(result, "http_req_data_received").stats.avg, 0.5, kTol);
+  EXPECT_NEAR(get(result, "http_req_connection_reused").stats.avg, 0.0, kTol);
+  EXPECT_NEAR(get(result, "http_req_chunks_received").stats.avg, 7.0, kTol);
+  // A reused connection: no connecting, blocked until the send starts.
+  r.connection_reused = true;
+  r.connect_start_ns = r.connect_end_ns = 0;
+  const auto reused = compute_metrics({r}, o);
+  EXPECT_NEAR(get(reused, "http_req_blocked").stats.avg, 3.0, kTol);
+  EXPECT_NEAR(get(reused, "http_req_connecting").stats.avg, 0.0, kTol);
+  EXPECT_NEAR(get(reused, "http_req_connection_reused").stats.avg, 1.0, kTol);
+}
+
+TEST(UsageDiscrepancy, ComparesServerCountsWithTheClients) {
+  RequestRecord a = chunked();  // client: ISL 100, OSL 9
+  a.usage.prompt_tokens = 120;  // 20 % off -> a discrepancy
+  a.usage.completion_tokens = 9;
+  RequestRecord b = chunked();
+  b.usage.prompt_tokens = 105;  // 5 %: within 10 %
+  const auto result = compute_metrics({a, b}, client_streaming());
+  const auto& prompt = get(result, "usage_prompt_tokens_diff_pct");
+  EXPECT_EQ(prompt.stats.count, 2);
+  EXPECT_NEAR(prompt.stats.max, 20.0, kTol);
+  EXPECT_NEAR(prompt.stats.min, 5.0, kTol);
+  EXPECT_NEAR(get(result, "usage_completion_tokens_diff_pct").stats.avg, 0.0, kTol);
+  EXPECT_NEAR(get(result, "usage_discrepancy_count").value, 1.0, kTol);
+  EXPECT_EQ(result.usage_discrepancies, 1);
+  // With the server as the token source there is nothing to compare.
+  MetricOptions server = client_streaming();
+  server.token_source = TokenSource::kServerUsage;
+  EXPECT_EQ(compute_metrics({a, b}, server).find("usage_discrepancy_count"), nullptr);
+}
+
+TEST(Goodput, CountsRecordsMeetingEveryObjective) {
+  // chunked(): TTFT 10 ms, ITL 2.25 ms -> per-user 444.4 tok/s. slow: TTFT 40 ms.
+  RequestRecord slow = chunked();
+  for (auto& e : slow.content_events) e.ts_ns += 30 * kMs;
+  MetricOptions o = client_streaming();
+  ASSERT_FALSE(
+      parse_goodput("time_to_first_token:20 output_token_throughput_per_user:400", o.goodput)
+          .has_value());
+  ASSERT_EQ(o.goodput.size(), 2u);
+  EXPECT_NEAR(o.goodput[0].threshold, 20.0 * kMs, kTol) << "display ms -> base ns";
+  const auto result = compute_metrics({chunked(), slow}, o);
+  EXPECT_NEAR(get(result, "good_request_count").value, 1.0, kTol);
+  // Duration: first start T0 to last event T0 + 58 ms -> 1 / 0.058 s.
+  EXPECT_NEAR(get(result, "goodput").value, 1.0 / 0.058, 1e-9);
+  EXPECT_TRUE(result.per_record[0].good);
+  EXPECT_FALSE(result.per_record[1].good);
+  // Larger-is-better: a per-user objective above both records' 444 tok/s fails both.
+  MetricOptions strict = client_streaming();
+  ASSERT_FALSE(parse_goodput("output_token_throughput_per_user:500", strict.goodput));
+  EXPECT_NEAR(get(compute_metrics({chunked()}, strict), "good_request_count").value, 0.0, kTol);
+}
+
+TEST(Goodput, ParseErrorsNameTheItem) {
+  std::vector<GoodputObjective> g;
+  EXPECT_NE(parse_goodput("nope:1", g).value_or("").find("unknown metric 'nope'"),
+            std::string::npos);
+  EXPECT_NE(parse_goodput("request_throughput:5", g).value_or("").find("not a per-request"),
+            std::string::npos);
+  EXPECT_NE(parse_goodput("time_to_first_token:fast", g).value_or("").find("not a number"),
+            std::string::npos);
+  EXPECT_NE(parse_goodput("time_to_first_token", g).value_or("").find("is not tag:value"),
+            std::string::npos);
+  EXPECT_TRUE(parse_goodput("", g).has_value());
+}
+
+TEST(CrossTool, OtherToolsDefinitions) {
+  RequestRecord r = chunked();
+  r.usage.completion_tokens = 7;  // vLLM and GuideLLM prefer the server's count
+  MetricOptions o = client_streaming();
+  EXPECT_EQ(compute_metrics({r}, o).find("vllm_tpot"), nullptr) << "only when asked";
+  o.cross_tool = true;
+  const auto result = compute_metrics({r}, o);
+  EXPECT_NEAR(get(result, "vllm_tpot").stats.avg, 18.0 / 6, kTol);  // (28 - 10) / (7 - 1)
+  EXPECT_NEAR(get(result, "guidellm_tpot").stats.avg, 4.0, kTol);   // 28 / 7
+  EXPECT_NEAR(get(result, "ntpot").stats.avg, 28.0 / 9, kTol);      // latency / OSL
+  EXPECT_EQ(get(result, "vllm_itl").stats.count, 3);                // 3 event gaps
+}
+
+TEST(Experimental, RequestedOslOnlyInDevMode) {
+  RequestRecord r = chunked();
+  r.requested_osl = 10;
+  MetricOptions o = client_streaming();
+  EXPECT_EQ(compute_metrics({r}, o).find("requested_osl"), nullptr);
+  o.experimental = true;
+  EXPECT_NEAR(get(compute_metrics({r}, o), "requested_osl").stats.avg, 10.0, kTol);
+  EXPECT_FALSE(scalar_of(compute_metrics({r}, client_streaming()).per_record[0], "requested_osl"));
+}
+
+}  // namespace
+}  // namespace inferperf::metrics
