@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "app/analyze.hpp"
 #include "app/runner.hpp"
 #include "config/cli.hpp"
 
@@ -14,6 +15,8 @@ int main(int argc, char** argv) {
     return outcome.exit_code;
   }
   try {
+    if (outcome.action == inferperf::config::CliOutcome::Action::kAnalyze)
+      return inferperf::app::run_analyze(outcome.analyze_dir);
     return inferperf::app::run_profile(std::move(outcome.config));
   } catch (const std::exception& e) {
     std::cerr << "error: " << e.what() << "\n";

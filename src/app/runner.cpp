@@ -19,6 +19,7 @@
 #include "app/phase_plans.hpp"
 #include "app/phase_runner.hpp"
 #include "app/results.hpp"
+#include "app/run_manifest.hpp"
 #include "app/tokenizer_setup.hpp"
 #include "core/clock.hpp"
 #include "core/rlimit.hpp"
@@ -216,6 +217,23 @@ int run_profile(config::RunConfig c) {
     std::cerr << "error: " << o.error().describe() << "\n";
     return kExitRunFailed;
   }
+  report::ReportContext ctx;
+  ctx.benchmark_id = benchmark_id;
+  ctx.cli_command = c.cli_command;
+  ctx.token_source = token_source;
+  ctx.input_config = build_input_config(c, artifact_dir.string(), benchmark_id);
+  ctx.anchor = anchor;
+  ctx.artifact_dir = artifact_dir;
+  ctx.export_http_trace = c.metrics.export_http_trace;
+  ExportSettings settings;
+  settings.export_level = c.output.export_level;
+  settings.metric_options = metric_options_for(c, tok != nullptr);
+  settings.show_trace_timing = c.metrics.show_trace_timing;
+  // Written now so a run that never finishes can still be analysed from its records.
+  if (auto m = write_manifest(artifact_dir, ctx, settings, false); !m) {
+    std::cerr << "error: " << m.error().describe() << "\n";
+    return kExitRunFailed;
+  }
 
   const int workers = worker_count(c);
   std::vector<timing::SessionShape> shapes;
@@ -266,22 +284,28 @@ int run_profile(config::RunConfig c) {
   // ---- analyse and export -----------------------------------------------------------------------
   // Exact counts after the run, so no worker ever waited on a tokenizer.
   if (tok) count_tokens(*tok, ds, recs);
-  report::ReportContext ctx;
-  ctx.benchmark_id = benchmark_id;
-  ctx.cli_command = c.cli_command;
-  ctx.token_source = token_source;
-  ctx.input_config = build_input_config(c, artifact_dir.string(), benchmark_id);
   ctx.was_cancelled = signals.fired();
-  ctx.anchor = anchor;
   ctx.phase_start_ns = outcome.start_ns;
   if (profiling.rate > 0 && profiling.num_users == 0) ctx.dropped_arrivals = outcome.dropped;
   ctx.phase_end_ns = outcome.end_ns;
-  ctx.artifact_dir = artifact_dir;
-  ctx.export_http_trace = c.metrics.export_http_trace;
-  ExportSettings settings;
-  settings.export_level = c.output.export_level;
-  settings.metric_options = metric_options_for(c, tok != nullptr);
-  settings.show_trace_timing = c.metrics.show_trace_timing;
+  // The records file gains the client token counts, the manifest the phase window: together
+  // they let `inferperf analyze` rebuild every report.
+  bool saved = true;
+  if (tok) {
+    std::string lines;
+    for (const auto& r : recs) {
+      lines += records::record_to_json(r, anchor).dump(-1, ' ', false,
+                                                       nlohmann::json::error_handler_t::replace);
+      lines += '\n';
+    }
+    if (auto w = report::write_atomically(artifact_dir / records::kRecordsFileName, lines); !w) {
+      spdlog::error("{}", w.error().describe());
+      saved = false;
+    }
+  }
+  if (auto m = write_manifest(artifact_dir, ctx, settings, saved); !m) {
+    spdlog::error("{}", m.error().describe());
+  }
   return report_results(recs, settings, ctx);
 }
 

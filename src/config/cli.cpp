@@ -114,6 +114,9 @@ CliOutcome parse_command_line(const std::vector<std::string>& args) {
   app.set_version_flag("--version", std::string("inferperf ") + kVersion);
   app.require_subcommand(1);
   CLI::App* profile = app.add_subcommand("profile", "Run a benchmark against an inference server");
+  CLI::App* analyze = app.add_subcommand(
+      "analyze", "Rebuild a run's reports from its artifact folder (records file and manifest)");
+  analyze->add_option("artifact_dir", outcome.analyze_dir, "The run's artifact folder")->required();
 
   std::string endpoint_type = "chat";
   std::string export_level = "records";
@@ -466,7 +469,8 @@ CliOutcome parse_command_line(const std::vector<std::string>& args) {
   try {
     app.parse(reversed);
   } catch (const CLI::CallForHelp&) {
-    outcome.message = (app.get_subcommands().empty() ? app.help() : profile->help());
+    const auto parsed = app.get_subcommands();
+    outcome.message = parsed.empty() ? app.help() : parsed.front()->help();
     return outcome;
   } catch (const CLI::CallForVersion&) {
     outcome.message = std::string("inferperf ") + kVersion + "\n";
@@ -478,6 +482,10 @@ CliOutcome parse_command_line(const std::vector<std::string>& args) {
     return outcome;
   }
 
+  if (analyze->parsed()) {
+    outcome.action = CliOutcome::Action::kAnalyze;
+    return outcome;
+  }
   for (const CLI::Option* opt : profile->get_options()) {
     // Keyed by the first long name, e.g. "--url" for "-u,--url".
     if (opt->count() > 0 && !opt->get_lnames().empty())

@@ -8,10 +8,11 @@
 namespace inferperf::config {
 
 struct CliOutcome {
-  enum class Action { kProfile, kExit } action = Action::kExit;
+  enum class Action { kProfile, kAnalyze, kExit } action = Action::kExit;
   int exit_code = 0;    // for kExit: 0 after --help/--version, 2 on a bad command line
   std::string message;  // what to print for kExit (help text or every error found)
   RunConfig config;
+  std::string analyze_dir;  // kAnalyze: the artifact folder to rebuild
 };
 
 CliOutcome parse_command_line(const std::vector<std::string>& args);

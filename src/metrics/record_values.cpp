@@ -140,9 +140,10 @@ RecordValues record_values(const records::RequestRecord& r, const MetricOptions&
     return v;
   }
   const auto& ev = r.content_events;
-  const double start = ns(r.start_ns);
-  const double ttft = ns(ev.front().ts_ns) - start;
-  const double latency = ns(ev.back().ts_ns) - start;
+  // Differences in integers first: wall-clock ns (records read back from disk) exceed the
+  // 2^53 a double holds exactly.
+  const double ttft = ns(ev.front().ts_ns - r.start_ns);
+  const double latency = ns(ev.back().ts_ns - r.start_ns);
   std::optional<double> osl;
   if (tok.output || tok.reasoning) osl = tok.output.value_or(0) + tok.reasoning.value_or(0);
 
@@ -154,7 +155,7 @@ RecordValues record_values(const records::RequestRecord& r, const MetricOptions&
     if (any_reasoning) {
       for (const auto& e : ev) {
         if (!e.content.empty()) {
-          put("time_to_first_output_token", ns(e.ts_ns) - start);
+          put("time_to_first_output_token", ns(e.ts_ns - r.start_ns));
           break;
         }
       }

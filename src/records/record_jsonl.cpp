@@ -57,6 +57,16 @@ nlohmann::ordered_json record_to_json(const RequestRecord& r, const core::WallAn
   j["usage"] = std::move(u);
   if (r.requested_osl) j["requested_osl"] = *r.requested_osl;
   if (!r.finish_reason.empty()) j["finish_reason"] = r.finish_reason;
+  // Client tokenizer counts exist only once the run is over (the file is then rewritten).
+  const auto& ct = r.client_tokens;
+  if (ct.input || ct.output || ct.reasoning || !ct.per_event.empty()) {
+    nlohmann::ordered_json c = nlohmann::ordered_json::object();
+    put_opt(c, "input", ct.input);
+    put_opt(c, "output", ct.output);
+    put_opt(c, "reasoning", ct.reasoning);
+    if (!ct.per_event.empty()) c["per_event"] = ct.per_event;
+    j["client_tokens"] = std::move(c);
+  }
   if (r.error) {
     nlohmann::ordered_json e;
     e["code"] =
@@ -108,6 +118,13 @@ core::Result<RequestRecord> record_from_json(const nlohmann::json& j) {
     r.usage.reasoning_tokens = get_opt(u, "reasoning_tokens");
     if (auto it = j.find("requested_osl"); it != j.end()) r.requested_osl = it->get<int>();
     r.finish_reason = j.value("finish_reason", "");
+    if (auto it = j.find("client_tokens"); it != j.end()) {
+      r.client_tokens.input = get_opt(*it, "input");
+      r.client_tokens.output = get_opt(*it, "output");
+      r.client_tokens.reasoning = get_opt(*it, "reasoning");
+      if (auto pe = it->find("per_event"); pe != it->end())
+        r.client_tokens.per_event = pe->get<std::vector<std::int64_t>>();
+    }
     if (auto it = j.find("error"); it != j.end()) {
       ErrorInfo e;
       if (!it->at("code").is_null()) e.code = it->at("code").get<int>();

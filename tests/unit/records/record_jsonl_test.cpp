@@ -98,6 +98,10 @@ void expect_same(const RequestRecord& a, const RequestRecord& b) {
     EXPECT_EQ(a.error->message, b.error->message);
   }
   EXPECT_EQ(a.was_cancelled, b.was_cancelled);
+  EXPECT_EQ(a.client_tokens.input, b.client_tokens.input);
+  EXPECT_EQ(a.client_tokens.output, b.client_tokens.output);
+  EXPECT_EQ(a.client_tokens.reasoning, b.client_tokens.reasoning);
+  EXPECT_EQ(a.client_tokens.per_event, b.client_tokens.per_event);
 }
 
 constexpr WallAnchor kIdentity{5000, 5000};
@@ -106,6 +110,20 @@ TEST(RecordJsonl, RoundTripsEveryField) {
   const RequestRecord r = full_record();
   // Through text, as the file is written and read.
   const std::string line = record_to_json(r, kIdentity).dump();
+  auto back = record_from_json(nlohmann::json::parse(line));
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  expect_same(*back, r);
+}
+
+TEST(RecordJsonl, RoundTripsClientTokenCounts) {
+  RequestRecord r = full_record();
+  r.client_tokens.input = 120;
+  r.client_tokens.output = 7;
+  r.client_tokens.per_event = {3, 4};
+  const std::string line = record_to_json(r, kIdentity).dump();
+  EXPECT_NE(line.find(R"("client_tokens":{"input":120,"output":7,"per_event":[3,4]})"),
+            std::string::npos)
+      << line;
   auto back = record_from_json(nlohmann::json::parse(line));
   ASSERT_TRUE(back.ok()) << back.error().message;
   expect_same(*back, r);

@@ -1,0 +1,125 @@
+#include "app/run_manifest.hpp"
+
+#include <fstream>
+#include <sstream>
+
+#include "report/exporters.hpp"
+
+namespace inferperf::app {
+
+namespace {
+
+using nlohmann::ordered_json;
+
+const char* level_name(config::ExportLevel l) {
+  return config::to_string(l);
+}
+
+config::ExportLevel level_of(const std::string& s) {
+  if (s == "summary") return config::ExportLevel::kSummary;
+  if (s == "raw") return config::ExportLevel::kRaw;
+  return config::ExportLevel::kRecords;
+}
+
+ordered_json options_json(const metrics::MetricOptions& o) {
+  ordered_json j;
+  j["streaming"] = o.streaming;
+  j["token_source"] =
+      o.token_source == metrics::TokenSource::kClientTokenizer ? "client" : "server";
+  j["osl_mismatch_pct_threshold"] = o.osl_mismatch_pct_threshold;
+  j["osl_mismatch_max_token_threshold"] = o.osl_mismatch_max_token_threshold;
+  j["usage_pct_diff_threshold"] = o.usage_pct_diff_threshold;
+  auto goodput = ordered_json::array();
+  for (const auto& g : o.goodput) goodput.push_back({std::string(g.metric->tag), g.threshold});
+  j["goodput"] = goodput;  // base units
+  j["cross_tool"] = o.cross_tool;
+  j["experimental"] = o.experimental;
+  return j;
+}
+
+core::Result<metrics::MetricOptions> options_from(const nlohmann::json& j) {
+  metrics::MetricOptions o;
+  o.streaming = j.at("streaming").get<bool>();
+  o.token_source = j.at("token_source").get<std::string>() == "client"
+                       ? metrics::TokenSource::kClientTokenizer
+                       : metrics::TokenSource::kServerUsage;
+  o.osl_mismatch_pct_threshold = j.at("osl_mismatch_pct_threshold").get<double>();
+  o.osl_mismatch_max_token_threshold = j.at("osl_mismatch_max_token_threshold").get<double>();
+  o.usage_pct_diff_threshold = j.at("usage_pct_diff_threshold").get<double>();
+  for (const auto& g : j.at("goodput")) {
+    const auto tag = g.at(0).get<std::string>();
+    const metrics::MetricInfo* mi = metrics::find_metric(tag);
+    if (!mi) return core::Error{core::ErrorKind::kInput, "unknown goodput metric " + tag};
+    o.goodput.push_back({mi, g.at(1).get<double>()});
+  }
+  o.cross_tool = j.at("cross_tool").get<bool>();
+  o.experimental = j.at("experimental").get<bool>();
+  return o;
+}
+
+}  // namespace
+
+core::Result<bool> write_manifest(const std::filesystem::path& dir,
+                                  const report::ReportContext& ctx, const ExportSettings& settings,
+                                  bool complete) {
+  ordered_json j;
+  j["manifest_version"] = 1;
+  j["complete"] = complete;
+  j["benchmark_id"] = ctx.benchmark_id;
+  j["title"] = ctx.title;
+  j["cli_command"] = ctx.cli_command;
+  j["token_source"] = ctx.token_source;
+  j["was_cancelled"] = ctx.was_cancelled;
+  j["phase_start_ns"] = ctx.phase_start_ns ? ctx.anchor.to_wall(ctx.phase_start_ns) : 0;
+  j["phase_end_ns"] = ctx.phase_end_ns ? ctx.anchor.to_wall(ctx.phase_end_ns) : 0;
+  if (ctx.dropped_arrivals) j["dropped_arrival_count"] = *ctx.dropped_arrivals;
+  j["export_level"] = level_name(settings.export_level);
+  j["show_trace_timing"] = settings.show_trace_timing;
+  j["export_http_trace"] = ctx.export_http_trace;
+  j["metric_options"] = options_json(settings.metric_options);
+  j["input_config"] = ctx.input_config;
+  return report::write_atomically(dir / kManifestFileName, j.dump(2) + "\n");
+}
+
+core::Result<RunManifest> read_manifest(const std::filesystem::path& dir) {
+  const auto path = dir / kManifestFileName;
+  std::ifstream in(path);
+  if (!in) {
+    return core::Error{core::ErrorKind::kIo,
+                       "cannot read the run manifest (is this an inferperf artifact folder?)",
+                       path.string()};
+  }
+  std::stringstream text;
+  text << in.rdbuf();
+  try {
+    const auto j = nlohmann::ordered_json::parse(text.str());
+    RunManifest m;
+    auto& ctx = m.context;
+    m.complete = j.at("complete").get<bool>();
+    ctx.benchmark_id = j.at("benchmark_id").get<std::string>();
+    ctx.title = j.at("title").get<std::string>();
+    ctx.cli_command = j.at("cli_command").get<std::string>();
+    ctx.token_source = j.at("token_source").get<std::string>();
+    ctx.was_cancelled = j.at("was_cancelled").get<bool>();
+    ctx.anchor = core::WallAnchor{0, 0};  // records on disk are wall-clock already
+    ctx.phase_start_ns = j.at("phase_start_ns").get<std::int64_t>();
+    ctx.phase_end_ns = j.at("phase_end_ns").get<std::int64_t>();
+    if (j.contains("dropped_arrival_count"))
+      ctx.dropped_arrivals = j.at("dropped_arrival_count").get<std::int64_t>();
+    ctx.export_http_trace = j.at("export_http_trace").get<bool>();
+    ctx.input_config = j.at("input_config");
+    ctx.artifact_dir = dir;
+    m.settings.export_level = level_of(j.at("export_level").get<std::string>());
+    m.settings.show_trace_timing = j.at("show_trace_timing").get<bool>();
+    auto options = options_from(j.at("metric_options"));
+    if (!options)
+      return core::Error{core::ErrorKind::kInput, options.error().message, path.string()};
+    m.settings.metric_options = std::move(*options);
+    return m;
+  } catch (const nlohmann::json::exception& e) {
+    return core::Error{core::ErrorKind::kInput, std::string("malformed manifest: ") + e.what(),
+                       path.string()};
+  }
+}
+
+}  // namespace inferperf::app

@@ -1,0 +1,26 @@
+// inferperf_run.json: what `analyze` needs besides the records to rebuild a run's reports
+// byte for byte: identity, the configuration echo, metric options and the phase window. Written
+// before the run (complete: false) and again after it.
+#pragma once
+#include <filesystem>
+
+#include "app/results.hpp"
+#include "core/error.hpp"
+#include "report/report_context.hpp"
+
+namespace inferperf::app {
+
+inline constexpr const char* kManifestFileName = "inferperf_run.json";
+
+struct RunManifest {
+  report::ReportContext context;  // wall-clock times; anchor is the identity
+  ExportSettings settings;
+  bool complete = false;  // false: the run did not get to write its final state
+};
+
+core::Result<bool> write_manifest(const std::filesystem::path& dir,
+                                  const report::ReportContext& ctx, const ExportSettings& settings,
+                                  bool complete);
+core::Result<RunManifest> read_manifest(const std::filesystem::path& dir);
+
+}  // namespace inferperf::app

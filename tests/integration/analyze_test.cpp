@@ -1,0 +1,78 @@
+// `inferperf analyze` rebuilds a run's reports from its artifact folder, byte for byte.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "process.hpp"
+
+namespace inferperf::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::vector<std::string> kReports = {"profile_export_aiperf.json",
+                                           "profile_export_aiperf.csv", "profile_export.jsonl"};
+
+void profile_then_analyze(const std::vector<std::string>& extra, const std::string& name) {
+  MockServerProcess mock({"--ttft", "5", "--itl", "1", "--tokens-per-event", "2"});
+  const std::string dir = make_temp_dir("ip-analyze-");
+  std::vector<std::string> args = {INFERPERF_BIN, "profile", "-m", "mock-model",     "-u",
+                                   mock.url(),    "--isl",   "24", "--artifact-dir", dir};
+  args.insert(args.end(), extra.begin(), extra.end());
+  auto run = run_process(args, std::chrono::seconds(90));
+  ASSERT_EQ(run.exit_code, 0) << run.out;
+  std::vector<std::string> before;
+  for (const auto& f : kReports) {
+    before.push_back(read_file(dir + "/" + f));
+    ASSERT_FALSE(before.back().empty()) << name << ": " << f;
+    fs::remove(dir + "/" + f);  // analyze must write them again
+  }
+  auto again = run_process({INFERPERF_BIN, "analyze", dir}, std::chrono::seconds(60));
+  ASSERT_EQ(again.exit_code, 0) << again.out;
+  for (std::size_t i = 0; i < kReports.size(); ++i) {
+    EXPECT_EQ(read_file(dir + "/" + kReports[i]), before[i]) << name << ": " << kReports[i];
+  }
+  EXPECT_NE(again.out.find("inferperf | LLM Metrics"), std::string::npos) << again.out;
+}
+
+TEST(Analyze, StreamingRunIsRebuiltByteForByte) {
+  profile_then_analyze({"--streaming", "--concurrency", "4", "--request-count", "24", "--osl", "12",
+                        "--goodput", "time_to_first_token:50", "--cross-tool-metrics",
+                        "--export-http-trace", "--random-seed", "7"},
+                       "streaming");
+}
+
+TEST(Analyze, MultiTurnRateRunWithServerCountsIsRebuiltByteForByte) {
+  profile_then_analyze({"--request-rate", "200", "--num-sessions", "6", "--session-turns-mean", "2",
+                        "--use-server-token-count", "--streaming", "--warmup-request-count", "2"},
+                       "multi-turn");
+}
+
+TEST(Analyze, MissingFolderIsExitTwo) {
+  auto r = run_process({INFERPERF_BIN, "analyze", "/nonexistent/inferperf-run"},
+                       std::chrono::seconds(30));
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+  EXPECT_NE(r.out.find("inferperf_run.json"), std::string::npos) << r.out;
+}
+
+TEST(Analyze, ATruncatedLastRecordIsSkipped) {
+  MockServerProcess mock({"--fast"});
+  const std::string dir = make_temp_dir("ip-analyze-cut-");
+  auto run = run_process({INFERPERF_BIN, "profile", "-m", "mock-model", "-u", mock.url(),
+                          "--request-count", "5", "--artifact-dir", dir},
+                         std::chrono::seconds(60));
+  ASSERT_EQ(run.exit_code, 0) << run.out;
+  {
+    std::ofstream f(dir + "/inferperf_records.jsonl", std::ios::app);
+    f << R"({"phase":"profiling","session_num":9,"x_req)";  // killed mid-line
+  }
+  auto again = run_process({INFERPERF_BIN, "analyze", dir}, std::chrono::seconds(60));
+  EXPECT_EQ(again.exit_code, 0) << again.out;
+  EXPECT_NE(again.out.find("incomplete last record skipped"), std::string::npos) << again.out;
+}
+
+}  // namespace
+}  // namespace inferperf::testing
