@@ -125,6 +125,14 @@ bool lacks_token_counts(const records::RequestRecord& r, const MetricOptions& o)
 
 BenchmarkResult compute_metrics(const std::vector<records::RequestRecord>& records,
                                 const MetricOptions& options) {
+  std::vector<const records::RequestRecord*> all;
+  all.reserve(records.size());
+  for (const auto& r : records) all.push_back(&r);
+  return compute_metrics(all, options);
+}
+
+BenchmarkResult compute_metrics(const std::vector<const records::RequestRecord*>& records,
+                                const MetricOptions& options) {
   BenchmarkResult out;
   std::unordered_map<const MetricInfo*, std::vector<double>> values;
   std::vector<double> icl;
@@ -138,7 +146,8 @@ BenchmarkResult compute_metrics(const std::vector<records::RequestRecord>& recor
   out.min_request_start_ns = std::numeric_limits<core::MonoNs>::max();
   out.max_response_end_ns = std::numeric_limits<core::MonoNs>::min();
 
-  for (const auto& r : records) {
+  for (const records::RequestRecord* rp : records) {
+    const records::RequestRecord& r = *rp;
     if (r.phase != records::Phase::kProfiling) continue;
     bool mismatch = false;
     RecordValues rv = record_values(r, options, mismatch);

@@ -58,5 +58,8 @@ struct BenchmarkResult {
 
 BenchmarkResult compute_metrics(const std::vector<records::RequestRecord>& records,
                                 const MetricOptions& options);
+// The same over a subset of records (e.g. one timeslice); the records must outlive the result.
+BenchmarkResult compute_metrics(const std::vector<const records::RequestRecord*>& records,
+                                const MetricOptions& options);
 
 }  // namespace inferperf::metrics
