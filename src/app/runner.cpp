@@ -280,6 +280,7 @@ int run_profile(config::RunConfig c) {
   ExportSettings settings;
   settings.export_level = c.output.export_level;
   settings.metric_options = metric_options_for(c, tok != nullptr);
+  settings.slice_duration_s = c.output.slice_duration_s;
   return report_results(recs, settings, ctx);
 }
 

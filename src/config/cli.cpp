@@ -22,7 +22,6 @@ const std::vector<std::string> kInternalFlags = {
 // never silently ignored.
 const std::vector<std::string> kUnsupportedFlags = {"--public-dataset",
                                                     "--goodput",
-                                                    "--slice-duration",
                                                     "--export-http-trace",
                                                     "--show-trace-timing",
                                                     "--gpu-telemetry",
@@ -371,6 +370,11 @@ CliOutcome parse_command_line(const std::vector<std::string>& args) {
       ->add_option("--export-level,--profile-export-level", export_level,
                    "summary | records (raw is not supported yet)")
       ->check(CLI::IsMember({"summary", "records", "raw"}))
+      ->group("Output");
+  profile
+      ->add_option("--slice-duration", c.output.slice_duration_s,
+                   "Seconds per timeslice; also writes per-slice metrics "
+                   "(profile_export_aiperf_timeslices.csv/.json)")
       ->group("Output");
 
   profile
