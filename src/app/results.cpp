@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "metrics/timeslice.hpp"
 #include "records/record_jsonl.hpp"
 #include "report/console_notes.hpp"
 #include "report/console_table.hpp"
@@ -97,6 +98,14 @@ int report_results(const std::vector<records::RequestRecord>& records,
   write(dir / "profile_export_aiperf.csv", report::summary_csv(result), "CSV Export");
   write(dir / "profile_export_aiperf.json", report::summary_json(result, ctx).dump(2),
         "JSON Export");
+  if (settings.slice_duration_s) {
+    const auto slices = metrics::compute_timeslices(records, *settings.slice_duration_s, ctx.anchor,
+                                                    settings.metric_options);
+    write(dir / "profile_export_aiperf_timeslices.csv", report::timeslices_csv(slices),
+          "Timeslice CSV Export");
+    write(dir / "profile_export_aiperf_timeslices.json",
+          report::timeslices_json(slices, ctx).dump(2), "Timeslice JSON Export");
+  }
   if (settings.export_level != config::ExportLevel::kSummary) {
     write(dir / "profile_export.jsonl", report::records_jsonl(result, ctx), "Records Export");
   }

@@ -2,6 +2,7 @@
 // export file. Shared by `profile` (records in memory) and `analyze` (records read back).
 #pragma once
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,7 @@ struct ExportSettings {
   config::ExportLevel export_level = config::ExportLevel::kRecords;
   metrics::MetricOptions metric_options;
   bool show_trace_timing = false;  // --show-trace-timing
+  std::optional<double> slice_duration_s;  // --slice-duration: also write the timeslice exports
 };
 
 // The metric options a configuration asks for (AIPERF_METRICS_* environment thresholds

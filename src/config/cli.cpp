@@ -21,7 +21,6 @@ const std::vector<std::string> kInternalFlags = {
 // AIPerf profile flags whose behaviour inferperf does not have yet: rejected by name (exit 2),
 // never silently ignored.
 const std::vector<std::string> kUnsupportedFlags = {"--public-dataset",
-                                                    "--slice-duration",
                                                     "--gpu-telemetry",
                                                     "--server-metrics",
                                                     "--num-profile-runs",
@@ -406,6 +405,11 @@ CliOutcome parse_command_line(const std::vector<std::string>& args) {
       ->add_option("--export-level,--profile-export-level", export_level,
                    "summary | records (raw is not supported yet)")
       ->check(CLI::IsMember({"summary", "records", "raw"}))
+      ->group("Output");
+  profile
+      ->add_option("--slice-duration", c.output.slice_duration_s,
+                   "Seconds per timeslice; also writes per-slice metrics "
+                   "(profile_export_aiperf_timeslices.csv/.json)")
       ->group("Output");
 
   std::vector<std::string> goodput;

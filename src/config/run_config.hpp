@@ -108,6 +108,7 @@ struct OutputConfig {
   std::string artifact_dir = "artifacts";
   bool artifact_dir_explicit = false;
   ExportLevel export_level = ExportLevel::kRecords;
+  std::optional<double> slice_duration_s;  // --slice-duration: per-slice metrics exports
 };
 
 // What the analysis computes and shows besides the default catalogue.

@@ -84,6 +84,11 @@ std::vector<std::string> validate_and_resolve(RunConfig& c) {
   positive(load.concurrency_ramp_s, "--concurrency-ramp-duration");
   positive(load.prefill_ramp_s, "--prefill-concurrency-ramp-duration");
   positive(load.rate_ramp_s, "--request-rate-ramp-duration");
+  if (const auto& slice = c.output.slice_duration_s;
+      slice && !(*slice > 0 && std::isfinite(*slice))) {
+    errors.push_back("--slice-duration must be a finite number of seconds greater than 0 (got " +
+                     num(*slice) + ")");
+  }
   if (load.request_count && load.num_sessions) {
     errors.push_back("--request-count and --num-sessions cannot be used together");
   }

@@ -90,6 +90,14 @@ std::unordered_map<const MetricInfo*, double> scalars_of(const Values& values,
 
 BenchmarkResult compute_metrics(const std::vector<records::RequestRecord>& records,
                                 const MetricOptions& options) {
+  std::vector<const records::RequestRecord*> all;
+  all.reserve(records.size());
+  for (const auto& r : records) all.push_back(&r);
+  return compute_metrics(all, options);
+}
+
+BenchmarkResult compute_metrics(const std::vector<const records::RequestRecord*>& records,
+                                const MetricOptions& options) {
   BenchmarkResult out;
   Values values;
   std::int64_t good = 0;
@@ -98,7 +106,8 @@ BenchmarkResult compute_metrics(const std::vector<records::RequestRecord>& recor
   out.min_request_start_ns = std::numeric_limits<core::MonoNs>::max();
   out.max_response_end_ns = std::numeric_limits<core::MonoNs>::min();
 
-  for (const auto& r : records) {
+  for (const records::RequestRecord* rp : records) {
+    const records::RequestRecord& r = *rp;
     if (r.phase != records::Phase::kProfiling) continue;
     RecordFlags flags;
     RecordValues rv = record_values(r, options, flags);

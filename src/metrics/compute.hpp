@@ -72,6 +72,9 @@ struct BenchmarkResult {
 
 BenchmarkResult compute_metrics(const std::vector<records::RequestRecord>& records,
                                 const MetricOptions& options);
+// The same over a subset of records (e.g. one timeslice); the records must outlive the result.
+BenchmarkResult compute_metrics(const std::vector<const records::RequestRecord*>& records,
+                                const MetricOptions& options);
 
 // Parses --goodput "tag:value tag:value" (values in the metric's display unit). Errors name the
 // offending item: unknown tags, non-record metrics, bad numbers.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "report/export_parts.hpp"
 #include "report/exporters.hpp"
 
 namespace inferperf::report {
@@ -12,24 +13,28 @@ namespace {
 std::string label(const metrics::MetricInfo& m) {
   std::string l(m.header);
   if (m.unit != "count" && m.unit != "requests") l += fmt::format(" ({})", m.unit);
-  if (l.find_first_of(",\"\n") != std::string::npos) {
-    std::string q = "\"";
-    for (char c : l) q += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return q + "\"";
-  }
-  return l;
+  return csv_field(l);
 }
 
-std::string cell(double v, bool integral) {
+}  // namespace
+
+std::string csv_field(std::string_view text) {
+  if (text.find_first_of(",\"\n\r") == std::string_view::npos) return std::string(text);
+  std::string q = "\"";
+  for (char c : text) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+
+std::string csv_number(double v, bool integral) {
   if (integral && std::isfinite(v)) return std::to_string(std::llround(v));
   return fmt::format("{:.2f}", v);
 }
 
-// AIPerf tags sorted by name, then inferperf's own, so AIPerf rows keep their relative order.
-std::vector<const metrics::MetricResult*> ordered(const metrics::BenchmarkResult& r, bool scalar) {
+std::vector<const metrics::MetricResult*> csv_order(const metrics::BenchmarkResult& r, bool records,
+                                                    bool scalars) {
   std::vector<const metrics::MetricResult*> aiperf, extra;
   for (const auto& m : r.metrics) {
-    if (m.scalar != scalar) continue;
+    if (!(m.scalar ? scalars : records)) continue;
     (m.info->tag == "schedule_lag" ? extra : aiperf).push_back(&m);
   }
   auto by_tag = [](auto* a, auto* b) { return a->info->tag < b->info->tag; };
@@ -39,27 +44,25 @@ std::vector<const metrics::MetricResult*> ordered(const metrics::BenchmarkResult
   return aiperf;
 }
 
-}  // namespace
-
 std::string summary_csv(const metrics::BenchmarkResult& result) {
   std::string out;
-  auto records = ordered(result, false);
-  auto scalars = ordered(result, true);
+  auto records = csv_order(result, true, false);
+  auto scalars = csv_order(result, false, true);
   if (!records.empty()) {
     out += "Metric,avg,min,max,sum,p1,p5,p10,p25,p50,p75,p90,p95,p99,std\r\n";
     for (const auto* m : records) {
       const auto& s = m->stats;
       out += label(*m->info);
-      for (double v : {s.avg, s.min, s.max, s.sum}) out += "," + cell(v, false);
-      for (double v : s.p) out += "," + cell(v, false);
-      out += "," + cell(s.std, false) + "\r\n";
+      for (double v : {s.avg, s.min, s.max, s.sum}) out += "," + csv_number(v, false);
+      for (double v : s.p) out += "," + csv_number(v, false);
+      out += "," + csv_number(s.std, false) + "\r\n";
     }
   }
   if (!records.empty() && !scalars.empty()) out += "\r\n";
   if (!scalars.empty()) {
     out += "Metric,Value\r\n";
     for (const auto* m : scalars)
-      out += label(*m->info) + "," + cell(m->value, m->info->integral) + "\r\n";
+      out += label(*m->info) + "," + csv_number(m->value, m->info->integral) + "\r\n";
   }
   return out;
 }

@@ -1,6 +1,7 @@
 #include <cmath>
 
 #include "core/version.hpp"
+#include "report/export_parts.hpp"
 #include "report/exporters.hpp"
 #include "report/format.hpp"
 
@@ -13,6 +14,18 @@ nlohmann::ordered_json number(double v, bool integral) {
   if (integral) return static_cast<std::int64_t>(std::llround(v));
   return v;
 }
+
+// Position of a tag in the catalogue; the catalogue lists AIPerf's declared fields, then its other
+// tags, then inferperf's own.
+std::size_t position(std::string_view tag) {
+  const auto& all = metrics::catalogue();
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    if (all[i].tag == tag) return i;
+  }
+  return all.size();
+}
+
+}  // namespace
 
 nlohmann::ordered_json metric_object(const metrics::MetricResult& m) {
   nlohmann::ordered_json o;
@@ -33,18 +46,6 @@ nlohmann::ordered_json metric_object(const metrics::MetricResult& m) {
   o["sum"] = s.sum;
   return o;
 }
-
-// Position of a tag in the catalogue; the catalogue lists AIPerf's declared fields, then its other
-// tags, then inferperf's own.
-std::size_t position(std::string_view tag) {
-  const auto& all = metrics::catalogue();
-  for (std::size_t i = 0; i < all.size(); ++i) {
-    if (all[i].tag == tag) return i;
-  }
-  return all.size();
-}
-
-}  // namespace
 
 nlohmann::ordered_json summary_json(const metrics::BenchmarkResult& result,
                                     const ReportContext& ctx) {

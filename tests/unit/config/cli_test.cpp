@@ -113,7 +113,7 @@ TEST(ParseCommandLine, AliasesAndValues) {
 
 TEST(ParseCommandLine, UnsupportedAiperfFlagExitsTwoAndNamesIt) {
   for (const auto& args :
-       std::vector<std::vector<std::string>>{{"profile", "-m", "x", "--slice-duration", "5"},
+       std::vector<std::vector<std::string>>{{"profile", "-m", "x", "--public-dataset", "sharegpt"},
                                              {"profile", "-m", "x", "--num-profile-runs=5"},
                                              {"profile", "-m", "x", "--gpu-telemetry", "nvml"}}) {
     const CliOutcome o = parse_command_line(args);
@@ -197,6 +197,25 @@ TEST(ParseCommandLine, DurationIsAStopCondition) {
   ASSERT_TRUE(o.config.load.duration_s.has_value());
   EXPECT_DOUBLE_EQ(*o.config.load.duration_s, 1.5);
   EXPECT_DOUBLE_EQ(o.config.grace_period_s(), 30.0);
+}
+
+TEST(ParseCommandLine, SliceDurationIsStoredInSeconds) {
+  const CliOutcome o = parse_command_line({"profile", "-m", "x", "--slice-duration", "0.25"});
+  ASSERT_EQ(o.action, CliOutcome::Action::kProfile) << o.message;
+  ASSERT_TRUE(o.config.output.slice_duration_s.has_value());
+  EXPECT_DOUBLE_EQ(*o.config.output.slice_duration_s, 0.25);
+  EXPECT_TRUE(o.config.set_options.count("--slice-duration"));
+  EXPECT_FALSE(parse_command_line({"profile", "-m", "x"}).config.output.slice_duration_s);
+}
+
+TEST(ParseCommandLine, SliceDurationMustBePositiveAndFinite) {
+  for (const char* v : {"0", "-1", "inf", "nan"}) {
+    const CliOutcome o = parse_command_line({"profile", "-m", "x", "--slice-duration", v});
+    EXPECT_EQ(o.action, CliOutcome::Action::kExit) << v;
+    EXPECT_EQ(o.exit_code, 2) << v;
+    EXPECT_TRUE(contains(o.message, "--slice-duration must be a finite number of seconds"))
+        << v << ": " << o.message;
+  }
 }
 
 TEST(ParseCommandLine, VerbosityFlags) {

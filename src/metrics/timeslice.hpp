@@ -1,0 +1,30 @@
+// Timeslices (--slice-duration): the profiling records grouped by the wall-clock slice their
+// request started in, each group computed as if it were a benchmark of its own (spec 5.6 / 6.7).
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "core/clock.hpp"
+#include "metrics/compute.hpp"
+#include "records/request_record.hpp"
+
+namespace inferperf::metrics {
+
+struct Timeslice {
+  std::int64_t index = 0;  // 0..k-1 over the non-empty slices, in time order
+  BenchmarkResult result;  // every metric of the slice's records alone; per_record left empty
+};
+
+// Profiling records grouped by floor(wall_start_ns / (slice_duration_s * 1e9)): slices are
+// aligned to multiples of the slice length since the Unix epoch, not to the run's start. Groups
+// are in slice order; empty slices do not appear. Records keep their input order within a group.
+std::vector<std::vector<const records::RequestRecord*>> group_by_timeslice(
+    const std::vector<records::RequestRecord>& records, double slice_duration_s,
+    const core::WallAnchor& anchor);
+
+// compute_metrics() on every group of group_by_timeslice(); the records must outlive the result.
+std::vector<Timeslice> compute_timeslices(const std::vector<records::RequestRecord>& records,
+                                          double slice_duration_s, const core::WallAnchor& anchor,
+                                          const MetricOptions& options);
+
+}  // namespace inferperf::metrics
