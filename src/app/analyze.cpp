@@ -55,6 +55,11 @@ int run_analyze(const std::string& artifact_dir) {
         "the run did not finish: its records carry no client tokenizer counts (token metrics "
         "need --use-server-token-count data) and the phase window is unknown");
   }
+  if (manifest->settings.export_level == config::ExportLevel::kRaw) {
+    // Request bodies and raw responses are not in the records file.
+    spdlog::info("profile_export_raw.jsonl is left as the run wrote it");
+    manifest->settings.export_level = config::ExportLevel::kRecords;
+  }
   spdlog::info("analyze: {} record(s) from {}", recs.size(), file.string());
   return report_results(recs, manifest->settings, manifest->context);
 }

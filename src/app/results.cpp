@@ -70,13 +70,16 @@ int report_results(const std::vector<records::RequestRecord>& records,
   }
   const fs::path& dir = ctx.artifact_dir;
   bool export_ok = true;
-  auto write = [&](const fs::path& p, const std::string& content, const char* label) {
-    if (auto w = report::write_atomically(p, content); !w) {
+  auto written = [&](const fs::path& p, const core::Result<bool>& w, const char* label) {
+    if (!w) {
       spdlog::error("{}", w.error().describe());
       export_ok = false;
       return;
     }
     if (label) std::cout << label << ": " << p.string() << "\n";
+  };
+  auto write = [&](const fs::path& p, const std::string& content, const char* label) {
+    written(p, report::write_atomically(p, content), label);
   };
 
   std::cout << "\n" << report::render_metrics_table(result, ctx);
@@ -108,6 +111,13 @@ int report_results(const std::vector<records::RequestRecord>& records,
   }
   if (settings.export_level != config::ExportLevel::kSummary) {
     write(dir / "profile_export.jsonl", report::records_jsonl(result, ctx), "Records Export");
+  }
+  if (settings.export_level == config::ExportLevel::kRaw) {
+    const fs::path p = dir / "profile_export_raw.jsonl";
+    written(p,
+            report::write_atomically(
+                p, [&](std::ostream& out) { report::write_raw_jsonl(result, ctx, out); }),
+            "Raw Export");
   }
   std::cout << "Raw Records: " << (dir / records::kRecordsFileName).string() << "\n";
   std::cout << "Log File: " << (dir / "logs" / "inferperf.log").string() << "\n";

@@ -197,6 +197,7 @@ int run_profile(config::RunConfig c) {
   bo.system_message = ds.system_message;
   plan.body_options = bo;
   plan.connection_reuse = c.endpoint.connection_reuse;
+  plan.capture_raw = c.output.export_level == config::ExportLevel::kRaw;
   for (const auto& conv : ds.conversations) {
     bo.user_context = conv.user_context;
     auto body = endpoint->build_body({conv.turns.front()}, bo);

@@ -402,8 +402,9 @@ CliOutcome parse_command_line(const std::vector<std::string>& args) {
       ->add_option("--output-artifact-dir,--artifact-dir", c.output.artifact_dir, "Artifact folder")
       ->group("Output");
   profile
-      ->add_option("--export-level,--profile-export-level", export_level,
-                   "summary | records (raw is not supported yet)")
+      ->add_option(
+          "--export-level,--profile-export-level", export_level,
+          "summary | records (adds profile_export.jsonl) | raw (adds profile_export_raw.jsonl too)")
       ->check(CLI::IsMember({"summary", "records", "raw"}))
       ->group("Output");
   profile
@@ -502,11 +503,6 @@ CliOutcome parse_command_line(const std::vector<std::string>& args) {
   }
   c.endpoint.type =
       endpoint_type == "completions" ? EndpointType::kCompletions : EndpointType::kChat;
-  if (export_level == "raw") {
-    errors.push_back(
-        "--export-level raw (profile_export_raw.jsonl) is not supported yet; use summary or "
-        "records");
-  }
   c.output.export_level = export_level == "summary" ? ExportLevel::kSummary
                           : export_level == "raw"   ? ExportLevel::kRaw
                                                     : ExportLevel::kRecords;

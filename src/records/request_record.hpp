@@ -2,6 +2,7 @@
 // from these afterwards, so they can be recomputed offline.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -37,6 +38,8 @@ struct ClientTokens {
   // not counted. Per-token ITL spreads each event's gap over these.
   std::vector<std::int64_t> per_event;
 };
+
+struct RawExchange;  // records/raw_exchange.hpp
 
 struct ErrorInfo {
   std::optional<int> code;
@@ -79,6 +82,9 @@ struct RequestRecord {
   std::string finish_reason;
   std::optional<ErrorInfo> error;
   bool was_cancelled = false;
+  // The request and response as sent and received; only with --export-level raw (profiling
+  // phase), never written to inferperf_records.jsonl.
+  std::shared_ptr<RawExchange> raw;
 
   bool valid() const { return !error && !content_events.empty() && start_ns > 0; }
 };

@@ -32,27 +32,36 @@ nlohmann::ordered_json trace_data(const records::RequestRecord& r, const core::W
 
 }  // namespace
 
+nlohmann::ordered_json record_metadata(const records::RequestRecord& r, const ReportContext& ctx) {
+  nlohmann::ordered_json meta;
+  meta["session_num"] = r.credit_num;
+  meta["x_request_id"] = r.x_request_id;
+  meta["x_correlation_id"] = r.x_correlation_id;
+  meta["conversation_id"] = r.conversation_id;
+  meta["turn_index"] = r.turn_index;
+  meta["credit_issued_ns"] = ctx.anchor.to_wall(r.issued_ns);
+  meta["request_start_ns"] = ctx.anchor.to_wall(r.start_ns);
+  if (r.headers_ns) meta["request_ack_ns"] = ctx.anchor.to_wall(r.headers_ns);
+  core::MonoNs end = r.last_event_ns ? r.last_event_ns : r.end_ns;
+  meta["request_end_ns"] = ctx.anchor.to_wall(end);
+  meta["worker_id"] = "worker_" + std::to_string(r.worker_id);
+  meta["record_processor_id"] = "collector";
+  meta["benchmark_phase"] = records::to_string(r.phase);
+  meta["was_cancelled"] = r.was_cancelled;
+  if (r.was_cancelled) meta["cancellation_time_ns"] = ctx.anchor.to_wall(r.end_ns);
+  return meta;
+}
+
+nlohmann::ordered_json error_json(const records::ErrorInfo& e) {
+  return {{"code", e.code ? nlohmann::ordered_json(*e.code) : nlohmann::ordered_json(nullptr)},
+          {"type", e.type},
+          {"message", e.message}};
+}
+
 std::string records_jsonl(const metrics::BenchmarkResult& result, const ReportContext& ctx) {
   std::string out;
   for (const auto& rv : result.per_record) {
     const auto& r = *rv.record;
-    nlohmann::ordered_json meta;
-    meta["session_num"] = r.credit_num;
-    meta["x_request_id"] = r.x_request_id;
-    meta["x_correlation_id"] = r.x_correlation_id;
-    meta["conversation_id"] = r.conversation_id;
-    meta["turn_index"] = r.turn_index;
-    meta["credit_issued_ns"] = ctx.anchor.to_wall(r.issued_ns);
-    meta["request_start_ns"] = ctx.anchor.to_wall(r.start_ns);
-    if (r.headers_ns) meta["request_ack_ns"] = ctx.anchor.to_wall(r.headers_ns);
-    core::MonoNs end = r.last_event_ns ? r.last_event_ns : r.end_ns;
-    meta["request_end_ns"] = ctx.anchor.to_wall(end);
-    meta["worker_id"] = "worker_" + std::to_string(r.worker_id);
-    meta["record_processor_id"] = "collector";
-    meta["benchmark_phase"] = records::to_string(r.phase);
-    meta["was_cancelled"] = r.was_cancelled;
-    if (r.was_cancelled) meta["cancellation_time_ns"] = ctx.anchor.to_wall(r.end_ns);
-
     nlohmann::ordered_json metrics_obj = nlohmann::ordered_json::object();
     // Record metrics in catalogue order; list metrics (chunk gaps) sit where AIPerf puts them.
     for (const auto& mi : metrics::catalogue()) {
@@ -75,15 +84,10 @@ std::string records_jsonl(const metrics::BenchmarkResult& result, const ReportCo
     if (metrics_obj.empty() && !r.error) continue;
 
     nlohmann::ordered_json line;
-    line["metadata"] = std::move(meta);
+    line["metadata"] = record_metadata(r, ctx);
     line["metrics"] = std::move(metrics_obj);
     if (ctx.export_http_trace) line["trace_data"] = trace_data(r, ctx.anchor);
-    if (r.error) {
-      line["error"] = {{"code", r.error->code ? nlohmann::ordered_json(*r.error->code)
-                                              : nlohmann::ordered_json(nullptr)},
-                       {"type", r.error->type},
-                       {"message", r.error->message}};
-    }
+    if (r.error) line["error"] = error_json(*r.error);
     out += line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     out += '\n';
   }
@@ -91,12 +95,20 @@ std::string records_jsonl(const metrics::BenchmarkResult& result, const ReportCo
 }
 
 core::Result<bool> write_atomically(const std::filesystem::path& path, const std::string& content) {
+  return write_atomically(path, [&](std::ostream& f) {
+    f.write(content.data(), static_cast<std::streamsize>(content.size()));
+  });
+}
+
+core::Result<bool> write_atomically(const std::filesystem::path& path,
+                                    const std::function<void(std::ostream&)>& writer) {
   auto tmp = path;
   tmp += ".tmp";
   {
     std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
     if (!f) return core::Error{core::ErrorKind::kIo, "cannot write file", tmp.string()};
-    f.write(content.data(), static_cast<std::streamsize>(content.size()));
+    writer(f);
+    f.flush();
     if (!f) return core::Error{core::ErrorKind::kIo, "write failed", tmp.string()};
   }
   std::error_code ec;

@@ -58,6 +58,7 @@ void SseParser::process_line(std::string_view line, std::vector<SseEvent>& out) 
     if (!value.empty() && value.front() == ' ') value.remove_prefix(1);
   }
   pending_any_ = true;
+  if (keep_fields_) pending_.fields.emplace_back(name.empty() ? "comment" : name, value);
   if (name.empty()) {
     if (!pending_.comment.empty()) pending_.comment.push_back('\n');
     pending_.comment.append(value);

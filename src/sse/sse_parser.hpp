@@ -3,6 +3,7 @@
 #pragma once
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace inferperf::sse {
@@ -13,6 +14,9 @@ struct SseEvent {
   std::string id;
   std::string comment;  // comment lines (":" prefix) joined with '\n'
   bool has_data = false;
+  // Every field line in arrival order as (name, value), comments named "comment"; filled only
+  // when the parser was asked to keep fields (--export-level raw).
+  std::vector<std::pair<std::string, std::string>> fields;
 };
 
 class SseParser {
@@ -23,6 +27,8 @@ class SseParser {
   // End of stream: a partial last line and any pending fields form one final event.
   void finish(std::vector<SseEvent>& out);
   void reset();
+  // Also record each event's field lines in order (SseEvent::fields). Off by default.
+  void keep_fields(bool on) { keep_fields_ = on; }
 
  private:
   void process_line(std::string_view line, std::vector<SseEvent>& out);
@@ -32,6 +38,7 @@ class SseParser {
   SseEvent pending_;
   bool pending_any_ = false;
   bool last_was_cr_ = false;
+  bool keep_fields_ = false;
 };
 
 }  // namespace inferperf::sse

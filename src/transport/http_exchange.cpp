@@ -115,6 +115,7 @@ asio::awaitable<Attempt> attempt(ConnectionPool& pool, ExchangeRequest request, 
       if (parser.is_header_done() && !headers_reported) {
         headers_reported = true;
         t.headers_ns = ts;
+        sink.on_header_fields(parser.headers_text());
         sink.on_headers(parser.status(), parser.reason(), parser.content_type(), ts);
       }
       if (!parser.body_out().empty()) {

@@ -34,6 +34,9 @@ class ResponseSink {
   virtual ~ResponseSink() = default;
   virtual void on_headers(int status, std::string_view reason, std::string_view content_type,
                           core::MonoNs ts) = 0;
+  // The whole response head as "name: value\n" lines, just before on_headers; for sinks that keep
+  // the headers (--export-level raw).
+  virtual void on_header_fields(std::string_view /*fields*/) {}
   // Decoded body bytes; every byte delivered by one socket read carries that read's stamp.
   virtual void on_body(std::string_view bytes, core::MonoNs ts, std::uint32_t read_index) = 0;
   // Lets the sink stop the exchange early (for example after an error event); checked per read.

@@ -28,6 +28,8 @@ struct RequestPlan {
   endpoint::BodyOptions body_options;
   // --connection-reuse-strategy: pooled | never | sticky-user-sessions.
   std::string connection_reuse = "pooled";
+  // --export-level raw: keep each profiling request's exchange in its record (RequestRecord::raw).
+  bool capture_raw = false;
 };
 
 // Serializes the full HTTP/1.1 request for one body.

@@ -1,12 +1,43 @@
 #include "worker/response_collector.hpp"
 
+#include <algorithm>
+
+#include "records/raw_exchange.hpp"
+
 namespace inferperf::worker {
 
+void ResponseCollector::on_header_fields(std::string_view fields) {
+  if (!record_.raw) return;
+  auto& out = record_.raw->response_headers;
+  while (!fields.empty()) {
+    const std::size_t nl = fields.find('\n');
+    std::string_view line = fields.substr(0, nl);
+    fields.remove_prefix(nl == std::string_view::npos ? fields.size() : nl + 1);
+    const std::size_t colon = line.find(": ");
+    if (colon == std::string_view::npos) continue;
+    std::string name(line.substr(0, colon));
+    std::string_view value = line.substr(colon + 2);
+    // A repeated header becomes one comma-separated value (RFC 9110, 5.3).
+    auto same =
+        std::find_if(out.begin(), out.end(), [&](const auto& h) { return h.first == name; });
+    if (same != out.end()) {
+      same->second += ", ";
+      same->second += value;
+    } else {
+      out.emplace_back(std::move(name), value);
+    }
+  }
+}
+
 void ResponseCollector::on_headers(int status, std::string_view reason,
-                                   std::string_view content_type, core::MonoNs) {
+                                   std::string_view content_type, core::MonoNs ts) {
   record_.status = status;
   reason_ = std::string(reason);
   sse_mode_ = status == 200 && content_type.starts_with("text/event-stream");
+  if (record_.raw) {
+    raw_content_type_ = std::string(content_type);
+    headers_ts_ = ts;
+  }
 }
 
 void ResponseCollector::on_body(std::string_view bytes, core::MonoNs ts, std::uint32_t read_index) {
@@ -14,14 +45,22 @@ void ResponseCollector::on_body(std::string_view bytes, core::MonoNs ts, std::ui
   last_read_ = read_index;
   if (!sse_mode_) {
     body_.append(bytes);
+    if (record_.raw) raw_text_.append(bytes);
     return;
   }
   events_.clear();
   sse_.feed(bytes, events_);
-  for (const auto& e : events_) {
-    if (failed_) break;
-    handle_event(e, ts, read_index);
+  for (auto& e : events_) {
+    if (record_.raw) keep_raw(e, ts);  // every message received, even after an error event
+    if (!failed_) handle_event(e, ts, read_index);
   }
+}
+
+void ResponseCollector::keep_raw(sse::SseEvent& e, core::MonoNs ts) {
+  records::RawResponse r;
+  r.perf_ns = ts;
+  r.packets = std::move(e.fields);
+  record_.raw->responses.push_back(std::move(r));
 }
 
 void ResponseCollector::handle_event(const sse::SseEvent& e, core::MonoNs ts,
@@ -78,9 +117,10 @@ void ResponseCollector::finish(core::MonoNs end_ns) {
     events_.clear();
     sse_.finish(events_);
     // A message left without its terminating blank line arrived with the last read.
-    for (const auto& e : events_) {
-      if (failed_) break;
-      handle_event(e, last_ts_ ? last_ts_ : end_ns, last_read_);
+    const core::MonoNs ts = last_ts_ ? last_ts_ : end_ns;
+    for (auto& e : events_) {
+      if (record_.raw) keep_raw(e, ts);
+      if (!failed_) handle_event(e, ts, last_read_);
     }
     return;
   }
@@ -88,6 +128,15 @@ void ResponseCollector::finish(core::MonoNs end_ns) {
   record_.events++;
   record_.last_event_ns = last_ts_ ? last_ts_ : end_ns;
   handle_payload(body_, record_.last_event_ns, last_read_);
+}
+
+void ResponseCollector::finish_raw(core::MonoNs end_ns) {
+  if (!record_.raw || record_.status == 0 || sse_mode_) return;  // no response, or SSE messages
+  records::RawResponse r;
+  r.perf_ns = last_ts_ ? last_ts_ : (headers_ts_ ? headers_ts_ : end_ns);
+  r.text = std::move(raw_text_);
+  r.content_type = std::move(raw_content_type_);
+  record_.raw->responses.push_back(std::move(r));
 }
 
 void ResponseCollector::fail(std::optional<int> code, std::string type, std::string message) {

@@ -14,9 +14,13 @@ namespace inferperf::worker {
 
 class ResponseCollector final : public transport::ResponseSink {
  public:
+  // When record.raw is set (--export-level raw) the exchange is also kept there as received.
   ResponseCollector(const endpoint::Endpoint& endpoint, records::RequestRecord& record)
-      : endpoint_(endpoint), record_(record) {}
+      : endpoint_(endpoint), record_(record) {
+    if (record_.raw) sse_.keep_fields(true);
+  }
 
+  void on_header_fields(std::string_view fields) override;
   void on_headers(int status, std::string_view reason, std::string_view content_type,
                   core::MonoNs ts) override;
   void on_body(std::string_view bytes, core::MonoNs ts, std::uint32_t read_index) override;
@@ -27,8 +31,12 @@ class ResponseCollector final : public transport::ResponseSink {
   std::string content_text() const;
   // Called once the exchange ended without a transport error.
   void finish(core::MonoNs end_ns);
+  // With record.raw: adds a non-streaming body (whole, any status) to the raw responses. Called
+  // once at the end of the exchange, after finish() and also after a transport error.
+  void finish_raw(core::MonoNs end_ns);
 
  private:
+  void keep_raw(sse::SseEvent& e, core::MonoNs ts);
   void handle_event(const sse::SseEvent& e, core::MonoNs ts, std::uint32_t read_index);
   void handle_payload(std::string_view payload, core::MonoNs ts, std::uint32_t read_index);
   void fail(std::optional<int> code, std::string type, std::string message);
@@ -41,6 +49,10 @@ class ResponseCollector final : public transport::ResponseSink {
   bool failed_ = false;
   std::string reason_;
   std::string body_;  // non-SSE body (success or error text)
+  // --export-level raw only: the non-SSE body and its content type, kept whole.
+  std::string raw_text_;
+  std::string raw_content_type_;
+  core::MonoNs headers_ts_ = 0;
   core::MonoNs last_ts_ = 0;
   std::uint32_t last_read_ = 0;
 };

@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "core/uuid.hpp"
+#include "records/raw_exchange.hpp"
 #include "worker/response_collector.hpp"
 
 namespace inferperf::worker {
@@ -84,8 +85,15 @@ void Worker::launch(timing::Credit credit) {
     rec.requested_osl = conv.turns[static_cast<std::size_t>(credit.turn_index)].max_tokens;
     const auto target = static_cast<std::size_t>(credit.url_index) % plan_.targets.size();
     transport::ConnectionPool& pool = *pools_[target];
-    const std::string request = serialize_request(plan_, plan_.targets[target], body_for(credit),
+    std::string body = body_for(credit);
+    const std::string request = serialize_request(plan_, plan_.targets[target], body,
                                                   rec.x_request_id, rec.x_correlation_id);
+    if (plan_.capture_raw && credit.phase == records::Phase::kProfiling) {
+      auto raw = std::make_shared<records::RawExchange>();
+      raw->request_headers = records::redacted_request_headers(request);
+      raw->payload = std::move(body);
+      rec.raw = std::move(raw);
+    }
 
     // Shared with the timeout handler, which may already be queued when the request completes.
     auto cancel = std::make_shared<transport::CancelHandle>();
@@ -144,6 +152,7 @@ void Worker::launch(timing::Credit credit) {
     } else if (!err) {
       collector.finish(rec.end_ns);
     }
+    if (rec.raw) collector.finish_raw(rec.end_ns);
     if (!rec.error && rec.content_events.empty()) {
       rec.error = records::ErrorInfo{std::nullopt, "InvalidInferenceResultError",
                                      "No responses with actual content were received"};

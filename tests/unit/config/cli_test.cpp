@@ -150,13 +150,21 @@ TEST(ParseCommandLine, InvalidValuesAreErrors) {
       {"profile", "-m", "x", "--extra-inputs", "novalue"},
       {"profile", "-m", "x", "--url", "http://a:1", "--url-strategy", "random"},
       {"profile", "-m", "x", "--isl", "0"},
-      {"profile", "-m", "x", "--export-level", "raw"},  // not supported yet
+      {"profile", "-m", "x", "--export-level", "everything"},
       {"profile", "-m", "x", "--ui-type", "dashboard"},
   };
   for (const auto& args : bad) {
     const CliOutcome o = parse_command_line(args);
     EXPECT_EQ(o.action, CliOutcome::Action::kExit) << args[3];
     EXPECT_EQ(o.exit_code, 2) << args[3] << ": " << o.message;
+  }
+}
+
+TEST(ParseCommandLine, ExportLevelRawIsAccepted) {
+  for (const std::string flag : {"--export-level", "--profile-export-level"}) {
+    const CliOutcome o = parse_command_line({"profile", "-m", "x", flag, "raw"});
+    ASSERT_EQ(o.action, CliOutcome::Action::kProfile) << flag << ": " << o.message;
+    EXPECT_EQ(o.config.output.export_level, ExportLevel::kRaw) << flag;
   }
 }
 

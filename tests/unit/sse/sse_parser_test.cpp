@@ -182,4 +182,26 @@ TEST(SseParserSplit, EmptyFeedBetweenCrAndLfKeepsTheCrlf) {
   EXPECT_EQ(out, (std::vector<SseEvent>{ev("y")}));
 }
 
+TEST(SseParserFields, KeptInArrivalOrderOnlyWhenAsked) {
+  const std::string s =
+      ": ping\nevent: message\nid: 7\ndata: a\ndata:b\nretry: 10\nflag\n\ndata: [DONE]\n\n";
+  using Fields = std::vector<std::pair<std::string, std::string>>;
+  SseParser p;
+  p.keep_fields(true);
+  std::vector<SseEvent> out;
+  p.feed(s, out);
+  p.finish(out);
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0].fields, (Fields{{"comment", "ping"},
+                                   {"event", "message"},
+                                   {"id", "7"},
+                                   {"data", "a"},
+                                   {"data", "b"},
+                                   {"retry", "10"},
+                                   {"flag", ""}}));
+  EXPECT_EQ(out[0].data, "a\nb");
+  EXPECT_EQ(out[1].fields, (Fields{{"data", "[DONE]"}}));
+  EXPECT_TRUE(parse_whole(s)[0].fields.empty()) << "off by default";
+}
+
 }  // namespace

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/version.hpp"
+#include "records/raw_exchange.hpp"
 #include "worker/request_plan.hpp"
 
 namespace {
@@ -14,6 +15,7 @@ namespace {
 using inferperf::config::EndpointType;
 using inferperf::endpoint::make_endpoint;
 using inferperf::records::ContentEvent;
+using inferperf::records::RawExchange;
 using inferperf::records::RequestRecord;
 using inferperf::worker::RequestPlan;
 using inferperf::worker::ResponseCollector;
@@ -192,6 +194,122 @@ TEST(ResponseCollector, NonStreamingBodyIsOneEventAtTheLastRead) {
   EXPECT_EQ(r.last_event_ns, 180);
   EXPECT_EQ(r.finish_reason, "length");
   EXPECT_EQ(r.usage.completion_tokens, 2);
+}
+
+// --export-level raw: the collector also keeps the exchange as received in record.raw.
+struct RawFixture {
+  static RequestRecord with_raw() {
+    RequestRecord r;
+    r.raw = std::make_shared<RawExchange>();
+    return r;
+  }
+  RawFixture() : endpoint(make_endpoint(EndpointType::kChat)), collector(*endpoint, record) {}
+  std::unique_ptr<inferperf::endpoint::Endpoint> endpoint;
+  RequestRecord record = with_raw();
+  ResponseCollector collector;
+};
+
+using Fields = std::vector<std::pair<std::string, std::string>>;
+
+TEST(ResponseCollectorRaw, StreamingKeepsEveryMessageWithItsRead) {
+  RawFixture f;
+  f.collector.on_header_fields("Content-Type: text/event-stream\nX-A: 1\nx-b: 2\nX-A: 3\n");
+  f.collector.on_headers(200, "OK", "text/event-stream", 90);
+  const std::string c = chunk(R"({"content":"Hel"})");
+  f.collector.on_body(kRole + c.substr(0, 10), 100, 0);
+  f.collector.on_body(c.substr(10) + ": ping\n\n", 200, 1);
+  f.collector.on_body(kDone, 300, 2);
+  f.collector.finish(400);
+  f.collector.finish_raw(400);
+  const RawExchange& raw = *f.record.raw;
+  EXPECT_EQ(raw.response_headers,
+            (Fields{{"Content-Type", "text/event-stream"}, {"X-A", "1, 3"}, {"x-b", "2"}}));
+  ASSERT_EQ(raw.responses.size(), 4u);
+  const std::vector<std::int64_t> stamps = {100, 200, 200, 300};
+  for (std::size_t i = 0; i < stamps.size(); ++i) {
+    EXPECT_EQ(raw.responses[i].perf_ns, stamps[i]) << i;
+    EXPECT_FALSE(raw.responses[i].text.has_value()) << i;
+  }
+  EXPECT_EQ(raw.responses[0].packets, (Fields{{"data", kRole.substr(6, kRole.size() - 8)}}));
+  EXPECT_EQ(raw.responses[1].packets, (Fields{{"data", c.substr(6, c.size() - 8)}}));
+  EXPECT_EQ(raw.responses[2].packets, (Fields{{"comment", "ping"}}));
+  EXPECT_EQ(raw.responses[3].packets, (Fields{{"data", "[DONE]"}}));
+  ASSERT_EQ(f.record.content_events.size(), 1u);  // decoding is unchanged
+}
+
+TEST(ResponseCollectorRaw, MessagesAfterAnErrorEventAreStillKept) {
+  RawFixture f;
+  f.collector.on_headers(200, "OK", "text/event-stream", 90);
+  f.collector.on_body("event: error\ndata: overloaded\n\n" + chunk(R"({"content":"x"})"), 100, 0);
+  f.collector.finish_raw(200);
+  ASSERT_TRUE(f.record.error.has_value());
+  ASSERT_EQ(f.record.raw->responses.size(), 2u);
+  EXPECT_EQ(f.record.raw->responses[0].packets,
+            (Fields{{"event", "error"}, {"data", "overloaded"}}));
+}
+
+TEST(ResponseCollectorRaw, LeftoverMessageAtFinishTakesTheLastRead) {
+  RawFixture f;
+  f.collector.on_headers(200, "OK", "text/event-stream", 90);
+  f.collector.on_body("data: end", 300, 4);
+  f.collector.finish(999);
+  f.collector.finish_raw(999);
+  ASSERT_EQ(f.record.raw->responses.size(), 1u);
+  EXPECT_EQ(f.record.raw->responses[0].perf_ns, 300);
+  EXPECT_EQ(f.record.raw->responses[0].packets, (Fields{{"data", "end"}}));
+}
+
+TEST(ResponseCollectorRaw, ErrorBodyIsKeptWhole) {
+  RawFixture f;
+  const std::string big(100 * 1024, 'e');
+  f.collector.on_headers(503, "Service Unavailable", "text/plain", 90);
+  f.collector.on_body(big.substr(0, 5000), 100, 0);
+  f.collector.on_body(big.substr(5000), 180, 1);
+  f.collector.finish(200);
+  f.collector.finish_raw(200);
+  ASSERT_EQ(f.record.raw->responses.size(), 1u);
+  const auto& resp = f.record.raw->responses[0];
+  EXPECT_EQ(resp.perf_ns, 180);
+  ASSERT_TRUE(resp.text.has_value());
+  EXPECT_EQ(*resp.text, big);
+  EXPECT_EQ(resp.content_type, "text/plain");
+  EXPECT_TRUE(resp.packets.empty());
+}
+
+TEST(ResponseCollectorRaw, NonStreamingBodyAndEmptyBody) {
+  RawFixture f;
+  f.collector.on_headers(200, "OK", "application/json", 90);
+  f.collector.on_body(R"({"choices":[{"message":{"content":"hi"}}]})", 150, 0);
+  f.collector.finish(160);
+  f.collector.finish_raw(160);
+  ASSERT_EQ(f.record.raw->responses.size(), 1u);
+  EXPECT_EQ(*f.record.raw->responses[0].text, R"({"choices":[{"message":{"content":"hi"}}]})");
+  EXPECT_EQ(f.record.raw->responses[0].content_type, "application/json");
+
+  RawFixture empty;
+  empty.collector.on_headers(204, "No Content", "", 90);
+  empty.collector.finish(95);
+  empty.collector.finish_raw(95);
+  ASSERT_EQ(empty.record.raw->responses.size(), 1u);
+  EXPECT_EQ(empty.record.raw->responses[0].perf_ns, 90);  // the head's read
+  EXPECT_EQ(*empty.record.raw->responses[0].text, "");
+}
+
+TEST(ResponseCollectorRaw, NoResponseNoEntries) {
+  RawFixture f;
+  f.collector.finish_raw(50);
+  EXPECT_TRUE(f.record.raw->responses.empty());
+}
+
+TEST(ResponseCollectorRaw, NothingIsKeptWithoutRaw) {
+  Fixture f;
+  f.collector.on_header_fields("Content-Type: text/event-stream\n");
+  f.collector.on_headers(200, "OK", "text/event-stream", 90);
+  f.collector.on_body(chunk(R"({"content":"a"})") + kDone, 100, 0);
+  f.collector.finish(200);
+  f.collector.finish_raw(200);
+  EXPECT_EQ(f.record.raw, nullptr);
+  EXPECT_EQ(f.record.content_events.size(), 1u);
 }
 
 TEST(SerializeRequest, ExactBytes) {

@@ -1,0 +1,39 @@
+#include "records/raw_exchange.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+namespace inferperf::records {
+
+bool is_secret_header(std::string_view name) {
+  std::string lower(name);
+  std::transform(lower.begin(), lower.end(), lower.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return lower == "authorization" || lower == "x-api-key" || lower == "api-key" ||
+         lower.find("token") != std::string::npos || lower.find("secret") != std::string::npos ||
+         lower.find("key") != std::string::npos;
+}
+
+HeaderList redacted_request_headers(std::string_view head) {
+  HeaderList out;
+  if (auto end = head.find("\r\n\r\n"); end != std::string_view::npos) head = head.substr(0, end);
+  std::size_t pos = head.find("\r\n");  // skip the request line
+  while (pos != std::string_view::npos) {
+    pos += 2;
+    const std::size_t next = head.find("\r\n", pos);
+    std::string_view line =
+        head.substr(pos, next == std::string_view::npos ? head.npos : next - pos);
+    pos = next;
+    const std::size_t colon = line.find(':');
+    if (colon == std::string_view::npos || colon == 0) continue;
+    std::string_view name = line.substr(0, colon);
+    std::string_view value = line.substr(colon + 1);
+    while (!value.empty() && (value.front() == ' ' || value.front() == '\t'))
+      value.remove_prefix(1);
+    while (!value.empty() && (value.back() == ' ' || value.back() == '\t')) value.remove_suffix(1);
+    out.emplace_back(name, is_secret_header(name) ? kRedacted : value);
+  }
+  return out;
+}
+
+}  // namespace inferperf::records
