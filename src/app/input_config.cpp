@@ -122,6 +122,7 @@ nlohmann::ordered_json build_input_config(const config::RunConfig& c,
   if (!input.empty()) j["input"] = input;
   j["output"] = {{"artifact_directory", artifact_dir}};
   if (set("--export-level")) j["output"]["export_level"] = config::to_string(c.output.export_level);
+  if (set("--profile-export-prefix")) j["output"]["profile_export_prefix"] = c.output.export_prefix;
   if (c.output.slice_duration_s) j["output"]["slice_duration"] = *c.output.slice_duration_s;
   if (!tokenizer.empty()) j["tokenizer"] = tokenizer;
   j["loadgen"] = loadgen;

@@ -1,5 +1,7 @@
 #include "app/results.hpp"
 
+#include "app/export_names.hpp"
+
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
@@ -98,22 +100,21 @@ int report_results(const std::vector<records::RequestRecord>& records,
   if (const auto* d = result.find("benchmark_duration")) {
     std::cout << fmt::format("Benchmark Duration: {:.2f} sec\n", d->value);
   }
-  write(dir / "profile_export_aiperf.csv", report::summary_csv(result), "CSV Export");
-  write(dir / "profile_export_aiperf.json", report::summary_json(result, ctx).dump(2),
-        "JSON Export");
+  const ExportNames names = export_names(settings.export_prefix);
+  write(dir / names.summary_csv, report::summary_csv(result), "CSV Export");
+  write(dir / names.summary_json, report::summary_json(result, ctx).dump(2), "JSON Export");
   if (settings.slice_duration_s) {
     const auto slices = metrics::compute_timeslices(records, *settings.slice_duration_s, ctx.anchor,
                                                     settings.metric_options);
-    write(dir / "profile_export_aiperf_timeslices.csv", report::timeslices_csv(slices),
-          "Timeslice CSV Export");
-    write(dir / "profile_export_aiperf_timeslices.json",
-          report::timeslices_json(slices, ctx).dump(2), "Timeslice JSON Export");
+    write(dir / names.timeslices_csv, report::timeslices_csv(slices), "Timeslice CSV Export");
+    write(dir / names.timeslices_json, report::timeslices_json(slices, ctx).dump(2),
+          "Timeslice JSON Export");
   }
   if (settings.export_level != config::ExportLevel::kSummary) {
-    write(dir / "profile_export.jsonl", report::records_jsonl(result, ctx), "Records Export");
+    write(dir / names.records_jsonl, report::records_jsonl(result, ctx), "Records Export");
   }
   if (settings.export_level == config::ExportLevel::kRaw) {
-    const fs::path p = dir / "profile_export_raw.jsonl";
+    const fs::path p = dir / names.raw_jsonl;
     written(p,
             report::write_atomically(
                 p, [&](std::ostream& out) { report::write_raw_jsonl(result, ctx, out); }),

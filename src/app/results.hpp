@@ -16,8 +16,9 @@ namespace inferperf::app {
 struct ExportSettings {
   config::ExportLevel export_level = config::ExportLevel::kRecords;
   metrics::MetricOptions metric_options;
-  bool show_trace_timing = false;  // --show-trace-timing
+  bool show_trace_timing = false;          // --show-trace-timing
   std::optional<double> slice_duration_s;  // --slice-duration: also write the timeslice exports
+  std::string export_prefix;               // --profile-export-prefix ("" = AIPerf's names)
 };
 
 // The metric options a configuration asks for (AIPERF_METRICS_* environment thresholds

@@ -76,6 +76,7 @@ core::Result<bool> write_manifest(const std::filesystem::path& dir,
   j["export_level"] = level_name(settings.export_level);
   j["show_trace_timing"] = settings.show_trace_timing;
   if (settings.slice_duration_s) j["slice_duration"] = *settings.slice_duration_s;
+  if (!settings.export_prefix.empty()) j["profile_export_prefix"] = settings.export_prefix;
   j["export_http_trace"] = ctx.export_http_trace;
   j["metric_options"] = options_json(settings.metric_options);
   j["input_config"] = ctx.input_config;
@@ -112,6 +113,7 @@ core::Result<RunManifest> read_manifest(const std::filesystem::path& dir) {
     ctx.artifact_dir = dir;
     m.settings.export_level = level_of(j.at("export_level").get<std::string>());
     m.settings.show_trace_timing = j.at("show_trace_timing").get<bool>();
+    m.settings.export_prefix = j.value("profile_export_prefix", "");
     if (j.contains("slice_duration"))
       m.settings.slice_duration_s = j.at("slice_duration").get<double>();
     auto options = options_from(j.at("metric_options"));

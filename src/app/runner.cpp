@@ -231,6 +231,7 @@ int run_profile(config::RunConfig c) {
   settings.metric_options = metric_options_for(c, tok != nullptr);
   settings.show_trace_timing = c.metrics.show_trace_timing;
   settings.slice_duration_s = c.output.slice_duration_s;
+  settings.export_prefix = c.output.export_prefix;
   // Written now so a run that never finishes can still be analysed from its records.
   if (auto m = write_manifest(artifact_dir, ctx, settings, false); !m) {
     std::cerr << "error: " << m.error().describe() << "\n";

@@ -29,8 +29,6 @@ const std::vector<std::string> kUnsupportedFlags = {"--public-dataset",
                                                     "--audio-length-mean",
                                                     "--video-width",
                                                     "--video-height",
-                                                    "--profile-export-prefix",
-                                                    "--profile-export-file",
                                                     "--rankings-passages-mean",
                                                     "--rankings-passages-stddev",
                                                     "--rankings-passages-prompt-token-mean",
@@ -400,6 +398,11 @@ CliOutcome parse_command_line(const std::vector<std::string>& args) {
 
   profile
       ->add_option("--output-artifact-dir,--artifact-dir", c.output.artifact_dir, "Artifact folder")
+      ->group("Output");
+  profile
+      ->add_option("--profile-export-prefix,--profile-export-file", c.output.export_prefix,
+                   "Name the export files <prefix>.json, <prefix>.csv, <prefix>.jsonl, "
+                   "<prefix>_raw.jsonl, <prefix>_timeslices.* (inside the artifact folder)")
       ->group("Output");
   profile
       ->add_option(

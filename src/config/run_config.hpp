@@ -108,6 +108,7 @@ struct OutputConfig {
   std::string artifact_dir = "artifacts";
   bool artifact_dir_explicit = false;
   ExportLevel export_level = ExportLevel::kRecords;
+  std::string export_prefix;  // --profile-export-prefix / --profile-export-file
   std::optional<double> slice_duration_s;  // --slice-duration: per-slice metrics exports
 };
 

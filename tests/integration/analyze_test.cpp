@@ -42,9 +42,8 @@ void profile_then_analyze(const std::vector<std::string>& extra, const std::stri
 
 TEST(Analyze, StreamingRunIsRebuiltByteForByte) {
   profile_then_analyze({"--streaming", "--concurrency", "4", "--request-count", "24", "--osl", "12",
-                        "--slice-duration", "0.05",
-                        "--goodput", "time_to_first_token:50", "--cross-tool-metrics",
-                        "--export-http-trace", "--random-seed", "7"},
+                        "--slice-duration", "0.05", "--goodput", "time_to_first_token:50",
+                        "--cross-tool-metrics", "--export-http-trace", "--random-seed", "7"},
                        "streaming");
 }
 
@@ -52,6 +51,26 @@ TEST(Analyze, MultiTurnRateRunWithServerCountsIsRebuiltByteForByte) {
   profile_then_analyze({"--request-rate", "200", "--num-sessions", "6", "--session-turns-mean", "2",
                         "--use-server-token-count", "--streaming", "--warmup-request-count", "2"},
                        "multi-turn");
+}
+
+TEST(Analyze, ExportPrefixNamesEveryFileAndAnalyzeKeepsIt) {
+  MockServerProcess mock({"--fast"});
+  const std::string dir = make_temp_dir("ip-prefix-");
+  auto run = run_process(
+      {INFERPERF_BIN, "profile", "-m", "mock-model", "-u", mock.url(), "--request-count", "4",
+       "--profile-export-prefix", "run1.json", "--slice-duration", "1", "--artifact-dir", dir},
+      std::chrono::seconds(60));
+  ASSERT_EQ(run.exit_code, 0) << run.out;
+  for (const char* f :
+       {"run1.json", "run1.csv", "run1.jsonl", "run1_timeslices.csv", "run1_timeslices.json"}) {
+    EXPECT_TRUE(fs::exists(dir + "/" + f)) << f;
+  }
+  EXPECT_FALSE(fs::exists(dir + "/profile_export_aiperf.json"));
+  const std::string summary = read_file(dir + "/run1.json");
+  fs::remove(dir + "/run1.json");
+  auto again = run_process({INFERPERF_BIN, "analyze", dir}, std::chrono::seconds(60));
+  ASSERT_EQ(again.exit_code, 0) << again.out;
+  EXPECT_EQ(read_file(dir + "/run1.json"), summary);
 }
 
 TEST(Analyze, MissingFolderIsExitTwo) {

@@ -70,3 +70,29 @@ TEST(PhasePlans, FixedScheduleTakesItsZero) {
 
 }  // namespace
 }  // namespace inferperf::app
+
+#include "app/export_names.hpp"
+
+namespace inferperf::app {
+namespace {
+
+TEST(ExportNames, DefaultsAndPrefixWithItsSuffixStrippedOnce) {
+  const ExportNames d = export_names("");
+  EXPECT_EQ(d.summary_json, "profile_export_aiperf.json");
+  EXPECT_EQ(d.records_jsonl, "profile_export.jsonl");
+  EXPECT_EQ(d.timeslices_csv, "profile_export_aiperf_timeslices.csv");
+  for (const char* given : {"run1", "run1.json", "run1.csv", "run1_raw.jsonl",
+                            "run1_timeslices.json", "run1_server_metrics.parquet"}) {
+    const ExportNames n = export_names(given);
+    EXPECT_EQ(n.summary_json, "run1.json") << given;
+    EXPECT_EQ(n.summary_csv, "run1.csv") << given;
+    EXPECT_EQ(n.records_jsonl, "run1.jsonl") << given;
+    EXPECT_EQ(n.raw_jsonl, "run1_raw.jsonl") << given;
+    EXPECT_EQ(n.timeslices_csv, "run1_timeslices.csv") << given;
+    EXPECT_EQ(n.timeslices_json, "run1_timeslices.json") << given;
+  }
+  EXPECT_EQ(export_names("a.json.json").summary_json, "a.json.json") << "stripped once";
+}
+
+}  // namespace
+}  // namespace inferperf::app
