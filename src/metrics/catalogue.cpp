@@ -34,7 +34,7 @@ const std::vector<MetricInfo>& catalogue() {
        false, true, Visibility::kNormal},
       {"goodput", "Goodput", "requests/sec", 1, MetricKind::kDerived, 1000, false, true,
        Visibility::kNormal},
-      {"good_request_count", "Good Request Count", "requests", 1, MetricKind::kAggregate, 0, true,
+      {"good_request_count", "GoodRequestCount", "requests", 1, MetricKind::kAggregate, 0, true,
        true, Visibility::kNormal},
       {"output_token_count", "Output Token Count", "tokens", 1, MetricKind::kRecord, 0, false,
        false, Visibility::kNormal},

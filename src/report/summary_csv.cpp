@@ -32,10 +32,14 @@ std::string csv_number(double v, bool integral) {
 
 std::vector<const metrics::MetricResult*> csv_order(const metrics::BenchmarkResult& r, bool records,
                                                     bool scalars) {
+  // inferperf's own metrics are the catalogue's tail, from schedule_lag on.
+  const auto& all = metrics::catalogue();
+  const metrics::MetricInfo* first_own = metrics::find_metric("schedule_lag");
+  auto own = [&](const metrics::MetricInfo* mi) { return mi >= first_own && mi < &*all.end(); };
   std::vector<const metrics::MetricResult*> aiperf, extra;
   for (const auto& m : r.metrics) {
     if (!(m.scalar ? scalars : records)) continue;
-    (m.info->tag == "schedule_lag" ? extra : aiperf).push_back(&m);
+    (own(m.info) ? extra : aiperf).push_back(&m);
   }
   auto by_tag = [](auto* a, auto* b) { return a->info->tag < b->info->tag; };
   std::sort(aiperf.begin(), aiperf.end(), by_tag);

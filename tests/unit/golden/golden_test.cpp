@@ -138,71 +138,8 @@ TEST_F(Golden, SummaryJsonMetricObjects) {
   expect_same(expected, actual, "summary");
 }
 
-// KNOWN C++ BUGS in the CSV (reported; src/ is not changed here and expected.csv stays as derived):
-//  1. src/report/summary_csv.cpp, csv_order(): only schedule_lag is put after the AIPerf rows;
-//     inferperf's other own metrics (coalesced_event_count, effective_*, guidellm_tpot, ntpot,
-//     per_token_itl, stream_stall_count, vllm_*) are sorted in among the AIPerf rows. DECISIONS.md
-//     ("every extra metric or block comes after all AIPerf keys") and csv_order's own comment put
-//     them after every AIPerf row.
-//  2. src/metrics/catalogue.cpp: good_request_count's header is "Good Request Count"; AIPerf v0.6
-//     (spec 5.3) calls it "GoodRequestCount", so the CSV row reads "GoodRequestCount,3".
-// undo_known_csv_bugs() reverses exactly these two on the C++ output (and nothing else), so the
-// rest of the file is still compared byte for byte. It changes nothing once the bugs are fixed;
-// delete it then.
-std::string undo_known_csv_bugs(const std::string& csv) {
-  std::vector<std::string> rows;
-  for (std::size_t at = 0; at < csv.size();) {
-    const std::size_t end = csv.find("\r\n", at);
-    if (end == std::string::npos) return csv;  // not CRLF: leave it for the comparison to show
-    rows.push_back(csv.substr(at, end - at));
-    at = end + 2;
-  }
-  bool changed = false;
-  // Bug 2: the label.
-  for (auto& row : rows) {
-    if (row.rfind("Good Request Count,", 0) == 0) {
-      row = "GoodRequestCount," + row.substr(19);
-      changed = true;
-    }
-  }
-  // Bug 1: in the statistics section, inferperf's own rows move after the AIPerf rows, by tag.
-  auto own_tag = [](const std::string& row) -> std::string {
-    const std::string label = row.substr(0, row.find(','));
-    const auto& all = metrics::catalogue();
-    // inferperf's own metrics are listed from schedule_lag on.
-    const auto first_own =
-        std::find_if(all.begin(), all.end(), [](const auto& m) { return m.tag == "schedule_lag"; });
-    for (auto it = first_own; it != all.end(); ++it) {
-      const auto& m = *it;
-      std::string l(m.header);
-      if (m.unit != "count" && m.unit != "requests") l += " (" + std::string(m.unit) + ")";
-      if (l == label) return std::string(m.tag);
-    }
-    return "";
-  };
-  if (!rows.empty() && rows[0].rfind("Metric,avg,", 0) == 0) {
-    std::size_t end = 1;
-    while (end < rows.size() && !rows[end].empty()) ++end;
-    std::vector<std::string> aiperf, own;
-    for (std::size_t i = 1; i < end; ++i)
-      (own_tag(rows[i]).empty() ? aiperf : own).push_back(rows[i]);
-    std::stable_sort(own.begin(), own.end(), [&](const std::string& a, const std::string& b) {
-      return own_tag(a) < own_tag(b);
-    });
-    aiperf.insert(aiperf.end(), own.begin(), own.end());
-    if (!std::equal(aiperf.begin(), aiperf.end(), rows.begin() + 1)) changed = true;
-    std::copy(aiperf.begin(), aiperf.end(), rows.begin() + 1);
-  }
-  if (changed) std::cerr << "[ KNOWN BUG ] summary CSV: row order / GoodRequestCount label\n";
-  std::string out;
-  for (const auto& row : rows) out += row + "\r\n";
-  return out;
-}
-
 TEST_F(Golden, SummaryCsvByteForByte) {
-  // Marked: undo_known_csv_bugs() (see above). Without the two known bugs this is
-  // EXPECT_EQ(report::summary_csv(result), read_text("expected.csv")).
-  EXPECT_EQ(undo_known_csv_bugs(report::summary_csv(result)), read_text("expected.csv"));
+  EXPECT_EQ(report::summary_csv(result), read_text("expected.csv"));
 }
 
 TEST_F(Golden, RecordsJsonlLineByLine) {
