@@ -34,6 +34,10 @@ ExportNames export_names(const std::string& prefix) {
   n.raw_jsonl = p + "_raw.jsonl";
   n.timeslices_csv = p + "_timeslices.csv";
   n.timeslices_json = p + "_timeslices.json";
+  n.gpu_telemetry_jsonl = p + "_gpu_telemetry.jsonl";
+  n.server_metrics_json = p + "_server_metrics.json";
+  n.server_metrics_csv = p + "_server_metrics.csv";
+  n.server_metrics_jsonl = p + "_server_metrics.jsonl";
   return n;
 }
 

@@ -13,6 +13,7 @@
 #include "report/console_notes.hpp"
 #include "report/console_table.hpp"
 #include "report/exporters.hpp"
+#include "report/telemetry_exports.hpp"
 
 namespace inferperf::app {
 
@@ -93,6 +94,10 @@ int report_results(const std::vector<records::RequestRecord>& records,
   if (settings.show_trace_timing) {
     if (auto trace = report::render_trace_table(result); !trace.empty()) std::cout << "\n" << trace;
   }
+  if (ctx.show_gpu_telemetry) {
+    if (auto gpu = report::render_gpu_telemetry(ctx.telemetry_data); !gpu.empty())
+      std::cout << "\n" << gpu;
+  }
   if (auto warnings = report::render_token_warnings(result, settings.metric_options);
       !warnings.empty())
     std::cout << "\n" << warnings;
@@ -101,7 +106,8 @@ int report_results(const std::vector<records::RequestRecord>& records,
     std::cout << fmt::format("Benchmark Duration: {:.2f} sec\n", d->value);
   }
   const ExportNames names = export_names(settings.export_prefix);
-  write(dir / names.summary_csv, report::summary_csv(result), "CSV Export");
+  write(dir / names.summary_csv,
+        report::summary_csv(result) + report::gpu_telemetry_csv(ctx.telemetry_data), "CSV Export");
   write(dir / names.summary_json, report::summary_json(result, ctx).dump(2), "JSON Export");
   if (settings.slice_duration_s) {
     const auto slices = metrics::compute_timeslices(records, *settings.slice_duration_s, ctx.anchor,

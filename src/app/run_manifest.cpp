@@ -80,6 +80,8 @@ core::Result<bool> write_manifest(const std::filesystem::path& dir,
   j["export_http_trace"] = ctx.export_http_trace;
   j["metric_options"] = options_json(settings.metric_options);
   j["input_config"] = ctx.input_config;
+  if (!ctx.telemetry_data.is_null()) j["telemetry_data"] = ctx.telemetry_data;
+  j["show_gpu_telemetry"] = ctx.show_gpu_telemetry;
   return report::write_atomically(dir / kManifestFileName, j.dump(2) + "\n");
 }
 
@@ -110,6 +112,8 @@ core::Result<RunManifest> read_manifest(const std::filesystem::path& dir) {
       ctx.dropped_arrivals = j.at("dropped_arrival_count").get<std::int64_t>();
     ctx.export_http_trace = j.at("export_http_trace").get<bool>();
     ctx.input_config = j.at("input_config");
+    if (j.contains("telemetry_data")) ctx.telemetry_data = j.at("telemetry_data");
+    ctx.show_gpu_telemetry = j.value("show_gpu_telemetry", false);
     ctx.artifact_dir = dir;
     m.settings.export_level = level_of(j.at("export_level").get<std::string>());
     m.settings.show_trace_timing = j.at("show_trace_timing").get<bool>();

@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "app/dataset_setup.hpp"
+#include "app/export_names.hpp"
 #include "app/input_config.hpp"
 #include "app/logging.hpp"
 #include "app/model_discovery.hpp"
@@ -20,6 +21,7 @@
 #include "app/phase_runner.hpp"
 #include "app/results.hpp"
 #include "app/run_manifest.hpp"
+#include "app/telemetry_setup.hpp"
 #include "app/tokenizer_setup.hpp"
 #include "core/clock.hpp"
 #include "core/rlimit.hpp"
@@ -274,15 +276,23 @@ int run_profile(config::RunConfig c) {
     pool.cancel_all("benchmark cancelled by signal");
   });
 
+  auto tel = setup_telemetry(c, urls, clock);
+  if (!tel) {
+    std::cerr << "error: " << tel.error().describe() << "\n";
+    return kExitBadConfig;
+  }
   collector.start();
   pool.start();
+  tel->collector->start();
   if (c.load.warmup_enabled && !cancelled.load()) {
     phases.run(warmup_plan(c), c.load.warmup.grace_period_s.value_or(INFINITY), pool);
   }
   const timing::PhasePlan profiling = profiling_plan(c, prepared->schedule_zero_ms);
+  tel->collector->scrape_now();  // the baseline counters and histograms are measured from
   const PhaseOutcome outcome = phases.run(profiling, c.grace_period_s(), pool);
   pool.stop();
   std::vector<records::RequestRecord> recs = collector.finish();
+  finish_telemetry(*tel, cancelled);
 
   // ---- analyse and export -----------------------------------------------------------------------
   // Exact counts after the run, so no worker ever waited on a tokenizer.
@@ -291,6 +301,7 @@ int run_profile(config::RunConfig c) {
   ctx.phase_start_ns = outcome.start_ns;
   if (profiling.rate > 0 && profiling.num_users == 0) ctx.dropped_arrivals = outcome.dropped;
   ctx.phase_end_ns = outcome.end_ns;
+  summarise_gpu_telemetry(*tel, c, ctx);
   // The records file gains the client token counts, the manifest the phase window: together
   // they let `inferperf analyze` rebuild every report.
   bool saved = true;
@@ -309,7 +320,10 @@ int run_profile(config::RunConfig c) {
   if (auto m = write_manifest(artifact_dir, ctx, settings, saved); !m) {
     spdlog::error("{}", m.error().describe());
   }
-  return report_results(recs, settings, ctx);
+  int code = report_results(recs, settings, ctx);
+  if (!write_telemetry_exports(*tel, c, ctx, export_names(settings.export_prefix)) && code == 0)
+    code = kExitRunFailed;
+  return code;
 }
 
 }  // namespace inferperf::app

@@ -21,8 +21,6 @@ const std::vector<std::string> kInternalFlags = {
 // AIPerf profile flags whose behaviour inferperf does not have yet: rejected by name (exit 2),
 // never silently ignored.
 const std::vector<std::string> kUnsupportedFlags = {"--public-dataset",
-                                                    "--gpu-telemetry",
-                                                    "--server-metrics",
                                                     "--num-profile-runs",
                                                     "--image-width-mean",
                                                     "--image-height-mean",
@@ -40,6 +38,21 @@ const std::vector<std::string> kUnsupportedFlags = {"--public-dataset",
 std::string flag_name(const std::string& arg) {
   auto eq = arg.find('=');
   return eq == std::string::npos ? arg : arg.substr(0, eq);
+}
+
+// Space- or comma-separated list items, as AIPerf accepts both.
+std::vector<std::string> split_items(const std::vector<std::string>& items) {
+  std::vector<std::string> out;
+  for (const auto& item : items) {
+    std::size_t start = 0;
+    while (start <= item.size()) {
+      auto comma = item.find(',', start);
+      if (comma == std::string::npos) comma = item.size();
+      if (comma > start) out.push_back(item.substr(start, comma - start));
+      start = comma + 1;
+    }
+  }
+  return out;
 }
 
 bool parse_ui(const std::string& s, UiType& out) {
@@ -416,6 +429,31 @@ CliOutcome parse_command_line(const std::vector<std::string>& args) {
                    "(profile_export_aiperf_timeslices.csv/.json)")
       ->group("Output");
 
+  std::vector<std::string> gpu_items, server_items, server_formats;
+  profile
+      ->add_option("--gpu-telemetry", gpu_items,
+                   "GPU telemetry: DCGM exporter URLs (host:port gets http:// and /metrics), "
+                   "'nvml' (alias 'pynvml') for local NVML, 'dashboard', or a custom metrics .csv; "
+                   "also prints the GPU summary. localhost:9400 and :9401 are always probed")
+      ->expected(0, CLI::detail::expected_max_vector_size)
+      ->group("Telemetry");
+  profile->add_flag("--no-gpu-telemetry", c.telemetry.no_gpu, "Collect no GPU telemetry")
+      ->group("Telemetry");
+  profile
+      ->add_option("--server-metrics", server_items,
+                   "More Prometheus endpoints to scrape besides each --url's /metrics")
+      ->expected(0, CLI::detail::expected_max_vector_size)
+      ->group("Server Metrics");
+  profile
+      ->add_flag("--no-server-metrics", c.telemetry.no_server_metrics,
+                 "Scrape no server metrics")
+      ->group("Server Metrics");
+  profile
+      ->add_option("--server-metrics-formats", server_formats,
+                   "Server metrics files: json csv jsonl (default json csv)")
+      ->expected(1, CLI::detail::expected_max_vector_size)
+      ->group("Server Metrics");
+
   std::vector<std::string> goodput;
   profile
       ->add_option("--goodput", goodput,
@@ -523,6 +561,48 @@ CliOutcome parse_command_line(const std::vector<std::string>& args) {
     if (profile->count(kInternalFlags[i]) > 0) {
       c.warnings.push_back("option " + kInternalFlags[i] +
                            " tunes AIPerf internals that inferperf does not have; ignored");
+    }
+  }
+  c.telemetry.gpu_flag_given = profile->count("--gpu-telemetry") > 0;
+  if (c.telemetry.gpu_flag_given && c.telemetry.no_gpu)
+    errors.push_back("--gpu-telemetry and --no-gpu-telemetry cannot be used together");
+  for (const auto& item : split_items(gpu_items)) {
+    std::string lower = item;
+    for (auto& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    if (lower == "nvml" || lower == "pynvml") {
+      c.telemetry.nvml = true;
+    } else if (lower == "dashboard") {
+      c.telemetry.dashboard = true;
+    } else if (lower == "amdsmi") {
+      errors.push_back("--gpu-telemetry amdsmi: AMD GPUs are not supported yet (use nvml or "
+                       "DCGM exporter URLs)");
+    } else if (lower.size() > 4 && lower.ends_with(".csv")) {
+      if (!c.telemetry.custom_metrics_csv.empty())
+        errors.push_back("--gpu-telemetry: only one custom metrics .csv file may be given");
+      c.telemetry.custom_metrics_csv = item;
+    } else {
+      c.telemetry.dcgm_urls.push_back(item);
+    }
+  }
+  if (c.telemetry.nvml && !c.telemetry.dcgm_urls.empty())
+    errors.push_back("--gpu-telemetry: nvml cannot be combined with DCGM URLs");
+  if (profile->count("--server-metrics") > 0 && c.telemetry.no_server_metrics)
+    errors.push_back("--server-metrics and --no-server-metrics cannot be used together");
+  c.telemetry.server_urls = split_items(server_items);
+  if (!server_formats.empty()) {
+    c.telemetry.server_formats.clear();
+    for (const auto& f : split_items(server_formats)) {
+      if (f == "parquet") {
+        errors.push_back(
+            "--server-metrics-formats parquet: inferperf has no Parquet writer (no Debian library "
+            "writes Parquet); use json, csv or jsonl and convert, e.g. with pandas "
+            "(pd.read_json(path, lines=True).to_parquet(...))");
+      } else if (f != "json" && f != "csv" && f != "jsonl") {
+        errors.push_back("--server-metrics-formats: unknown format '" + f +
+                         "' (json, csv, jsonl)");
+      } else {
+        c.telemetry.server_formats.push_back(f);
+      }
     }
   }
   for (const auto& item : extra_inputs) {

@@ -120,12 +120,26 @@ struct MetricsConfig {
   bool cross_tool = false;         // --cross-tool-metrics: vLLM/GuideLLM/inference-perf metrics
 };
 
+// GPU telemetry and server metrics collection (spec section 7).
+struct TelemetryConfig {
+  bool gpu_flag_given = false;          // --gpu-telemetry present: print the console summary
+  bool no_gpu = false;                  // --no-gpu-telemetry
+  bool nvml = false;                    // --gpu-telemetry nvml | pynvml
+  bool dashboard = false;               // --gpu-telemetry dashboard (live UI GPU panel)
+  std::vector<std::string> dcgm_urls;   // --gpu-telemetry URLs
+  std::string custom_metrics_csv;       // --gpu-telemetry FILE.csv
+  bool no_server_metrics = false;       // --no-server-metrics
+  std::vector<std::string> server_urls;  // --server-metrics URLs, besides each --url's /metrics
+  std::vector<std::string> server_formats{"json", "csv"};  // --server-metrics-formats
+};
+
 struct RunConfig {
   EndpointConfig endpoint;
   InputConfig input;
   LoadConfig load;
   OutputConfig output;
   MetricsConfig metrics;
+  TelemetryConfig telemetry;
   TokenizerConfig tokenizer;
   std::string log_level = "INFO";
   UiType ui = UiType::kNone;

@@ -26,8 +26,10 @@ std::string pad(const std::string& s, std::size_t w, bool right) {
   return right ? fill + s : s + fill;
 }
 
-std::string render(const std::string& title, const Row& header, const std::vector<Row>& rows,
-                   std::size_t right_from) {
+}  // namespace
+
+std::string render_table(const std::string& title, const std::vector<std::string>& header,
+                         const std::vector<std::vector<std::string>>& rows, std::size_t right_from) {
   std::vector<std::size_t> w(header.size());
   for (std::size_t c = 0; c < header.size(); ++c) {
     w[c] = width(header[c]);
@@ -55,6 +57,13 @@ std::string render(const std::string& title, const Row& header, const std::vecto
   for (const auto& r : rows) out += row(r);
   out += line("┗", "┻", "┛");
   return out;
+}
+
+namespace {
+
+std::string render(const std::string& title, const Row& header, const std::vector<Row>& rows,
+                   std::size_t right_from) {
+  return render_table(title, header, rows, right_from);
 }
 
 }  // namespace

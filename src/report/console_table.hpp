@@ -1,6 +1,7 @@
 // The end-of-run console output: metrics table, error summary and footer lines.
 #pragma once
 #include <string>
+#include <vector>
 
 #include "metrics/compute.hpp"
 #include "report/report_context.hpp"
@@ -12,5 +13,8 @@ std::string render_metrics_table(const metrics::BenchmarkResult& result, const R
 std::string render_metrics_table(const metrics::BenchmarkResult& result, const std::string& title,
                                  metrics::Visibility visibility);
 std::string render_error_table(const metrics::BenchmarkResult& result);
+// A boxed table under a centred title; columns from `right_from` on are right-aligned.
+std::string render_table(const std::string& title, const std::vector<std::string>& header,
+                         const std::vector<std::vector<std::string>>& rows, std::size_t right_from);
 
 }  // namespace inferperf::report

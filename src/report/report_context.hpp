@@ -25,6 +25,9 @@ struct ReportContext {
   std::filesystem::path artifact_dir;
   std::optional<std::int64_t> dropped_arrivals;  // set in request-rate modes
   bool export_http_trace = false;                // trace_data in profile_export.jsonl
+  // AIPerf's telemetry_data object (GPU telemetry over the profiling window); null when none.
+  nlohmann::ordered_json telemetry_data;
+  bool show_gpu_telemetry = false;  // --gpu-telemetry given: print the console summary
 };
 
 }  // namespace inferperf::report

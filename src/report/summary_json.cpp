@@ -62,6 +62,7 @@ nlohmann::ordered_json summary_json(const metrics::BenchmarkResult& result,
     }
   };
   emit_range(0, first_other);
+  if (!ctx.telemetry_data.is_null()) j["telemetry_data"] = ctx.telemetry_data;
   j["input_config"] = ctx.input_config;
   j["was_cancelled"] = ctx.was_cancelled;
   auto errors = nlohmann::ordered_json::array();

@@ -6,6 +6,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace inferperf::telemetry {
 
@@ -68,6 +70,8 @@ struct GpuSample {
   std::string source;        // the endpoint URL, or "nvml"
   GpuIdentity gpu;
   std::array<std::optional<double>, kGpuMetricCount> values{};  // scaled; nullopt = not reported
+  // Fields from a --gpu-telemetry custom metrics CSV, by tag (see dcgm.hpp), unscaled.
+  std::vector<std::pair<std::string, double>> custom;
 
   std::optional<double>& operator[](GpuMetric m) { return values[static_cast<int>(m)]; }
   const std::optional<double>& operator[](GpuMetric m) const {

@@ -1,0 +1,206 @@
+#include "telemetry/collector.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+#include <cmath>
+
+#include "transport/http_get.hpp"
+
+namespace inferperf::telemetry {
+
+namespace {
+
+struct Parts {
+  std::string scheme, authority, path;
+};
+
+Parts split(const std::string& url) {
+  Parts p;
+  std::string rest = url;
+  if (auto s = rest.find("://"); s != std::string::npos) {
+    p.scheme = rest.substr(0, s);
+    rest = rest.substr(s + 3);
+  }
+  const auto slash = rest.find('/');
+  p.authority = slash == std::string::npos ? rest : rest.substr(0, slash);
+  p.path = slash == std::string::npos ? "" : rest.substr(slash);
+  return p;
+}
+
+std::chrono::seconds whole_seconds(double s) {
+  return std::chrono::seconds(std::max<long long>(1, std::llround(std::ceil(s))));
+}
+
+}  // namespace
+
+std::string metrics_url(const std::string& text) {
+  Parts p = split(text);
+  if (p.scheme.empty()) p.scheme = "http";
+  if (p.path.empty() || p.path == "/") p.path = "/metrics";
+  return p.scheme + "://" + p.authority + p.path;
+}
+
+std::string server_metrics_url(const std::string& base_url) {
+  Parts p = split(base_url);
+  if (p.scheme.empty()) p.scheme = "http";
+  return p.scheme + "://" + p.authority + "/metrics";
+}
+
+std::string endpoint_name(const std::string& url) {
+  const Parts p = split(url);
+  if (p.path.empty() || p.path == "/metrics") return p.authority;
+  return p.authority + p.path;
+}
+
+TelemetryCollector::TelemetryCollector(const core::Clock& clock, CollectorOptions options)
+    : clock_(clock), opts_(std::move(options)) {
+  auto add = [](std::vector<EndpointState>& to, const std::string& url, bool user_given) {
+    for (const auto& e : to)
+      if (e.url == url) return false;
+    EndpointState e;
+    e.url = url;
+    e.name = endpoint_name(url);
+    e.user_given = user_given;
+    to.push_back(std::move(e));
+    return true;
+  };
+  if (!opts_.gpu_sampler) {
+    for (const auto& u : opts_.dcgm_urls) add(gpu_endpoints_, metrics_url(u), true);
+    for (const auto& u : opts_.default_dcgm_urls) add(gpu_endpoints_, metrics_url(u), false);
+  }
+  for (const auto& u : opts_.server_urls) {
+    if (add(server_, metrics_url(u), true)) server_logs_.emplace_back(server_.back().url);
+  }
+}
+
+TelemetryCollector::~TelemetryCollector() { stop(); }
+
+void TelemetryCollector::start() {
+  if (!active() || thread_.joinable()) return;
+  thread_ = std::thread([this] { loop(); });
+}
+
+void TelemetryCollector::scrape_now() {
+  std::unique_lock lock(mu_);
+  if (!thread_.joinable() || stopping_) return;
+  // A round already under way may have read some endpoints before this call: wait for the next.
+  const std::int64_t target = rounds_started_ + 1;
+  wanted_now_ = true;
+  cv_.notify_all();
+  cv_.wait(lock, [&] { return rounds_done_ >= target || stopping_; });
+}
+
+void TelemetryCollector::stop() {
+  {
+    std::lock_guard lock(mu_);
+    stopping_ = true;
+  }
+  cv_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+void TelemetryCollector::loop() {
+  const auto interval =
+      std::chrono::nanoseconds(static_cast<std::int64_t>(std::max(0.01, opts_.interval_s) * 1e9));
+  auto next = std::chrono::steady_clock::now();
+  for (;;) {
+    {
+      std::unique_lock lock(mu_);
+      cv_.wait_until(lock, next, [&] { return stopping_ || wanted_now_; });
+      if (stopping_) break;
+      wanted_now_ = false;
+      ++rounds_started_;
+    }
+    next = std::chrono::steady_clock::now() + interval;
+    round();
+    {
+      std::lock_guard lock(mu_);
+      ++rounds_done_;
+    }
+    cv_.notify_all();
+  }
+  cv_.notify_all();
+}
+
+bool TelemetryCollector::fetch(EndpointState& e, bool probing, std::string& body,
+                               std::int64_t& sent, std::int64_t& done) {
+  transport::GetRequest req;
+  req.url = e.url;
+  req.verify_tls = opts_.verify_tls;
+  req.max_redirects = 2;
+  req.timeout = whole_seconds(probing ? (e.user_given ? opts_.probe_timeout_s
+                                                      : opts_.default_probe_timeout_s)
+                                      : std::max(1.0, 3 * opts_.interval_s));
+  sent = clock_.now_ns();
+  auto res = transport::http_get(req);
+  done = clock_.now_ns();
+  ++e.fetches;
+  std::string problem;
+  if (!res) {
+    problem = res.error().message;
+  } else if (res->status != 200) {
+    problem = "HTTP " + std::to_string(res->status);
+  } else {
+    body = std::move(res->body);
+    return true;
+  }
+  ++e.failed_fetches;
+  if (probing) e.problem = problem;
+  return false;
+}
+
+void TelemetryCollector::round() {
+  std::string body;
+  std::int64_t sent = 0, done = 0;
+  if (opts_.gpu_sampler) {
+    auto samples = opts_.gpu_sampler(clock_.now_ns());
+    for (auto& s : samples) gpu_samples_.push_back(std::move(s));
+  }
+  // The user's endpoints first, so the default probes never delay a baseline they take part in.
+  for (auto& e : gpu_endpoints_) {
+    if (e.reach == Reach::kUnreachable) continue;
+    const bool probing = e.reach == Reach::kUnknown;
+    if (!fetch(e, probing, body, sent, done)) {
+      if (probing) {
+        e.reach = Reach::kUnreachable;
+        if (e.user_given) {
+          spdlog::warn("GPU telemetry endpoint {} is unreachable ({}); skipping it", e.url,
+                       e.problem);
+        } else {
+          spdlog::debug("default DCGM endpoint {} not reachable: {}", e.url, e.problem);
+        }
+      }
+      continue;
+    }
+    e.reach = Reach::kReachable;
+    const Page page = parse_prometheus(body);
+    auto samples = gpu_samples_from_page(page, e.url, done, opts_.custom_fields);
+    if (probing && samples.empty()) {
+      spdlog::warn("{} answered but has no DCGM GPU fields", e.url);
+    }
+    for (auto& s : samples) gpu_samples_.push_back(std::move(s));
+  }
+  for (std::size_t i = 0; i < server_.size(); ++i) {
+    auto& e = server_[i];
+    if (e.reach == Reach::kUnreachable) continue;
+    const bool probing = e.reach == Reach::kUnknown;
+    if (!fetch(e, probing, body, sent, done)) {
+      if (probing) {
+        e.reach = Reach::kUnreachable;
+        spdlog::warn("server metrics endpoint {} is unreachable ({}); skipping it", e.url,
+                     e.problem);
+      }
+      continue;
+    }
+    e.reach = Reach::kReachable;
+    const Page page = parse_prometheus(body);
+    if (page.skipped_lines > 0 && probing) {
+      spdlog::warn("{}: {} unreadable line(s) skipped, first at {}", e.url, page.skipped_lines,
+                   page.first_problem);
+    }
+    server_logs_[i].add(page, sent, done);
+  }
+}
+
+}  // namespace inferperf::telemetry

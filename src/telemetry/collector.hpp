@@ -1,0 +1,98 @@
+// Scrapes GPU telemetry (DCGM exporter pages, or an NVML sampler) and server metrics pages on one
+// background thread every interval, from before the profiling phase until after it, so exporters
+// can cut the profiling window afterwards. Blocking HTTP on its own thread never touches the
+// load-generating threads.
+#pragma once
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/clock.hpp"
+#include "telemetry/dcgm.hpp"
+#include "telemetry/gpu_sample.hpp"
+#include "telemetry/scrape_log.hpp"
+
+namespace inferperf::telemetry {
+
+using GpuSampler = std::function<std::vector<GpuSample>(std::int64_t mono_ns)>;
+
+struct CollectorOptions {
+  std::vector<std::string> dcgm_urls;          // given by the user: unreachable ones are warned
+  std::vector<std::string> default_dcgm_urls;  // always probed, quietly skipped when absent
+  GpuSampler gpu_sampler;                      // NVML; replaces DCGM scraping when set
+  std::vector<std::string> server_urls;        // Prometheus pages of the servers under test
+  std::vector<CustomGpuField> custom_fields;
+  double interval_s = 0.333;
+  double probe_timeout_s = 10.0;  // first fetch of an endpoint the user named
+  double default_probe_timeout_s = 2.0;
+  bool verify_tls = true;
+};
+
+enum class Reach { kUnknown, kReachable, kUnreachable };
+
+struct EndpointState {
+  std::string url;
+  std::string name;  // host:port, with the path when it is not /metrics
+  bool user_given = true;
+  Reach reach = Reach::kUnknown;
+  std::string problem;  // why the first fetch failed
+  std::int64_t fetches = 0;
+  std::int64_t failed_fetches = 0;
+};
+
+class TelemetryCollector {
+ public:
+  TelemetryCollector(const core::Clock& clock, CollectorOptions options);
+  ~TelemetryCollector();
+  TelemetryCollector(const TelemetryCollector&) = delete;
+  TelemetryCollector& operator=(const TelemetryCollector&) = delete;
+
+  void start();
+  // Blocks until one whole round that began after this call has finished (baseline and final
+  // scrapes).
+  void scrape_now();
+  void stop();
+
+  bool active() const { return !gpu_endpoints_.empty() || opts_.gpu_sampler || !server_.empty(); }
+
+  // Read after stop().
+  const std::vector<GpuSample>& gpu_samples() const { return gpu_samples_; }
+  const std::vector<EndpointState>& gpu_endpoints() const { return gpu_endpoints_; }
+  const std::vector<EndpointState>& server_endpoints() const { return server_; }
+  const std::vector<ScrapeLog>& server_logs() const { return server_logs_; }
+
+ private:
+  void loop();
+  void round();
+  bool fetch(EndpointState& e, bool probing, std::string& body, std::int64_t& sent,
+             std::int64_t& done);
+
+  const core::Clock& clock_;
+  CollectorOptions opts_;
+  std::vector<EndpointState> gpu_endpoints_;
+  std::vector<EndpointState> server_;
+  std::vector<ScrapeLog> server_logs_;
+  std::vector<GpuSample> gpu_samples_;
+
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::int64_t rounds_started_ = 0;
+  std::int64_t rounds_done_ = 0;
+  bool wanted_now_ = false;
+  bool stopping_ = false;
+  std::thread thread_;
+};
+
+// "host:port" -> "http://host:port/metrics"; a URL with a path is kept as given.
+std::string metrics_url(const std::string& text);
+// The Prometheus page of a server under test: scheme://host:port/metrics of its base URL.
+std::string server_metrics_url(const std::string& base_url);
+// The name an endpoint is reported under: host:port, plus the path when it is not /metrics.
+std::string endpoint_name(const std::string& url);
+
+}  // namespace inferperf::telemetry
