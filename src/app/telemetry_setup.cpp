@@ -160,7 +160,8 @@ bool write_telemetry_exports(const RunTelemetry& t, const config::RunConfig& c,
   for (const auto& log : t.collector->server_logs()) scraped = scraped || !log.scrapes().empty();
   if (scraped) {
     report::ServerMetricsInput in;
-    in.collector = t.collector.get();
+    in.logs = &t.collector->server_logs();
+    in.endpoints = &t.collector->server_endpoints();
     in.window = {ctx.phase_start_ns, ctx.phase_end_ns};
     in.anchor = ctx.anchor;
     in.benchmark_id = ctx.benchmark_id;

@@ -174,14 +174,13 @@ bool scrape_changed(const telemetry::Scrape& a, const telemetry::Scrape* prev) {
 }  // namespace
 
 ordered_json server_metrics_json(const ServerMetricsInput& in) {
-  const auto& c = *in.collector;
   ordered_json j;
   j["schema_version"] = "1.0";
   j["aiperf_version"] = kAiperfFormatVersion;
   j["benchmark_id"] = in.benchmark_id;
   auto configured = ordered_json::array();
   auto successful = ordered_json::array();
-  for (const auto& e : c.server_endpoints()) {
+  for (const auto& e : *in.endpoints) {
     configured.push_back(e.url);
     if (e.reach == telemetry::Reach::kReachable) successful.push_back(e.url);
   }
@@ -191,7 +190,7 @@ ordered_json server_metrics_json(const ServerMetricsInput& in) {
   j["summary"]["end_time"] = local_iso8601(in.anchor.to_wall(in.window.end_ns));
   ordered_json info = ordered_json::object();
   ordered_json metrics_out = ordered_json::object();
-  for (const auto& log : c.server_logs()) {
+  for (const auto& log : *in.logs) {
     if (log.scrapes().empty()) continue;
     info[log.url()] = endpoint_info(log, in.anchor);
     for (std::size_t id = 0; id < log.series().size(); ++id) {
@@ -298,7 +297,7 @@ std::string server_metrics_csv(const ordered_json& sm) {
 }
 
 void write_server_metrics_jsonl(const ServerMetricsInput& in, std::ostream& out) {
-  for (const auto& log : in.collector->server_logs()) {
+  for (const auto& log : *in.logs) {
     const telemetry::Scrape* prev = nullptr;
     for (const auto& s : log.scrapes()) {
       if (!scrape_changed(s, prev)) continue;

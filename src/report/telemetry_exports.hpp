@@ -35,7 +35,8 @@ void write_gpu_telemetry_jsonl(const std::vector<telemetry::GpuSample>& samples,
                                const core::WallAnchor& anchor, std::ostream& out);
 
 struct ServerMetricsInput {
-  const telemetry::TelemetryCollector* collector = nullptr;
+  const std::vector<telemetry::ScrapeLog>* logs = nullptr;
+  const std::vector<telemetry::EndpointState>* endpoints = nullptr;  // configured, with reach
   telemetry::Window window;
   core::WallAnchor anchor;
   std::string benchmark_id;
