@@ -22,7 +22,8 @@ namespace inferperf::testing {
 
 namespace {
 
-pid_t spawn(const std::vector<std::string>& argv, int out_fd, const std::string& cwd) {
+pid_t spawn(const std::vector<std::string>& argv, int out_fd, const std::string& cwd,
+            const std::vector<std::string>& env) {
   pid_t pid = fork();
   if (pid < 0) throw std::runtime_error("fork failed");
   if (pid == 0) {
@@ -32,6 +33,14 @@ pid_t spawn(const std::vector<std::string>& argv, int out_fd, const std::string&
     int devnull = open("/dev/null", O_RDONLY);
     dup2(devnull, STDIN_FILENO);
     if (!cwd.empty() && chdir(cwd.c_str()) != 0) _exit(126);
+    // Hermetic runs: no 2 s server-metrics flush, no probing of a DCGM exporter that may happen
+    // to listen on this machine's default ports. Tests that need them pass `env`.
+    setenv("AIPERF_SERVER_METRICS_COLLECTION_FLUSH_PERIOD", "0", 0);
+    setenv("AIPERF_GPU_DEFAULT_DCGM_ENDPOINTS", "", 0);
+    for (const auto& kv : env) {
+      const auto eq = kv.find('=');
+      if (eq != std::string::npos) setenv(kv.substr(0, eq).c_str(), kv.substr(eq + 1).c_str(), 1);
+    }
     std::vector<char*> args;
     for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
@@ -44,13 +53,13 @@ pid_t spawn(const std::vector<std::string>& argv, int out_fd, const std::string&
 }  // namespace
 
 ProcessResult run_process(const std::vector<std::string>& argv, std::chrono::seconds timeout,
-                          const std::string& cwd) {
+                          const std::string& cwd, const std::vector<std::string>& env) {
   int fds[2];
   if (pipe(fds) != 0) throw std::runtime_error("pipe failed");
   // Sanitizer builds run everything several times slower (TSan up to ~20x on the tokenizer).
   if (INFERPERF_SANITIZER_BUILD) timeout *= 5;
   auto t0 = std::chrono::steady_clock::now();
-  pid_t pid = spawn(argv, fds[1], cwd);
+  pid_t pid = spawn(argv, fds[1], cwd, env);
   close(fds[1]);
   ProcessResult r;
   char buf[65536];
@@ -86,7 +95,7 @@ MockServerProcess::MockServerProcess(const std::vector<std::string>& flags) {
   if (pipe(fds) != 0) throw std::runtime_error("pipe failed");
   std::vector<std::string> argv = {INFERPERF_MOCK_SERVER_BIN, "--port", "0"};
   argv.insert(argv.end(), flags.begin(), flags.end());
-  pid_ = spawn(argv, fds[1], "");
+  pid_ = spawn(argv, fds[1], "", {});
   close(fds[1]);
   std::string seen;
   char c;

@@ -14,9 +14,11 @@ struct ProcessResult {
   double wall_s = 0;
 };
 
-// Runs `argv` to completion (killed after `timeout`), capturing output.
+// Runs `argv` to completion (killed after `timeout`), capturing output. `env` holds KEY=VALUE
+// settings for the child, on top of the hermetic defaults (no server-metrics flush, no default
+// DCGM endpoints).
 ProcessResult run_process(const std::vector<std::string>& argv, std::chrono::seconds timeout,
-                          const std::string& cwd = "");
+                          const std::string& cwd = "", const std::vector<std::string>& env = {});
 
 class MockServerProcess {
  public:

@@ -1,0 +1,216 @@
+// GPU telemetry and server metrics end to end: the mock server's Prometheus pages and fake DCGM
+// exporters scraped over real HTTP, and NVML through the stub library found on LD_LIBRARY_PATH.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <filesystem>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "process.hpp"
+
+namespace inferperf::testing {
+namespace {
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+std::vector<std::string> profile_args(const MockServerProcess& mock, const std::string& dir,
+                                      std::vector<std::string> extra) {
+  std::vector<std::string> a = {INFERPERF_BIN, "profile",   "-m",         "mock-model",
+                                "-u",          mock.url(),  "--artifact-dir", dir,
+                                "--isl",       "16",        "--osl",      "8",
+                                "--streaming"};
+  a.insert(a.end(), extra.begin(), extra.end());
+  return a;
+}
+
+std::vector<json> jsonl(const std::string& path) {
+  std::vector<json> out;
+  std::istringstream in(read_file(path));
+  for (std::string line; std::getline(in, line);)
+    if (!line.empty()) out.push_back(json::parse(line));
+  return out;
+}
+
+TEST(ServerMetrics, ScrapedByDefaultAndCountersMatchTheRun) {
+  MockServerProcess mock({"--fast"});
+  const std::string dir = make_temp_dir("ip-srvmetrics-");
+  auto r = run_process(profile_args(mock, dir,
+                                    {"--request-count", "40", "--request-rate", "40",
+                                     "--server-metrics-formats", "json", "csv", "jsonl"}),
+                       std::chrono::seconds(90), "",
+                       {"AIPERF_SERVER_METRICS_COLLECTION_FLUSH_PERIOD=0.5"});
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.out.find("Server Metrics JSON Export: " + dir), std::string::npos) << r.out;
+  const json sm = json::parse(read_file(dir + "/server_metrics_export.json"));
+  const std::string page_url = mock.url() + "/metrics";
+  EXPECT_EQ(sm["summary"]["endpoints_successful"][0], page_url);
+  EXPECT_GE(sm["summary"]["endpoint_info"][page_url]["total_fetches"].get<int>(), 3)
+      << "baseline, final and the flush scrapes";
+  // The baseline precedes the first request and the final scrape follows the last response, so
+  // the counter's change is exactly what this run sent.
+  const auto& requests = sm["metrics"]["inferperf_mock_requests_total"];
+  EXPECT_EQ(requests["type"], "counter");
+  EXPECT_DOUBLE_EQ(requests["series"][0]["stats"]["total"].get<double>(), 40.0);
+  const json summary = json::parse(read_file(dir + "/profile_export_aiperf.json"));
+  EXPECT_FALSE(summary.contains("telemetry_data"));
+  EXPECT_EQ(summary["request_count"]["avg"], 40);
+
+  const std::string csv = read_file(dir + "/server_metrics_export.csv");
+  EXPECT_EQ(csv.rfind("Endpoint,Type,Metric,Unit,avg,", 0), 0u) << csv;
+  EXPECT_NE(csv.find(page_url + ",counter,inferperf_mock_requests_total,requests,40.00,"),
+            std::string::npos)
+      << csv;
+  const auto lines = jsonl(dir + "/server_metrics_export.jsonl");
+  ASSERT_GE(lines.size(), 2u);
+  EXPECT_EQ(lines.back()["metrics"]["inferperf_mock_requests_total"][0]["value"], 40.0);
+  EXPECT_FALSE(fs::exists(dir + "/gpu_telemetry_export.jsonl"));
+}
+
+TEST(ServerMetrics, OffWithNoServerMetricsAndParquetRefused) {
+  MockServerProcess mock({"--fast"});
+  const std::string dir = make_temp_dir("ip-srvmetrics-off-");
+  auto r = run_process(profile_args(mock, dir, {"--request-count", "5", "--no-server-metrics"}),
+                       std::chrono::seconds(60));
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_FALSE(fs::exists(dir + "/server_metrics_export.json"));
+  EXPECT_FALSE(fs::exists(dir + "/server_metrics_export.csv"));
+
+  auto p = run_process(profile_args(mock, dir + "/p", {"--server-metrics-formats", "parquet"}),
+                       std::chrono::seconds(30));
+  EXPECT_EQ(p.exit_code, 2) << p.out;
+  EXPECT_NE(p.out.find("no Parquet writer"), std::string::npos) << p.out;
+  EXPECT_FALSE(fs::exists(dir + "/p/profile_export_aiperf.json"));
+
+  auto both = run_process(
+      profile_args(mock, dir + "/b", {"--server-metrics", "--no-server-metrics"}),
+      std::chrono::seconds(30));
+  EXPECT_EQ(both.exit_code, 2) << both.out;
+  auto gpu_both = run_process(
+      profile_args(mock, dir + "/g", {"--gpu-telemetry", "--no-gpu-telemetry"}),
+      std::chrono::seconds(30));
+  EXPECT_EQ(gpu_both.exit_code, 2) << gpu_both.out;
+  EXPECT_NE(gpu_both.out.find("cannot be used together"), std::string::npos);
+  auto mixed = run_process(
+      profile_args(mock, dir + "/m", {"--gpu-telemetry", "nvml", "localhost:9400"}),
+      std::chrono::seconds(30));
+  EXPECT_EQ(mixed.exit_code, 2) << mixed.out;
+}
+
+TEST(GpuTelemetry, DcgmPagesOfTheMockAreSummarisedAndExported) {
+  MockServerProcess mock({"--itl", "1", "--ttft", "5", "--dcgm-num-gpus", "2"});
+  const std::string dir = make_temp_dir("ip-dcgm-");
+  const std::string dcgm = mock.url() + "/dcgm1/metrics";
+  // --gpu-telemetry takes its values up to the next option; an unreachable URL is skipped.
+  auto r = run_process(profile_args(mock, dir,
+                                    {"--gpu-telemetry", dcgm, "127.0.0.1:1", "--concurrency", "4",
+                                     "--benchmark-duration", "1.5"}),
+                       std::chrono::seconds(90));
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.out.find("127.0.0.1:1/metrics is unreachable"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("1/2 DCGM endpoints reachable"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("GPU Telemetry Summary"), std::string::npos);
+  EXPECT_NE(r.out.find("GPU Telemetry Export: " + dir), std::string::npos);
+
+  const json summary = json::parse(read_file(dir + "/profile_export_aiperf.json"));
+  ASSERT_TRUE(summary.contains("telemetry_data")) << summary.dump(1);
+  const auto& t = summary["telemetry_data"];
+  EXPECT_EQ(t["summary"]["endpoints_successful"], json::array({dcgm}));
+  const std::string key = "127.0.0.1:" + std::to_string(mock.port()) + "/dcgm1/metrics";
+  const auto& gpus = t["endpoints"][key]["gpus"];
+  ASSERT_EQ(gpus.size(), 2u) << t.dump(1);
+  const auto& g0 = gpus["gpu_0"];
+  EXPECT_EQ(g0["gpu_index"], 0);
+  EXPECT_FALSE(g0["gpu_uuid"].get<std::string>().empty());
+  const auto& m = g0["metrics"];
+  EXPECT_EQ(m["gpu_power_usage"]["unit"], "W");
+  EXPECT_GT(m["gpu_power_usage"]["avg"].get<double>(), 0.0);
+  EXPECT_GT(m["gpu_utilization"]["max"].get<double>(), 5.0) << "load followed the traffic";
+  EXPECT_EQ(m["energy_consumption"]["unit"], "MJ");
+  EXPECT_GT(m["energy_consumption"]["avg"].get<double>(), 0.0);
+  EXPECT_EQ(m["gpu_memory_used"]["unit"], "GB");
+
+  const std::string csv = read_file(dir + "/profile_export_aiperf.csv");
+  EXPECT_NE(csv.find("\r\n\r\n\r\nEndpoint,GPU_Index,GPU_Name,GPU_UUID,Metric,avg,"),
+            std::string::npos)
+      << csv;
+  EXPECT_NE(csv.find(key + ",1,"), std::string::npos);
+
+  const auto lines = jsonl(dir + "/gpu_telemetry_export.jsonl");
+  ASSERT_GE(lines.size(), 4u) << "2 GPUs, at least baseline and final scrapes";
+  EXPECT_EQ(lines[0]["dcgm_url"], dcgm);
+  EXPECT_TRUE(lines[0]["telemetry_data"].contains("gpu_power_usage"));
+  for (std::size_t i = 1; i < lines.size(); ++i)
+    EXPECT_GE(lines[i]["timestamp_ns"].get<long long>(),
+              lines[i - 1]["timestamp_ns"].get<long long>());
+
+  // analyze rebuilds the summary, telemetry_data included, from the artifact folder.
+  const std::string before = read_file(dir + "/profile_export_aiperf.csv");
+  auto a = run_process({INFERPERF_BIN, "analyze", dir}, std::chrono::seconds(60));
+  ASSERT_EQ(a.exit_code, 0) << a.out;
+  EXPECT_EQ(read_file(dir + "/profile_export_aiperf.csv"), before);
+}
+
+TEST(GpuTelemetry, DefaultEndpointsAreCollectedQuietly) {
+  MockServerProcess mock({"--fast"});
+  const std::string dir = make_temp_dir("ip-dcgm-default-");
+  auto r = run_process(
+      profile_args(mock, dir, {"--request-count", "20"}), std::chrono::seconds(60), "",
+      {"AIPERF_GPU_DEFAULT_DCGM_ENDPOINTS=" + mock.url() + "/dcgm1/metrics,http://127.0.0.1:1"});
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_EQ(r.out.find("unreachable"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("GPU Telemetry Summary"), std::string::npos) << "only with --gpu-telemetry";
+  EXPECT_TRUE(fs::exists(dir + "/gpu_telemetry_export.jsonl"));
+
+  // --gpu-telemetry with no value, before other options: the defaults plus the console summary.
+  const std::string dir2 = make_temp_dir("ip-dcgm-flag-");
+  std::vector<std::string> args = {INFERPERF_BIN, "profile", "--gpu-telemetry", "-m",
+                                   "mock-model",  "-u",      mock.url(),        "--artifact-dir",
+                                   dir2,          "--isl",   "16",              "--request-count",
+                                   "10"};
+  auto r2 = run_process(args, std::chrono::seconds(60), "",
+                        {"AIPERF_GPU_DEFAULT_DCGM_ENDPOINTS=" + mock.url() + "/dcgm2/metrics"});
+  ASSERT_EQ(r2.exit_code, 0) << r2.out;
+  EXPECT_NE(r2.out.find("1/1 DCGM endpoints reachable"), std::string::npos) << r2.out;
+  EXPECT_NE(r2.out.find("GPU Telemetry Summary"), std::string::npos);
+}
+
+TEST(GpuTelemetry, NvmlStubThroughTheDefaultLibraryName) {
+  MockServerProcess mock({"--fast"});
+  const std::string dir = make_temp_dir("ip-nvml-");
+  auto r = run_process(profile_args(mock, dir,
+                                    {"--request-rate", "20", "--benchmark-duration", "1.2",
+                                     "--gpu-telemetry", "pynvml", "--no-server-metrics"}),
+                       std::chrono::seconds(60), "",
+                       {std::string("LD_LIBRARY_PATH=") + INFERPERF_NVML_STUB_DIR});
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.out.find("1/1 NVML sources reachable"), std::string::npos) << r.out;
+  const json summary = json::parse(read_file(dir + "/profile_export_aiperf.json"));
+  const auto& t = summary["telemetry_data"];
+  EXPECT_EQ(t["summary"]["endpoints_configured"], json::array({"nvml"}));
+  const auto& gpus = t["endpoints"]["nvml"]["gpus"];
+  ASSERT_EQ(gpus.size(), 2u) << t.dump(1);
+  const auto& m = gpus["gpu_0"]["metrics"];
+  // The stub's raw values: 123456 mW, 42e9 bytes used; energy +250,000,000 mJ per read.
+  EXPECT_DOUBLE_EQ(m["gpu_power_usage"]["avg"].get<double>(), 123.456);
+  EXPECT_DOUBLE_EQ(m["gpu_memory_used"]["avg"].get<double>(), 42.0);
+  const double energy = m["energy_consumption"]["avg"].get<double>();
+  EXPECT_GT(energy, 0.0);
+  EXPECT_NEAR(std::remainder(energy, 0.25), 0.0, 1e-6) << "whole reads of 0.25 MJ each";
+  EXPECT_FALSE(m.contains("sm_utilization"));
+  const auto lines = jsonl(dir + "/gpu_telemetry_export.jsonl");
+  ASSERT_GE(lines.size(), 2u);
+  EXPECT_EQ(lines[0]["dcgm_url"], "nvml");
+
+  auto missing = run_process(
+      profile_args(mock, dir + "/none", {"--request-count", "3", "--gpu-telemetry", "nvml"}),
+      std::chrono::seconds(60), "", {"LD_LIBRARY_PATH=/nonexistent"});
+  EXPECT_EQ(missing.exit_code, 0) << missing.out;
+  EXPECT_NE(missing.out.find("libnvidia-ml.so.1 not found"), std::string::npos) << missing.out;
+}
+
+}  // namespace
+}  // namespace inferperf::testing
