@@ -93,6 +93,8 @@ int report_results(const std::vector<records::RequestRecord>& records,
   if (settings.show_trace_timing) {
     if (auto trace = report::render_trace_table(result); !trace.empty()) std::cout << "\n" << trace;
   }
+  if (auto server = report::render_server_timings_table(result); !server.empty())
+    std::cout << "\n" << server;
   if (auto warnings = report::render_token_warnings(result, settings.metric_options);
       !warnings.empty())
     std::cout << "\n" << warnings;
