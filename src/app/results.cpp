@@ -94,6 +94,8 @@ int report_results(const std::vector<records::RequestRecord>& records,
   if (settings.show_trace_timing) {
     if (auto trace = report::render_trace_table(result); !trace.empty()) std::cout << "\n" << trace;
   }
+  if (auto server = report::render_server_timings_table(result); !server.empty())
+    std::cout << "\n" << server;
   if (ctx.show_gpu_telemetry) {
     if (auto gpu = report::render_gpu_telemetry(ctx.telemetry_data); !gpu.empty())
       std::cout << "\n" << gpu;

@@ -3,6 +3,7 @@
 #include "endpoint/decode_util.hpp"
 #include "endpoint/endpoint.hpp"
 #include "endpoint/openai_common.hpp"
+#include "endpoint/server_timings.hpp"
 
 namespace inferperf::endpoint {
 
@@ -59,6 +60,7 @@ class ChatEndpoint final : public Endpoint {
     }
     out.kind = DecodedEvent::Kind::kData;
     read_usage(obj, out);
+    out.server_timings = decode_server_timings(obj);
     simdjson::dom::array choices;
     if (obj["choices"].get_array().get(choices) != simdjson::SUCCESS || choices.size() == 0) {
       return out;

@@ -25,12 +25,23 @@ struct Usage {
   }
 };
 
+// Per-request timings the server measured itself (endpoint/server_timings.hpp decodes them).
+struct ServerTimings {
+  std::optional<double> prefill_ms;              // prompt processing (llama.cpp prompt_ms)
+  std::optional<double> decode_ms;               // token generation (llama.cpp predicted_ms)
+  std::optional<std::int64_t> prompt_tokens;     // prompt tokens processed (llama.cpp prompt_n)
+  std::optional<std::int64_t> predicted_tokens;  // tokens generated (llama.cpp predicted_n)
+  std::optional<std::int64_t> cached_tokens;     // prompt tokens reused from cache (cache_n)
+  std::string source;                            // the decoder that produced it, e.g. "llama.cpp"
+};
+
 struct DecodedEvent {
   enum class Kind { kIgnored, kData, kDone, kError };
   Kind kind = Kind::kIgnored;
   std::string content;    // non-reasoning output text (tool-call argument text included)
   std::string reasoning;  // reasoning_content / reasoning
   std::optional<Usage> usage;
+  std::optional<ServerTimings> server_timings;
   std::string finish_reason;
   std::string error_message;  // for kError: why the payload is not a valid response
 };

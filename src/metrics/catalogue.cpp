@@ -142,6 +142,17 @@ const std::vector<MetricInfo>& catalogue() {
        Visibility::kCrossTool},
       {"ntpot", "Normalized TPOT", "ms", kMs, MetricKind::kRecord, 0, false, false,
        Visibility::kCrossTool},
+      // Joined with the server's own timings (llama.cpp `timings`); only when some record has them.
+      {"server_prefill_time", "Server Prefill Time", "ms", kMs, MetricKind::kRecord, 3000, false,
+       false, Visibility::kServerTimings},
+      {"server_decode_time", "Server Decode Time", "ms", kMs, MetricKind::kRecord, 3010, false,
+       false, Visibility::kServerTimings},
+      {"server_time", "Server Time", "ms", kMs, MetricKind::kRecord, 3020, false, false,
+       Visibility::kServerTimings},
+      {"client_overhead_time", "Network + Client Overhead", "ms", kMs, MetricKind::kRecord, 3030,
+       false, false, Visibility::kServerTimings},
+      {"server_ttft_overhead", "TTFT Network + Client Overhead", "ms", kMs, MetricKind::kRecord,
+       3040, false, false, Visibility::kServerTimings},
   };
   return kAll;
 }

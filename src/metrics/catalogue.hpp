@@ -14,6 +14,9 @@ enum class Visibility {
   kTrace,         // HTTP phase metrics: exported; on the console only with --show-trace-timing
   kCrossTool,     // other tools' definitions: computed only with --cross-tool-metrics
   kExperimental,  // AIPerf's X flag: exported only with AIPERF_DEV_MODE
+  // Joined with the server's own per-request timings (llama.cpp `timings`): present only when some
+  // record carried them; on the console as a separate "Server Timings" table.
+  kServerTimings,
 };
 
 struct MetricInfo {

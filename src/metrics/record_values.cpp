@@ -108,6 +108,34 @@ void cross_tool(const records::RequestRecord& r, double ttft, double latency,
   if (osl && *osl > 0) put("ntpot", latency / *osl);
 }
 
+// A server-reported duration in ms as integer ns, rounded once, so that every difference with the
+// client's integer-ns stamps is taken in integers; nullopt for values no int64 ns count can hold.
+std::optional<std::int64_t> server_ns(const std::optional<double>& ms) {
+  constexpr double kMaxMs = 1e12;  // ~11.6 days: sums and differences stay far inside int64 ns
+  if (!ms || !std::isfinite(*ms) || *ms < 0 || *ms > kMaxMs) return std::nullopt;
+  return std::llround(*ms * 1e6);
+}
+
+// The server's own timings joined to the client's stamps. Differences are kept when negative (a
+// server that counts time the client never saw: clock or accounting mismatch).
+void server_timings(const records::RequestRecord& r, bool streaming, RecordValues& v) {
+  if (!r.server_timings) return;
+  auto put = [&](std::string_view tag, std::int64_t x) {
+    v.scalars.emplace_back(&info(tag), static_cast<double>(x));
+  };
+  const auto prefill = server_ns(r.server_timings->prefill_ms);
+  const auto decode = server_ns(r.server_timings->decode_ms);
+  const auto& ev = r.content_events;
+  if (prefill) put("server_prefill_time", *prefill);
+  if (decode) put("server_decode_time", *decode);
+  if (prefill && decode) {
+    const std::int64_t server = *prefill + *decode;
+    put("server_time", server);
+    put("client_overhead_time", (ev.back().ts_ns - r.start_ns) - server);
+  }
+  if (prefill && streaming) put("server_ttft_overhead", (ev.front().ts_ns - r.start_ns) - *prefill);
+}
+
 }  // namespace
 
 TokenCounts token_counts(const records::RequestRecord& r, TokenSource source) {
@@ -217,6 +245,7 @@ RecordValues record_values(const records::RequestRecord& r, const MetricOptions&
     }
     if (o.cross_tool) cross_tool(r, ttft, latency, osl, v);
   }
+  server_timings(r, o.streaming, v);
   if (!o.goodput.empty()) {
     v.good = std::all_of(o.goodput.begin(), o.goodput.end(), [&](const GoodputObjective& g) {
       for (const auto& [mi, x] : v.scalars) {

@@ -10,10 +10,18 @@ namespace {
 void put_opt(nlohmann::ordered_json& j, const char* key, const std::optional<std::int64_t>& v) {
   if (v) j[key] = *v;
 }
+void put_opt(nlohmann::ordered_json& j, const char* key, const std::optional<double>& v) {
+  if (v) j[key] = *v;
+}
 std::optional<std::int64_t> get_opt(const nlohmann::json& j, const char* key) {
   auto it = j.find(key);
   if (it == j.end() || it->is_null()) return std::nullopt;
   return it->get<std::int64_t>();
+}
+std::optional<double> get_opt_double(const nlohmann::json& j, const char* key) {
+  auto it = j.find(key);
+  if (it == j.end() || it->is_null()) return std::nullopt;
+  return it->get<double>();
 }
 }  // namespace
 
@@ -55,6 +63,16 @@ nlohmann::ordered_json record_to_json(const RequestRecord& r, const core::WallAn
   put_opt(u, "total_tokens", r.usage.total_tokens);
   put_opt(u, "reasoning_tokens", r.usage.reasoning_tokens);
   j["usage"] = std::move(u);
+  if (const auto& st = r.server_timings) {
+    nlohmann::ordered_json t = nlohmann::ordered_json::object();
+    t["source"] = st->source;
+    put_opt(t, "prefill_ms", st->prefill_ms);
+    put_opt(t, "decode_ms", st->decode_ms);
+    put_opt(t, "prompt_tokens", st->prompt_tokens);
+    put_opt(t, "predicted_tokens", st->predicted_tokens);
+    put_opt(t, "cached_tokens", st->cached_tokens);
+    j["server_timings"] = std::move(t);
+  }
   if (r.requested_osl) j["requested_osl"] = *r.requested_osl;
   if (!r.finish_reason.empty()) j["finish_reason"] = r.finish_reason;
   // Client tokenizer counts exist only once the run is over (the file is then rewritten).
@@ -116,6 +134,16 @@ core::Result<RequestRecord> record_from_json(const nlohmann::json& j) {
     r.usage.completion_tokens = get_opt(u, "completion_tokens");
     r.usage.total_tokens = get_opt(u, "total_tokens");
     r.usage.reasoning_tokens = get_opt(u, "reasoning_tokens");
+    if (auto it = j.find("server_timings"); it != j.end() && !it->is_null()) {
+      ServerTimings t;
+      t.source = it->value("source", "");
+      t.prefill_ms = get_opt_double(*it, "prefill_ms");
+      t.decode_ms = get_opt_double(*it, "decode_ms");
+      t.prompt_tokens = get_opt(*it, "prompt_tokens");
+      t.predicted_tokens = get_opt(*it, "predicted_tokens");
+      t.cached_tokens = get_opt(*it, "cached_tokens");
+      r.server_timings = std::move(t);
+    }
     if (auto it = j.find("requested_osl"); it != j.end()) r.requested_osl = it->get<int>();
     r.finish_reason = j.value("finish_reason", "");
     if (auto it = j.find("client_tokens"); it != j.end()) {

@@ -29,6 +29,17 @@ struct UsageCounts {
   std::optional<std::int64_t> reasoning_tokens;
 };
 
+// Per-request timings the server reported itself (llama.cpp's `timings`, ...), as decoded by
+// endpoint/server_timings.hpp; `source` names the decoder.
+struct ServerTimings {
+  std::optional<double> prefill_ms;
+  std::optional<double> decode_ms;
+  std::optional<std::int64_t> prompt_tokens;
+  std::optional<std::int64_t> predicted_tokens;
+  std::optional<std::int64_t> cached_tokens;
+  std::string source;
+};
+
 // Token counts from the client-side tokenizer, filled after the run (never on a worker thread).
 struct ClientTokens {
   std::optional<std::int64_t> input;
@@ -77,6 +88,7 @@ struct RequestRecord {
 
   std::vector<ContentEvent> content_events;
   UsageCounts usage;
+  std::optional<ServerTimings> server_timings;  // the last timings the server sent, if any
   ClientTokens client_tokens;
   std::optional<int> requested_osl;
   std::string finish_reason;

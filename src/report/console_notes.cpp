@@ -31,6 +31,10 @@ std::string render_trace_table(const metrics::BenchmarkResult& result) {
   return render_metrics_table(result, "HTTP Trace Timing", metrics::Visibility::kTrace);
 }
 
+std::string render_server_timings_table(const metrics::BenchmarkResult& result) {
+  return render_metrics_table(result, "Server Timings", metrics::Visibility::kServerTimings);
+}
+
 std::string render_token_warnings(const metrics::BenchmarkResult& result,
                                   const metrics::MetricOptions& options) {
   std::string out;

@@ -1,5 +1,5 @@
-// The notes printed after the tables: the HTTP phase table, warning panels about token counts,
-// and advice for server errors whose cause is known.
+// The notes printed after the tables: the HTTP phase table, the server timings table, warning
+// panels about token counts, and advice for server errors whose cause is known.
 #pragma once
 #include <string>
 
@@ -10,6 +10,10 @@ namespace inferperf::report {
 
 // The http_req_* metrics as a table (--show-trace-timing); empty when there are none.
 std::string render_trace_table(const metrics::BenchmarkResult& result);
+
+// The metrics joined with the server's own timings (server_*, client_overhead_time) as a table;
+// empty when no record carried server timings.
+std::string render_server_timings_table(const metrics::BenchmarkResult& result);
 
 // "Output Sequence Length Mismatch Warning" and "Token Count Discrepancy Warning" panels when
 // records tripped them; empty otherwise.

@@ -92,6 +92,13 @@ void ResponseCollector::handle_payload(std::string_view payload, core::MonoNs ts
     if (d.usage->total_tokens) record_.usage.total_tokens = d.usage->total_tokens;
     if (d.usage->reasoning_tokens) record_.usage.reasoning_tokens = d.usage->reasoning_tokens;
   }
+  if (d.server_timings) {
+    // The latest object replaces any earlier one whole (llama.cpp can send timings with every
+    // chunk; the final chunk's cover the whole request), so fields of two sources never mix.
+    const auto& t = *d.server_timings;
+    record_.server_timings = records::ServerTimings{
+        t.prefill_ms, t.decode_ms, t.prompt_tokens, t.predicted_tokens, t.cached_tokens, t.source};
+  }
   if (!d.finish_reason.empty()) record_.finish_reason = d.finish_reason;
   if (!d.content.empty() || !d.reasoning.empty()) {
     record_.content_events.push_back(

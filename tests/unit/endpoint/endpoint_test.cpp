@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "endpoint/server_timings.hpp"
+
 namespace {
 
 using inferperf::config::EndpointType;
@@ -225,6 +227,106 @@ TEST(Decode, CompletionsUsage) {
   ASSERT_TRUE(d.usage.has_value());
   EXPECT_EQ(d.usage->completion_tokens, 9);
   EXPECT_EQ(d.usage->total_tokens, 13);
+}
+
+// llama.cpp's server adds a top-level "timings" object to a non-streaming body and to the final
+// chunk of a stream.
+constexpr const char* kLlamaTimings =
+    R"("timings":{"cache_n":3,"prompt_n":12,"prompt_ms":20.5,"prompt_per_token_ms":1.708,)"
+    R"("prompt_per_second":585.3,"predicted_n":7,"predicted_ms":90,"predicted_per_token_ms":12.86,)"
+    R"("predicted_per_second":77.7})";
+
+TEST(ServerTimings, StreamingFinalChunk) {
+  auto ep = make_endpoint(EndpointType::kChat);
+  const DecodedEvent mid =
+      ep->decode(R"({"object":"chat.completion.chunk","choices":[{"delta":{"content":"a"}}]})");
+  EXPECT_FALSE(mid.server_timings.has_value());
+  const DecodedEvent last = ep->decode(
+      std::string(R"({"object":"chat.completion.chunk","choices":[{"index":0,"delta":{},)"
+                  R"("finish_reason":"stop"}],)") +
+      kLlamaTimings + "}");
+  ASSERT_EQ(last.kind, Kind::kData);
+  EXPECT_EQ(last.finish_reason, "stop");
+  ASSERT_TRUE(last.server_timings.has_value());
+  const auto& t = *last.server_timings;
+  EXPECT_EQ(t.source, "llama.cpp");
+  EXPECT_DOUBLE_EQ(t.prefill_ms.value_or(-1), 20.5);
+  EXPECT_DOUBLE_EQ(t.decode_ms.value_or(-1), 90.0);  // an integer in JSON is still milliseconds
+  EXPECT_EQ(t.prompt_tokens, 12);
+  EXPECT_EQ(t.predicted_tokens, 7);
+  EXPECT_EQ(t.cached_tokens, 3);
+}
+
+TEST(ServerTimings, NonStreamingBodies) {
+  const DecodedEvent chat = make_endpoint(EndpointType::kChat)
+                                ->decode(std::string(R"({"object":"chat.completion","choices":[)"
+                                                     R"({"message":{"content":"full"}}],)") +
+                                         kLlamaTimings + "}");
+  ASSERT_EQ(chat.kind, Kind::kData);
+  EXPECT_EQ(chat.content, "full");
+  ASSERT_TRUE(chat.server_timings.has_value());
+  EXPECT_DOUBLE_EQ(chat.server_timings->prefill_ms.value_or(-1), 20.5);
+  const DecodedEvent text =
+      make_endpoint(EndpointType::kCompletions)
+          ->decode(
+              std::string(R"({"object":"text_completion","choices":[{"text":"t"}],)") +
+              R"("timings":{"prompt_n":4,"prompt_ms":1.25,"predicted_n":2,"predicted_ms":3.5}})");
+  ASSERT_EQ(text.kind, Kind::kData);
+  ASSERT_TRUE(text.server_timings.has_value());
+  EXPECT_DOUBLE_EQ(text.server_timings->decode_ms.value_or(-1), 3.5);
+  EXPECT_EQ(text.server_timings->predicted_tokens, 2);
+  EXPECT_FALSE(text.server_timings->cached_tokens.has_value());
+}
+
+TEST(ServerTimings, AbsentOrNullIsNullopt) {
+  auto ep = make_endpoint(EndpointType::kChat);
+  for (const char* payload : {
+           R"({"object":"chat.completion","choices":[{"message":{"content":"x"}}]})",
+           R"({"object":"chat.completion","choices":[{"message":{"content":"x"}}],"timings":null})",
+           R"({"object":"chat.completion","choices":[{"message":{"content":"x"}}],"timings":{}})",
+       }) {
+    const DecodedEvent d = ep->decode(payload);
+    ASSERT_EQ(d.kind, Kind::kData) << payload;
+    EXPECT_FALSE(d.server_timings.has_value()) << payload;
+  }
+}
+
+TEST(ServerTimings, MalformedTimingsAreIgnoredAndTheResponseStaysGood) {
+  auto ep = make_endpoint(EndpointType::kChat);
+  for (const char* timings : {
+           R"("timings":"fast")", R"("timings":[20,90])",
+           R"("timings":{"prompt_ms":"20","predicted_ms":90})",
+           R"("timings":{"prompt_ms":20,"predicted_ms":{"ms":90}})",
+           R"("timings":{"prompt_ms":20,"predicted_ms":90,"predicted_n":7.5})",
+           R"("timings":{"prompt_ms":20,"predicted_ms":90,"prompt_n":"12"})",
+           R"("timings":{"prompt_ms":-1,"predicted_ms":90})",
+           R"("timings":{"prompt_ms":true,"predicted_ms":90})",
+           R"("timings":{"prompt_n":12,"predicted_n":7})",  // no times at all
+       }) {
+    const std::string payload =
+        std::string(R"({"object":"chat.completion.chunk","choices":[{"delta":{"content":"a"},)") +
+        R"("finish_reason":"stop"}],)" + timings + "}";
+    const DecodedEvent d = ep->decode(payload);
+    ASSERT_EQ(d.kind, Kind::kData) << payload;
+    EXPECT_EQ(d.content, "a") << payload;
+    EXPECT_EQ(d.finish_reason, "stop") << payload;
+    EXPECT_FALSE(d.server_timings.has_value()) << payload;
+  }
+}
+
+TEST(ServerTimings, OneTimeFieldIsEnough) {
+  auto ep = make_endpoint(EndpointType::kChat);
+  const DecodedEvent d = ep->decode(
+      R"({"object":"chat.completion","choices":[],"timings":{"prompt_ms":4.0,"predicted_ms":null}})");
+  ASSERT_TRUE(d.server_timings.has_value());
+  EXPECT_DOUBLE_EQ(d.server_timings->prefill_ms.value_or(-1), 4.0);
+  EXPECT_FALSE(d.server_timings->decode_ms.has_value());
+}
+
+TEST(ServerTimings, RegistryStartsWithLlamaCpp) {
+  const auto& decoders = inferperf::endpoint::server_timings_decoders();
+  ASSERT_FALSE(decoders.empty());
+  EXPECT_EQ(decoders.front().name, "llama.cpp");
 }
 
 struct JoinCase {

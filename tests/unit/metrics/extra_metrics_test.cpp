@@ -11,6 +11,7 @@ namespace {
 
 using records::ContentEvent;
 using records::RequestRecord;
+using records::ServerTimings;
 
 constexpr double kTol = 1e-9;
 constexpr std::int64_t kT0 = 1'000'000'000'000;
@@ -221,6 +222,112 @@ TEST(Experimental, RequestedOslOnlyInDevMode) {
   o.experimental = true;
   EXPECT_NEAR(get(compute_metrics({r}, o), "requested_osl").stats.avg, 10.0, kTol);
   EXPECT_FALSE(scalar_of(compute_metrics({r}, client_streaming()).per_record[0], "requested_osl"));
+}
+
+// Server timings (llama.cpp `timings`) joined to the client's stamps.
+// Start T0; content events at +25 ms and +120 ms: TTFT 25, request latency 120 ms.
+RequestRecord with_timings(std::optional<double> prompt_ms, std::optional<double> predicted_ms) {
+  RequestRecord r;
+  r.start_ns = kT0;
+  r.content_events = {ContentEvent{kT0 + 25 * kMs, 0, "a", ""},
+                      ContentEvent{kT0 + 120 * kMs, 1, "b", ""}};
+  r.server_timings = ServerTimings{prompt_ms, predicted_ms, 12, 7, std::nullopt, "llama.cpp"};
+  return r;
+}
+
+TEST(ServerTimings, WorkedExample) {
+  // prompt_ms 20, predicted_ms 90: server time 110 ms; overhead 120 - 110 = 10 ms; TTFT overhead
+  // 25 - 20 = 5 ms.
+  const auto result = compute_metrics({with_timings(20.0, 90.0)}, client_streaming());
+  EXPECT_NEAR(get(result, "server_prefill_time").stats.avg, 20.0, kTol);
+  EXPECT_NEAR(get(result, "server_decode_time").stats.avg, 90.0, kTol);
+  EXPECT_NEAR(get(result, "server_time").stats.avg, 110.0, kTol);
+  EXPECT_NEAR(get(result, "client_overhead_time").stats.avg, 10.0, kTol);
+  EXPECT_NEAR(get(result, "server_ttft_overhead").stats.avg, 5.0, kTol);
+  EXPECT_NEAR(get(result, "request_latency").stats.avg, 120.0, kTol);
+  // Per record, in base units (ns), as profile_export.jsonl gets them.
+  EXPECT_EQ(scalar_of(result.per_record[0], "client_overhead_time"), 10.0 * kMs);
+  EXPECT_EQ(get(result, "client_overhead_time").info->unit, "ms");
+  EXPECT_EQ(get(result, "client_overhead_time").info->visibility, Visibility::kServerTimings);
+}
+
+TEST(ServerTimings, NegativeOverheadIsKeptAndRecordsWithoutTimingsAreSkipped) {
+  // 30 + 75.5 = 105.5 ms of server time in a request the client saw take 100 ms: -5.5 ms.
+  RequestRecord slow_server = with_timings(30.0, 75.5);
+  slow_server.content_events[1].ts_ns = kT0 + 100 * kMs;
+  RequestRecord none = with_timings(1.0, 1.0);
+  none.server_timings.reset();
+  const auto result =
+      compute_metrics({with_timings(20.0, 90.0), slow_server, none}, client_streaming());
+  const auto& overhead = get(result, "client_overhead_time").stats;
+  EXPECT_EQ(overhead.count, 2);
+  EXPECT_NEAR(overhead.min, -5.5, kTol);
+  EXPECT_NEAR(overhead.max, 10.0, kTol);
+  EXPECT_NEAR(overhead.avg, 2.25, kTol);                                   // (10 - 5.5) / 2
+  EXPECT_NEAR(get(result, "server_ttft_overhead").stats.min, -5.0, kTol);  // 25 - 30
+  EXPECT_EQ(get(result, "server_time").stats.count, 2);
+  EXPECT_FALSE(scalar_of(result.per_record[2], "server_prefill_time"));
+}
+
+TEST(ServerTimings, AbsentWithoutAnyRecordCarryingThem) {
+  RequestRecord r = with_timings(20.0, 90.0);
+  r.server_timings.reset();
+  const auto result = compute_metrics({r}, client_streaming());
+  for (const char* tag : {"server_prefill_time", "server_decode_time", "server_time",
+                          "client_overhead_time", "server_ttft_overhead"}) {
+    EXPECT_EQ(result.find(tag), nullptr) << tag;
+  }
+}
+
+TEST(ServerTimings, NonStreamingHasNoTtftOverhead) {
+  MetricOptions o = client_streaming();
+  o.streaming = false;
+  const auto result = compute_metrics({with_timings(20.0, 90.0)}, o);
+  EXPECT_NEAR(get(result, "client_overhead_time").stats.avg, 10.0, kTol);
+  EXPECT_EQ(result.find("server_ttft_overhead"), nullptr);
+}
+
+TEST(ServerTimings, PartialTimingsGiveWhatTheyCan) {
+  const auto prefill_only = compute_metrics({with_timings(20.0, std::nullopt)}, client_streaming());
+  EXPECT_NEAR(get(prefill_only, "server_prefill_time").stats.avg, 20.0, kTol);
+  EXPECT_NEAR(get(prefill_only, "server_ttft_overhead").stats.avg, 5.0, kTol);
+  EXPECT_EQ(prefill_only.find("server_decode_time"), nullptr);
+  EXPECT_EQ(prefill_only.find("server_time"), nullptr);
+  EXPECT_EQ(prefill_only.find("client_overhead_time"), nullptr);
+  const auto decode_only = compute_metrics({with_timings(std::nullopt, 90.0)}, client_streaming());
+  EXPECT_NEAR(get(decode_only, "server_decode_time").stats.avg, 90.0, kTol);
+  EXPECT_EQ(decode_only.find("server_ttft_overhead"), nullptr);
+}
+
+TEST(ServerTimings, DifferencesAreExactAtWallClockMagnitudes) {
+  // Records read back from disk carry wall-clock ns (~1.7e18, beyond a double's 2^53). Server ms
+  // become integer ns once (20.000001 ms -> 20,000,001 ns), then every difference is an integer.
+  constexpr std::int64_t kWall = 1'700'000'000'123'456'789;
+  RequestRecord r;
+  r.start_ns = kWall;
+  r.content_events = {ContentEvent{kWall + 20'000'004, 0, "a", ""},
+                      ContentEvent{kWall + 120'000'001, 1, "b", ""}};
+  r.server_timings = ServerTimings{20.000001, 90.0, std::nullopt, std::nullopt, std::nullopt, "x"};
+  const auto result = compute_metrics({r}, client_streaming());
+  EXPECT_EQ(scalar_of(result.per_record[0], "client_overhead_time"), 10'000'000.0);
+  EXPECT_EQ(scalar_of(result.per_record[0], "server_ttft_overhead"), 3.0);
+  EXPECT_EQ(scalar_of(result.per_record[0], "server_prefill_time"), 20'000'001.0);
+}
+
+TEST(ServerTimings, ImpossibleValuesAreSkipped) {
+  // Negative or astronomically large values (only possible in a hand-edited records file).
+  const auto result = compute_metrics({with_timings(-1.0, 1e300)}, client_streaming());
+  EXPECT_EQ(result.find("server_prefill_time"), nullptr);
+  EXPECT_EQ(result.find("server_decode_time"), nullptr);
+  EXPECT_EQ(result.find("client_overhead_time"), nullptr);
+}
+
+TEST(ServerTimings, CanBeGoodputObjectives) {
+  MetricOptions o = client_streaming();
+  ASSERT_FALSE(parse_goodput("client_overhead_time:5", o.goodput).has_value());
+  RequestRecord tight = with_timings(20.0, 97.0);  // overhead 3 ms
+  const auto result = compute_metrics({with_timings(20.0, 90.0), tight}, o);
+  EXPECT_NEAR(get(result, "good_request_count").value, 1.0, kTol);
 }
 
 }  // namespace

@@ -14,6 +14,7 @@ using inferperf::records::Phase;
 using inferperf::records::record_from_json;
 using inferperf::records::record_to_json;
 using inferperf::records::RequestRecord;
+using inferperf::records::ServerTimings;
 
 RequestRecord full_record() {
   RequestRecord r;
@@ -47,6 +48,7 @@ RequestRecord full_record() {
   r.usage.completion_tokens = 22;
   r.usage.total_tokens = 33;
   r.usage.reasoning_tokens = 4;
+  r.server_timings = ServerTimings{20.123456789012345, 90.0, 12, 7, 3, "llama.cpp"};
   r.requested_osl = 25;
   r.finish_reason = "length";
   r.was_cancelled = true;
@@ -89,6 +91,16 @@ void expect_same(const RequestRecord& a, const RequestRecord& b) {
   EXPECT_EQ(a.usage.completion_tokens, b.usage.completion_tokens);
   EXPECT_EQ(a.usage.total_tokens, b.usage.total_tokens);
   EXPECT_EQ(a.usage.reasoning_tokens, b.usage.reasoning_tokens);
+  ASSERT_EQ(a.server_timings.has_value(), b.server_timings.has_value());
+  if (a.server_timings) {
+    // Exactly equal: doubles are written with enough digits to read back bit for bit.
+    EXPECT_EQ(a.server_timings->prefill_ms, b.server_timings->prefill_ms);
+    EXPECT_EQ(a.server_timings->decode_ms, b.server_timings->decode_ms);
+    EXPECT_EQ(a.server_timings->prompt_tokens, b.server_timings->prompt_tokens);
+    EXPECT_EQ(a.server_timings->predicted_tokens, b.server_timings->predicted_tokens);
+    EXPECT_EQ(a.server_timings->cached_tokens, b.server_timings->cached_tokens);
+    EXPECT_EQ(a.server_timings->source, b.server_timings->source);
+  }
   EXPECT_EQ(a.requested_osl, b.requested_osl);
   EXPECT_EQ(a.finish_reason, b.finish_reason);
   ASSERT_EQ(a.error.has_value(), b.error.has_value());
@@ -173,6 +185,34 @@ TEST(RecordJsonl, ExactJsonForAMinimalRecord) {
       R"("content_events":[[1700000000000000500,2,"a",""]],"usage":{"completion_tokens":1}})");
 }
 
+TEST(RecordJsonl, ServerTimingsKeyAndPartialFields) {
+  RequestRecord r;
+  r.start_ns = 1'000;
+  r.content_events = {ContentEvent{1'500, 0, "a", ""}};
+  r.server_timings = ServerTimings{20.5, std::nullopt, 12, std::nullopt, std::nullopt, "llama.cpp"};
+  const std::string line = record_to_json(r, kIdentity).dump();
+  EXPECT_NE(line.find(R"("usage":{},"server_timings":{"source":"llama.cpp","prefill_ms":20.5,)"
+                      R"("prompt_tokens":12})"),
+            std::string::npos)
+      << line;
+  auto back = record_from_json(nlohmann::json::parse(line));
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  expect_same(*back, r);
+  EXPECT_FALSE(back->server_timings->decode_ms.has_value());
+}
+
+TEST(RecordJsonl, FilesWithoutServerTimingsStillRead) {
+  // A line as written before server timings existed.
+  auto back = record_from_json(nlohmann::json::parse(
+      R"({"phase":"profiling","session_num":1,"start_ns":1000,"content_events":[[1500,0,"a",""]],)"
+      R"("usage":{"completion_tokens":1}})"));
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_FALSE(back->server_timings.has_value());
+  // No timings: no key.
+  RequestRecord r = *back;
+  EXPECT_EQ(record_to_json(r, kIdentity).dump().find("server_timings"), std::string::npos);
+}
+
 TEST(RecordJsonl, MalformedInputIsAnError) {
   const std::vector<std::string> bad = {
       R"({})",                     // nothing
@@ -182,6 +222,8 @@ TEST(RecordJsonl, MalformedInputIsAnError) {
       R"({"phase":"profiling","session_num":1,"start_ns":1,"content_events":[]})",  // no usage
       R"({"phase":"profiling","session_num":1,"start_ns":1,"content_events":[],"usage":{},)"
       R"("error":{"type":"x"}})",  // error without code
+      R"({"phase":"profiling","session_num":1,"start_ns":1,"content_events":[],"usage":{},)"
+      R"("server_timings":{"prefill_ms":"20"}})",  // a number written as text
       R"([1,2,3])",
   };
   for (const auto& text : bad) {

@@ -196,6 +196,48 @@ TEST(ResponseCollector, NonStreamingBodyIsOneEventAtTheLastRead) {
   EXPECT_EQ(r.usage.completion_tokens, 2);
 }
 
+TEST(ResponseCollector, ServerTimingsFromTheFinalChunk) {
+  Fixture f;
+  const auto with_timings = [](const std::string& finish, const std::string& timings) {
+    return R"(data: {"object":"chat.completion.chunk","choices":[{"index":0,"delta":{},)"
+           R"("finish_reason":)" +
+           finish + "}],\"timings\":" + timings + "}\n\n";
+  };
+  f.collector.on_headers(200, "OK", "text/event-stream", 90);
+  f.collector.on_body(chunk(R"({"content":"a"})"), 100, 0);
+  // An interim object (timings_per_token) is replaced whole by the final chunk's.
+  f.collector.on_body(with_timings("null", R"({"prompt_ms":5,"prompt_n":3,"cache_n":1})"), 110, 1);
+  f.collector.on_body(with_timings("\"stop\"", R"({"prompt_n":3,"prompt_ms":20.5,)"
+                                               R"("predicted_n":1,"predicted_ms":90})") +
+                          kDone,
+                      200, 2);
+  f.collector.finish(210);
+  const auto& r = f.record;
+  EXPECT_FALSE(r.error.has_value());
+  ASSERT_EQ(r.content_events.size(), 1u);
+  ASSERT_TRUE(r.server_timings.has_value());
+  EXPECT_EQ(r.server_timings->source, "llama.cpp");
+  EXPECT_EQ(r.server_timings->prefill_ms, 20.5);
+  EXPECT_EQ(r.server_timings->decode_ms, 90.0);
+  EXPECT_EQ(r.server_timings->prompt_tokens, 3);
+  EXPECT_EQ(r.server_timings->predicted_tokens, 1);
+  EXPECT_FALSE(r.server_timings->cached_tokens.has_value());
+  EXPECT_EQ(r.finish_reason, "stop");
+}
+
+TEST(ResponseCollector, MalformedServerTimingsLeaveAGoodRecord) {
+  Fixture f;
+  const std::string body =
+      R"({"object":"chat.completion","choices":[{"message":{"content":"ok"},"finish_reason":"stop"}],)"
+      R"("timings":{"prompt_ms":"soon","predicted_ms":90}})";
+  f.collector.on_headers(200, "OK", "application/json", 90);
+  f.collector.on_body(body, 150, 0);
+  f.collector.finish(160);
+  EXPECT_FALSE(f.record.error.has_value());
+  EXPECT_TRUE(f.record.valid());
+  EXPECT_FALSE(f.record.server_timings.has_value());
+}
+
 // --export-level raw: the collector also keeps the exchange as received in record.raw.
 struct RawFixture {
   static RequestRecord with_raw() {
