@@ -114,14 +114,54 @@ TEST(ParseCommandLine, AliasesAndValues) {
 TEST(ParseCommandLine, UnsupportedAiperfFlagExitsTwoAndNamesIt) {
   for (const auto& args :
        std::vector<std::vector<std::string>>{{"profile", "-m", "x", "--public-dataset", "sharegpt"},
-                                             {"profile", "-m", "x", "--num-profile-runs=5"},
-                                             {"profile", "-m", "x", "--gpu-telemetry", "nvml"}}) {
+                                             {"profile", "-m", "x", "--num-profile-runs=5"}}) {
     const CliOutcome o = parse_command_line(args);
     EXPECT_EQ(o.action, CliOutcome::Action::kExit);
     EXPECT_EQ(o.exit_code, 2);
     const std::string flag = args[3].substr(0, args[3].find('='));
     EXPECT_TRUE(contains(o.message, flag)) << o.message;
     EXPECT_TRUE(contains(o.message, "does not support")) << o.message;
+  }
+}
+
+TEST(ParseCommandLine, TelemetryFlagsWithAndWithoutValues) {
+  // No value, before other options: the defaults plus the console summary.
+  CliOutcome o = parse_command_line({"profile", "--gpu-telemetry", "-m", "x", "--server-metrics",
+                                     "--url", "h:1"});
+  ASSERT_EQ(o.action, CliOutcome::Action::kProfile) << o.message;
+  EXPECT_TRUE(o.config.telemetry.gpu_flag_given);
+  EXPECT_TRUE(o.config.telemetry.dcgm_urls.empty());
+  EXPECT_TRUE(o.config.telemetry.server_urls.empty());
+  EXPECT_EQ(o.config.endpoint.urls, std::vector<std::string>{"h:1"});
+
+  o = parse_command_line({"profile", "-m", "x", "--gpu-telemetry", "node1:9400",
+                          "http://node2:9400/metrics,custom.csv", "dashboard", "--server-metrics",
+                          "http://a:1/metrics", "--server-metrics-formats", "json", "jsonl"});
+  ASSERT_EQ(o.action, CliOutcome::Action::kProfile) << o.message;
+  const auto& t = o.config.telemetry;
+  EXPECT_EQ(t.dcgm_urls, (std::vector<std::string>{"node1:9400", "http://node2:9400/metrics"}));
+  EXPECT_EQ(t.custom_metrics_csv, "custom.csv");
+  EXPECT_TRUE(t.dashboard);
+  EXPECT_FALSE(t.nvml);
+  EXPECT_EQ(t.server_urls, std::vector<std::string>{"http://a:1/metrics"});
+  EXPECT_EQ(t.server_formats, (std::vector<std::string>{"json", "jsonl"}));
+
+  o = parse_command_line({"profile", "-m", "x", "--gpu-telemetry", "pynvml"});
+  ASSERT_EQ(o.action, CliOutcome::Action::kProfile) << o.message;
+  EXPECT_TRUE(o.config.telemetry.nvml);
+  EXPECT_EQ(o.config.telemetry.server_formats, (std::vector<std::string>{"json", "csv"}));
+
+  for (const auto& bad : std::vector<std::vector<std::string>>{
+           {"profile", "-m", "x", "--gpu-telemetry", "nvml", "h:9400"},
+           {"profile", "-m", "x", "--gpu-telemetry", "--no-gpu-telemetry"},
+           {"profile", "-m", "x", "--server-metrics", "--no-server-metrics"},
+           {"profile", "-m", "x", "--server-metrics-formats", "parquet"},
+           {"profile", "-m", "x", "--server-metrics-formats", "xml"},
+           {"profile", "-m", "x", "--gpu-telemetry", "amdsmi"}}) {
+    o = parse_command_line(bad);
+    EXPECT_EQ(o.action, CliOutcome::Action::kExit) << bad.back();
+    EXPECT_EQ(o.exit_code, 2) << bad.back();
+    EXPECT_TRUE(contains(o.message, "error: ")) << o.message;
   }
 }
 
