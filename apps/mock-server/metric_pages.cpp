@@ -88,9 +88,14 @@ std::string python_float(double v) {
 std::string plain_float(double v) {
   if (std::isnan(v)) return "NaN";
   if (std::isinf(v)) return v > 0 ? "+Inf" : "-Inf";
-  if (v == std::floor(v) && std::fabs(v) < 1e15)
+  if (v == std::floor(v) && std::fabs(v) < 1e15) {
     return fmt::format("{}", static_cast<long long>(v));
-  return fmt::format("{}", v);
+  }
+  // Shortest round-trip digits, never an exponent (Rust's Display for f64).
+  char buf[512];
+  const auto res = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed);
+  if (res.ec != std::errc()) return fmt::format("{}", v);
+  return std::string(buf, res.ptr);
 }
 
 void PromWriter::family(std::string_view name, std::string_view type, std::string_view help) {

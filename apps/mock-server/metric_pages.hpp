@@ -19,7 +19,8 @@ std::string prom_escape_label(std::string_view value);
 std::string prom_escape_help(std::string_view text);
 // A sample value as Python's prometheus_client writes it: "1.0", "0.005", "1.7e+09", "+Inf".
 std::string python_float(double v);
-// A sample value as the Go and Rust clients write it: shortest form, "1" for 1.0, "+Inf".
+// A sample value as Rust's client writes it: shortest digits without an exponent, "1" for 1.0,
+// "0.000053741", "+Inf".
 std::string plain_float(double v);
 
 // Builds one page. kPython: labels in the given order, counters and histograms also get a

@@ -198,6 +198,8 @@ TEST(PromFormat, PythonFloatsAsPrometheusClientWritesThem) {
   EXPECT_EQ(python_float(INFINITY), "+Inf");
   EXPECT_EQ(plain_float(1), "1");
   EXPECT_EQ(plain_float(0.0025), "0.0025");
+  EXPECT_EQ(plain_float(5.3741e-05), "0.000053741");
+  EXPECT_EQ(plain_float(1e20), "100000000000000000000");
   EXPECT_EQ(plain_float(INFINITY), "+Inf");
 }
 
