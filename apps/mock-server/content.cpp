@@ -1,5 +1,6 @@
 #include "content.hpp"
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -215,6 +216,32 @@ std::string json_escape(std::string_view s) {
     }
   }
   return out;
+}
+
+namespace {
+// Always a JSON number with a fraction or exponent, so parsers read a double.
+std::string json_double(double v) {
+  if (!std::isfinite(v)) return "0.0";
+  std::string s = fmt::format("{}", v);
+  if (s.find_first_of(".e") == std::string::npos) s += ".0";
+  return s;
+}
+}  // namespace
+
+std::string timings_json(const Timings& t) {
+  const auto per_token = [](double ms, std::int64_t n) {
+    return n > 0 ? ms / static_cast<double>(n) : 0.0;
+  };
+  const auto per_second = [](double ms, std::int64_t n) {
+    return ms > 0 ? 1e3 / ms * static_cast<double>(n) : 0.0;
+  };
+  return fmt::format(
+      R"({{"prompt_n":{},"prompt_ms":{},"prompt_per_token_ms":{},"prompt_per_second":{},)"
+      R"("predicted_n":{},"predicted_ms":{},"predicted_per_token_ms":{},"predicted_per_second":{}}})",
+      t.prompt_n, json_double(t.prompt_ms), json_double(per_token(t.prompt_ms, t.prompt_n)),
+      json_double(per_second(t.prompt_ms, t.prompt_n)), t.predicted_n, json_double(t.predicted_ms),
+      json_double(per_token(t.predicted_ms, t.predicted_n)),
+      json_double(per_second(t.predicted_ms, t.predicted_n)));
 }
 
 }  // namespace inferperf::mock

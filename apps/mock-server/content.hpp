@@ -49,4 +49,16 @@ GenerationPlan plan_generation(const GenerationRequest& req,
 
 std::string json_escape(std::string_view s);
 
+// llama.cpp-style per-request timings (its server's top-level "timings" object).
+struct Timings {
+  std::int64_t prompt_n = 0;     // prompt tokens
+  double prompt_ms = 0;          // handler start to first token
+  std::int64_t predicted_n = 0;  // output tokens (content + reasoning)
+  double predicted_ms = 0;       // first token to last token
+};
+// {"prompt_n":…,"prompt_ms":…,"prompt_per_token_ms":…,"prompt_per_second":…,"predicted_n":…,
+// "predicted_ms":…,"predicted_per_token_ms":…,"predicted_per_second":…}; a rate whose time or
+// count is 0 is written as 0 (JSON has no infinity).
+std::string timings_json(const Timings& t);
+
 }  // namespace inferperf::mock

@@ -4,6 +4,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <string>
+#include <vector>
 
 #include "core/rlimit.hpp"
 #include "core/version.hpp"
@@ -84,6 +86,32 @@ int main(int argc, char** argv) {
       ->envname("MOCK_SERVER_HUB_DIR");
   app.add_option("--hub-token", o.hub_token, "Require this bearer token for hub requests")
       ->envname("MOCK_SERVER_HUB_TOKEN");
+  std::vector<std::string> gpu_names;
+  for (const auto& p : inferperf::mock::gpu_profiles()) gpu_names.emplace_back(p.key);
+  app.add_option("--dcgm-gpu-name", o.dcgm_gpu_name, "Fake DCGM GPU profile")
+      ->check(CLI::IsMember(gpu_names))
+      ->envname("MOCK_SERVER_DCGM_GPU_NAME");
+  app.add_option("--dcgm-num-gpus", o.dcgm_num_gpus, "GPUs per fake DCGM node (/dcgmN/metrics)")
+      ->check(CLI::Range(1, 8))
+      ->envname("MOCK_SERVER_DCGM_NUM_GPUS");
+  app.add_flag("--dcgm-auto-load,!--no-dcgm-auto-load", o.dcgm_auto_load,
+               "Fake GPU load follows the output-token rate (else the GPUs idle)")
+      ->envname("MOCK_SERVER_DCGM_AUTO_LOAD");
+  app.add_option("--dcgm-min-throughput", o.dcgm_min_throughput,
+                 "Tokens/s that count as full load at least")
+      ->check(CLI::PositiveNumber)
+      ->envname("MOCK_SERVER_DCGM_MIN_THROUGHPUT");
+  app.add_option("--dcgm-window-sec", o.dcgm_window_sec, "Sliding window of the token rate, s")
+      ->check(CLI::PositiveNumber)
+      ->envname("MOCK_SERVER_DCGM_WINDOW_SEC");
+  app.add_option("--dcgm-hostname", o.dcgm_hostname, "Hostname label of the fake DCGM pages")
+      ->envname("MOCK_SERVER_DCGM_HOSTNAME");
+  app.add_option("--dcgm-seed", o.dcgm_seed, "Seed for the fake GPU readings' noise")
+      ->envname("MOCK_SERVER_DCGM_SEED");
+  app.add_flag("--timings", o.timings,
+               "llama.cpp-style timings in every chat/completions response "
+               "(per request: header X-Mock-Timings: 1)")
+      ->envname("MOCK_SERVER_TIMINGS");
   bool no_tokenizer = false;
   bool trust_remote_code = false;
   auto* tok_opt = app.add_option("--tokenizer", o.tokenizer,

@@ -28,6 +28,19 @@ struct MockOptions {
   // which selects the ~4-character chunker.
   std::string tokenizer = "builtin";
   std::string tokenizer_revision = "main";
+  // Fake DCGM exporter pages /dcgmN/metrics (spec 9.1): GPU profile, GPUs per node, whether the
+  // load follows the output-token rate (else the GPUs idle), the rate that counts as full load at
+  // least, the rate's sliding window, the Hostname label and the noise seed.
+  std::string dcgm_gpu_name = "h200";
+  int dcgm_num_gpus = 2;
+  bool dcgm_auto_load = true;
+  double dcgm_min_throughput = 100.0;  // tokens/s
+  double dcgm_window_sec = 1.0;
+  std::string dcgm_hostname = "localhost";
+  std::optional<std::uint64_t> dcgm_seed;
+  // llama.cpp-style "timings" in every chat/completions response (else per request with the
+  // header X-Mock-Timings: 1).
+  bool timings = false;
 };
 
 }  // namespace inferperf::mock

@@ -23,6 +23,7 @@
 
 #include "content.hpp"
 #include "core/uuid.hpp"
+#include "metric_pages.hpp"
 
 namespace inferperf::mock {
 
@@ -76,6 +77,38 @@ Fault parse_fault(std::string_view header) {
   if (f.kind == "status" && (f.status < 100 || f.status > 599)) f.kind = "invalid";
   return f;
 }
+
+// /dcgmN/metrics -> N (1..FakeDcgm::kMaxNodes).
+std::optional<int> dcgm_node(std::string_view path) {
+  constexpr std::string_view kHead = "/dcgm", kTail = "/metrics";
+  if (!path.starts_with(kHead) || !path.ends_with(kTail)) return std::nullopt;
+  const auto digits = path.substr(kHead.size(), path.size() - kHead.size() - kTail.size());
+  if (digits.empty() || digits.size() > 3 || digits.front() == '0') return std::nullopt;
+  int n = 0;
+  for (const char c : digits) {
+    if (c < '0' || c > '9') return std::nullopt;
+    n = n * 10 + (c - '0');
+  }
+  if (n > FakeDcgm::kMaxNodes) return std::nullopt;
+  return n;
+}
+
+// X-Mock-Timings: 1/true/yes/on or 0/false/no/off; anything else leaves the flag's choice.
+std::optional<bool> parse_switch(std::string_view v) {
+  if (v == "1" || v == "true" || v == "yes" || v == "on") return true;
+  if (v == "0" || v == "false" || v == "no" || v == "off") return false;
+  return std::nullopt;
+}
+
+double ms_between(Clock::time_point a, Clock::time_point b) {
+  return std::chrono::duration<double, std::milli>(b - a).count();
+}
+
+constexpr std::string_view kRoutes =
+    R"({"name":"inferperf-mock-server","routes":["/v1/chat/completions","/v1/completions",)"
+    R"("/v1/models","/health","/metrics","/vllm/metrics","/sglang/metrics","/trtllm/metrics",)"
+    R"("/dynamo_frontend/metrics","/dynamo_component/prefill/metrics",)"
+    R"("/dynamo_component/decode/metrics","/dcgm{N}/metrics"]})";
 
 }  // namespace
 
@@ -160,11 +193,17 @@ class Session {
             keep));
       } else if (path == "/metrics") {
         co_await send(plain_response(200, "text/plain; version=0.0.4", metrics_text(), keep));
+      } else if (auto page = engine_page(path)) {
+        co_await send(plain_response(200, "text/plain; version=0.0.4; charset=utf-8", *page, keep));
+      } else if (auto node = dcgm_node(path)) {
+        const auto now = Clock::now();
+        const auto& o = server_.options_;
+        const double load =
+            o.dcgm_auto_load ? server_.served_.load(now, o.dcgm_min_throughput) : 0.0;
+        co_await send(plain_response(200, "text/plain; version=0.0.4; charset=utf-8",
+                                     server_.dcgm_.scrape(*node, load, now), keep));
       } else if (path == "/") {
-        co_await send(plain_response(
-            200, "application/json",
-            R"({"name":"inferperf-mock-server","routes":["/v1/chat/completions","/v1/completions","/v1/models","/health","/metrics"]})",
-            keep));
+        co_await send(plain_response(200, "application/json", kRoutes, keep));
       } else {
         co_await send(plain_response(404, "application/json", R"({"detail":"Not Found"})", keep));
       }
@@ -223,9 +262,31 @@ class Session {
         commit, body.size(), keep ? "keep-alive" : "close", body);
   }
 
+  // The engine-flavoured pages, or nullopt when `path` is not one of them.
+  std::optional<std::string> engine_page(const std::string& path) const {
+    using PageFn = std::string (*)(const ServedSnapshot&, const EnginePageInfo&);
+    PageFn fn = nullptr;
+    if (path == "/vllm/metrics") {
+      fn = vllm_metrics_page;
+    } else if (path == "/sglang/metrics") {
+      fn = sglang_metrics_page;
+    } else if (path == "/trtllm/metrics") {
+      fn = trtllm_metrics_page;
+    } else if (path == "/dynamo_frontend/metrics") {
+      fn = dynamo_frontend_metrics_page;
+    } else if (path != "/dynamo_component/prefill/metrics" &&
+               path != "/dynamo_component/decode/metrics") {
+      return std::nullopt;
+    }
+    const EnginePageInfo info{server_.options_.model_name, server_.start_unix_s_};
+    const ServedSnapshot snap = server_.served_.snapshot();
+    if (fn) return fn(snap, info);
+    return dynamo_component_metrics_page(snap, info, path == "/dynamo_component/prefill/metrics");
+  }
+
   std::string metrics_text() const {
     const auto& c = server_.counters_;
-    return fmt::format(
+    std::string text = fmt::format(
         "# HELP inferperf_mock_requests_total Inference requests received.\n"
         "# TYPE inferperf_mock_requests_total counter\n"
         "inferperf_mock_requests_total {}\n"
@@ -251,19 +312,34 @@ class Session {
         "inferperf_mock_connections_total {}\n",
         c.requests.load(), c.in_flight.load(), c.max_in_flight.load(), c.errors_injected.load(),
         c.output_tokens.load(), c.connections.load(), c.connections_total.load());
+    return text + mock_histograms_page(server_.served_.snapshot());
   }
 
+  // `extra`: more top-level members, written as ',"key":value...'.
   std::string chunk_json(const GenerationRequest& g, const std::string& id,
-                         std::string_view delta_or_text, std::string_view finish) const {
+                         std::string_view delta_or_text, std::string_view finish,
+                         std::string_view extra = "") const {
     const std::string fr = finish.empty() ? "null" : fmt::format("\"{}\"", finish);
     if (g.chat) {
       return fmt::format(
-          R"({{"id":"{}","object":"chat.completion.chunk","created":{},"model":"{}","choices":[{{"index":0,"delta":{},"finish_reason":{}}}]}})",
-          id, created_, json_escape(g.model), delta_or_text, fr);
+          R"({{"id":"{}","object":"chat.completion.chunk","created":{},"model":"{}","choices":[{{"index":0,"delta":{},"finish_reason":{}}}]{}}})",
+          id, created_, json_escape(g.model), delta_or_text, fr, extra);
     }
     return fmt::format(
-        R"({{"id":"{}","object":"text_completion","created":{},"model":"{}","choices":[{{"index":0,"text":"{}","finish_reason":{}}}]}})",
-        id, created_, json_escape(g.model), json_escape(delta_or_text), fr);
+        R"({{"id":"{}","object":"text_completion","created":{},"model":"{}","choices":[{{"index":0,"text":"{}","finish_reason":{}}}]{}}})",
+        id, created_, json_escape(g.model), json_escape(delta_or_text), fr, extra);
+  }
+
+  // ',"timings":{...}' for a request that asked for timings, else "".
+  static std::string timings_member(bool wanted, const GenerationPlan& p, Clock::time_point start,
+                                    Clock::time_point first, Clock::time_point last) {
+    if (!wanted) return "";
+    Timings t;
+    t.prompt_n = static_cast<std::int64_t>(p.prompt_tokens.size());
+    t.prompt_ms = ms_between(start, first);
+    t.predicted_n = static_cast<std::int64_t>(p.output.size() + p.reasoning.size());
+    t.predicted_ms = ms_between(first, last);
+    return R"(,"timings":)" + timings_json(t);
   }
 
   static std::string usage_json(const GenerationPlan& p) {
@@ -276,6 +352,12 @@ class Session {
     return fmt::format(R"({{"prompt_tokens":{},"completion_tokens":{},"total_tokens":{}{}}})",
                        p.prompt_tokens.size(), completion, p.prompt_tokens.size() + completion,
                        details);
+  }
+
+  // Whether a body the mock turns away asked for streaming (for the frontend's request counts).
+  static bool wants_stream(const Request& req, bool chat) {
+    GenerationRequest g;
+    return !parse_generation_request(req.body(), chat, g) && g.stream;
   }
 
   asio::awaitable<bool> fail_status(int status, std::string body, bool keep) {
@@ -296,7 +378,11 @@ class Session {
     Fault fault;
     if (auto it = req.find("X-Mock-Fault"); it != req.end()) fault = parse_fault(it->value());
     if (server_.inject_error()) {
+      server_.served_.rejected(chat, wants_stream(req, chat));
       co_return co_await fail_status(500, R"({"detail":"Simulated error"})", keep);
+    }
+    if (fault.kind == "status" || fault.kind == "reset" || fault.kind == "close") {
+      server_.served_.rejected(chat, wants_stream(req, chat));
     }
     if (fault.kind == "status") {
       co_return co_await fail_status(
@@ -318,6 +404,7 @@ class Session {
 
     GenerationRequest g;
     if (auto err = parse_generation_request(req.body(), chat, g)) {
+      server_.served_.rejected(chat, false);
       co_return co_await fail_status(
           400,
           fmt::format(R"({{"error":{{"message":"{}","type":"BadRequestError","code":400}}}})",
@@ -331,16 +418,35 @@ class Session {
     server_.counters_.output_tokens.fetch_add(
         static_cast<std::int64_t>(plan.output.size() + plan.reasoning.size()));
 
-    if (!g.stream) co_return co_await answer_whole(g, plan, id, fault, start + ttft, itl, keep);
-    co_return co_await answer_stream(g, plan, id, fault, start + ttft, itl, keep);
+    bool timings = o.timings;
+    if (auto it = req.find("X-Mock-Timings"); it != req.end()) {
+      const auto v = it->value();
+      timings = parse_switch(std::string_view(v.data(), v.size())).value_or(timings);
+    }
+    RequestTrace trace(server_.served_, chat, g.stream,
+                       static_cast<std::int64_t>(plan.prompt_tokens.size()),
+                       static_cast<std::int64_t>(req.body().size()), start);
+    const Timing timing{start, start + ttft, itl, timings};
+    if (!g.stream) co_return co_await answer_whole(g, plan, id, fault, timing, trace, keep);
+    co_return co_await answer_stream(g, plan, id, fault, timing, trace, keep);
   }
 
+  struct Timing {
+    Clock::time_point start;  // handler start
+    Clock::time_point first;  // first token's deadline
+    Clock::duration itl;
+    bool timings;  // add llama.cpp-style timings
+  };
+
   asio::awaitable<bool> answer_whole(const GenerationRequest& g, const GenerationPlan& plan,
-                                     const std::string& id, const Fault& fault,
-                                     Clock::time_point first, Clock::duration itl, bool keep) {
-    co_await sleep_until(first);
-    co_await sleep_until(
-        first + itl * static_cast<std::int64_t>(plan.output.size() + plan.reasoning.size()));
+                                     const std::string& id, const Fault& fault, const Timing& tm,
+                                     RequestTrace& trace, bool keep) {
+    const auto n = static_cast<std::int64_t>(plan.output.size() + plan.reasoning.size());
+    co_await sleep_until(tm.first);
+    const auto first_at = Clock::now();
+    co_await sleep_until(tm.first + tm.itl * n);
+    const auto last_at = Clock::now();
+    const std::string timings = timings_member(tm.timings, plan, tm.start, first_at, last_at);
     std::string text, reasoning;
     for (const auto& t : plan.output) text += t;
     for (const auto& t : plan.reasoning) reasoning += t;
@@ -352,14 +458,14 @@ class Session {
                            ? ""
                            : fmt::format(R"(,"reasoning_content":"{}")", json_escape(reasoning));
       body = fmt::format(
-          R"({{"id":"{}","object":"chat.completion","created":{},"model":"{}","choices":[{{"index":0,"message":{{"role":"assistant","content":"{}"{}}},"finish_reason":"{}"}}],"usage":{}}})",
+          R"({{"id":"{}","object":"chat.completion","created":{},"model":"{}","choices":[{{"index":0,"message":{{"role":"assistant","content":"{}"{}}},"finish_reason":"{}"}}],"usage":{}{}}})",
           id, created_, json_escape(g.model), json_escape(text), rc, plan.finish_reason,
-          usage_json(plan));
+          usage_json(plan), timings);
     } else {
       body = fmt::format(
-          R"({{"id":"{}","object":"text_completion","created":{},"model":"{}","choices":[{{"index":0,"text":"{}","finish_reason":"{}"}}],"usage":{}}})",
+          R"({{"id":"{}","object":"text_completion","created":{},"model":"{}","choices":[{{"index":0,"text":"{}","finish_reason":"{}"}}],"usage":{}{}}})",
           id, created_, json_escape(g.model), json_escape(text), plan.finish_reason,
-          usage_json(plan));
+          usage_json(plan), timings);
     }
     if (fault.kind == "truncate") {
       server_.counters_.errors_injected.fetch_add(1);
@@ -369,14 +475,20 @@ class Session {
       socket().close(ec);
       co_return false;
     }
-    if (fault.kind == "malformed") server_.counters_.errors_injected.fetch_add(1);
+    if (fault.kind == "malformed") {
+      server_.counters_.errors_injected.fetch_add(1);
+    } else {
+      // Counted before the write, so a client that has the answer also sees it in the metrics.
+      trace.whole(n, static_cast<std::int64_t>(body.size()), first_at, last_at);
+      trace.complete(plan.finish_reason);
+    }
     co_await send(plain_response(200, "application/json", body, keep));
     co_return keep;
   }
 
   asio::awaitable<bool> answer_stream(const GenerationRequest& g, const GenerationPlan& plan,
-                                      const std::string& id, const Fault& fault,
-                                      Clock::time_point first, Clock::duration itl, bool keep) {
+                                      const std::string& id, const Fault& fault, const Timing& tm,
+                                      RequestTrace& trace, bool keep) {
     std::string head = fmt::format(
         "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n"
         "Transfer-Encoding: chunked\r\nConnection: {}\r\n\r\n",
@@ -408,23 +520,32 @@ class Session {
       events.push_back({false, i, std::min(i + k, plan.output.size())});
     const bool truncate = fault.kind == "truncate";
     const std::size_t stop_at = truncate ? events.size() / 2 : events.size();
+    Clock::time_point first_at{};
     for (std::size_t j = 0; j < stop_at; ++j) {
-      co_await sleep_until(first + itl * static_cast<std::int64_t>(j));
+      co_await sleep_until(tm.first + tm.itl * static_cast<std::int64_t>(j));
+      const auto released = Clock::now();
+      if (j == 0) first_at = released;
       const Ev& e = events[j];
       const auto& src = e.reasoning ? plan.reasoning : plan.output;
       std::string text;
       for (std::size_t i = e.from; i < e.to; ++i) text += src[i];
       const bool last = j + 1 == events.size();
+      // The last chunk (with finish_reason) carries the timings, as llama.cpp's server sends them.
+      const std::string extra =
+          last ? timings_member(tm.timings, plan, tm.start, first_at, released) : "";
       std::string payload;
       if (g.chat) {
         std::string delta = e.reasoning
                                 ? fmt::format(R"({{"reasoning_content":"{}"}})", json_escape(text))
                                 : fmt::format(R"({{"content":"{}"}})", json_escape(text));
-        payload = chunk_json(g, id, delta, last ? plan.finish_reason : "");
+        payload = chunk_json(g, id, delta, last ? plan.finish_reason : "", extra);
       } else {
-        payload = chunk_json(g, id, text, last ? plan.finish_reason : "");
+        payload = chunk_json(g, id, text, last ? plan.finish_reason : "", extra);
       }
       std::string out = chunk("data: " + payload + "\n\n");
+      trace.event(static_cast<std::int64_t>(e.to - e.from), static_cast<std::int64_t>(out.size()),
+                  released);
+      if (last) trace.complete(plan.finish_reason);
       if (j == 0 && fault.kind == "malformed") {
         server_.counters_.errors_injected.fetch_add(1);
         out += chunk("data: {\"object\": \"chat.completion.chunk\", \"choices\": [\n\n");
@@ -471,8 +592,25 @@ class Session {
   std::time_t created_ = 0;
 };
 
+namespace {
+FakeDcgmConfig dcgm_config(const MockOptions& o) {
+  FakeDcgmConfig c;
+  c.profile = find_gpu_profile(o.dcgm_gpu_name);
+  if (!c.profile) throw std::runtime_error("unknown --dcgm-gpu-name " + o.dcgm_gpu_name);
+  c.num_gpus = o.dcgm_num_gpus;
+  c.hostname = o.dcgm_hostname;
+  c.seed = o.dcgm_seed;
+  return c;
+}
+}  // namespace
+
 MockServer::MockServer(MockOptions options, std::shared_ptr<const tokenizer::Tokenizer> tokenizer)
     : options_(std::move(options)),
+      start_unix_s_(
+          std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch())
+              .count()),
+      served_(options_.dcgm_window_sec, start_),
+      dcgm_(dcgm_config(options_), start_),
       acceptor_(io_),
       tokenizer_(std::move(tokenizer)),
       rng_(options_.random_seed.value_or(std::random_device{}())) {

@@ -11,7 +11,9 @@
 #include <mutex>
 #include <random>
 
+#include "fake_dcgm.hpp"
 #include "mock_options.hpp"
+#include "served_stats.hpp"
 #include "tokenizer/tokenizer.hpp"
 
 namespace inferperf::mock {
@@ -37,6 +39,7 @@ class MockServer {
   void run();
   void stop();
   const MockCounters& counters() const { return counters_; }
+  ServedStats& served() { return served_; }
 
  private:
   template <typename Stream>
@@ -44,6 +47,11 @@ class MockServer {
   bool inject_error();
 
   MockOptions options_;
+  // Before io_: coroutine frames destroyed with io_ still report to them.
+  MockClock::time_point start_ = MockClock::now();
+  double start_unix_s_ = 0;
+  ServedStats served_;
+  FakeDcgm dcgm_;
   boost::asio::io_context io_;
   boost::asio::ip::tcp::acceptor acceptor_;
   MockCounters counters_;

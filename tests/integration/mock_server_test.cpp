@@ -2,6 +2,12 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <cstdlib>
+#include <sstream>
+#include <string>
+#include <vector>
+
 #include "process.hpp"
 
 namespace inferperf::testing {
@@ -50,6 +56,278 @@ TEST(MockServer, CountsPromptTokensWithTheBuiltinTokenizerUnlessTold) {
       std::chrono::seconds(30));
   EXPECT_EQ(bad.exit_code, 2) << bad.out;
   EXPECT_NE(bad.out.find("/nonexistent/tokenizer.json"), std::string::npos) << bad.out;
+}
+
+// The value of the sample line that starts with `head` (metric name and labels as written).
+double sample(const std::string& page, const std::string& head) {
+  std::istringstream in(page);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.size() > head.size() && line.rfind(head, 0) == 0 && line[head.size()] == ' ') {
+      return std::stod(line.substr(head.size() + 1));
+    }
+  }
+  ADD_FAILURE() << "no sample " << head << " in\n" << page;
+  return -1;
+}
+
+// A fake DCGM reading of one GPU: the sample `field{gpu="N",...}`.
+double gpu_value(const std::string& page, const std::string& field, int gpu) {
+  const std::string head = field + "{gpu=\"" + std::to_string(gpu) + "\",";
+  std::istringstream in(page);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind(head, 0) == 0) return std::stod(line.substr(line.rfind(' ') + 1));
+  }
+  ADD_FAILURE() << "no " << head << " in\n" << page;
+  return -1;
+}
+
+int count_lines_starting(const std::string& page, const std::string& head) {
+  std::istringstream in(page);
+  std::string line;
+  int n = 0;
+  while (std::getline(in, line)) n += line.rfind(head, 0) == 0 ? 1 : 0;
+  return n;
+}
+
+std::string chat_body(bool stream, int max_tokens, const std::string& prompt = "tell me a story") {
+  nlohmann::json body = {{"model", "mock-model"},
+                         {"messages", {{{"role", "user"}, {"content", prompt}}}},
+                         {"max_tokens", max_tokens},
+                         {"ignore_eos", true},
+                         {"stream", stream}};
+  if (stream) body["stream_options"] = {{"include_usage", true}};
+  return body.dump();
+}
+
+// The JSON objects of an SSE body's data lines, [DONE] left out.
+std::vector<nlohmann::json> sse_events(const std::string& body) {
+  std::vector<nlohmann::json> out;
+  std::istringstream in(body);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("data: ", 0) != 0 || line == "data: [DONE]") continue;
+    out.push_back(nlohmann::json::parse(line.substr(6)));
+  }
+  return out;
+}
+
+void stream_some(int port, int requests, int tokens) {
+  for (int i = 0; i < requests; ++i) {
+    const auto r = http_post(port, "/v1/chat/completions", chat_body(true, tokens));
+    ASSERT_EQ(r.status, 200) << r.body;
+    ASSERT_NE(r.body.find("data: [DONE]"), std::string::npos);
+  }
+}
+
+TEST(MockServer, FakeDcgmUtilisationRisesUnderStreamingLoad) {
+  // A 30 s window and a 1 token/s floor: any traffic is full load, however slow the machine.
+  MockServerProcess mock({"--ttft", "0", "--itl", "1", "--no-tokenizer", "--dcgm-window-sec", "30",
+                          "--dcgm-min-throughput", "1", "--dcgm-seed", "3"});
+  const auto before = http_get(mock.port(), "/dcgm1/metrics");
+  ASSERT_EQ(before.status, 200);
+  EXPECT_NE(before.body.find("# TYPE DCGM_FI_DEV_GPU_UTIL gauge\n"), std::string::npos);
+  EXPECT_EQ(count_lines_starting(before.body, "DCGM_FI_DEV_GPU_UTIL{"), 2) << "two GPUs by default";
+  EXPECT_NE(before.body.find(R"(modelName="NVIDIA H200",Hostname="localhost"})"),
+            std::string::npos);
+  stream_some(mock.port(), 6, 20);
+  const auto after = http_get(mock.port(), "/dcgm1/metrics");
+  ASSERT_EQ(after.status, 200);
+  for (int g = 0; g < 2; ++g) {
+    SCOPED_TRACE(g);
+    EXPECT_LE(gpu_value(before.body, "DCGM_FI_DEV_GPU_UTIL", g), 6);
+    EXPECT_GE(gpu_value(after.body, "DCGM_FI_DEV_GPU_UTIL", g), 90);
+    EXPECT_LE(gpu_value(before.body, "DCGM_FI_DEV_POWER_USAGE", g), 80);  // H200 idles at 75 W
+    EXPECT_GE(gpu_value(after.body, "DCGM_FI_DEV_POWER_USAGE", g), 600);
+    EXPECT_GT(gpu_value(after.body, "DCGM_FI_DEV_FB_USED", g),
+              gpu_value(before.body, "DCGM_FI_DEV_FB_USED", g));
+    EXPECT_GT(gpu_value(after.body, "DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION", g),
+              gpu_value(before.body, "DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION", g));
+  }
+  // Another node: its own GPUs (UUIDs), the same load.
+  const auto node2 = http_get(mock.port(), "/dcgm2/metrics");
+  ASSERT_EQ(node2.status, 200);
+  const auto uuid_of = [](const std::string& page) {
+    const auto at = page.find("UUID=\"");
+    return page.substr(at + 6, page.find('"', at + 6) - at - 6);
+  };
+  EXPECT_NE(uuid_of(node2.body), uuid_of(after.body));
+  EXPECT_EQ(uuid_of(http_get(mock.port(), "/dcgm1/metrics").body), uuid_of(before.body));
+  EXPECT_GE(gpu_value(node2.body, "DCGM_FI_DEV_GPU_UTIL", 0), 90);
+  EXPECT_EQ(http_get(mock.port(), "/dcgm0/metrics").status, 404);
+  EXPECT_EQ(http_get(mock.port(), "/dcgm65/metrics").status, 404);
+  EXPECT_EQ(http_get(mock.port(), "/dcgmx/metrics").status, 404);
+}
+
+TEST(MockServer, FakeDcgmAndTimingsFlagsFromEnvironment) {
+  setenv("MOCK_SERVER_DCGM_GPU_NAME", "a100", 1);
+  setenv("MOCK_SERVER_DCGM_NUM_GPUS", "3", 1);
+  setenv("MOCK_SERVER_DCGM_AUTO_LOAD", "false", 1);
+  setenv("MOCK_SERVER_DCGM_HOSTNAME", "gpu-node-7", 1);
+  setenv("MOCK_SERVER_DCGM_MIN_THROUGHPUT", "1", 1);
+  setenv("MOCK_SERVER_TIMINGS", "1", 1);
+  MockServerProcess mock({"--fast", "--no-tokenizer"});
+  for (const char* name :
+       {"MOCK_SERVER_DCGM_GPU_NAME", "MOCK_SERVER_DCGM_NUM_GPUS", "MOCK_SERVER_DCGM_AUTO_LOAD",
+        "MOCK_SERVER_DCGM_HOSTNAME", "MOCK_SERVER_DCGM_MIN_THROUGHPUT", "MOCK_SERVER_TIMINGS"}) {
+    unsetenv(name);
+  }
+  stream_some(mock.port(), 3, 20);
+  const auto page = http_get(mock.port(), "/dcgm1/metrics").body;
+  EXPECT_EQ(count_lines_starting(page, "DCGM_FI_DEV_GPU_UTIL{"), 3);
+  EXPECT_NE(page.find(R"(modelName="NVIDIA A100-SXM4-80GB",Hostname="gpu-node-7"})"),
+            std::string::npos)
+      << page;
+  for (int g = 0; g < 3; ++g) EXPECT_EQ(gpu_value(page, "DCGM_FI_DEV_GPU_UTIL", g), 5) << "idle";
+  const auto reply = http_post(mock.port(), "/v1/chat/completions", chat_body(false, 3));
+  EXPECT_TRUE(nlohmann::json::parse(reply.body).contains("timings")) << reply.body;
+}
+
+TEST(MockServer, EnginePagesFollowServedRequests) {
+  MockServerProcess mock({"--fast", "--no-tokenizer"});
+  long long prompt = 0;
+  for (int i = 0; i < 3; ++i) {
+    const auto r = http_post(mock.port(), "/v1/chat/completions", chat_body(false, 4));
+    ASSERT_EQ(r.status, 200) << r.body;
+    prompt += nlohmann::json::parse(r.body)["usage"]["prompt_tokens"].get<long long>();
+  }
+  for (int i = 0; i < 2; ++i) {
+    const nlohmann::json body = {
+        {"model", "mock-model"}, {"prompt", "one two three"},
+        {"max_tokens", 6},       {"ignore_eos", true},
+        {"stream", true},        {"stream_options", {{"include_usage", true}}}};
+    const auto r = http_post(mock.port(), "/v1/completions", body.dump());
+    ASSERT_EQ(r.status, 200) << r.body;
+    prompt += sse_events(r.body).back()["usage"]["prompt_tokens"].get<long long>();
+  }
+  EXPECT_EQ(http_post(mock.port(), "/v1/chat/completions", chat_body(false, 4),
+                      {{"X-Mock-Fault", "status=503"}})
+                .status,
+            503);
+
+  const std::string v = R"({model_name="mock-model",engine="0")";
+  const auto vllm = http_get(mock.port(), "/vllm/metrics");
+  ASSERT_EQ(vllm.status, 200);
+  EXPECT_EQ(sample(vllm.body, "vllm:generation_tokens_total" + v + "}"), 3 * 4 + 2 * 6);
+  EXPECT_EQ(sample(vllm.body, "vllm:prompt_tokens_total" + v + "}"), static_cast<double>(prompt));
+  EXPECT_EQ(sample(vllm.body, "vllm:request_success_total" + v + R"(,finished_reason="length"})"),
+            5);
+  EXPECT_EQ(sample(vllm.body, "vllm:time_to_first_token_seconds_count" + v + "}"), 5);
+  EXPECT_EQ(sample(vllm.body, "vllm:time_to_first_token_seconds_bucket" + v + R"(,le="+Inf"})"), 5);
+  EXPECT_EQ(sample(vllm.body, "vllm:num_requests_running" + v + "}"), 0);
+  EXPECT_EQ(sample(vllm.body, "vllm:request_generation_tokens_bucket" + v + R"(,le="5.0"})"), 3);
+
+  const auto sglang = http_get(mock.port(), "/sglang/metrics").body;
+  EXPECT_EQ(sample(sglang, R"(sglang:generation_tokens_total{model_name="mock-model"})"), 24);
+  const auto trt = http_get(mock.port(), "/trtllm/metrics").body;
+  EXPECT_EQ(sample(trt, R"(trtllm_request_success_total{model_name="mock-model",)"
+                        R"(engine_type="trtllm",finished_reason="length"})"),
+            5);
+  const auto fe = http_get(mock.port(), "/dynamo_frontend/metrics").body;
+  const std::string req = "dynamo_frontend_requests_total";
+  EXPECT_EQ(sample(fe, req + R"({endpoint="chat_completions",model="mock-model",)"
+                             R"(request_type="unary",status="success"})"),
+            3);
+  EXPECT_EQ(sample(fe, req + R"({endpoint="completions",model="mock-model",)"
+                             R"(request_type="stream",status="success"})"),
+            2);
+  EXPECT_EQ(sample(fe, req + R"({endpoint="chat_completions",model="mock-model",)"
+                             R"(request_type="unary",status="error"})"),
+            1);
+  EXPECT_EQ(sample(fe, R"(dynamo_frontend_output_sequence_tokens_count{model="mock-model"})"), 5);
+  const std::string component =
+      R"({dynamo_component="prefill",dynamo_endpoint="generate",dynamo_namespace="dynamo"})";
+  const auto prefill = http_get(mock.port(), "/dynamo_component/prefill/metrics").body;
+  EXPECT_EQ(sample(prefill, "dynamo_component_requests_total" + component), 5);
+  const auto decode = http_get(mock.port(), "/dynamo_component/decode/metrics").body;
+  EXPECT_EQ(sample(decode, R"(dynamo_component_requests_total{dynamo_component="decode",)"
+                           R"(dynamo_endpoint="generate",dynamo_namespace="dynamo"})"),
+            5);
+  EXPECT_NE(vllm.body.find(R"(weights_path="C:\\models\\\"mock\"\\weights")"), std::string::npos);
+
+  // The mock's own page keeps its counters and adds histograms.
+  EXPECT_EQ(mock.metric("inferperf_mock_requests_total"), 6);
+  const auto own = http_get(mock.port(), "/metrics").body;
+  EXPECT_EQ(sample(own, "inferperf_mock_output_tokens_per_request_count"), 5);
+  EXPECT_EQ(sample(own, "inferperf_mock_output_tokens_per_request_sum"), 24);
+  EXPECT_EQ(sample(own, "inferperf_mock_time_to_first_token_seconds_count"), 5);
+  EXPECT_EQ(sample(own, R"(inferperf_mock_inter_token_latency_seconds_bucket{le="+Inf"})"),
+            3 * 3 + 2 * 5);
+
+  const auto info = nlohmann::json::parse(http_get(mock.port(), "/").body);
+  for (const char* route : {"/metrics", "/vllm/metrics", "/sglang/metrics", "/trtllm/metrics",
+                            "/dynamo_frontend/metrics", "/dynamo_component/prefill/metrics",
+                            "/dynamo_component/decode/metrics", "/dcgm{N}/metrics"}) {
+    EXPECT_NE(std::find(info["routes"].begin(), info["routes"].end(), route), info["routes"].end())
+        << route;
+  }
+}
+
+void expect_timings(const nlohmann::json& t, long long prompt_n, long long predicted_n,
+                    double min_prompt_ms) {
+  ASSERT_TRUE(t.is_object());
+  EXPECT_EQ(t["prompt_n"].get<long long>(), prompt_n);
+  EXPECT_EQ(t["predicted_n"].get<long long>(), predicted_n);
+  for (const char* k : {"prompt_ms", "prompt_per_token_ms", "prompt_per_second", "predicted_ms",
+                        "predicted_per_token_ms", "predicted_per_second"}) {
+    EXPECT_TRUE(t[k].is_number_float()) << k;
+  }
+  const double prompt_ms = t["prompt_ms"].get<double>();
+  const double predicted_ms = t["predicted_ms"].get<double>();
+  EXPECT_GE(prompt_ms, min_prompt_ms);
+  EXPECT_LT(prompt_ms, 30000);
+  EXPECT_GT(predicted_ms, 0);
+  EXPECT_LT(predicted_ms, 30000);
+  EXPECT_NEAR(t["prompt_per_token_ms"].get<double>(), prompt_ms / static_cast<double>(prompt_n),
+              1e-9 * prompt_ms);
+  EXPECT_NEAR(t["predicted_per_second"].get<double>(),
+              1e3 * static_cast<double>(predicted_n) / predicted_ms,
+              1e-9 * t["predicted_per_second"].get<double>());
+}
+
+TEST(MockServer, TimingsInStreamingAndWholeResponses) {
+  MockServerProcess mock({"--ttft", "40", "--itl", "5", "--no-tokenizer", "--timings"});
+  const auto whole = http_post(mock.port(), "/v1/chat/completions", chat_body(false, 5));
+  ASSERT_EQ(whole.status, 200);
+  const auto w = nlohmann::json::parse(whole.body);
+  expect_timings(w["timings"], w["usage"]["prompt_tokens"].get<long long>(), 5, 40.0);
+
+  const auto streamed = http_post(mock.port(), "/v1/chat/completions", chat_body(true, 5));
+  ASSERT_EQ(streamed.status, 200);
+  const auto events = sse_events(streamed.body);
+  ASSERT_GE(events.size(), 3U);
+  const nlohmann::json* final_chunk = nullptr;
+  for (const auto& e : events) {
+    const bool finishing = !e["choices"].empty() && !e["choices"][0]["finish_reason"].is_null();
+    EXPECT_EQ(e.contains("timings"), finishing) << e.dump();
+    if (finishing) final_chunk = &e;
+  }
+  ASSERT_NE(final_chunk, nullptr);
+  expect_timings((*final_chunk)["timings"],
+                 events.back()["usage"]["prompt_tokens"].get<long long>(), 5, 40.0);
+
+  // Without --timings only the header asks for them.
+  MockServerProcess plain({"--ttft", "2", "--itl", "1", "--no-tokenizer"});
+  const auto none = nlohmann::json::parse(
+      http_post(plain.port(), "/v1/chat/completions", chat_body(false, 3)).body);
+  EXPECT_FALSE(none.contains("timings"));
+  const auto asked = nlohmann::json::parse(http_post(plain.port(), "/v1/chat/completions",
+                                                     chat_body(false, 3), {{"X-Mock-Timings", "1"}})
+                                               .body);
+  expect_timings(asked["timings"], asked["usage"]["prompt_tokens"].get<long long>(), 3, 2.0);
+  const nlohmann::json completion = {{"model", "mock-model"},
+                                     {"prompt", "alpha beta gamma"},
+                                     {"max_tokens", 4},
+                                     {"ignore_eos", true},
+                                     {"stream", true}};
+  const auto cs = sse_events(
+      http_post(plain.port(), "/v1/completions", completion.dump(), {{"X-Mock-Timings", "1"}})
+          .body);
+  ASSERT_FALSE(cs.empty());
+  ASSERT_TRUE(cs.back().contains("timings")) << cs.back().dump();
+  // "alpha beta gamma" is five ~4-character chunks.
+  expect_timings(cs.back()["timings"], 5, 4, 2.0);
 }
 
 }  // namespace

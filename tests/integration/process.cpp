@@ -150,7 +150,7 @@ long long MockServerProcess::metric(const std::string& name) const {
 
 namespace {
 HttpReply http_request(int port, boost::beast::http::verb verb, const std::string& target,
-                       const std::string& body) {
+                       const std::string& body, const HttpHeaders& headers) {
   namespace beast = boost::beast;
   namespace http = beast::http;
   boost::asio::io_context io;
@@ -161,6 +161,7 @@ HttpReply http_request(int port, boost::beast::http::verb verb, const std::strin
   http::request<http::string_body> req{verb, target, 11};
   req.set(http::field::host, "127.0.0.1");
   if (verb == http::verb::post) req.set(http::field::content_type, "application/json");
+  for (const auto& [name, value] : headers) req.set(name, value);
   req.body() = body;
   req.prepare_payload();
   http::write(stream, req);
@@ -172,11 +173,12 @@ HttpReply http_request(int port, boost::beast::http::verb verb, const std::strin
 }  // namespace
 
 HttpReply http_get(int port, const std::string& target) {
-  return http_request(port, boost::beast::http::verb::get, target, "");
+  return http_request(port, boost::beast::http::verb::get, target, "", {});
 }
 
-HttpReply http_post(int port, const std::string& target, const std::string& json_body) {
-  return http_request(port, boost::beast::http::verb::post, target, json_body);
+HttpReply http_post(int port, const std::string& target, const std::string& json_body,
+                    const HttpHeaders& headers) {
+  return http_request(port, boost::beast::http::verb::post, target, json_body, headers);
 }
 
 std::string make_temp_dir(const std::string& prefix) {

@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace inferperf::testing {
@@ -42,8 +43,10 @@ struct HttpReply {
   int status = 0;
   std::string body;
 };
+using HttpHeaders = std::vector<std::pair<std::string, std::string>>;
 HttpReply http_get(int port, const std::string& target);
-HttpReply http_post(int port, const std::string& target, const std::string& json_body);
+HttpReply http_post(int port, const std::string& target, const std::string& json_body,
+                    const HttpHeaders& headers = {});
 
 // A fresh empty folder under the system temp dir.
 std::string make_temp_dir(const std::string& prefix);
