@@ -99,6 +99,8 @@ int report_results(const std::vector<records::RequestRecord>& records,
   if (ctx.show_gpu_telemetry) {
     if (auto gpu = report::render_gpu_telemetry(ctx.telemetry_data); !gpu.empty())
       std::cout << "\n" << gpu;
+    else if (!ctx.gpu_telemetry_note.empty())
+      std::cout << "\n" << ctx.gpu_telemetry_note << "\n";
   }
   if (auto warnings = report::render_token_warnings(result, settings.metric_options);
       !warnings.empty())

@@ -82,6 +82,7 @@ core::Result<bool> write_manifest(const std::filesystem::path& dir,
   j["input_config"] = ctx.input_config;
   if (!ctx.telemetry_data.is_null()) j["telemetry_data"] = ctx.telemetry_data;
   j["show_gpu_telemetry"] = ctx.show_gpu_telemetry;
+  if (!ctx.gpu_telemetry_note.empty()) j["gpu_telemetry_note"] = ctx.gpu_telemetry_note;
   return report::write_atomically(dir / kManifestFileName, j.dump(2) + "\n");
 }
 
@@ -114,6 +115,7 @@ core::Result<RunManifest> read_manifest(const std::filesystem::path& dir) {
     ctx.input_config = j.at("input_config");
     if (j.contains("telemetry_data")) ctx.telemetry_data = j.at("telemetry_data");
     ctx.show_gpu_telemetry = j.value("show_gpu_telemetry", false);
+    ctx.gpu_telemetry_note = j.value("gpu_telemetry_note", "");
     ctx.artifact_dir = dir;
     m.settings.export_level = level_of(j.at("export_level").get<std::string>());
     m.settings.show_trace_timing = j.at("show_trace_timing").get<bool>();

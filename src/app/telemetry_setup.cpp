@@ -1,5 +1,6 @@
 #include "app/telemetry_setup.hpp"
 
+#include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
 #include <atomic>
@@ -60,6 +61,7 @@ core::Result<RunTelemetry> setup_telemetry(const config::RunConfig& c,
   o.verify_tls = !env_false("AIPERF_HTTP_SSL_VERIFY");
   o.interval_s = std::min(env_seconds("AIPERF_GPU_COLLECTION_INTERVAL", 0.333),
                           env_seconds("AIPERF_SERVER_METRICS_COLLECTION_INTERVAL", 0.333));
+  t.interval_s = o.interval_s;
   t.flush_s = env_seconds("AIPERF_SERVER_METRICS_COLLECTION_FLUSH_PERIOD", 2.0);
   if (!tc.no_gpu) {
     if (!tc.custom_metrics_csv.empty()) {
@@ -134,6 +136,18 @@ void summarise_gpu_telemetry(const RunTelemetry& t, const config::RunConfig& c,
   in.window = {ctx.phase_start_ns, ctx.phase_end_ns};
   in.anchor = ctx.anchor;
   ctx.telemetry_data = report::telemetry_data_json(in);
+  if (ctx.telemetry_data.is_null() && ctx.show_gpu_telemetry) {
+    const std::size_t configured = in.endpoints_configured.size();
+    const std::size_t reachable = in.endpoints_successful.size();
+    ctx.gpu_telemetry_note =
+        reachable == 0
+            ? fmt::format("GPU telemetry: 0/{} {} reachable; no GPU data", configured,
+                          t.nvml ? "NVML sources" : "DCGM endpoints")
+            : fmt::format("GPU telemetry: {}/{} {} reachable, but no sample fell inside the "
+                          "{:.3f} s profiling window (one sample every {:.3f} s); see {}",
+                          reachable, configured, t.nvml ? "NVML sources" : "DCGM endpoints",
+                          in.window.seconds(), t.interval_s, "gpu_telemetry_export.jsonl");
+  }
 }
 
 bool write_telemetry_exports(const RunTelemetry& t, const config::RunConfig& c,

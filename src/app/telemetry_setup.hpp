@@ -18,6 +18,7 @@ struct RunTelemetry {
   std::vector<telemetry::CustomGpuField> custom_fields;
   std::vector<std::string> gpu_configured;  // for telemetry_data.summary
   double flush_s = 2.0;                     // AIPERF_SERVER_METRICS_COLLECTION_FLUSH_PERIOD
+  double interval_s = 0.333;
   bool nvml = false;
   std::shared_ptr<void> nvml_source;  // keeps the NVML library loaded while the sampler runs
 };

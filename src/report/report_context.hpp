@@ -28,6 +28,7 @@ struct ReportContext {
   // AIPerf's telemetry_data object (GPU telemetry over the profiling window); null when none.
   nlohmann::ordered_json telemetry_data;
   bool show_gpu_telemetry = false;  // --gpu-telemetry given: print the console summary
+  std::string gpu_telemetry_note;   // printed instead when there is nothing to summarise
 };
 
 }  // namespace inferperf::report

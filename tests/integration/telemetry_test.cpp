@@ -169,13 +169,23 @@ TEST(GpuTelemetry, DefaultEndpointsAreCollectedQuietly) {
   const std::string dir2 = make_temp_dir("ip-dcgm-flag-");
   std::vector<std::string> args = {INFERPERF_BIN, "profile", "--gpu-telemetry", "-m",
                                    "mock-model",  "-u",      mock.url(),        "--artifact-dir",
-                                   dir2,          "--isl",   "16",              "--request-count",
-                                   "10"};
+                                   dir2,          "--isl",   "16",              "--request-rate",
+                                   "20",          "--benchmark-duration", "1"};
   auto r2 = run_process(args, std::chrono::seconds(60), "",
                         {"AIPERF_GPU_DEFAULT_DCGM_ENDPOINTS=" + mock.url() + "/dcgm2/metrics"});
   ASSERT_EQ(r2.exit_code, 0) << r2.out;
   EXPECT_NE(r2.out.find("1/1 DCGM endpoints reachable"), std::string::npos) << r2.out;
   EXPECT_NE(r2.out.find("GPU Telemetry Summary"), std::string::npos);
+
+  // A run shorter than one scrape interval says why it has no summary.
+  const std::string dir3 = make_temp_dir("ip-dcgm-short-");
+  auto r3 = run_process(profile_args(mock, dir3, {"--request-count", "2", "--gpu-telemetry",
+                                                  mock.url() + "/dcgm1/metrics"}),
+                        std::chrono::seconds(60));
+  ASSERT_EQ(r3.exit_code, 0) << r3.out;
+  EXPECT_NE(r3.out.find("1/1 DCGM endpoints reachable, but no sample fell inside"),
+            std::string::npos)
+      << r3.out;
 }
 
 TEST(GpuTelemetry, NvmlStubThroughTheDefaultLibraryName) {
@@ -210,6 +220,50 @@ TEST(GpuTelemetry, NvmlStubThroughTheDefaultLibraryName) {
       std::chrono::seconds(60), "", {"LD_LIBRARY_PATH=/nonexistent"});
   EXPECT_EQ(missing.exit_code, 0) << missing.out;
   EXPECT_NE(missing.out.find("libnvidia-ml.so.1 not found"), std::string::npos) << missing.out;
+}
+
+}  // namespace
+}  // namespace inferperf::testing
+
+namespace inferperf::testing {
+namespace {
+
+// llama.cpp-style per-request timings from the mock (--timings) are joined to the client's
+// timestamps: the server's prefill is the mock's TTFT wait, and what remains of the client's
+// latency is network plus client time.
+TEST(ServerTimings, JoinedPerRequestStreamingAndNot) {
+  MockServerProcess mock({"--timings", "--ttft", "30", "--itl", "2"});
+  for (const bool streaming : {true, false}) {
+    const std::string dir = make_temp_dir("ip-timings-");
+    std::vector<std::string> args = {INFERPERF_BIN,   "profile",       "-m",   "mock-model",
+                                     "-u",            mock.url(),      "--artifact-dir", dir,
+                                     "--isl",         "16",            "--osl", "20",
+                                     "--extra-inputs", "ignore_eos:true", "--request-count", "8",
+                                     "--concurrency", "2",             "--no-server-metrics"};
+    if (streaming) args.push_back("--streaming");
+    auto r = run_process(args, std::chrono::seconds(60));
+    ASSERT_EQ(r.exit_code, 0) << r.out;
+    EXPECT_NE(r.out.find("Server Timings"), std::string::npos) << r.out;
+    const json s = json::parse(read_file(dir + "/profile_export_aiperf.json"));
+    ASSERT_TRUE(s.contains("server_prefill_time")) << s.dump(1);
+    EXPECT_EQ(s["server_prefill_time"]["count"], 8);
+    const double prefill = s["server_prefill_time"]["avg"].get<double>();
+    EXPECT_GE(prefill, 29.0);
+    EXPECT_LT(prefill, 200.0);
+    const double decode = s["server_decode_time"]["avg"].get<double>();
+    EXPECT_GE(decode, 19 * 2.0 - 1.0) << "19 gaps of 2 ms after the first token";
+    const double server = s["server_time"]["avg"].get<double>();
+    EXPECT_NEAR(server, prefill + decode, 1e-6);
+    const double latency = s["request_latency"]["avg"].get<double>();
+    const double overhead = s["client_overhead_time"]["avg"].get<double>();
+    EXPECT_NEAR(overhead, latency - server, 1e-3);
+    EXPECT_LT(std::abs(overhead), 100.0) << "loopback adds little to the server's own time";
+    EXPECT_EQ(s.contains("server_ttft_overhead"), streaming);
+    // Per record too.
+    const auto lines = jsonl(dir + "/profile_export.jsonl");
+    ASSERT_EQ(lines.size(), 8u);
+    EXPECT_TRUE(lines[0]["metrics"].contains("server_prefill_time")) << lines[0].dump();
+  }
 }
 
 }  // namespace
