@@ -274,7 +274,7 @@ TEST(LoadModes, ConnectionReuseStrategies) {
     const std::string dir = make_temp_dir("ip-reuse-");
     auto r = profile(mock, dir,
                      {"--concurrency", "2", "--num-sessions", "4", "--conversation-turn-mean", "2",
-                      "--connection-reuse-strategy", strategy});
+                      "--connection-reuse-strategy", strategy, "--no-server-metrics"});
     ASSERT_EQ(r.exit_code, 0) << r.out;
     // Read first: every /metrics request is a connection of its own, counted before it is served.
     EXPECT_EQ(mock.metric("inferperf_mock_connections_total") - 1, expected) << strategy;
