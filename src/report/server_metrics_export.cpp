@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <set>
 
@@ -103,12 +104,17 @@ ordered_json series_stats(const telemetry::ScrapeLog& log, int id, const telemet
     o["rate_std"] = any ? ordered_json(c->interval_rates.std) : ordered_json(nullptr);
     return o;
   }
-  auto g = telemetry::gauge_stats(log, id, w);
-  if (!g) return nullptr;
   if (is_info(info)) {
-    o["value"] = g->max;
+    // Static facts about the server: whichever scrape saw them, in the window or not.
+    const telemetry::Window any{std::numeric_limits<std::int64_t>::min(),
+                                std::numeric_limits<std::int64_t>::max()};
+    auto v = telemetry::gauge_stats(log, id, any);
+    if (!v) return nullptr;
+    o["value"] = v->max;
     return o;
   }
+  auto g = telemetry::gauge_stats(log, id, w);
+  if (!g) return nullptr;
   o["avg"] = g->avg;
   o["min"] = g->min;
   o["max"] = g->max;

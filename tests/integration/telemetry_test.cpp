@@ -268,3 +268,47 @@ TEST(ServerTimings, JoinedPerRequestStreamingAndNot) {
 
 }  // namespace
 }  // namespace inferperf::testing
+
+namespace inferperf::testing {
+namespace {
+
+// An engine page (the mock's vLLM flavour) scraped as an extra --server-metrics URL: histograms
+// estimated from real bucket deltas, counters equal to what the run sent, escaped labels intact.
+TEST(ServerMetrics, EnginePageHistogramsAndEscapedLabels) {
+  MockServerProcess mock({"--ttft", "20", "--itl", "1"});
+  const std::string dir = make_temp_dir("ip-vllm-page-");
+  const std::string page = mock.url() + "/vllm/metrics";
+  auto r = run_process(profile_args(mock, dir,
+                                    {"--request-count", "12", "--concurrency", "3",
+                                     "--extra-inputs", "ignore_eos:true", "--server-metrics",
+                                     page}),
+                       std::chrono::seconds(60));
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  const json sm = json::parse(read_file(dir + "/server_metrics_export.json"));
+  EXPECT_EQ(sm["summary"]["endpoints_successful"].size(), 2u) << "the --url page and the extra one";
+  const auto& ttft = sm["metrics"]["vllm:time_to_first_token_seconds"];
+  ASSERT_EQ(ttft["type"], "histogram") << sm["metrics"].dump(1).substr(0, 2000);
+  EXPECT_EQ(ttft["unit"], "seconds");
+  const auto& stats = ttft["series"][0]["stats"];
+  EXPECT_DOUBLE_EQ(stats["count"].get<double>(), 12.0);
+  const double p50 = stats["p50_estimate"].get<double>();
+  EXPECT_GT(p50, 0.005);
+  EXPECT_LT(p50, 0.5);
+  EXPECT_NEAR(stats["avg"].get<double>(), stats["sum"].get<double>() / 12.0, 1e-12);
+  EXPECT_EQ(ttft["series"][0]["labels"]["model_name"], "mock-model");
+  const auto& gen = sm["metrics"]["vllm:generation_tokens_total"]["series"][0]["stats"];
+  EXPECT_DOUBLE_EQ(gen["total"].get<double>(), 12 * 8.0) << "--osl 8 per request";
+  const auto& info = sm["metrics"]["inferperf_mock_model_info"];
+  ASSERT_EQ(info["type"], "info");
+  bool found = false;
+  for (const auto& s : info["series"]) {
+    if (s["endpoint_url"] != page) continue;
+    found = true;
+    EXPECT_EQ(s["labels"]["weights_path"], "C:\\models\\\"mock\"\\weights");
+    EXPECT_EQ(s["labels"]["note"], "served by inferperf-mock-server\nnot a real engine");
+  }
+  EXPECT_TRUE(found);
+}
+
+}  // namespace
+}  // namespace inferperf::testing
