@@ -113,7 +113,12 @@ void TelemetryCollector::loop() {
       ++rounds_started_;
     }
     next = std::chrono::steady_clock::now() + interval;
-    round();
+    try {
+      round();
+    } catch (const std::exception& e) {
+      // Telemetry is side data: losing a round must never end the benchmark.
+      spdlog::warn("telemetry scrape failed: {}", e.what());
+    }
     {
       std::lock_guard lock(mu_);
       ++rounds_done_;
