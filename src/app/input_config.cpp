@@ -126,6 +126,19 @@ nlohmann::ordered_json build_input_config(const config::RunConfig& c,
   if (c.output.slice_duration_s) j["output"]["slice_duration"] = *c.output.slice_duration_s;
   if (!tokenizer.empty()) j["tokenizer"] = tokenizer;
   j["loadgen"] = loadgen;
+  const auto& t = c.telemetry;
+  if (t.gpu_flag_given) {
+    auto items = nlohmann::ordered_json::array();
+    if (t.nvml) items.push_back("pynvml");
+    if (t.dashboard) items.push_back("dashboard");
+    for (const auto& u : t.dcgm_urls) items.push_back(u);
+    if (!t.custom_metrics_csv.empty()) items.push_back(t.custom_metrics_csv);
+    j["gpu_telemetry"] = items;
+  }
+  if (t.no_gpu) j["no_gpu_telemetry"] = true;
+  if (set("--server-metrics")) j["server_metrics"] = t.server_urls;
+  if (t.no_server_metrics) j["no_server_metrics"] = true;
+  if (set("--server-metrics-formats")) j["server_metrics_formats"] = t.server_formats;
   j["cli_command"] = c.cli_command;
   j["benchmark_id"] = benchmark_id;
   return j;

@@ -24,6 +24,8 @@ namespace {
 constexpr int kExitOk = 0;
 constexpr int kExitRunFailed = 1;
 constexpr int kExitSignal = 130;
+// Label values from scraped pages may hold any bytes; one bad byte must not lose the report.
+constexpr auto kReplaceInvalidUtf8 = nlohmann::json::error_handler_t::replace;
 
 double env_double(const char* name, double fallback) {
   if (const char* v = std::getenv(name)) {
@@ -112,12 +114,14 @@ int report_results(const std::vector<records::RequestRecord>& records,
   const ExportNames names = export_names(settings.export_prefix);
   write(dir / names.summary_csv,
         report::summary_csv(result) + report::gpu_telemetry_csv(ctx.telemetry_data), "CSV Export");
-  write(dir / names.summary_json, report::summary_json(result, ctx).dump(2), "JSON Export");
+  write(dir / names.summary_json,
+        report::summary_json(result, ctx).dump(2, ' ', false, kReplaceInvalidUtf8), "JSON Export");
   if (settings.slice_duration_s) {
     const auto slices = metrics::compute_timeslices(records, *settings.slice_duration_s, ctx.anchor,
                                                     settings.metric_options);
     write(dir / names.timeslices_csv, report::timeslices_csv(slices), "Timeslice CSV Export");
-    write(dir / names.timeslices_json, report::timeslices_json(slices, ctx).dump(2),
+    write(dir / names.timeslices_json,
+          report::timeslices_json(slices, ctx).dump(2, ' ', false, kReplaceInvalidUtf8),
           "Timeslice JSON Export");
   }
   if (settings.export_level != config::ExportLevel::kSummary) {

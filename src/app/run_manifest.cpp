@@ -83,7 +83,9 @@ core::Result<bool> write_manifest(const std::filesystem::path& dir,
   if (!ctx.telemetry_data.is_null()) j["telemetry_data"] = ctx.telemetry_data;
   j["show_gpu_telemetry"] = ctx.show_gpu_telemetry;
   if (!ctx.gpu_telemetry_note.empty()) j["gpu_telemetry_note"] = ctx.gpu_telemetry_note;
-  return report::write_atomically(dir / kManifestFileName, j.dump(2) + "\n");
+  return report::write_atomically(
+      dir / kManifestFileName,
+      j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
 }
 
 core::Result<RunManifest> read_manifest(const std::filesystem::path& dir) {

@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include <atomic>
+#include <cmath>
 #include <cstdlib>
 #include <iostream>
 #include <thread>
@@ -20,7 +21,7 @@ double env_seconds(const char* name, double fallback) {
   if (const char* v = std::getenv(name)) {
     try {
       const double d = std::stod(v);
-      if (d >= 0) return d;
+      if (std::isfinite(d) && d >= 0 && d <= 3600) return d;
     } catch (const std::exception&) {
     }
     spdlog::warn("ignoring {}={}: not a number of seconds", name, v);
@@ -77,15 +78,16 @@ core::Result<RunTelemetry> setup_telemetry(const config::RunConfig& c,
       if (!source) {
         spdlog::warn("GPU telemetry: {}; continuing without it", source.error().message);
       } else {
+        for (const auto& note : (*source)->notes()) spdlog::warn("GPU telemetry (NVML): {}", note);
         std::shared_ptr<telemetry::NvmlSource> shared(std::move(*source));
         t.nvml_source = shared;
         o.gpu_sampler = [shared](std::int64_t mono_ns) { return shared->sample(mono_ns); };
       }
     } else {
       o.dcgm_urls = tc.dcgm_urls;
-      o.default_dcgm_urls = env_list(
-          "AIPERF_GPU_DEFAULT_DCGM_ENDPOINTS",
-          {"http://localhost:9400/metrics", "http://localhost:9401/metrics"});
+      o.default_dcgm_urls =
+          env_list("AIPERF_GPU_DEFAULT_DCGM_ENDPOINTS",
+                   {"http://localhost:9400/metrics", "http://localhost:9401/metrics"});
       for (const auto& u : o.dcgm_urls) t.gpu_configured.push_back(telemetry::metrics_url(u));
       for (const auto& u : o.default_dcgm_urls) {
         const auto full = telemetry::metrics_url(u);
@@ -96,7 +98,8 @@ core::Result<RunTelemetry> setup_telemetry(const config::RunConfig& c,
     }
   }
   if (!tc.no_server_metrics) {
-    for (const auto& u : urls) o.server_urls.push_back(telemetry::server_metrics_url(u.to_string()));
+    for (const auto& u : urls)
+      o.server_urls.push_back(telemetry::server_metrics_url(u.to_string()));
     for (const auto& u : tc.server_urls) o.server_urls.push_back(u);
   }
   t.collector = std::make_unique<telemetry::TelemetryCollector>(clock, std::move(o));
@@ -105,10 +108,7 @@ core::Result<RunTelemetry> setup_telemetry(const config::RunConfig& c,
 
 void finish_telemetry(RunTelemetry& t, const std::atomic<bool>& cancelled) {
   if (!t.collector) return;
-  bool server_reachable = false;
-  for (const auto& e : t.collector->server_endpoints())
-    server_reachable = server_reachable || e.reach == telemetry::Reach::kReachable;
-  if (server_reachable && t.flush_s > 0 && !cancelled.load()) {
+  if (t.collector->any_server_reachable() && t.flush_s > 0 && !cancelled.load()) {
     // Servers publish some histograms late; keep scraping a little after the last response.
     const auto until = std::chrono::steady_clock::now() +
                        std::chrono::milliseconds(static_cast<long long>(t.flush_s * 1000));
@@ -140,13 +140,13 @@ void summarise_gpu_telemetry(const RunTelemetry& t, const config::RunConfig& c,
     const std::size_t configured = in.endpoints_configured.size();
     const std::size_t reachable = in.endpoints_successful.size();
     ctx.gpu_telemetry_note =
-        reachable == 0
-            ? fmt::format("GPU telemetry: 0/{} {} reachable; no GPU data", configured,
-                          t.nvml ? "NVML sources" : "DCGM endpoints")
-            : fmt::format("GPU telemetry: {}/{} {} reachable, but no sample fell inside the "
-                          "{:.3f} s profiling window (one sample every {:.3f} s); see {}",
-                          reachable, configured, t.nvml ? "NVML sources" : "DCGM endpoints",
-                          in.window.seconds(), t.interval_s, "gpu_telemetry_export.jsonl");
+        reachable == 0 ? fmt::format("GPU telemetry: 0/{} {} reachable; no GPU data", configured,
+                                     t.nvml ? "NVML sources" : "DCGM endpoints")
+                       : fmt::format(
+                             "GPU telemetry: {}/{} {} reachable, but no sample fell inside the "
+                             "{:.3f} s profiling window (one sample every {:.3f} s); see {}",
+                             reachable, configured, t.nvml ? "NVML sources" : "DCGM endpoints",
+                             in.window.seconds(), t.interval_s, "gpu_telemetry_export.jsonl");
   }
 }
 
@@ -165,9 +165,12 @@ bool write_telemetry_exports(const RunTelemetry& t, const config::RunConfig& c,
   const auto& dir = ctx.artifact_dir;
   if (!t.collector->gpu_samples().empty()) {
     const auto p = dir / names.gpu_telemetry_jsonl;
-    done(p, report::write_atomically(p, [&](std::ostream& out) {
-           report::write_gpu_telemetry_jsonl(t.collector->gpu_samples(), ctx.anchor, out);
-         }),
+    done(p,
+         report::write_atomically(p,
+                                  [&](std::ostream& out) {
+                                    report::write_gpu_telemetry_jsonl(t.collector->gpu_samples(),
+                                                                      ctx.anchor, out);
+                                  }),
          "GPU Telemetry Export");
   }
   bool scraped = false;

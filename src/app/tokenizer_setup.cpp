@@ -41,6 +41,7 @@ core::Result<LoadedTokenizer> load_run_tokenizer(const config::RunConfig& c) {
     req.url = target;
     req.headers = headers;
     req.verify_tls = verify_tls;
+    req.timeout = std::chrono::seconds(600);  // a whole tokenizer file on a slow link
     auto res = transport::http_get(req);
     if (!res) return res.error();
     return tokenizer::HubResponse{res->status, std::move(res->body), res->header("x-repo-commit")};

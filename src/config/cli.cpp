@@ -445,8 +445,7 @@ CliOutcome parse_command_line(const std::vector<std::string>& args) {
       ->expected(0, CLI::detail::expected_max_vector_size)
       ->group("Server Metrics");
   profile
-      ->add_flag("--no-server-metrics", c.telemetry.no_server_metrics,
-                 "Scrape no server metrics")
+      ->add_flag("--no-server-metrics", c.telemetry.no_server_metrics, "Scrape no server metrics")
       ->group("Server Metrics");
   profile
       ->add_option("--server-metrics-formats", server_formats,
@@ -574,8 +573,9 @@ CliOutcome parse_command_line(const std::vector<std::string>& args) {
     } else if (lower == "dashboard") {
       c.telemetry.dashboard = true;
     } else if (lower == "amdsmi") {
-      errors.push_back("--gpu-telemetry amdsmi: AMD GPUs are not supported yet (use nvml or "
-                       "DCGM exporter URLs)");
+      errors.push_back(
+          "--gpu-telemetry amdsmi: AMD GPUs are not supported yet (use nvml or "
+          "DCGM exporter URLs)");
     } else if (lower.size() > 4 && lower.ends_with(".csv")) {
       if (!c.telemetry.custom_metrics_csv.empty())
         errors.push_back("--gpu-telemetry: only one custom metrics .csv file may be given");
@@ -598,8 +598,7 @@ CliOutcome parse_command_line(const std::vector<std::string>& args) {
             "writes Parquet); use json, csv or jsonl and convert, e.g. with pandas "
             "(pd.read_json(path, lines=True).to_parquet(...))");
       } else if (f != "json" && f != "csv" && f != "jsonl") {
-        errors.push_back("--server-metrics-formats: unknown format '" + f +
-                         "' (json, csv, jsonl)");
+        errors.push_back("--server-metrics-formats: unknown format '" + f + "' (json, csv, jsonl)");
       } else {
         c.telemetry.server_formats.push_back(f);
       }

@@ -29,7 +29,8 @@ std::string pad(const std::string& s, std::size_t w, bool right) {
 }  // namespace
 
 std::string render_table(const std::string& title, const std::vector<std::string>& header,
-                         const std::vector<std::vector<std::string>>& rows, std::size_t right_from) {
+                         const std::vector<std::vector<std::string>>& rows,
+                         std::size_t right_from) {
   std::vector<std::size_t> w(header.size());
   for (std::size_t c = 0; c < header.size(); ++c) {
     w[c] = width(header[c]);

@@ -93,11 +93,10 @@ ordered_json telemetry_data_json(const GpuTelemetryInput& in) {
           for (const auto& [tag, v] : s->custom)
             if (tag == field.tag && std::isfinite(v)) values.push_back(v);
         if (values.empty()) continue;
-        metrics[field.tag] =
-            field.counter ? counter_object("", values.back() >= values.front()
-                                                   ? values.back() - values.front()
-                                                   : values.back())
-                          : stats_object("", metrics::compute_stats(values));
+        metrics[field.tag] = field.counter ? counter_object("", values.back() >= values.front()
+                                                                    ? values.back() - values.front()
+                                                                    : values.back())
+                                           : stats_object("", metrics::compute_stats(values));
       }
       g["metrics"] = std::move(metrics);
       gpus["gpu_" + std::to_string(index)] = std::move(g);
@@ -172,8 +171,8 @@ std::string render_gpu_telemetry(const ordered_json& t) {
       }
       const std::string title = fmt::format("inferperf | GPU Telemetry Summary | {} | GPU {} | {}",
                                             ep, g.value("gpu_index", 0), g.value("gpu_name", ""));
-      out += render_table(title, {"Metric", "avg", "min", "max", "p99", "p90", "p50", "std"}, rows,
-                          1);
+      out +=
+          render_table(title, {"Metric", "avg", "min", "max", "p99", "p90", "p50", "std"}, rows, 1);
     }
   }
   return out;

@@ -22,7 +22,9 @@ bool ends_with(const std::string& s, std::string_view x) {
   return s.size() >= x.size() && s.compare(s.size() - x.size(), x.size(), x) == 0;
 }
 
-bool contains(const std::string& s, std::string_view x) { return s.find(x) != std::string::npos; }
+bool contains(const std::string& s, std::string_view x) {
+  return s.find(x) != std::string::npos;
+}
 
 // Unit from the naming conventions of Prometheus metric names.
 std::string unit_of(const std::string& name) {
@@ -54,7 +56,9 @@ ordered_json labels_json(const telemetry::Labels& labels) {
   return j;
 }
 
-std::string le_text(double le) { return telemetry::format_number(le); }
+std::string le_text(double le) {
+  return telemetry::format_number(le);
+}
 
 ordered_json percentile_keys(const metrics::Stats& s, ordered_json& o) {
   for (std::size_t i = 0; i < metrics::kPercentiles.size(); ++i)
@@ -62,7 +66,7 @@ ordered_json percentile_keys(const metrics::Stats& s, ordered_json& o) {
   return o;
 }
 
-const std::vector<std::string> kGaugeKeys = {"avg", "min", "max", "std", "p1",  "p5",  "p10",
+const std::vector<std::string> kGaugeKeys = {"avg", "min", "max", "std", "p1",  "p5", "p10",
                                              "p25", "p50", "p75", "p90", "p95", "p99"};
 const std::vector<std::string> kCounterKeys = {"total",    "rate",     "rate_avg",
                                                "rate_min", "rate_max", "rate_std"};
@@ -123,7 +127,9 @@ ordered_json series_stats(const telemetry::ScrapeLog& log, int id, const telemet
   return o;
 }
 
-double ms(std::int64_t ns) { return static_cast<double>(ns) / 1e6; }
+double ms(std::int64_t ns) {
+  return static_cast<double>(ns) / 1e6;
+}
 
 ordered_json endpoint_info(const telemetry::ScrapeLog& log, const core::WallAnchor& anchor) {
   const auto& s = log.scrapes();
@@ -137,15 +143,14 @@ ordered_json endpoint_info(const telemetry::ScrapeLog& log, const core::WallAnch
   j["avg_fetch_latency_ms"] = latency / static_cast<double>(s.size());
   std::vector<std::int64_t> updates;
   for (std::size_t i = 0; i < s.size(); ++i) {
-    const bool changed = i == 0 || s[i].values != s[i - 1].values ||
-                         s[i].histograms.size() != s[i - 1].histograms.size() ||
-                         !std::equal(s[i].histograms.begin(), s[i].histograms.end(),
-                                     s[i - 1].histograms.begin(), [](const auto& a, const auto& b) {
-                                       return a.first == b.first &&
-                                              a.second.cumulative == b.second.cumulative &&
-                                              a.second.sum == b.second.sum &&
-                                              a.second.count == b.second.count;
-                                     });
+    const bool changed =
+        i == 0 || s[i].values != s[i - 1].values ||
+        s[i].histograms.size() != s[i - 1].histograms.size() ||
+        !std::equal(s[i].histograms.begin(), s[i].histograms.end(), s[i - 1].histograms.begin(),
+                    [](const auto& a, const auto& b) {
+                      return a.first == b.first && a.second.cumulative == b.second.cumulative &&
+                             a.second.sum == b.second.sum && a.second.count == b.second.count;
+                    });
     if (changed) updates.push_back(s[i].done_ns);
   }
   j["unique_updates"] = updates.size();

@@ -74,7 +74,9 @@ TelemetryCollector::TelemetryCollector(const core::Clock& clock, CollectorOption
   }
 }
 
-TelemetryCollector::~TelemetryCollector() { stop(); }
+TelemetryCollector::~TelemetryCollector() {
+  stop();
+}
 
 void TelemetryCollector::start() {
   if (!active() || thread_.joinable()) return;
@@ -109,12 +111,13 @@ void TelemetryCollector::loop() {
       std::unique_lock lock(mu_);
       cv_.wait_until(lock, next, [&] { return stopping_ || wanted_now_; });
       if (stopping_) break;
+      explicit_round_ = wanted_now_;
       wanted_now_ = false;
       ++rounds_started_;
     }
     next = std::chrono::steady_clock::now() + interval;
     try {
-      round();
+      round(explicit_round_);
     } catch (const std::exception& e) {
       // Telemetry is side data: losing a round must never end the benchmark.
       spdlog::warn("telemetry scrape failed: {}", e.what());
@@ -128,15 +131,20 @@ void TelemetryCollector::loop() {
   cv_.notify_all();
 }
 
-bool TelemetryCollector::fetch(EndpointState& e, bool probing, std::string& body,
+bool TelemetryCollector::fetch(EndpointState& e, bool patient, std::string& body,
                                std::int64_t& sent, std::int64_t& done) {
+  const bool probing = e.reach == Reach::kUnknown;
   transport::GetRequest req;
   req.url = e.url;
   req.verify_tls = opts_.verify_tls;
   req.max_redirects = 2;
-  req.timeout = whole_seconds(probing ? (e.user_given ? opts_.probe_timeout_s
-                                                      : opts_.default_probe_timeout_s)
-                                      : std::max(1.0, 3 * opts_.interval_s));
+  req.body_limit = 64ull << 20;
+  // Probes and the baseline/final rounds wait longer than a periodic scrape, which must not hold
+  // up the next one.
+  req.timeout =
+      whole_seconds(probing ? (e.user_given ? opts_.probe_timeout_s : opts_.default_probe_timeout_s)
+                    : patient ? opts_.probe_timeout_s
+                              : std::max(1.0, 3 * opts_.interval_s));
   sent = clock_.now_ns();
   auto res = transport::http_get(req);
   done = clock_.now_ns();
@@ -155,56 +163,69 @@ bool TelemetryCollector::fetch(EndpointState& e, bool probing, std::string& body
   return false;
 }
 
-void TelemetryCollector::round() {
+void TelemetryCollector::round(bool patient) {
   std::string body;
   std::int64_t sent = 0, done = 0;
+  // Each source on its own: one that throws (a page too big to hold, say) costs only itself.
+  auto guarded = [](const std::string& what, auto&& step) {
+    try {
+      step();
+    } catch (const std::exception& e) {
+      spdlog::warn("telemetry: {}: {}", what, e.what());
+    }
+  };
   if (opts_.gpu_sampler) {
-    auto samples = opts_.gpu_sampler(clock_.now_ns());
-    for (auto& s : samples) gpu_samples_.push_back(std::move(s));
+    guarded("NVML", [&] {
+      auto samples = opts_.gpu_sampler(clock_.now_ns());
+      for (auto& s : samples) gpu_samples_.push_back(std::move(s));
+    });
   }
   // The user's endpoints first, so the default probes never delay a baseline they take part in.
   for (auto& e : gpu_endpoints_) {
     if (e.reach == Reach::kUnreachable) continue;
-    const bool probing = e.reach == Reach::kUnknown;
-    if (!fetch(e, probing, body, sent, done)) {
-      if (probing) {
-        e.reach = Reach::kUnreachable;
-        if (e.user_given) {
-          spdlog::warn("GPU telemetry endpoint {} is unreachable ({}); skipping it", e.url,
-                       e.problem);
-        } else {
-          spdlog::debug("default DCGM endpoint {} not reachable: {}", e.url, e.problem);
+    guarded(e.url, [&] {
+      const bool probing = e.reach == Reach::kUnknown;
+      if (!fetch(e, patient, body, sent, done)) {
+        if (probing) {
+          e.reach = Reach::kUnreachable;
+          if (e.user_given) {
+            spdlog::warn("GPU telemetry endpoint {} is unreachable ({}); skipping it", e.url,
+                         e.problem);
+          } else {
+            spdlog::debug("default DCGM endpoint {} not reachable: {}", e.url, e.problem);
+          }
         }
+        return;
       }
-      continue;
-    }
-    e.reach = Reach::kReachable;
-    const Page page = parse_prometheus(body);
-    auto samples = gpu_samples_from_page(page, e.url, done, opts_.custom_fields);
-    if (probing && samples.empty()) {
-      spdlog::warn("{} answered but has no DCGM GPU fields", e.url);
-    }
-    for (auto& s : samples) gpu_samples_.push_back(std::move(s));
+      e.reach = Reach::kReachable;
+      const Page page = parse_prometheus(body);
+      auto samples = gpu_samples_from_page(page, e.url, done, opts_.custom_fields);
+      if (probing && samples.empty()) spdlog::warn("{} answered but has no DCGM GPU fields", e.url);
+      for (auto& s : samples) gpu_samples_.push_back(std::move(s));
+    });
   }
   for (std::size_t i = 0; i < server_.size(); ++i) {
     auto& e = server_[i];
     if (e.reach == Reach::kUnreachable) continue;
-    const bool probing = e.reach == Reach::kUnknown;
-    if (!fetch(e, probing, body, sent, done)) {
-      if (probing) {
-        e.reach = Reach::kUnreachable;
-        spdlog::warn("server metrics endpoint {} is unreachable ({}); skipping it", e.url,
-                     e.problem);
+    guarded(e.url, [&] {
+      const bool probing = e.reach == Reach::kUnknown;
+      if (!fetch(e, patient, body, sent, done)) {
+        if (probing) {
+          e.reach = Reach::kUnreachable;
+          spdlog::warn("server metrics endpoint {} is unreachable ({}); skipping it", e.url,
+                       e.problem);
+        }
+        return;
       }
-      continue;
-    }
-    e.reach = Reach::kReachable;
-    const Page page = parse_prometheus(body);
-    if (page.skipped_lines > 0 && probing) {
-      spdlog::warn("{}: {} unreadable line(s) skipped, first at {}", e.url, page.skipped_lines,
-                   page.first_problem);
-    }
-    server_logs_[i].add(page, sent, done);
+      e.reach = Reach::kReachable;
+      server_reachable_.store(true);
+      const Page page = parse_prometheus(body);
+      if (page.skipped_lines > 0 && probing) {
+        spdlog::warn("{}: {} unreadable line(s) skipped, first at {}", e.url, page.skipped_lines,
+                     page.first_problem);
+      }
+      server_logs_[i].add(page, sent, done);
+    });
   }
 }
 

@@ -3,6 +3,7 @@
 // can cut the profiling window afterwards. Blocking HTTP on its own thread never touches the
 // load-generating threads.
 #pragma once
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
@@ -58,6 +59,9 @@ class TelemetryCollector {
   void scrape_now();
   void stop();
 
+  // Whether some server-metrics page has answered; safe while the collector runs.
+  bool any_server_reachable() const { return server_reachable_.load(); }
+
   bool active() const { return !gpu_endpoints_.empty() || opts_.gpu_sampler || !server_.empty(); }
 
   // Read after stop().
@@ -68,8 +72,8 @@ class TelemetryCollector {
 
  private:
   void loop();
-  void round();
-  bool fetch(EndpointState& e, bool probing, std::string& body, std::int64_t& sent,
+  void round(bool patient);
+  bool fetch(EndpointState& e, bool patient, std::string& body, std::int64_t& sent,
              std::int64_t& done);
 
   const core::Clock& clock_;
@@ -85,6 +89,8 @@ class TelemetryCollector {
   std::int64_t rounds_done_ = 0;
   bool wanted_now_ = false;
   bool stopping_ = false;
+  bool explicit_round_ = false;  // asked for by scrape_now(): the patient timeout applies
+  std::atomic<bool> server_reachable_{false};
   std::thread thread_;
 };
 

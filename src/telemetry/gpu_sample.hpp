@@ -12,18 +12,18 @@
 namespace inferperf::telemetry {
 
 enum class GpuMetric : int {
-  kPowerUsage = 0,         // W
-  kEnergyConsumption,      // MJ (counter)
-  kGpuUtilization,         // %
-  kMemoryUsed,             // GB
-  kTemperature,            // °C
-  kMemUtilization,         // %
-  kSmUtilization,          // %
-  kDecoderUtilization,     // %
-  kEncoderUtilization,     // %
-  kJpegUtilization,        // %
-  kXidErrors,              // count (counter)
-  kPowerViolation,         // µs (counter)
+  kPowerUsage = 0,      // W
+  kEnergyConsumption,   // MJ (counter)
+  kGpuUtilization,      // %
+  kMemoryUsed,          // GB
+  kTemperature,         // °C
+  kMemUtilization,      // %
+  kSmUtilization,       // %
+  kDecoderUtilization,  // %
+  kEncoderUtilization,  // %
+  kJpegUtilization,     // %
+  kXidErrors,           // count (counter)
+  kPowerViolation,      // µs (counter)
   kCount
 };
 inline constexpr int kGpuMetricCount = static_cast<int>(GpuMetric::kCount);
@@ -51,7 +51,9 @@ inline constexpr std::array<GpuMetricInfo, kGpuMetricCount> kGpuMetrics = {{
     {"power_violation", "Power Violation", "µs", true},
 }};
 
-inline const GpuMetricInfo& info(GpuMetric m) { return kGpuMetrics[static_cast<int>(m)]; }
+inline const GpuMetricInfo& info(GpuMetric m) {
+  return kGpuMetrics[static_cast<int>(m)];
+}
 
 // Identity of a GPU as its source labels it; empty strings when unknown.
 struct GpuIdentity {
@@ -74,9 +76,7 @@ struct GpuSample {
   std::vector<std::pair<std::string, double>> custom;
 
   std::optional<double>& operator[](GpuMetric m) { return values[static_cast<int>(m)]; }
-  const std::optional<double>& operator[](GpuMetric m) const {
-    return values[static_cast<int>(m)];
-  }
+  const std::optional<double>& operator[](GpuMetric m) const { return values[static_cast<int>(m)]; }
 };
 
 }  // namespace inferperf::telemetry

@@ -10,12 +10,18 @@ namespace inferperf::telemetry {
 
 std::string_view to_string(MetricType t) {
   switch (t) {
-    case MetricType::kCounter: return "counter";
-    case MetricType::kGauge: return "gauge";
-    case MetricType::kHistogram: return "histogram";
-    case MetricType::kSummary: return "summary";
-    case MetricType::kInfo: return "info";
-    case MetricType::kUntyped: break;
+    case MetricType::kCounter:
+      return "counter";
+    case MetricType::kGauge:
+      return "gauge";
+    case MetricType::kHistogram:
+      return "histogram";
+    case MetricType::kSummary:
+      return "summary";
+    case MetricType::kInfo:
+      return "info";
+    case MetricType::kUntyped:
+      break;
   }
   return "untyped";
 }
@@ -31,7 +37,9 @@ namespace {
 bool name_start(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == ':';
 }
-bool name_char(char c) { return name_start(c) || (c >= '0' && c <= '9'); }
+bool name_char(char c) {
+  return name_start(c) || (c >= '0' && c <= '9');
+}
 
 void skip_blanks(std::string_view s, std::size_t& i) {
   while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
@@ -138,7 +146,8 @@ std::string unescape_help(std::string_view h) {
 std::optional<MetricType> type_of(std::string_view t) {
   if (t == "counter") return MetricType::kCounter;
   if (t == "gauge") return MetricType::kGauge;
-  if (t == "histogram" || t == "gaugehistogram") return MetricType::kHistogram;
+  if (t == "histogram") return MetricType::kHistogram;
+  if (t == "gaugehistogram") return MetricType::kUntyped;  // not cumulative: no deltas apply
   if (t == "summary") return MetricType::kSummary;
   if (t == "untyped" || t == "unknown") return MetricType::kUntyped;
   if (t == "info") return MetricType::kInfo;
@@ -155,21 +164,19 @@ bool ends_with(std::string_view s, std::string_view suffix) {
 std::string_view family_name_for(std::string_view sample,
                                  const std::map<std::string, MetricType, std::less<>>& types) {
   if (types.count(sample)) return sample;
-  static constexpr std::string_view kSuffixes[] = {"_bucket", "_sum",   "_count",
-                                                   "_total",  "_info", "_created", "_gsum",
-                                                   "_gcount"};
+  static constexpr std::string_view kSuffixes[] = {"_bucket", "_sum",     "_count", "_total",
+                                                   "_info",   "_created", "_gsum",  "_gcount"};
   for (auto suffix : kSuffixes) {
     if (!ends_with(sample, suffix)) continue;
     const std::string_view base = sample.substr(0, sample.size() - suffix.size());
     auto it = types.find(base);
     if (it == types.end()) continue;
     const MetricType t = it->second;
-    const bool fits =
-        ((t == MetricType::kHistogram || t == MetricType::kSummary) &&
-         (suffix == "_bucket" || suffix == "_sum" || suffix == "_count" || suffix == "_created" ||
-          suffix == "_gsum" || suffix == "_gcount")) ||
-        (t == MetricType::kCounter && (suffix == "_total" || suffix == "_created")) ||
-        (t == MetricType::kInfo && suffix == "_info");
+    const bool fits = ((t == MetricType::kHistogram || t == MetricType::kSummary) &&
+                       (suffix == "_bucket" || suffix == "_sum" || suffix == "_count" ||
+                        suffix == "_created" || suffix == "_gsum" || suffix == "_gcount")) ||
+                      (t == MetricType::kCounter && (suffix == "_total" || suffix == "_created")) ||
+                      (t == MetricType::kInfo && suffix == "_info");
     if (fits) return base;
   }
   return sample;
@@ -273,7 +280,7 @@ Page parse_prometheus(std::string_view text) {
       auto [p, ec] = std::from_chars(ts.data(), ts.data() + ts.size(), ms);
       if (ec == std::errc() && p == ts.data() + ts.size()) {
         s.timestamp_ms = ms;
-      } else if (auto d = parse_number(ts); d && std::isfinite(*d)) {
+      } else if (auto d = parse_number(ts); d && std::isfinite(*d) && std::abs(*d) < 9e15) {
         s.timestamp_ms = static_cast<std::int64_t>(*d * 1000.0);  // OpenMetrics: seconds
       } else {
         skip(line_no, "bad timestamp for " + s.name);
@@ -301,7 +308,7 @@ std::vector<Histogram> histograms_of(const Family& family) {
       std::optional<double> le;
       for (const auto& [k, v] : s.labels)
         if (k == "le") le = parse_number(v);
-      if (!le) continue;
+      if (!le || std::isnan(*le)) continue;
       series(s.labels).buckets.emplace_back(*le, s.value);
     } else if (ends_with(s.name, "_sum")) {
       series(s.labels).sum = s.value;

@@ -29,7 +29,9 @@ const HistogramValue* histogram_in(const Scrape& s, int series) {
   return nullptr;
 }
 
-double delta(double from, double to) { return to >= from ? to - from : to; }  // reset: restart
+double delta(double from, double to) {
+  return to >= from ? to - from : to;
+}  // reset: restart
 
 }  // namespace
 
@@ -46,12 +48,16 @@ std::optional<metrics::Stats> gauge_stats(const ScrapeLog& log, int series, cons
 std::optional<CounterStats> counter_stats(const ScrapeLog& log, int series, const Window& w) {
   const auto& scrapes = log.scrapes();
   if (scrapes.empty()) return std::nullopt;
+  const std::size_t b = baseline_index(scrapes, w);
   std::optional<double> base, last;
-  std::int64_t last_t = 0;
+  // A series missing from a real baseline (one taken before the window) was created by its first
+  // use inside the window: it counted from zero.
+  if (scrapes[b].done_ns <= w.start_ns && !value_in(scrapes[b], series)) base = last = 0.0;
+  std::int64_t last_t = scrapes[b].done_ns;
   std::vector<double> rates;
-  for (std::size_t i = baseline_index(scrapes, w); i < scrapes.size(); ++i) {
+  for (std::size_t i = b; i < scrapes.size(); ++i) {
     const double* v = value_in(scrapes[i], series);
-    if (!v) continue;
+    if (!v || !std::isfinite(*v)) continue;
     const std::int64_t t = scrapes[i].done_ns;
     if (!base) {
       base = *v;
@@ -98,31 +104,46 @@ double estimate_quantile(const std::vector<std::pair<double, double>>& cumulativ
 std::optional<HistogramStats> histogram_stats(const ScrapeLog& log, int series, const Window& w) {
   const auto& scrapes = log.scrapes();
   if (scrapes.empty()) return std::nullopt;
-  const HistogramValue* base = nullptr;
-  const HistogramValue* last = nullptr;
-  for (std::size_t i = baseline_index(scrapes, w); i < scrapes.size(); ++i) {
-    const HistogramValue* h = histogram_in(scrapes[i], series);
-    if (!h) continue;
-    if (!base) base = h;
-    last = h;
-  }
-  if (!base || base->cumulative.size() != last->cumulative.size()) return std::nullopt;
   const auto& bounds = log.series()[static_cast<std::size_t>(series)].bounds;
-  const bool reset = last->count < base->count;
-  HistogramStats h;
-  h.count = reset ? last->count : last->count - base->count;
-  h.sum = reset ? last->sum : last->sum - base->sum;
-  h.avg = h.count > 0 ? h.sum / h.count : 0.0;
-  h.count_rate = w.seconds() > 0 ? h.count / w.seconds() : 0.0;
-  h.sum_rate = w.seconds() > 0 ? h.sum / w.seconds() : 0.0;
-  for (std::size_t i = 0; i < bounds.size() && i < last->cumulative.size(); ++i) {
-    h.buckets.emplace_back(bounds[i], reset ? last->cumulative[i]
-                                            : last->cumulative[i] - base->cumulative[i]);
+  const std::size_t n = bounds.size();
+  const std::size_t b = baseline_index(scrapes, w);
+  // Deltas summed scrape to scrape, so a reset anywhere (count or any bucket going down) restarts
+  // that step from zero instead of producing negative buckets.
+  std::vector<double> cumulative(n, 0.0);
+  double sum = 0.0, count = 0.0;
+  const HistogramValue* prev = nullptr;
+  HistogramValue zero{std::vector<double>(n, 0.0), 0.0, 0.0};
+  if (scrapes[b].done_ns <= w.start_ns && !histogram_in(scrapes[b], series)) prev = &zero;
+  bool seen = prev != nullptr;
+  for (std::size_t i = b; i < scrapes.size(); ++i) {
+    const HistogramValue* h = histogram_in(scrapes[i], series);
+    if (!h || h->cumulative.size() != n || !std::isfinite(h->count) || !std::isfinite(h->sum))
+      continue;
+    seen = true;
+    if (!prev) {
+      prev = h;
+      continue;
+    }
+    bool reset = h->count < prev->count;
+    for (std::size_t k = 0; k < n && !reset; ++k) reset = h->cumulative[k] < prev->cumulative[k];
+    for (std::size_t k = 0; k < n; ++k)
+      cumulative[k] += reset ? h->cumulative[k] : h->cumulative[k] - prev->cumulative[k];
+    sum += reset ? h->sum : h->sum - prev->sum;
+    count += reset ? h->count : h->count - prev->count;
+    prev = h;
   }
+  if (!seen) return std::nullopt;
+  HistogramStats out;
+  out.count = count;
+  out.sum = sum;
+  out.avg = count > 0 ? sum / count : 0.0;
+  out.count_rate = w.seconds() > 0 ? count / w.seconds() : 0.0;
+  out.sum_rate = w.seconds() > 0 ? sum / w.seconds() : 0.0;
+  for (std::size_t k = 0; k < n; ++k) out.buckets.emplace_back(bounds[k], cumulative[k]);
   for (std::size_t i = 0; i < metrics::kPercentiles.size(); ++i) {
-    h.p[i] = estimate_quantile(h.buckets, metrics::kPercentiles[i] / 100.0);
+    out.p[i] = estimate_quantile(out.buckets, metrics::kPercentiles[i] / 100.0);
   }
-  return h;
+  return out;
 }
 
 std::optional<GpuMetricSummary> gpu_metric_summary(const std::vector<const GpuSample*>& samples,

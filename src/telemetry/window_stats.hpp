@@ -20,8 +20,8 @@ struct Window {
 };
 
 struct CounterStats {
-  double total = 0.0;  // final − baseline
-  double rate = 0.0;   // total / window seconds
+  double total = 0.0;             // final − baseline
+  double rate = 0.0;              // total / window seconds
   metrics::Stats interval_rates;  // per-scrape-interval rates inside the window
 };
 

@@ -1,11 +1,16 @@
 #include "transport/http_get.hpp"
 
+#include <boost/asio/co_spawn.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/ssl.hpp>
+#include <boost/asio/use_awaitable.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/ssl.hpp>
+
+#include <optional>
+#include <stdexcept>
 
 #include "core/version.hpp"
 #include "transport/url.hpp"
@@ -56,18 +61,18 @@ core::Result<Target> split_url(const std::string& url) {
 }
 
 template <typename Stream>
-GetResponse exchange(Stream& stream, const Target& t, const GetRequest& r) {
+asio::awaitable<GetResponse> exchange(Stream& stream, const Target& t, const GetRequest& r) {
   http::request<http::empty_body> req{http::verb::get, t.path, 11};
   const bool default_port =
       (t.scheme == "https" && t.port == "443") || (t.scheme == "http" && t.port == "80");
   req.set(http::field::host, default_port ? t.host : t.host + ":" + t.port);
   req.set(http::field::user_agent, std::string("inferperf/") + kVersion);
   for (const auto& [k, v] : r.headers) req.set(k, v);
-  http::write(stream, req);
+  co_await http::async_write(stream, req, asio::use_awaitable);
   beast::flat_buffer buf;
   http::response_parser<http::string_body> parser;
-  parser.body_limit(boost::none);
-  http::read(stream, buf, parser);
+  parser.body_limit(r.body_limit);
+  co_await http::async_read(stream, buf, parser, asio::use_awaitable);
   auto res = parser.release();
   GetResponse out;
   out.status = static_cast<int>(res.result_int());
@@ -77,7 +82,32 @@ GetResponse exchange(Stream& stream, const Target& t, const GetRequest& r) {
     out.headers.emplace_back(name, std::string(f.value().data(), f.value().size()));
   }
   out.body = std::move(res.body());
-  return out;
+  co_return out;
+}
+
+// One request without redirects. Every step is asynchronous so the stream's deadline applies:
+// Beast's synchronous calls ignore expires_after.
+asio::awaitable<GetResponse> fetch_once(asio::io_context& io, Target t, const GetRequest& r) {
+  asio::ip::tcp::resolver resolver(io);
+  const auto endpoints = co_await resolver.async_resolve(t.host, t.port, asio::use_awaitable);
+  if (t.scheme == "https") {
+    asio::ssl::context ctx(asio::ssl::context::tls_client);
+    ctx.set_default_verify_paths();
+    ctx.set_verify_mode(r.verify_tls ? asio::ssl::verify_peer : asio::ssl::verify_none);
+    beast::ssl_stream<beast::tcp_stream> stream(io, ctx);
+    if (!SSL_set_tlsext_host_name(stream.native_handle(), t.host.c_str()))
+      throw std::runtime_error("cannot set TLS server name for " + t.host);
+    if (r.verify_tls) stream.set_verify_callback(asio::ssl::host_name_verification(t.host));
+    beast::get_lowest_layer(stream).expires_after(r.timeout);
+    co_await beast::get_lowest_layer(stream).async_connect(endpoints, asio::use_awaitable);
+    co_await stream.async_handshake(asio::ssl::stream_base::client, asio::use_awaitable);
+    // No TLS shutdown: servers often close without close_notify, and the answer is complete.
+    co_return co_await exchange(stream, t, r);
+  }
+  beast::tcp_stream stream(io);
+  stream.expires_after(r.timeout);
+  co_await stream.async_connect(endpoints, asio::use_awaitable);
+  co_return co_await exchange(stream, t, r);
 }
 
 }  // namespace
@@ -87,37 +117,30 @@ core::Result<GetResponse> http_get(const GetRequest& request) {
   for (int hop = 0; hop <= request.max_redirects; ++hop) {
     auto t = split_url(url);
     if (!t) return t.error();
-    GetResponse res;
-    try {
+    std::optional<GetResponse> got;
+    std::string problem;
+    {
       asio::io_context io;
-      asio::ip::tcp::resolver resolver(io);
-      const auto endpoints = resolver.resolve(t->host, t->port);
-      if (t->scheme == "https") {
-        asio::ssl::context ctx(asio::ssl::context::tls_client);
-        ctx.set_default_verify_paths();
-        ctx.set_verify_mode(request.verify_tls ? asio::ssl::verify_peer : asio::ssl::verify_none);
-        beast::ssl_stream<beast::tcp_stream> stream(io, ctx);
-        if (!SSL_set_tlsext_host_name(stream.native_handle(), t->host.c_str())) {
-          return core::Error{core::ErrorKind::kNetwork,
-                             "cannot set TLS server name for " + t->host};
+      asio::co_spawn(io, fetch_once(io, *t, request), [&](std::exception_ptr e, GetResponse r) {
+        if (!e) {
+          got = std::move(r);
+          return;
         }
-        if (request.verify_tls)
-          stream.set_verify_callback(asio::ssl::host_name_verification(t->host));
-        beast::get_lowest_layer(stream).expires_after(request.timeout);
-        beast::get_lowest_layer(stream).connect(endpoints);
-        stream.handshake(asio::ssl::stream_base::client);
-        res = exchange(stream, *t, request);
-        beast::error_code ec;
-        stream.shutdown(ec);  // servers often close without close_notify; nothing to report
-      } else {
-        beast::tcp_stream stream(io);
-        stream.expires_after(request.timeout);
-        stream.connect(endpoints);
-        res = exchange(stream, *t, request);
-      }
-    } catch (const std::exception& e) {
-      return core::Error{core::ErrorKind::kNetwork, "GET " + url + ": " + e.what()};
+        try {
+          std::rethrow_exception(e);
+        } catch (const std::exception& x) {
+          problem = x.what();
+        }
+      });
+      // The resolver has no deadline of its own; the whole exchange gets one second more.
+      io.run_for(request.timeout + std::chrono::seconds(1));
     }
+    if (!got) {
+      if (problem.empty())
+        problem = "no answer within " + std::to_string(request.timeout.count()) + " s";
+      return core::Error{core::ErrorKind::kNetwork, "GET " + url + ": " + problem};
+    }
+    GetResponse res = std::move(*got);
     res.final_url = url;
     if (res.status >= 300 && res.status < 400 && !res.header("location").empty()) {
       std::string loc = res.header("location");

@@ -1,7 +1,9 @@
 // A small blocking HTTP(S) GET for set-up work before a run (model list, tokenizer downloads):
-// TLS with certificate and host-name verification, redirects, a total timeout.
+// TLS with certificate and host-name verification, redirects, a total timeout per hop (really
+// enforced: every step is asynchronous under one deadline), a body size limit.
 #pragma once
 #include <chrono>
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -16,6 +18,7 @@ struct GetRequest {
   std::chrono::seconds timeout{60};
   bool verify_tls = true;  // AIPERF_HTTP_SSL_VERIFY=false turns it off
   int max_redirects = 5;
+  std::uint64_t body_limit = 512ull << 20;  // a longer body is an error, not a memory blow-up
 };
 
 struct GetResponse {

@@ -19,10 +19,9 @@ namespace fs = std::filesystem;
 
 std::vector<std::string> profile_args(const MockServerProcess& mock, const std::string& dir,
                                       std::vector<std::string> extra) {
-  std::vector<std::string> a = {INFERPERF_BIN, "profile",   "-m",         "mock-model",
-                                "-u",          mock.url(),  "--artifact-dir", dir,
-                                "--isl",       "16",        "--osl",      "8",
-                                "--streaming"};
+  std::vector<std::string> a = {
+      INFERPERF_BIN, "profile", "-m", "mock-model", "-u", mock.url(),   "--artifact-dir",
+      dir,           "--isl",   "16", "--osl",      "8",  "--streaming"};
   a.insert(a.end(), extra.begin(), extra.end());
   return a;
 }
@@ -48,8 +47,8 @@ TEST(ServerMetrics, ScrapedByDefaultAndCountersMatchTheRun) {
   const json sm = json::parse(read_file(dir + "/server_metrics_export.json"));
   const std::string page_url = mock.url() + "/metrics";
   EXPECT_EQ(sm["summary"]["endpoints_successful"][0], page_url);
-  EXPECT_GE(sm["summary"]["endpoint_info"][page_url]["total_fetches"].get<int>(), 3)
-      << "baseline, final and the flush scrapes";
+  EXPECT_GE(sm["summary"]["endpoint_info"][page_url]["total_fetches"].get<int>(), 5)
+      << "probe, baseline, about three during the 1 s run, the flush and the final scrape";
   // The baseline precedes the first request and the final scrape follows the last response, so
   // the counter's change is exactly what this run sent.
   const auto& requests = sm["metrics"]["inferperf_mock_requests_total"];
@@ -85,18 +84,18 @@ TEST(ServerMetrics, OffWithNoServerMetricsAndParquetRefused) {
   EXPECT_NE(p.out.find("no Parquet writer"), std::string::npos) << p.out;
   EXPECT_FALSE(fs::exists(dir + "/p/profile_export_aiperf.json"));
 
-  auto both = run_process(
-      profile_args(mock, dir + "/b", {"--server-metrics", "--no-server-metrics"}),
-      std::chrono::seconds(30));
+  auto both =
+      run_process(profile_args(mock, dir + "/b", {"--server-metrics", "--no-server-metrics"}),
+                  std::chrono::seconds(30));
   EXPECT_EQ(both.exit_code, 2) << both.out;
-  auto gpu_both = run_process(
-      profile_args(mock, dir + "/g", {"--gpu-telemetry", "--no-gpu-telemetry"}),
-      std::chrono::seconds(30));
+  auto gpu_both =
+      run_process(profile_args(mock, dir + "/g", {"--gpu-telemetry", "--no-gpu-telemetry"}),
+                  std::chrono::seconds(30));
   EXPECT_EQ(gpu_both.exit_code, 2) << gpu_both.out;
   EXPECT_NE(gpu_both.out.find("cannot be used together"), std::string::npos);
-  auto mixed = run_process(
-      profile_args(mock, dir + "/m", {"--gpu-telemetry", "nvml", "localhost:9400"}),
-      std::chrono::seconds(30));
+  auto mixed =
+      run_process(profile_args(mock, dir + "/m", {"--gpu-telemetry", "nvml", "localhost:9400"}),
+                  std::chrono::seconds(30));
   EXPECT_EQ(mixed.exit_code, 2) << mixed.out;
 }
 
@@ -167,10 +166,21 @@ TEST(GpuTelemetry, DefaultEndpointsAreCollectedQuietly) {
 
   // --gpu-telemetry with no value, before other options: the defaults plus the console summary.
   const std::string dir2 = make_temp_dir("ip-dcgm-flag-");
-  std::vector<std::string> args = {INFERPERF_BIN, "profile", "--gpu-telemetry", "-m",
-                                   "mock-model",  "-u",      mock.url(),        "--artifact-dir",
-                                   dir2,          "--isl",   "16",              "--request-rate",
-                                   "20",          "--benchmark-duration", "1"};
+  std::vector<std::string> args = {INFERPERF_BIN,
+                                   "profile",
+                                   "--gpu-telemetry",
+                                   "-m",
+                                   "mock-model",
+                                   "-u",
+                                   mock.url(),
+                                   "--artifact-dir",
+                                   dir2,
+                                   "--isl",
+                                   "16",
+                                   "--request-rate",
+                                   "20",
+                                   "--benchmark-duration",
+                                   "1"};
   auto r2 = run_process(args, std::chrono::seconds(60), "",
                         {"AIPERF_GPU_DEFAULT_DCGM_ENDPOINTS=" + mock.url() + "/dcgm2/metrics"});
   ASSERT_EQ(r2.exit_code, 0) << r2.out;
@@ -179,9 +189,11 @@ TEST(GpuTelemetry, DefaultEndpointsAreCollectedQuietly) {
 
   // A run shorter than one scrape interval says why it has no summary.
   const std::string dir3 = make_temp_dir("ip-dcgm-short-");
-  auto r3 = run_process(profile_args(mock, dir3, {"--request-count", "2", "--gpu-telemetry",
-                                                  mock.url() + "/dcgm1/metrics"}),
-                        std::chrono::seconds(60));
+  auto r3 = run_process(
+      profile_args(mock, dir3,
+                   {"--request-count", "2", "--gpu-telemetry", mock.url() + "/dcgm1/metrics"}),
+      std::chrono::seconds(60), "",
+      {"AIPERF_GPU_COLLECTION_INTERVAL=600", "AIPERF_SERVER_METRICS_COLLECTION_INTERVAL=600"});
   ASSERT_EQ(r3.exit_code, 0) << r3.out;
   EXPECT_NE(r3.out.find("1/1 DCGM endpoints reachable, but no sample fell inside"),
             std::string::npos)
@@ -235,11 +247,25 @@ TEST(ServerTimings, JoinedPerRequestStreamingAndNot) {
   MockServerProcess mock({"--timings", "--ttft", "30", "--itl", "2"});
   for (const bool streaming : {true, false}) {
     const std::string dir = make_temp_dir("ip-timings-");
-    std::vector<std::string> args = {INFERPERF_BIN,   "profile",       "-m",   "mock-model",
-                                     "-u",            mock.url(),      "--artifact-dir", dir,
-                                     "--isl",         "16",            "--osl", "20",
-                                     "--extra-inputs", "ignore_eos:true", "--request-count", "8",
-                                     "--concurrency", "2",             "--no-server-metrics"};
+    std::vector<std::string> args = {INFERPERF_BIN,
+                                     "profile",
+                                     "-m",
+                                     "mock-model",
+                                     "-u",
+                                     mock.url(),
+                                     "--artifact-dir",
+                                     dir,
+                                     "--isl",
+                                     "16",
+                                     "--osl",
+                                     "20",
+                                     "--extra-inputs",
+                                     "ignore_eos:true",
+                                     "--request-count",
+                                     "8",
+                                     "--concurrency",
+                                     "2",
+                                     "--no-server-metrics"};
     if (streaming) args.push_back("--streaming");
     auto r = run_process(args, std::chrono::seconds(60));
     ASSERT_EQ(r.exit_code, 0) << r.out;
@@ -278,11 +304,11 @@ TEST(ServerMetrics, EnginePageHistogramsAndEscapedLabels) {
   MockServerProcess mock({"--ttft", "20", "--itl", "1"});
   const std::string dir = make_temp_dir("ip-vllm-page-");
   const std::string page = mock.url() + "/vllm/metrics";
-  auto r = run_process(profile_args(mock, dir,
-                                    {"--request-count", "12", "--concurrency", "3",
-                                     "--extra-inputs", "ignore_eos:true", "--server-metrics",
-                                     page}),
-                       std::chrono::seconds(60));
+  auto r =
+      run_process(profile_args(mock, dir,
+                               {"--request-count", "12", "--concurrency", "3", "--extra-inputs",
+                                "ignore_eos:true", "--server-metrics", page}),
+                  std::chrono::seconds(60));
   ASSERT_EQ(r.exit_code, 0) << r.out;
   const json sm = json::parse(read_file(dir + "/server_metrics_export.json"));
   EXPECT_EQ(sm["summary"]["endpoints_successful"].size(), 2u) << "the --url page and the extra one";

@@ -1,5 +1,8 @@
 #include "telemetry/prometheus.hpp"
 
+#include "report/telemetry_exports.hpp"
+#include "telemetry/scrape_log.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -9,7 +12,8 @@ namespace inferperf::telemetry {
 namespace {
 
 // A vLLM-style page: counters with _total, a histogram, an info gauge, comments, escapes.
-const char* kVllmPage = R"(# HELP vllm:num_requests_running Number of requests in model execution batches.
+const char* kVllmPage =
+    R"(# HELP vllm:num_requests_running Number of requests in model execution batches.
 # TYPE vllm:num_requests_running gauge
 vllm:num_requests_running{engine="0",model_name="Qwen/Qwen3-0.6B"} 3.0
 # HELP vllm:prompt_tokens_total Number of prefill tokens processed.
@@ -135,7 +139,9 @@ TEST(Prometheus, SurvivesGarbageAndMutations) {
     for (int e = 0; e < edits; ++e) {
       const std::size_t at = rng() % (text.size() + 1);
       switch (rng() % 3) {
-        case 0: text.insert(at, 1, alphabet[rng() % alphabet.size()]); break;
+        case 0:
+          text.insert(at, 1, alphabet[rng() % alphabet.size()]);
+          break;
         case 1:
           if (at < text.size()) text.erase(at, 1 + rng() % 8);
           break;
@@ -147,7 +153,20 @@ TEST(Prometheus, SurvivesGarbageAndMutations) {
       text.clear();
       for (int k = 0; k < 200; ++k) text += alphabet[rng() % alphabet.size()];
     }
+    if (iter % 5 == 1) text += "\nx{l=\"\xff\xfe\"} NaN\nc_total +Inf\n";
     const Page page = parse_prometheus(text);
+    // Whatever was read goes through the server-metrics exports without throwing.
+    std::vector<ScrapeLog> logs(1);
+    logs[0].add(page, 0, 1);
+    logs[0].add(page, 2, 3);
+    std::vector<EndpointState> eps(1);
+    report::ServerMetricsInput in;
+    in.logs = &logs;
+    in.endpoints = &eps;
+    in.window = {0, 4};
+    const auto j = report::server_metrics_json(in);
+    (void)j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+    (void)report::server_metrics_csv(j);
     for (const auto& f : page.families) {
       for (const auto& s : f.samples) {
         ASSERT_FALSE(s.name.empty());

@@ -16,11 +16,10 @@ std::string page(double running, double tokens, double b1, double b2, double bin
   return "# TYPE running gauge\nrunning{m=\"x\"} " + std::to_string(running) +
          "\n# TYPE tokens_total counter\ntokens_total " + std::to_string(tokens) +
          "\n# TYPE lat_seconds histogram\n"
-         "lat_seconds_bucket{le=\"0.1\"} " + std::to_string(b1) +
-         "\nlat_seconds_bucket{le=\"1\"} " + std::to_string(b2) +
-         "\nlat_seconds_bucket{le=\"+Inf\"} " + std::to_string(binf) +
-         "\nlat_seconds_sum " + std::to_string(sum) + "\nlat_seconds_count " +
-         std::to_string(binf) + "\n";
+         "lat_seconds_bucket{le=\"0.1\"} " +
+         std::to_string(b1) + "\nlat_seconds_bucket{le=\"1\"} " + std::to_string(b2) +
+         "\nlat_seconds_bucket{le=\"+Inf\"} " + std::to_string(binf) + "\nlat_seconds_sum " +
+         std::to_string(sum) + "\nlat_seconds_count " + std::to_string(binf) + "\n";
 }
 
 // Scrapes at 0 s (baseline, before the window), 1, 2, 3 s (inside), 5 s (after: the flush).
@@ -77,6 +76,55 @@ TEST(WindowStats, CounterResetCountsWhatCameBeforeAndAfter) {
   EXPECT_DOUBLE_EQ(c->total, 18.0);  // 10 before the reset, 8 after it
 }
 
+TEST(WindowStats, SeriesCreatedInsideTheWindowCountsFromZero) {
+  ScrapeLog log;
+  log.add(parse_prometheus("# TYPE other gauge\nother 1\n"), 0, 0);  // baseline: no series yet
+  log.add(parse_prometheus("# TYPE n_total counter\nn_total 7\n"
+                           "# TYPE h histogram\nh_bucket{le=\"1\"} 2\nh_bucket{le=\"+Inf\"} 3\n"
+                           "h_sum 4\nh_count 3\n"),
+          2 * kSec, 2 * kSec);
+  const Window w{kSec, 3 * kSec};
+  auto c = counter_stats(log, 1, w);
+  ASSERT_TRUE(c);
+  EXPECT_DOUBLE_EQ(c->total, 7.0);
+  auto h = histogram_stats(log, 2, w);
+  ASSERT_TRUE(h);
+  EXPECT_DOUBLE_EQ(h->count, 3.0);
+  EXPECT_DOUBLE_EQ(h->sum, 4.0);
+}
+
+TEST(WindowStats, HistogramResetInsideTheWindowNeverGoesNegative) {
+  ScrapeLog log;
+  auto hist = [](int b1, int inf, double sum) {
+    return "# TYPE h histogram\nh_bucket{le=\"1\"} " + std::to_string(b1) +
+           "\nh_bucket{le=\"+Inf\"} " + std::to_string(inf) + "\nh_sum " + std::to_string(sum) +
+           "\nh_count " + std::to_string(inf) + "\n";
+  };
+  log.add(parse_prometheus(hist(5, 10, 10)), 0, 0);                // baseline
+  log.add(parse_prometheus(hist(8, 14, 14)), kSec, kSec);          // +3 / +4
+  log.add(parse_prometheus(hist(1, 2, 2)), 2 * kSec, 2 * kSec);    // restart: +1 / +2
+  log.add(parse_prometheus(hist(9, 16, 16)), 3 * kSec, 3 * kSec);  // above the baseline again
+  auto h = histogram_stats(log, 0, Window{kSec / 2, 3 * kSec});
+  ASSERT_TRUE(h);
+  EXPECT_DOUBLE_EQ(h->count, 4.0 + 2.0 + 14.0);
+  EXPECT_DOUBLE_EQ(h->buckets[0].second, 3.0 + 1.0 + 8.0);
+  EXPECT_DOUBLE_EQ(h->sum, 4.0 + 2.0 + 14.0);
+}
+
+TEST(WindowStats, NonFiniteCounterValuesAreIgnored) {
+  ScrapeLog log;
+  for (auto [t, v] : {std::pair{0, std::string("1")},
+                      {1, std::string("+Inf")},
+                      {2, std::string("NaN")},
+                      {3, std::string("5")}}) {
+    log.add(parse_prometheus("# TYPE n_total counter\nn_total " + v + "\n"), t * kSec, t * kSec);
+  }
+  auto c = counter_stats(log, 0, Window{0, 3 * kSec});
+  ASSERT_TRUE(c);
+  EXPECT_DOUBLE_EQ(c->total, 4.0);
+  EXPECT_TRUE(std::isfinite(c->interval_rates.avg));
+}
+
 TEST(WindowStats, HistogramDeltasAndEstimatedPercentiles) {
   const auto log = make_log();
   const Window w{kSec / 2, 3 * kSec};
@@ -130,10 +178,10 @@ TEST(Dcgm, MapsFieldsToAiperfNamesAndUnits) {
   EXPECT_EQ(g0.gpu.hostname, "node1");
   EXPECT_EQ(g0.mono_ns, 7);
   EXPECT_DOUBLE_EQ(*g0[GpuMetric::kPowerUsage], 350.5);
-  EXPECT_DOUBLE_EQ(*g0[GpuMetric::kEnergyConsumption], 2.0);         // mJ -> MJ
-  EXPECT_NEAR(*g0[GpuMetric::kMemoryUsed], 1.048576, 1e-12);          // MiB -> GB
-  EXPECT_DOUBLE_EQ(*g0[GpuMetric::kSmUtilization], 25.0);             // ratio -> %
-  EXPECT_DOUBLE_EQ(*g0[GpuMetric::kPowerViolation], 5.0);             // ns -> µs
+  EXPECT_DOUBLE_EQ(*g0[GpuMetric::kEnergyConsumption], 2.0);  // mJ -> MJ
+  EXPECT_NEAR(*g0[GpuMetric::kMemoryUsed], 1.048576, 1e-12);  // MiB -> GB
+  EXPECT_DOUBLE_EQ(*g0[GpuMetric::kSmUtilization], 25.0);     // ratio -> %
+  EXPECT_DOUBLE_EQ(*g0[GpuMetric::kPowerViolation], 5.0);     // ns -> µs
   EXPECT_FALSE(g0[GpuMetric::kGpuUtilization].has_value());
   EXPECT_TRUE(g0.custom.empty());  // SM clock is not collected without a custom CSV
   EXPECT_EQ(samples[1].gpu.namespace_, "ns");
