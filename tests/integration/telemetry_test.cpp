@@ -19,9 +19,22 @@ namespace fs = std::filesystem;
 
 std::vector<std::string> profile_args(const MockServerProcess& mock, const std::string& dir,
                                       std::vector<std::string> extra) {
-  std::vector<std::string> a = {
-      INFERPERF_BIN, "profile", "-m", "mock-model", "-u", mock.url(),   "--artifact-dir",
-      dir,           "--isl",   "16", "--osl",      "8",  "--streaming"};
+  // Server token counts: these tests need no client tokenizer, whose loading dominates an
+  // instrumented run's start.
+  std::vector<std::string> a = {INFERPERF_BIN,
+                                "profile",
+                                "-m",
+                                "mock-model",
+                                "-u",
+                                mock.url(),
+                                "--artifact-dir",
+                                dir,
+                                "--isl",
+                                "16",
+                                "--osl",
+                                "8",
+                                "--streaming",
+                                "--use-server-token-count"};
   a.insert(a.end(), extra.begin(), extra.end());
   return a;
 }
@@ -180,7 +193,8 @@ TEST(GpuTelemetry, DefaultEndpointsAreCollectedQuietly) {
                                    "--request-rate",
                                    "20",
                                    "--benchmark-duration",
-                                   "1"};
+                                   "1",
+                                   "--use-server-token-count"};
   auto r2 = run_process(args, std::chrono::seconds(60), "",
                         {"AIPERF_GPU_DEFAULT_DCGM_ENDPOINTS=" + mock.url() + "/dcgm2/metrics"});
   ASSERT_EQ(r2.exit_code, 0) << r2.out;
@@ -265,7 +279,8 @@ TEST(ServerTimings, JoinedPerRequestStreamingAndNot) {
                                      "8",
                                      "--concurrency",
                                      "2",
-                                     "--no-server-metrics"};
+                                     "--no-server-metrics",
+                                     "--use-server-token-count"};
     if (streaming) args.push_back("--streaming");
     auto r = run_process(args, std::chrono::seconds(60));
     ASSERT_EQ(r.exit_code, 0) << r.out;
