@@ -130,6 +130,14 @@ int run_profile(config::RunConfig c) {
     return kExitBadConfig;
   }
 
+  // Telemetry set-up can fail on bad input (a custom metrics CSV): before any artifact is written.
+  core::SteadyClock clock;
+  auto tel = setup_telemetry(c, urls, clock);
+  if (!tel) {
+    std::cerr << "error: " << tel.error().describe() << "\n";
+    return kExitBadConfig;
+  }
+
   // ---- tokenizer: resolved and loaded before anything is sent ----------------------------------
   std::unique_ptr<tokenizer::Tokenizer> tok;
   std::string token_source = "server usage";
@@ -212,7 +220,6 @@ int run_profile(config::RunConfig c) {
   }
 
   // ---- run ------------------------------------------------------------------------------------
-  core::SteadyClock clock;
   const core::WallAnchor anchor = core::WallAnchor::capture();
   records::RecordQueue queue;
   records::Collector collector(queue, anchor);
@@ -276,11 +283,6 @@ int run_profile(config::RunConfig c) {
     pool.cancel_all("benchmark cancelled by signal");
   });
 
-  auto tel = setup_telemetry(c, urls, clock);
-  if (!tel) {
-    std::cerr << "error: " << tel.error().describe() << "\n";
-    return kExitBadConfig;
-  }
   collector.start();
   pool.start();
   tel->collector->start();

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -349,6 +350,33 @@ TEST(ServerMetrics, EnginePageHistogramsAndEscapedLabels) {
     EXPECT_EQ(s["labels"]["note"], "served by inferperf-mock-server\nnot a real engine");
   }
   EXPECT_TRUE(found);
+}
+
+}  // namespace
+}  // namespace inferperf::testing
+
+namespace inferperf::testing {
+namespace {
+
+TEST(GpuTelemetry, BadCustomMetricsCsvExitsTwoWritingNothing) {
+  MockServerProcess mock({"--fast"});
+  const std::string dir = make_temp_dir("ip-dcgm-csv-");
+  const std::string csv = dir + "/custom.csv";
+  {
+    std::ofstream out(csv);
+    out << "# DCGM FIELD, Prometheus metric type, help message\n"
+           "DCGM_FI_DEV_SM_CLOCK, gauge, SM clock\n"
+           "DCGM_FI_DEV_MEM_CLOCK, histogram, memory clock\n";
+  }
+  const std::string art = dir + "/art";
+  auto r = run_process(profile_args(mock, art, {"--request-count", "2", "--gpu-telemetry", csv}),
+                       std::chrono::seconds(60));
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+  EXPECT_NE(r.out.find("custom.csv"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("custom.csv:3: field 'type'"), std::string::npos) << r.out;
+  EXPECT_FALSE(fs::exists(art + "/inputs.json"));
+  EXPECT_FALSE(fs::exists(art + "/profile_export_aiperf.json"));
+  EXPECT_EQ(mock.metric("inferperf_mock_requests_total"), 0);
 }
 
 }  // namespace
