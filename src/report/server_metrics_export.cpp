@@ -131,6 +131,20 @@ double ms(std::int64_t ns) {
   return static_cast<double>(ns) / 1e6;
 }
 
+bool scrape_changed(const telemetry::Scrape& a, const telemetry::Scrape* prev) {
+  if (!prev) return true;
+  if (a.values != prev->values) return true;
+  if (a.histograms.size() != prev->histograms.size()) return true;
+  for (std::size_t i = 0; i < a.histograms.size(); ++i) {
+    const auto& x = a.histograms[i];
+    const auto& y = prev->histograms[i];
+    if (x.first != y.first || x.second.cumulative != y.second.cumulative ||
+        x.second.sum != y.second.sum || x.second.count != y.second.count)
+      return true;
+  }
+  return false;
+}
+
 ordered_json endpoint_info(const telemetry::ScrapeLog& log, const core::WallAnchor& anchor) {
   const auto& s = log.scrapes();
   ordered_json j;
@@ -143,14 +157,7 @@ ordered_json endpoint_info(const telemetry::ScrapeLog& log, const core::WallAnch
   j["avg_fetch_latency_ms"] = latency / static_cast<double>(s.size());
   std::vector<std::int64_t> updates;
   for (std::size_t i = 0; i < s.size(); ++i) {
-    const bool changed =
-        i == 0 || s[i].values != s[i - 1].values ||
-        s[i].histograms.size() != s[i - 1].histograms.size() ||
-        !std::equal(s[i].histograms.begin(), s[i].histograms.end(), s[i - 1].histograms.begin(),
-                    [](const auto& a, const auto& b) {
-                      return a.first == b.first && a.second.cumulative == b.second.cumulative &&
-                             a.second.sum == b.second.sum && a.second.count == b.second.count;
-                    });
+    const bool changed = scrape_changed(s[i], i == 0 ? nullptr : &s[i - 1]);
     if (changed) updates.push_back(s[i].done_ns);
   }
   j["unique_updates"] = updates.size();
@@ -166,20 +173,6 @@ ordered_json endpoint_info(const telemetry::ScrapeLog& log, const core::WallAnch
     j["median_update_interval_ms"] = st.percentile(50);
   }
   return j;
-}
-
-bool scrape_changed(const telemetry::Scrape& a, const telemetry::Scrape* prev) {
-  if (!prev) return true;
-  if (a.values != prev->values) return true;
-  if (a.histograms.size() != prev->histograms.size()) return true;
-  for (std::size_t i = 0; i < a.histograms.size(); ++i) {
-    const auto& x = a.histograms[i];
-    const auto& y = prev->histograms[i];
-    if (x.first != y.first || x.second.cumulative != y.second.cumulative ||
-        x.second.sum != y.second.sum || x.second.count != y.second.count)
-      return true;
-  }
-  return false;
 }
 
 }  // namespace
