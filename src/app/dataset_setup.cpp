@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include "dataset/custom_loader.hpp"
+#include "dataset/prompt_blocks.hpp"
 #include "dataset/synthetic.hpp"
 
 namespace inferperf::app {
@@ -36,7 +37,8 @@ core::Result<dataset::Dataset> synthetic(const config::RunConfig& c, const core:
   return dataset::compose_synthetic(syn, rngs, tok);
 }
 
-core::Result<PreparedDataset> from_file(const config::RunConfig& c, const core::RngFactory& rngs) {
+core::Result<PreparedDataset> from_file(const config::RunConfig& c, const core::RngFactory& rngs,
+                                        const tokenizer::Tokenizer* tok) {
   dataset::CustomLoadOptions lo;
   lo.path = c.input.input_file;
   if (!c.input.custom_dataset_type.empty()) lo.type = c.input.custom_dataset_type;
@@ -44,11 +46,36 @@ core::Result<PreparedDataset> from_file(const config::RunConfig& c, const core::
     lo.start_offset_ms = c.load.fixed_schedule_start_offset_ms;
     lo.end_offset_ms = c.load.fixed_schedule_end_offset_ms;
   }
+  lo.block_size = c.input.block_size;
+  lo.tokenizer = tok;
+  lo.seed = core::derive_seed(rngs.root_seed(), "dataset.trace.prompts");
+  lo.synthesis.speedup_ratio = c.input.synthesis_speedup_ratio;
+  lo.synthesis.prompt_len_multiplier = c.input.synthesis_prompt_len_multiplier;
+  lo.synthesis.max_isl = c.input.synthesis_max_isl;
+  lo.synthesis.max_osl = c.input.synthesis_max_osl;
+  lo.num_conversations = c.input.num_dataset_entries;
   auto session_rng = rngs.stream("dataset.session_id");
   auto custom = dataset::load_custom_dataset(lo, session_rng);
   if (!custom) return custom.error();
+  for (const auto& w : custom->warnings) spdlog::warn("{}", w);
   PreparedDataset out;
-  if (c.load.fixed_schedule) {
+  const auto& info = dataset::type_info(custom->type);
+  out.type_name = std::string(info.name);
+  out.is_trace = info.is_trace;
+  // As AIPerf: a trace whose first record carries timing replays on its clock unless told not to
+  // (or unless another load mode was asked for).
+  const bool other_mode = c.load.request_rate || c.load.user_centric_rate ||
+                          c.set_options.count("--dataset-sampling-strategy");
+  if (!c.load.fixed_schedule && info.is_trace && custom->first_record_timed &&
+      custom->has_timestamps && !c.load.no_fixed_schedule && !other_mode) {
+    out.promoted_fixed_schedule = true;
+    spdlog::info(
+        "{} rows carry timestamps: replaying them on a fixed schedule (--no-fixed-schedule to "
+        "drive the trace by concurrency or rate instead)",
+        info.name);
+  }
+  const bool fixed = c.load.fixed_schedule || out.promoted_fixed_schedule;
+  if (fixed) {
     for (const auto& conv : custom->dataset.conversations) {
       if (!conv.turns.front().timestamp_ms) {
         return core::Error{core::ErrorKind::kInput,
@@ -57,22 +84,34 @@ core::Result<PreparedDataset> from_file(const config::RunConfig& c, const core::
                            c.input.input_file, 0, "timestamp"};
       }
     }
-    out.schedule_zero_ms = c.load.fixed_schedule_auto_offset
+    out.schedule_zero_ms = c.load.fixed_schedule_auto_offset || out.promoted_fixed_schedule
                                ? custom->first_timestamp_ms.value_or(0)
                                : c.load.fixed_schedule_start_offset_ms.value_or(0.0);
   }
-  // Files carry texts; --osl still sets max tokens per turn (spec 3.3).
+  // --osl sets max tokens where the file does not (spec 3.3; a row's output_length wins).
   if (c.input.osl_mean) {
     auto osl_rng = rngs.stream("composer.turn.max_tokens");
     for (auto& conv : custom->dataset.conversations) {
       for (auto& t : conv.turns) {
-        t.max_tokens =
+        const int sampled =
             core::sample_positive_normal_int(osl_rng, *c.input.osl_mean, c.input.osl_stddev);
+        if (!t.max_tokens && !t.payload) t.max_tokens = sampled;
       }
     }
   }
-  spdlog::info("dataset: {} ({} conversations from {} lines)", c.input.input_file,
-               custom->dataset.conversations.size(), custom->lines);
+  std::size_t turns = 0;
+  for (const auto& conv : custom->dataset.conversations) turns += conv.turns.size();
+  spdlog::info("dataset: {} ({}: {} conversations, {} turns from {} records{}{})",
+               c.input.input_file, info.name, custom->dataset.conversations.size(), turns,
+               custom->lines,
+               custom->block_size > 0 ? fmt::format(", {}-token blocks", custom->block_size) : "",
+               custom->dataset.blocks && custom->dataset.blocks->size() > 0
+                   ? fmt::format(", {} unique hash-id blocks", custom->dataset.blocks->size())
+                   : "");
+  if (custom->dropped_rows > 0) {
+    spdlog::info("--synthesis-max-isl {} dropped {} row(s)", c.input.synthesis_max_isl.value_or(0),
+                 custom->dropped_rows);
+  }
   out.dataset = std::move(custom->dataset);
   return out;
 }
@@ -102,7 +141,7 @@ core::Result<PreparedDataset> prepare_dataset(const config::RunConfig& c,
                                               const tokenizer::Tokenizer* tok) {
   PreparedDataset out;
   if (!c.input.input_file.empty()) {
-    auto loaded = from_file(c, rngs);
+    auto loaded = from_file(c, rngs, tok);
     if (!loaded) return loaded.error();
     out = std::move(*loaded);
   } else {

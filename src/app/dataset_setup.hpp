@@ -2,6 +2,7 @@
 // checked against what the chosen load mode needs.
 #pragma once
 #include <optional>
+#include <string>
 
 #include "config/run_config.hpp"
 #include "core/error.hpp"
@@ -14,6 +15,10 @@ namespace inferperf::app {
 struct PreparedDataset {
   dataset::Dataset dataset;
   double schedule_zero_ms = 0.0;  // fixed schedule: the trace time that maps to the phase start
+  std::string type_name;          // the input file's format ("" for synthetic data)
+  bool is_trace = false;
+  // A timed trace switched the run to a fixed schedule (trace-formats §0 auto-promotion).
+  bool promoted_fixed_schedule = false;
 };
 
 // `tok` may be null (--use-server-token-count): synthetic prompts are then word lists.

@@ -19,7 +19,8 @@ struct ExportNames {
 
 // Spec 6.2: a known suffix of the prefix is stripped once (".json", "_raw.jsonl", ...), then
 // every file is <prefix>.csv, <prefix>.json, <prefix>.jsonl, <prefix>_raw.jsonl,
-// <prefix>_timeslices.csv/.json, <prefix>_gpu_telemetry.jsonl, <prefix>_server_metrics.*. An empty prefix gives the defaults.
+// <prefix>_timeslices.csv/.json, <prefix>_gpu_telemetry.jsonl, <prefix>_server_metrics.*. An empty
+// prefix gives the defaults.
 ExportNames export_names(const std::string& prefix);
 
 }  // namespace inferperf::app

@@ -39,6 +39,7 @@ nlohmann::ordered_json build_input_config(const config::RunConfig& c,
   if (set("--synthetic-input-tokens-mean") || set("--synthetic-input-tokens-stddev")) {
     prompt["input_tokens"] = {{"mean", c.input.isl_mean}, {"stddev", c.input.isl_stddev}};
   }
+  if (c.input.block_size) prompt["input_tokens"]["block_size"] = *c.input.block_size;
   if (c.input.osl_mean) {
     prompt["output_tokens"] = {{"mean", *c.input.osl_mean}, {"stddev", c.input.osl_stddev}};
   }
@@ -80,6 +81,12 @@ nlohmann::ordered_json build_input_config(const config::RunConfig& c,
   if (!c.input.input_file.empty()) input["file"] = c.input.input_file;
   if (!c.input.custom_dataset_type.empty())
     input["custom_dataset_type"] = c.input.custom_dataset_type;
+  if (c.input.synthesis_speedup_ratio != 1.0)
+    input["synthesis"]["speedup_ratio"] = c.input.synthesis_speedup_ratio;
+  if (c.input.synthesis_prompt_len_multiplier != 1.0)
+    input["synthesis"]["prompt_len_multiplier"] = c.input.synthesis_prompt_len_multiplier;
+  if (c.input.synthesis_max_isl) input["synthesis"]["max_isl"] = *c.input.synthesis_max_isl;
+  if (c.input.synthesis_max_osl) input["synthesis"]["max_osl"] = *c.input.synthesis_max_osl;
   if (c.load.fixed_schedule) input["fixed_schedule"] = true;
   if (c.load.fixed_schedule_auto_offset) input["fixed_schedule_auto_offset"] = true;
   if (c.load.fixed_schedule_start_offset_ms)

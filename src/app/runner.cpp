@@ -15,6 +15,7 @@
 #include "app/dataset_setup.hpp"
 #include "app/export_names.hpp"
 #include "app/input_config.hpp"
+#include "app/inputs_json.hpp"
 #include "app/logging.hpp"
 #include "app/model_discovery.hpp"
 #include "app/phase_plans.hpp"
@@ -141,7 +142,9 @@ int run_profile(config::RunConfig c) {
   // ---- tokenizer: resolved and loaded before anything is sent ----------------------------------
   std::unique_ptr<tokenizer::Tokenizer> tok;
   std::string token_source = "server usage";
-  if (!c.endpoint.use_server_token_count) {
+  // With server token counts a tokenizer is still loaded when one is named: trace prompts are
+  // then synthesized exactly for the served model's vocabulary.
+  if (!c.endpoint.use_server_token_count || !c.tokenizer.name.empty()) {
     auto loaded = load_run_tokenizer(c);
     if (!loaded) {
       std::cerr << "error: " << loaded.error().describe() << "\n";
@@ -149,7 +152,7 @@ int run_profile(config::RunConfig c) {
     }
     if (!loaded->notice.empty()) spdlog::info("{}", loaded->notice);
     tok = std::move(loaded->tokenizer);
-    token_source = "tokenizer " + loaded->description;
+    if (!c.endpoint.use_server_token_count) token_source = "tokenizer " + loaded->description;
     spdlog::info("tokenizer: {} ({} tokens)", loaded->description, tok->vocab_size());
   }
 
@@ -172,12 +175,21 @@ int run_profile(config::RunConfig c) {
   core::RngFactory rngs(c.input.random_seed);
   auto id_rng = rngs.stream("run.benchmark_id");
   const std::string benchmark_id = c.input.random_seed ? core::uuid4(id_rng) : core::uuid4();
+  // Client-side token counts (the metrics' default); a tokenizer loaded only for prompt synthesis
+  // under --use-server-token-count does not count.
+  const bool client_counts = tok && !c.endpoint.use_server_token_count;
   auto prepared = prepare_dataset(c, rngs, tok.get());
   if (!prepared) {
     std::cerr << "error: " << prepared.error().describe() << "\n";
     return kExitBadConfig;
   }
   const dataset::Dataset& ds = prepared->dataset;
+  if (prepared->promoted_fixed_schedule) {
+    // The defaults validation added for a closed-loop run do not apply to a replay.
+    c.load.fixed_schedule = true;
+    if (!c.set_options.count("--concurrency")) c.load.concurrency.reset();
+    if (!c.set_options.count("--request-count")) c.load.request_count.reset();
+  }
 
   const auto endpoint = endpoint::make_endpoint(c.endpoint.type);
   endpoint::BodyOptions bo;
@@ -202,22 +214,17 @@ int run_profile(config::RunConfig c) {
   plan.request_timeout_s = c.endpoint.request_timeout_s;
   plan.endpoint = endpoint.get();
   plan.dataset = &ds;
-  nlohmann::ordered_json inputs;
-  inputs["data"] = nlohmann::ordered_json::array();
   bo.system_message = ds.system_message;
   plan.body_options = bo;
   plan.connection_reuse = c.endpoint.connection_reuse;
   plan.capture_raw = c.output.export_level == config::ExportLevel::kRaw;
-  for (const auto& conv : ds.conversations) {
-    bo.user_context = conv.user_context;
-    auto body = endpoint->build_body({conv.turns.front()}, bo);
-    plan.bodies.push_back(body.dump());
-    inputs["data"].push_back({{"session_id", conv.session_id}, {"payloads", {body}}});
-  }
-  if (auto w = report::write_atomically(artifact_dir / "inputs.json", inputs.dump(2)); !w) {
-    std::cerr << "error: " << w.error().describe() << "\n";
+  auto inputs = write_inputs_json(artifact_dir / "inputs.json", ds, plan);
+  if (!inputs) {
+    std::cerr << "error: " << inputs.error().describe() << "\n";
     return kExitRunFailed;
   }
+  spdlog::info("inputs.json: {} payloads of {} conversations ({:.1f} MB)", inputs->payloads,
+               inputs->conversations, static_cast<double>(inputs->bytes) / 1e6);
 
   // ---- run ------------------------------------------------------------------------------------
   const core::WallAnchor anchor = core::WallAnchor::capture();
@@ -237,7 +244,7 @@ int run_profile(config::RunConfig c) {
   ctx.export_http_trace = c.metrics.export_http_trace;
   ExportSettings settings;
   settings.export_level = c.output.export_level;
-  settings.metric_options = metric_options_for(c, tok != nullptr);
+  settings.metric_options = metric_options_for(c, client_counts);
   settings.show_trace_timing = c.metrics.show_trace_timing;
   settings.slice_duration_s = c.output.slice_duration_s;
   settings.export_prefix = c.output.export_prefix;
@@ -298,7 +305,7 @@ int run_profile(config::RunConfig c) {
 
   // ---- analyse and export -----------------------------------------------------------------------
   // Exact counts after the run, so no worker ever waited on a tokenizer.
-  if (tok) count_tokens(*tok, ds, recs);
+  if (client_counts) count_tokens(*tok, ds, recs);
   ctx.was_cancelled = signals.fired();
   ctx.phase_start_ns = outcome.start_ns;
   if (profiling.rate > 0 && profiling.num_users == 0) ctx.dropped_arrivals = outcome.dropped;
@@ -307,7 +314,7 @@ int run_profile(config::RunConfig c) {
   // The records file gains the client token counts, the manifest the phase window: together
   // they let `inferperf analyze` rebuild every report.
   bool saved = true;
-  if (tok) {
+  if (client_counts) {
     std::string lines;
     for (const auto& r : recs) {
       lines += records::record_to_json(r, anchor).dump(-1, ' ', false,

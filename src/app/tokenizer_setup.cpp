@@ -16,6 +16,36 @@ std::string env(const char* name) {
   return v ? std::string(v) : std::string();
 }
 
+// The text a verbatim body sends: its messages' text contents (strings or text parts), or its
+// completions prompt.
+std::string request_text(const nlohmann::ordered_json& body) {
+  std::string out;
+  auto add = [&out](const nlohmann::ordered_json& v) {
+    if (!v.is_string()) return;
+    if (!out.empty()) out.push_back(' ');
+    out += v.get<std::string>();
+  };
+  if (auto m = body.find("messages"); m != body.end() && m->is_array()) {
+    for (const auto& msg : *m) {
+      const auto c = msg.find("content");
+      if (c == msg.end()) continue;
+      if (c->is_array()) {
+        for (const auto& part : *c)
+          if (auto t = part.find("text"); t != part.end()) add(*t);
+      } else {
+        add(*c);
+      }
+    }
+  } else if (auto p = body.find("prompt"); p != body.end()) {
+    if (p->is_array()) {
+      for (const auto& item : *p) add(item);
+    } else {
+      add(*p);
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 core::Result<LoadedTokenizer> load_run_tokenizer(const config::RunConfig& c) {
@@ -71,27 +101,45 @@ void count_tokens(const tokenizer::Tokenizer& tok, const dataset::Dataset& ds,
   }
   for (auto& r : recs) {
     if (auto it = by_id.find(r.conversation_id); it != by_id.end()) {
-      const auto& turns = it->second->turns;
+      const auto& conv = *it->second;
+      const auto& turns = conv.turns;
       const auto session = replies.find(r.x_correlation_id);
       std::string input;
+      std::int64_t known = 0;  // synthesized prompts are exact by construction: not re-counted
       auto add = [&input](const std::string& t) {
         if (t.empty()) return;
         if (!input.empty()) input.push_back(' ');
         input += t;
       };
-      add(ds.system_message);
-      add(it->second->user_context);
-      for (std::size_t k = 0; k <= static_cast<std::size_t>(r.turn_index) && k < turns.size();
-           ++k) {
-        add(turns[k].text);
-        for (const auto& more : turns[k].more_texts) add(more);
-        if (k < static_cast<std::size_t>(r.turn_index) && session != replies.end()) {
-          if (auto reply = session->second.find(static_cast<int>(k));
-              reply != session->second.end())
-            add(reply->second);
+      auto add_turn = [&](const dataset::Turn& t) {
+        if (t.synthesized) {
+          known += t.known_input_tokens();
+          return;
+        }
+        if (t.payload || t.messages) {
+          add(request_text(t.payload ? *t.payload
+                                     : nlohmann::ordered_json{{"messages", *t.messages}}));
+          return;
+        }
+        add(t.text);
+        for (const auto& more : t.more_texts) add(more);
+      };
+      const auto turn = static_cast<std::size_t>(r.turn_index);
+      if (conv.context_mode == dataset::ContextMode::kMessageArrayWithResponses) {
+        if (turn < turns.size()) add_turn(turns[turn]);
+      } else {
+        add(ds.system_message);
+        add(conv.user_context);
+        for (std::size_t k = 0; k <= turn && k < turns.size(); ++k) {
+          add_turn(turns[k]);
+          if (k < turn && session != replies.end()) {
+            if (auto reply = session->second.find(static_cast<int>(k));
+                reply != session->second.end())
+              add(reply->second);
+          }
         }
       }
-      r.client_tokens.input = static_cast<std::int64_t>(tok.count(input));
+      r.client_tokens.input = static_cast<std::int64_t>(tok.count(input)) + known;
     }
     if (r.content_events.empty()) continue;
     std::string content, reasoning;

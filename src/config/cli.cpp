@@ -33,7 +33,10 @@ const std::vector<std::string> kUnsupportedFlags = {"--public-dataset",
                                                     "--rankings-passages-prompt-token-stddev",
                                                     "--rankings-query-prompt-token-mean",
                                                     "--rankings-query-prompt-token-stddev",
-                                                    "--accuracy-benchmark"};
+                                                    "--accuracy-benchmark",
+                                                    "--synthesis-prefix-len-multiplier",
+                                                    "--synthesis-prefix-root-multiplier",
+                                                    "--synthesis-output-len-multiplier"};
 
 std::string flag_name(const std::string& arg) {
   auto eq = arg.find('=');
@@ -264,14 +267,45 @@ CliOutcome parse_command_line(const std::vector<std::string>& args) {
       ->group("Endpoint");
   profile
       ->add_option("--input-file", c.input.input_file,
-                   "JSONL dataset (single_turn or multi_turn) instead of synthetic prompts")
+                   "Dataset file or folder (see --custom-dataset-type) instead of synthetic "
+                   "prompts")
       ->group("Input");
   profile
       ->add_option("--custom-dataset-type", c.input.custom_dataset_type,
-                   "single_turn | multi_turn (default: inferred from the first line)")
-      ->check(CLI::IsMember(
-          {"single_turn", "multi_turn", "random_pool", "mooncake_trace", "bailian_trace"}))
+                   "single_turn | multi_turn | random_pool | mooncake_trace | bailian_trace | "
+                   "burst_gpt_trace | raw_payload | inputs_json (default: detected from the file)")
+      ->check(CLI::IsMember({"single_turn", "multi_turn", "random_pool", "mooncake_trace",
+                             "bailian_trace", "burst_gpt_trace", "raw_payload", "inputs_json",
+                             "weka_trace", "baseten_trace"}))
       ->group("Input");
+  profile
+      ->add_option(
+          "--prompt-input-tokens-block-size,--synthetic-input-tokens-block-size,"
+          "--isl-block-size",
+          c.input.block_size,
+          "Tokens per trace hash id (default: the format's, 512 mooncake, 16 bailian)")
+      ->check(CLI::PositiveNumber)
+      ->group("Input Sequence Length");
+  profile
+      ->add_option("--synthesis-speedup-ratio", c.input.synthesis_speedup_ratio,
+                   "Trace replay speed: timestamps and delays are divided by it")
+      ->check(CLI::PositiveNumber)
+      ->group("Synthesis");
+  profile
+      ->add_option("--synthesis-prompt-len-multiplier", c.input.synthesis_prompt_len_multiplier,
+                   "Scale every trace row's input_length")
+      ->check(CLI::PositiveNumber)
+      ->group("Synthesis");
+  profile
+      ->add_option("--synthesis-max-isl", c.input.synthesis_max_isl,
+                   "Drop trace rows whose input_length exceeds this")
+      ->check(CLI::PositiveNumber)
+      ->group("Synthesis");
+  profile
+      ->add_option("--synthesis-max-osl", c.input.synthesis_max_osl,
+                   "Cap every trace row's output_length at this")
+      ->check(CLI::PositiveNumber)
+      ->group("Synthesis");
   profile
       ->add_flag("--fixed-schedule", c.load.fixed_schedule,
                  "Send every first turn at its file timestamp (ms)")

@@ -57,8 +57,14 @@ struct InputConfig {
   double turn_delay_ratio = 1.0;
   // --dataset-sampling-strategy; resolved: shuffle for synthetic data, sequential for files.
   std::string sampling_strategy;
-  std::string input_file;           // --input-file (single_turn / multi_turn JSONL)
+  std::string input_file;           // --input-file (file or folder, any --custom-dataset-type)
   std::string custom_dataset_type;  // --custom-dataset-type ("" = inferred)
+  std::optional<int> block_size;    // --prompt-input-tokens-block-size (hash-id blocks)
+  // --synthesis-*: trace reshaping (trace datasets only).
+  double synthesis_speedup_ratio = 1.0;
+  double synthesis_prompt_len_multiplier = 1.0;
+  std::optional<int> synthesis_max_isl;
+  std::optional<int> synthesis_max_osl;
 };
 
 // The load of one phase. Warmup fields fall back to the profiling values where unset.
@@ -108,7 +114,7 @@ struct OutputConfig {
   std::string artifact_dir = "artifacts";
   bool artifact_dir_explicit = false;
   ExportLevel export_level = ExportLevel::kRecords;
-  std::string export_prefix;  // --profile-export-prefix / --profile-export-file
+  std::string export_prefix;               // --profile-export-prefix / --profile-export-file
   std::optional<double> slice_duration_s;  // --slice-duration: per-slice metrics exports
 };
 
@@ -122,13 +128,13 @@ struct MetricsConfig {
 
 // GPU telemetry and server metrics collection (spec section 7).
 struct TelemetryConfig {
-  bool gpu_flag_given = false;          // --gpu-telemetry present: print the console summary
-  bool no_gpu = false;                  // --no-gpu-telemetry
-  bool nvml = false;                    // --gpu-telemetry nvml | pynvml
-  bool dashboard = false;               // --gpu-telemetry dashboard (live UI GPU panel)
-  std::vector<std::string> dcgm_urls;   // --gpu-telemetry URLs
-  std::string custom_metrics_csv;       // --gpu-telemetry FILE.csv
-  bool no_server_metrics = false;       // --no-server-metrics
+  bool gpu_flag_given = false;           // --gpu-telemetry present: print the console summary
+  bool no_gpu = false;                   // --no-gpu-telemetry
+  bool nvml = false;                     // --gpu-telemetry nvml | pynvml
+  bool dashboard = false;                // --gpu-telemetry dashboard (live UI GPU panel)
+  std::vector<std::string> dcgm_urls;    // --gpu-telemetry URLs
+  std::string custom_metrics_csv;        // --gpu-telemetry FILE.csv
+  bool no_server_metrics = false;        // --no-server-metrics
   std::vector<std::string> server_urls;  // --server-metrics URLs, besides each --url's /metrics
   std::vector<std::string> server_formats{"json", "csv"};  // --server-metrics-formats
 };

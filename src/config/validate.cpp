@@ -168,11 +168,21 @@ std::vector<std::string> validate_and_resolve(RunConfig& c) {
   }
   if (!c.input.custom_dataset_type.empty()) {
     if (c.input.input_file.empty()) errors.push_back("--custom-dataset-type needs --input-file");
-    if (c.input.custom_dataset_type != "single_turn" &&
-        c.input.custom_dataset_type != "multi_turn") {
+    if (c.input.custom_dataset_type == "weka_trace" ||
+        c.input.custom_dataset_type == "baseten_trace") {
       errors.push_back("--custom-dataset-type " + c.input.custom_dataset_type +
-                       " is not supported yet (single_turn and multi_turn are)");
+                       " is not supported yet");
     }
+  }
+  const bool synthesis = c.input.synthesis_speedup_ratio != 1.0 ||
+                         c.input.synthesis_prompt_len_multiplier != 1.0 ||
+                         c.input.synthesis_max_isl || c.input.synthesis_max_osl;
+  if (synthesis && c.input.input_file.empty())
+    errors.push_back("--synthesis-* options reshape a trace: they need --input-file");
+  if (c.input.block_size && c.input.input_file.empty()) {
+    errors.push_back(
+        "--prompt-input-tokens-block-size sets the tokens per trace hash id: it needs "
+        "--input-file");
   }
   if (load.rate_ramp_s && !rate_mode) {
     errors.push_back("--request-rate-ramp-duration can only be used with --request-rate");

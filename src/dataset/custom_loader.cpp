@@ -1,30 +1,40 @@
 #include "dataset/custom_loader.hpp"
 
-#include <nlohmann/json.hpp>
+#include <fmt/format.h>
 
-#include <fstream>
+#include <algorithm>
+#include <array>
 #include <map>
 
 #include "core/uuid.hpp"
+#include "dataset/input_file.hpp"
+#include "dataset/loader_internal.hpp"
 
 namespace inferperf::dataset {
 
 namespace {
 
-using nlohmann::json;
+namespace fs = std::filesystem;
 
-struct LineContext {
-  std::string file;
-  int line = 0;
-  core::Error error(const std::string& field, const std::string& message) const {
-    return core::Error{core::ErrorKind::kInput, message, file, line, field};
-  }
-};
+constexpr std::array<TypeInfo, 10> kTypes = {{
+    {CustomType::kSingleTurn, "single_turn", false, 0},
+    {CustomType::kMultiTurn, "multi_turn", false, 0},
+    {CustomType::kRandomPool, "random_pool", false, 0},
+    {CustomType::kMooncakeTrace, "mooncake_trace", true, 512},
+    {CustomType::kBailianTrace, "bailian_trace", true, 16},
+    {CustomType::kBurstGptTrace, "burst_gpt_trace", true, 0},
+    {CustomType::kRawPayload, "raw_payload", false, 0},
+    {CustomType::kInputsJson, "inputs_json", false, 0},
+    {CustomType::kWekaTrace, "weka_trace", true, 64},
+    {CustomType::kBasetenTrace, "baseten_trace", true, 64},
+}};
 
 constexpr const char* kMediaFields[] = {"image", "images", "audio", "audios", "video", "videos"};
 
+}  // namespace
+
 // One turn object (a single_turn line, or an element of a multi_turn line's "turns").
-std::optional<core::Error> parse_turn(const json& j, const LineContext& at,
+std::optional<core::Error> parse_turn(const ojson& j, const LineContext& at,
                                       const std::string& where, Turn& out) {
   if (!j.is_object()) return at.error(where, "a turn must be a JSON object");
   for (const char* media : kMediaFields) {
@@ -42,7 +52,7 @@ std::optional<core::Error> parse_turn(const json& j, const LineContext& at,
     if (!j["text"].is_string()) return at.error(where + "text", "'text' must be a string");
     texts.push_back(j["text"].get<std::string>());
   } else {
-    const json& t = j["texts"];
+    const ojson& t = j["texts"];
     if (!t.is_array() || t.empty())
       return at.error(where + "texts", "'texts' must be a non-empty list");
     for (const auto& item : t) {
@@ -80,123 +90,293 @@ std::optional<core::Error> parse_turn(const json& j, const LineContext& at,
       return at.error(where + "delay", "'delay' must be a number of ms >= 0");
     out.delay_ms = j["delay"].get<double>();
   }
+  if (j.contains("output_length")) {
+    const ojson& v = j["output_length"];
+    if (!v.is_number_integer() || v.get<long long>() < 1 || v.get<long long>() > INT32_MAX)
+      return at.error(where + "output_length", "'output_length' must be an integer >= 1");
+    out.max_tokens = v.get<int>();
+  }
+  if (j.contains("extra")) {
+    if (!j["extra"].is_object()) return at.error(where + "extra", "'extra' must be an object");
+    out.extra = std::make_shared<const ojson>(j["extra"]);
+  }
   return std::nullopt;
+}
+
+namespace {
+
+// A pretty-printed JSON document (inputs.json) starts with a line holding only "{".
+bool starts_multiline_object(std::string_view content) {
+  const auto b = content.find_first_not_of(" \t\r\n");
+  if (b == std::string_view::npos || content[b] != '{') return false;
+  const auto nl = content.find('\n', b);
+  const std::string_view first = content.substr(b, nl == std::string_view::npos ? nl : nl - b);
+  return first.find_first_not_of("{ \t\r") == std::string_view::npos;
 }
 
 }  // namespace
 
-std::optional<CustomType> infer_custom_type(const std::string& json_line) {
-  const json j = json::parse(json_line, nullptr, false);
-  if (!j.is_object()) return std::nullopt;
-  if (auto t = j.find("type"); t != j.end() && t->is_string()) {
-    if (*t == "single_turn") return CustomType::kSingleTurn;
-    if (*t == "multi_turn") return CustomType::kMultiTurn;
-  }
-  if (j.contains("turns")) return CustomType::kMultiTurn;
-  if (j.contains("text") || j.contains("texts")) return CustomType::kSingleTurn;
+const TypeInfo& type_info(CustomType t) {
+  for (const auto& i : kTypes)
+    if (i.type == t) return i;
+  return kTypes.front();
+}
+
+std::optional<CustomType> type_from_name(std::string_view name) {
+  for (const auto& i : kTypes)
+    if (i.name == name) return i.type;
   return std::nullopt;
 }
+
+std::string type_names() {
+  std::string out;
+  for (const auto& i : kTypes) {
+    if (!out.empty()) out += ", ";
+    out += i.name;
+  }
+  return out;
+}
+
+bool looks_like_single_turn(const ojson& j) {
+  if (j.contains("turns")) return false;
+  for (const char* k : {"text", "texts", "image", "images", "audio", "audios", "video", "videos"})
+    if (j.contains(k)) return true;
+  return false;
+}
+
+bool looks_like_multi_turn(const ojson& j) {
+  return j.contains("turns") && j["turns"].is_array();
+}
+
+core::Result<CustomType> detect_record_type(const std::string& json_line, const std::string& file) {
+  auto err = [&](std::string m) {
+    return core::Error{core::ErrorKind::kInput, std::move(m), file, 0, "--custom-dataset-type"};
+  };
+  const ojson j = ojson::parse(json_line, nullptr, false);
+  if (!j.is_object()) return err("the first record is not a JSON object");
+  if (auto t = j.find("type"); t != j.end() && t->is_string()) {
+    if (auto known = type_from_name(t->get<std::string>())) return *known;
+    // Other values (Bailian's request kind "text") are data, not a dataset type.
+  }
+  std::vector<CustomType> matches;
+  if (looks_like_single_turn(j)) matches.push_back(CustomType::kSingleTurn);
+  if (looks_like_multi_turn(j)) matches.push_back(CustomType::kMultiTurn);
+  if (looks_like_mooncake(j)) matches.push_back(CustomType::kMooncakeTrace);
+  if (looks_like_bailian(j)) matches.push_back(CustomType::kBailianTrace);
+  if (looks_like_raw_payload(j)) matches.push_back(CustomType::kRawPayload);
+  if (matches.size() == 1) return matches.front();
+  if (matches.empty()) {
+    return err("no dataset format matches the first record (its fields: " +
+               [&] {
+                 std::string keys;
+                 for (auto it = j.begin(); it != j.end(); ++it)
+                   keys += (keys.empty() ? "" : ", ") + it.key();
+                 return keys.empty() ? std::string("none") : keys;
+               }() +
+               "); pass --custom-dataset-type (one of " + type_names() + ")");
+  }
+  std::string names;
+  for (auto m : matches) names += (names.empty() ? "" : " and ") + std::string(type_info(m).name);
+  return err("several dataset formats match the first record: " + names +
+             "; pass --custom-dataset-type explicitly");
+}
+
+std::optional<CustomType> infer_custom_type(const std::string& json_line) {
+  auto t = detect_record_type(json_line);
+  if (!t) return std::nullopt;
+  return *t;
+}
+
+std::optional<core::Error> load_turn_lines(LoadContext& ctx, std::string_view content) {
+  std::map<std::string, std::size_t> by_session;  // session id -> conversation index
+  auto& convs = ctx.out.dataset.conversations;
+  const bool multi = ctx.out.type == CustomType::kMultiTurn;
+  return for_each_json_line(
+      content, ctx.file, [&](int line, ojson& j) -> std::optional<core::Error> {
+        ++ctx.out.lines;
+        LineContext at{ctx.file, line};
+        std::string session;
+        if (j.contains("session_id")) {
+          if (!j["session_id"].is_string())
+            return at.error("session_id", "'session_id' must be a string");
+          session = j["session_id"].get<std::string>();
+        }
+        std::vector<Turn> turns;
+        if (!multi) {
+          Turn turn;
+          if (auto e = parse_turn(j, at, "", turn)) return *e;
+          turns.push_back(std::move(turn));
+        } else {
+          if (!j.contains("turns") || !j["turns"].is_array() || j["turns"].empty())
+            return at.error("turns", "a multi_turn line needs a non-empty 'turns' list");
+          for (std::size_t k = 0; k < j["turns"].size(); ++k) {
+            Turn turn;
+            if (auto e = parse_turn(j["turns"][k], at, "turns[" + std::to_string(k) + "].", turn))
+              return *e;
+            turns.push_back(std::move(turn));
+          }
+        }
+        auto it = session.empty() ? by_session.end() : by_session.find(session);
+        if (it == by_session.end()) {
+          Conversation conv;
+          conv.session_id = session.empty() ? core::uuid4(ctx.id_rng) : session;
+          // single_turn rows of one session are sent in order but stay self-contained.
+          if (!multi) conv.context_mode = ContextMode::kMessageArrayWithResponses;
+          if (!session.empty()) it = by_session.emplace(session, convs.size()).first;
+          convs.push_back(std::move(conv));
+        }
+        Conversation& conv = it != by_session.end() ? convs[it->second] : convs.back();
+        for (auto& t : turns) conv.turns.push_back(std::move(t));
+        return std::nullopt;
+      });
+}
+
+namespace {
+
+// Fixed-schedule offsets filter by the first turn's timestamp (inclusive).
+std::optional<core::Error> apply_offsets(LoadContext& ctx) {
+  const auto& o = ctx.options;
+  auto& convs = ctx.out.dataset.conversations;
+  if (!o.start_offset_ms && !o.end_offset_ms) return std::nullopt;
+  std::erase_if(convs, [&](const Conversation& c) {
+    const auto ts = c.turns.front().timestamp_ms;
+    return ts && ((o.start_offset_ms && *ts < *o.start_offset_ms) ||
+                  (o.end_offset_ms && *ts > *o.end_offset_ms));
+  });
+  if (convs.empty()) {
+    return ctx.error(
+        0, "timestamp",
+        "no entry is inside --fixed-schedule-start-offset/--fixed-schedule-end-offset");
+  }
+  return std::nullopt;
+}
+
+bool first_record_timed(const Dataset& ds) {
+  if (ds.conversations.empty() || ds.conversations.front().turns.empty()) return false;
+  const Turn& t = ds.conversations.front().turns.front();
+  return t.timestamp_ms || t.delay_ms;
+}
+
+}  // namespace
 
 core::Result<CustomDataset> load_custom_dataset(const CustomLoadOptions& o,
                                                 std::mt19937_64& id_rng) {
   const std::string file = o.path.string();
-  if (std::filesystem::is_directory(o.path)) {
-    return core::Error{core::ErrorKind::kInput,
-                       "is a directory; single_turn and multi_turn datasets are one JSONL file",
-                       file, 0, "--input-file"};
-  }
-  std::ifstream in(o.path);
-  if (!in) {
-    return core::Error{core::ErrorKind::kInput, "The file '" + file + "' does not exist.", file, 0,
-                       "--input-file"};
-  }
-  CustomDataset out;
+  auto config_error = [&](std::string m, std::string field) {
+    return core::Error{core::ErrorKind::kConfig, std::move(m), "", 0, std::move(field)};
+  };
+  std::error_code ec;
+  if (!fs::exists(o.path, ec))
+    return core::Error{core::ErrorKind::kInput, "the file does not exist", file, 0, "--input-file"};
+  const bool folder = fs::is_directory(o.path, ec);
   std::optional<CustomType> type;
   if (o.type) {
-    if (*o.type == "single_turn")
-      type = CustomType::kSingleTurn;
-    else if (*o.type == "multi_turn")
-      type = CustomType::kMultiTurn;
-    else
-      return core::Error{core::ErrorKind::kConfig,
-                         "--custom-dataset-type " + *o.type +
-                             " is not supported yet (single_turn and multi_turn are)",
-                         "", 0, "--custom-dataset-type"};
-  }
-  std::map<std::string, std::size_t> by_session;  // multi_turn: session id -> conversation index
-  LineContext at{file, 0};
-  for (std::string line; std::getline(in, line);) {
-    ++at.line;
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    ++out.lines;
+    type = type_from_name(*o.type);
     if (!type) {
-      type = infer_custom_type(line);
-      if (!type) {
-        return at.error("",
-                        "cannot tell the dataset type from the first line; pass "
-                        "--custom-dataset-type single_turn or multi_turn");
-      }
+      return config_error(
+          "unknown --custom-dataset-type " + *o.type + " (one of " + type_names() + ")",
+          "--custom-dataset-type");
     }
-    const json j = json::parse(line, nullptr, false);
-    if (j.is_discarded() || !j.is_object()) return at.error("", "not a JSON object");
-    if (*type == CustomType::kSingleTurn) {
-      Conversation conv;
-      conv.session_id = core::uuid4(id_rng);
-      Turn turn;
-      if (auto e = parse_turn(j, at, "", turn)) return *e;
-      conv.turns.push_back(std::move(turn));
-      out.dataset.conversations.push_back(std::move(conv));
-      continue;
-    }
-    if (!j.contains("turns") || !j["turns"].is_array() || j["turns"].empty())
-      return at.error("turns", "a multi_turn line needs a non-empty 'turns' list");
-    std::string session;
-    if (j.contains("session_id")) {
-      if (!j["session_id"].is_string())
-        return at.error("session_id", "'session_id' must be a string");
-      session = j["session_id"].get<std::string>();
-    }
-    std::vector<Turn> turns;
-    for (std::size_t k = 0; k < j["turns"].size(); ++k) {
-      Turn turn;
-      if (auto e = parse_turn(j["turns"][k], at, "turns[" + std::to_string(k) + "].", turn))
-        return *e;
-      turns.push_back(std::move(turn));
-    }
-    auto it = session.empty() ? by_session.end() : by_session.find(session);
-    if (it == by_session.end()) {
-      Conversation conv;
-      conv.session_id = session.empty() ? core::uuid4(id_rng) : session;
-      if (!session.empty()) by_session[session] = out.dataset.conversations.size();
-      out.dataset.conversations.push_back(std::move(conv));
-      it = by_session.end();
-    }
-    Conversation& conv = it != by_session.end() ? out.dataset.conversations[it->second]
-                                                : out.dataset.conversations.back();
-    for (auto& t : turns) conv.turns.push_back(std::move(t));
   }
-  if (!type || out.dataset.conversations.empty()) {
+  std::string content;
+  if (!folder && type != CustomType::kRawPayload && type != CustomType::kRandomPool) {
+    auto read = read_input_file(o.path, type ? type_info(*type).name : "dataset");
+    if (!read) return read.error();
+    content = std::move(*read);
+  }
+  if (!type) {
+    if (folder) {
+      return core::Error{core::ErrorKind::kInput,
+                         "is a folder: pass --custom-dataset-type (random_pool, raw_payload and "
+                         "weka_trace read folders)",
+                         file, 0, "--input-file"};
+    }
+    if (o.path.extension() == ".csv") {
+      type = CustomType::kBurstGptTrace;
+    } else if (starts_multiline_object(content)) {
+      type = CustomType::kInputsJson;  // a pretty-printed inputs.json: one object over many lines
+    } else {
+      auto first = first_json_line(content, file);
+      if (!first) return first.error();
+      auto detected = detect_record_type(first->dump(), file);
+      if (!detected) return detected.error();
+      type = *detected;
+    }
+  }
+  const TypeInfo& info = type_info(*type);
+  if (o.synthesis.reshapes() || o.synthesis.max_isl || o.synthesis.max_osl) {
+    if (!info.is_trace) {
+      return config_error(
+          fmt::format("--synthesis-* options reshape trace datasets; {} is not one", info.name),
+          "--synthesis-*");
+    }
+  }
+  CustomDataset out;
+  out.type = *type;
+  LoadContext ctx{o, file, id_rng, out, std::nullopt, 0};
+  if (info.default_block_size > 0 || *type == CustomType::kBurstGptTrace) {
+    int b = info.default_block_size > 0 ? info.default_block_size : 512;
+    if (o.block_size) {
+      if (*o.block_size < 1)
+        return config_error("the block size must be at least 1",
+                            "--prompt-input-tokens-block-size");
+      if (info.default_block_size > 0 && *o.block_size != info.default_block_size) {
+        out.warnings.push_back(fmt::format(
+            "--prompt-input-tokens-block-size {} differs from {}'s block size {}: hash ids will "
+            "expand to {}-token blocks, so prompt lengths and sharing follow the flag, not the "
+            "capture",
+            *o.block_size, info.name, info.default_block_size, *o.block_size));
+      }
+      b = *o.block_size;
+    }
+    if (info.default_block_size > 0) out.block_size = b;
+    ctx.blocks.emplace(b, o.tokenizer, o.seed);
+  }
+  std::optional<core::Error> err;
+  switch (*type) {
+    case CustomType::kSingleTurn:
+    case CustomType::kMultiTurn:
+      err = load_turn_lines(ctx, content);
+      break;
+    case CustomType::kMooncakeTrace:
+      err = load_mooncake(ctx, content);
+      break;
+    case CustomType::kBailianTrace:
+      err = load_bailian(ctx, content);
+      break;
+    case CustomType::kBurstGptTrace:
+      err = load_burst_gpt(ctx, content);
+      break;
+    case CustomType::kRawPayload:
+      err = load_raw_payload(ctx);
+      break;
+    case CustomType::kInputsJson:
+      err = load_inputs_json(ctx, content);
+      break;
+    case CustomType::kRandomPool:
+      err = load_random_pool(ctx);
+      break;
+    case CustomType::kWekaTrace:
+      return config_error("--custom-dataset-type weka_trace is not supported yet",
+                          "--custom-dataset-type");
+    case CustomType::kBasetenTrace:
+      return config_error("--custom-dataset-type baseten_trace is not supported yet",
+                          "--custom-dataset-type");
+  }
+  if (err) return *err;
+  if (out.dataset.conversations.empty()) {
+    if (out.dropped_rows > 0) {
+      return core::Error{core::ErrorKind::kInput,
+                         fmt::format("--synthesis-max-isl {} dropped every row ({})",
+                                     o.synthesis.max_isl.value_or(0), out.dropped_rows),
+                         file, 0, "input_length"};
+    }
     return core::Error{core::ErrorKind::kInput, "the dataset has no entries", file, 0,
                        "--input-file"};
   }
-  out.type = *type;
-  // Fixed-schedule offsets filter by the first turn's timestamp (inclusive).
-  if (o.start_offset_ms || o.end_offset_ms) {
-    std::vector<Conversation> kept;
-    for (auto& c : out.dataset.conversations) {
-      const auto ts = c.turns.front().timestamp_ms;
-      if (ts && o.start_offset_ms && *ts < *o.start_offset_ms) continue;
-      if (ts && o.end_offset_ms && *ts > *o.end_offset_ms) continue;
-      kept.push_back(std::move(c));
-    }
-    out.dataset.conversations = std::move(kept);
-    if (out.dataset.conversations.empty()) {
-      return core::Error{
-          core::ErrorKind::kInput,
-          "no entry is inside --fixed-schedule-start-offset/--fixed-schedule-end-offset", file, 0,
-          "timestamp"};
-    }
-  }
+  out.first_record_timed = first_record_timed(out.dataset);
+  if (auto e = apply_offsets(ctx)) return *e;
+  if (ctx.blocks) out.dataset.blocks = ctx.blocks->build();
   out.has_timestamps = true;
   for (const auto& c : out.dataset.conversations) {
     const auto ts = c.turns.front().timestamp_ms;

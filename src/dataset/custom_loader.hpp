@@ -1,40 +1,87 @@
-// --input-file datasets of the `single_turn` and `multi_turn` types (spec 3.3): JSONL, one object
-// per line, blank lines skipped. Every error names the file, the line and the field.
+// --input-file datasets (trace-formats.md): every format, its detection and the shared steps after
+// loading (offset filters, synthesis, timestamps). Every error names the file, the line and the
+// field; a file that loads is exactly the workload that will be sent.
 #pragma once
 #include <filesystem>
 #include <optional>
 #include <random>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "core/error.hpp"
 #include "dataset/conversation.hpp"
+#include "tokenizer/tokenizer.hpp"
 
 namespace inferperf::dataset {
 
-enum class CustomType { kSingleTurn, kMultiTurn };
+enum class CustomType {
+  kSingleTurn,
+  kMultiTurn,
+  kRandomPool,
+  kMooncakeTrace,
+  kBailianTrace,
+  kBurstGptTrace,
+  kRawPayload,
+  kInputsJson,
+  kWekaTrace,
+  kBasetenTrace,
+};
+
+struct TypeInfo {
+  CustomType type;
+  std::string_view name;
+  bool is_trace;
+  int default_block_size;  // 0: the format has no hash ids
+};
+const TypeInfo& type_info(CustomType t);
+std::optional<CustomType> type_from_name(std::string_view name);
+// Every --custom-dataset-type name, for help texts and messages.
+std::string type_names();
+
+// --synthesis-*: reshaping a trace as it loads (trace datasets only).
+struct SynthesisOptions {
+  double speedup_ratio = 1.0;          // timestamps and delays divided by it
+  double prompt_len_multiplier = 1.0;  // input_length scaled by it
+  std::optional<int> max_isl;          // rows with a longer input_length are dropped
+  std::optional<int> max_osl;          // output_length capped
+  bool reshapes() const { return speedup_ratio != 1.0 || prompt_len_multiplier != 1.0; }
+};
 
 struct CustomLoadOptions {
   std::filesystem::path path;
-  std::optional<std::string> type;  // --custom-dataset-type; inferred from the first line if unset
+  std::optional<std::string> type;  // --custom-dataset-type; detected from the file if unset
   // Fixed-schedule filters (ms, inclusive): first turns outside [start, end] are dropped.
   std::optional<double> start_offset_ms;
   std::optional<double> end_offset_ms;
+  std::optional<int> block_size;                    // --prompt-input-tokens-block-size
+  const tokenizer::Tokenizer* tokenizer = nullptr;  // synthesized prompts are exact for it
+  std::uint64_t seed = 0;                           // hash-id blocks and fresh prompt text
+  SynthesisOptions synthesis;
+  int num_conversations = 100;  // random_pool: conversations sampled from the pools
 };
 
 struct CustomDataset {
   Dataset dataset;
   CustomType type = CustomType::kSingleTurn;
-  std::size_t lines = 0;        // non-blank lines read
+  std::size_t lines = 0;        // records read
   bool has_timestamps = false;  // every conversation's first turn has a timestamp
   std::optional<double> first_timestamp_ms;
+  bool first_record_timed = false;  // the first record carries a timestamp or delay
+  int block_size = 0;               // hash-id block size used (0: none)
+  std::size_t dropped_rows = 0;     // --synthesis-max-isl drops
+  std::vector<std::string> warnings;
 };
 
-// `id_rng` draws the session ids of lines that have none.
+// `id_rng` draws the session ids of records that have none.
 core::Result<CustomDataset> load_custom_dataset(const CustomLoadOptions& options,
                                                 std::mt19937_64& id_rng);
 
-// The type a line's structure says, as AIPerf infers it: an explicit "type" wins; "turns" means
-// multi_turn; a text field means single_turn. Empty when nothing matches.
+// The type a JSONL record's structure says (trace-formats §0): an explicit dataset "type" wins;
+// otherwise exactly one format must accept the record. The error says what matched.
+core::Result<CustomType> detect_record_type(const std::string& json_line,
+                                            const std::string& file = "");
+// Compatibility shorthand: the detected type, or nothing.
 std::optional<CustomType> infer_custom_type(const std::string& json_line);
 
 }  // namespace inferperf::dataset

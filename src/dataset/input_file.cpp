@@ -8,7 +8,7 @@
 namespace inferperf::dataset {
 
 namespace fs = std::filesystem;
-using nlohmann::json;
+using json = nlohmann::ordered_json;
 
 namespace {
 

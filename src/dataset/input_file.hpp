@@ -34,14 +34,16 @@ core::Error json_syntax_error(const std::string& file, int line, std::string_vie
 
 // Calls `fn` with every non-blank line parsed as a JSON object (1-based line numbers). Stops at
 // the first syntax error, non-object line or error `fn` returns.
-using JsonLineFn = std::function<std::optional<core::Error>(int line, nlohmann::json& value)>;
+using JsonLineFn =
+    std::function<std::optional<core::Error>(int line, nlohmann::ordered_json& value)>;
 std::optional<core::Error> for_each_json_line(std::string_view content, const std::string& file,
                                               const JsonLineFn& fn);
 
 // The first non-blank line parsed (for type detection); an error when it is not a JSON object.
-core::Result<nlohmann::json> first_json_line(std::string_view content, const std::string& file);
+core::Result<nlohmann::ordered_json> first_json_line(std::string_view content,
+                                                     const std::string& file);
 
 // The text of a JSON value's type, for "must be a number, got string" messages.
-std::string json_type_name(const nlohmann::json& v);
+std::string json_type_name(const nlohmann::ordered_json& v);
 
 }  // namespace inferperf::dataset

@@ -22,6 +22,10 @@ class ChatEndpoint final : public Endpoint {
     if (!o.user_context.empty())
       messages.push_back({{"role", "user"}, {"content", o.user_context}});
     for (const auto& t : history) {
+      if (t.messages) {
+        for (const auto& m : *t.messages) messages.push_back(m);  // trace messages, verbatim
+        continue;
+      }
       if (t.more_texts.empty()) {
         // Single-text turns carry "name":"text" as AIPerf sends it (a Dynamo compatibility quirk).
         messages.push_back({{"role", t.role}, {"name", "text"}, {"content", t.text}});
@@ -39,6 +43,7 @@ class ChatEndpoint final : public Endpoint {
     if (last.max_tokens) {
       body[o.use_legacy_max_tokens ? "max_tokens" : "max_completion_tokens"] = *last.max_tokens;
     }
+    if (last.tools) body["tools"] = *last.tools;
     finish_body(body, o);
     return body;
   }

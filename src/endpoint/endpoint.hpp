@@ -68,6 +68,13 @@ class Endpoint {
 
 std::unique_ptr<Endpoint> make_endpoint(config::EndpointType type);
 
+// The body for the last turn of `history` (turns with their text in place): a row's `payload`
+// verbatim with its output length applied, otherwise the endpoint's body; the row's `extra` is
+// merged last, over --extra-inputs.
+nlohmann::ordered_json build_request_body(const Endpoint& endpoint,
+                                          const std::vector<dataset::Turn>& history,
+                                          const BodyOptions& options);
+
 // Path resolution as AIPerf: custom endpoint wins; a duplicate "v1/" after a base ending in /v1 is
 // dropped.
 std::string join_path(std::string_view base_path, std::string_view custom_endpoint,

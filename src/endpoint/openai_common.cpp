@@ -41,6 +41,31 @@ std::unique_ptr<Endpoint> make_endpoint(config::EndpointType type) {
   return make_chat_endpoint();
 }
 
+nlohmann::ordered_json build_request_body(const Endpoint& endpoint,
+                                          const std::vector<dataset::Turn>& history,
+                                          const BodyOptions& o) {
+  const dataset::Turn& last = history.back();
+  nlohmann::ordered_json body;
+  if (last.payload) {
+    body = *last.payload;
+    if (last.max_tokens && body.is_object()) {
+      // The payload's own max-tokens key gets the row's output length; otherwise the endpoint's.
+      const char* key = body.contains("max_tokens")              ? "max_tokens"
+                        : body.contains("max_completion_tokens") ? "max_completion_tokens"
+                        : body.contains("prompt") || o.use_legacy_max_tokens
+                            ? "max_tokens"
+                            : "max_completion_tokens";
+      body[key] = *last.max_tokens;
+    }
+  } else {
+    body = endpoint.build_body(history, o);
+  }
+  if (last.extra && body.is_object()) {
+    for (const auto& [k, v] : last.extra->items()) body[k] = v;
+  }
+  return body;
+}
+
 std::string join_path(std::string_view base_path, std::string_view custom_endpoint,
                       std::string_view default_path) {
   std::string base(base_path);

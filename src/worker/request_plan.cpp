@@ -4,6 +4,19 @@
 
 namespace inferperf::worker {
 
+nlohmann::ordered_json build_body(const RequestPlan& plan, const dataset::Conversation& conv,
+                                  const std::vector<dataset::Turn>& history) {
+  endpoint::BodyOptions o = plan.body_options;
+  o.user_context = conv.user_context;
+  return endpoint::build_request_body(*plan.endpoint, history, o);
+}
+
+std::string build_body_text(const RequestPlan& plan, const dataset::Conversation& conv,
+                            const std::vector<dataset::Turn>& history) {
+  return build_body(plan, conv, history)
+      .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 std::string serialize_request(const RequestPlan& plan, const Target& target,
                               const std::string& body, const std::string& x_request_id,
                               const std::string& x_correlation_id) {

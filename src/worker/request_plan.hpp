@@ -23,7 +23,9 @@ struct RequestPlan {
   double request_timeout_s = 21600.0;
   const endpoint::Endpoint* endpoint = nullptr;
   const dataset::Dataset* dataset = nullptr;
-  std::vector<std::string> bodies;  // one serialized body per conversation (first turn)
+  // One serialized first-turn body per conversation, or empty where it is built per request
+  // (trace prompts assembled from hash-id blocks: huge traces never hold every prompt).
+  std::vector<std::string> bodies;
   // For later turns, built on the worker from the session's history (user context per session).
   endpoint::BodyOptions body_options;
   // --connection-reuse-strategy: pooled | never | sticky-user-sessions.
@@ -31,6 +33,12 @@ struct RequestPlan {
   // --export-level raw: keep each profiling request's exchange in its record (RequestRecord::raw).
   bool capture_raw = false;
 };
+
+// The JSON body for the last turn of `history` (texts in place) of `conv`, and its compact text.
+nlohmann::ordered_json build_body(const RequestPlan& plan, const dataset::Conversation& conv,
+                                  const std::vector<dataset::Turn>& history);
+std::string build_body_text(const RequestPlan& plan, const dataset::Conversation& conv,
+                            const std::vector<dataset::Turn>& history);
 
 // Serializes the full HTTP/1.1 request for one body.
 std::string serialize_request(const RequestPlan& plan, const Target& target,

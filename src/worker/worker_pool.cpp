@@ -59,14 +59,28 @@ void Worker::cancel_all(std::string message) {
 }
 
 std::string Worker::body_for(const timing::Credit& credit) {
-  const auto& conv = plan_.dataset->conversations[credit.conversation_index];
-  if (credit.num_turns <= 1) return plan_.bodies[credit.conversation_index];
+  const dataset::Dataset& ds = *plan_.dataset;
+  const auto ci = static_cast<std::size_t>(credit.conversation_index);
+  const auto& conv = ds.conversations[ci];
+  const auto& turn = conv.turns[static_cast<std::size_t>(credit.turn_index)];
+  const std::string* prebuilt =
+      credit.turn_index == 0 && ci < plan_.bodies.size() && !plan_.bodies[ci].empty()
+          ? &plan_.bodies[ci]
+          : nullptr;
+  if (!accumulates(credit)) {
+    if (prebuilt) return *prebuilt;
+    return build_body_text(plan_, conv, {dataset::materialize(ds, turn)});
+  }
   auto& history = histories_[credit.session];
-  history.push_back(conv.turns[static_cast<std::size_t>(credit.turn_index)]);
-  if (credit.turn_index == 0) return plan_.bodies[credit.conversation_index];
-  endpoint::BodyOptions o = plan_.body_options;
-  o.user_context = conv.user_context;
-  return plan_.endpoint->build_body(history, o).dump();
+  history.push_back(dataset::materialize(ds, turn));
+  if (prebuilt) return *prebuilt;
+  return build_body_text(plan_, conv, history);
+}
+
+bool Worker::accumulates(const timing::Credit& credit) const {
+  const auto& conv =
+      plan_.dataset->conversations[static_cast<std::size_t>(credit.conversation_index)];
+  return credit.num_turns > 1 && conv.context_mode == dataset::ContextMode::kDeltasWithoutResponses;
 }
 
 void Worker::launch(timing::Credit credit) {
@@ -157,7 +171,7 @@ void Worker::launch(timing::Credit credit) {
       rec.error = records::ErrorInfo{std::nullopt, "InvalidInferenceResultError",
                                      "No responses with actual content were received"};
     }
-    if (credit.num_turns > 1) {
+    if (accumulates(credit)) {
       if (credit.final_turn()) {
         histories_.erase(credit.session);
       } else if (std::string reply = collector.content_text(); !rec.error && !reply.empty()) {

@@ -44,6 +44,7 @@ class Worker {
 
  private:
   void launch(timing::Credit credit);
+  bool accumulates(const timing::Credit& credit) const;
   std::string body_for(const timing::Credit& credit);
 
   int id_;

@@ -90,7 +90,8 @@ TEST_F(CustomLoader, ExplicitTypeWinsAndIsChecked) {
   EXPECT_EQ(r->type, CustomType::kMultiTurn);
   EXPECT_EQ(infer_custom_type("{\"text\": \"a\"}"), CustomType::kSingleTurn);
   EXPECT_EQ(infer_custom_type("{\"turns\": []}"), CustomType::kMultiTurn);
-  EXPECT_EQ(infer_custom_type("{\"input_length\": 5}"), std::nullopt);
+  EXPECT_EQ(infer_custom_type("{\"input_length\": 5}"), CustomType::kMooncakeTrace);
+  EXPECT_EQ(infer_custom_type("{\"unknown\": 5}"), std::nullopt);
   EXPECT_EQ(infer_custom_type("not json"), std::nullopt);
 }
 
@@ -124,23 +125,25 @@ INSTANTIATE_TEST_SUITE_P(
         BadFile{"{\"text\": \"a\", \"image\": \"x.png\"}\n", 1, "image", "not supported yet"},
         BadFile{"{\"text\": \"a\", \"timestamp\": 1, \"delay\": 2}\n", 1, "timestamp",
                 "mutually exclusive"},
-        BadFile{"{\"text\": \"a\"}\n{broken\n", 2, "", "not a JSON object"},
+        BadFile{"{\"text\": \"a\"}\n{broken\n", 2, "", "invalid JSON at column 2"},
         BadFile{"{\"turns\": [{\"text\": \"a\"}, {\"role\": \"user\"}]}\n", 1, "turns[1].text",
                 "needs 'text' or 'texts'"},
         BadFile{"{\"turns\": []}\n", 1, "turns", "non-empty 'turns'"},
-        BadFile{"{\"input_length\": 10}\n", 1, "", "cannot tell the dataset type"},
+        BadFile{"{\"prompt_len\": 10}\n", 0, "--custom-dataset-type",
+                "no dataset format matches the first record (its fields: prompt_len)"},
         BadFile{"{\"text\": \"a\", \"delay\": -1}\n", 1, "delay", ">= 0"}));
 
 TEST_F(CustomLoader, MissingFileAndEmptyFile) {
   auto missing = load("/nonexistent/dir/data.jsonl");
   ASSERT_FALSE(missing.ok());
-  EXPECT_EQ(missing.error().message, "The file '/nonexistent/dir/data.jsonl' does not exist.");
+  EXPECT_EQ(missing.error().message, "the file does not exist");
+  EXPECT_EQ(missing.error().file, "/nonexistent/dir/data.jsonl");
   auto empty = load(write("\n\n"));
   ASSERT_FALSE(empty.ok());
-  EXPECT_NE(empty.error().message.find("no entries"), std::string::npos);
+  EXPECT_NE(empty.error().message.find("is empty"), std::string::npos);
   auto bad_type = load(write("{\"text\": \"a\"}\n"), "mooncake_trace");
   ASSERT_FALSE(bad_type.ok());
-  EXPECT_NE(bad_type.error().message.find("not supported yet"), std::string::npos);
+  EXPECT_NE(bad_type.error().message.find("exactly one of input_length"), std::string::npos);
 }
 
 TEST_F(CustomLoader, ScheduleOffsetsFilterFirstTurnsInclusively) {

@@ -1,0 +1,90 @@
+// Internal to the dataset loaders: the context every format loader fills and typed access to a
+// record's fields whose errors name the file, line and field.
+#pragma once
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <random>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "dataset/custom_loader.hpp"
+#include "dataset/prompt_blocks.hpp"
+
+namespace inferperf::dataset {
+
+using ojson = nlohmann::ordered_json;
+
+struct LoadContext {
+  const CustomLoadOptions& options;
+  std::string file;
+  std::mt19937_64& id_rng;
+  CustomDataset& out;
+  std::optional<PromptBlockBuilder> blocks;  // formats with hash ids
+  std::size_t next_row_key = 0;              // seeds each row's fresh text
+
+  core::Error error(int line, std::string field, std::string message) const {
+    return core::Error{core::ErrorKind::kInput, std::move(message), file, line, std::move(field)};
+  }
+  // A synthesized prompt of `input_length` tokens over `ids` (trace-formats §1.1); when the
+  // blocks do not cover it, the rest is fresh text unique to the row.
+  std::optional<core::Error> synthesize(int line, std::string_view field, int input_length,
+                                        std::vector<std::int64_t> ids, Turn& turn);
+};
+
+// A line of a file, for errors that name the file, line and field.
+struct LineContext {
+  std::string file;
+  int line = 0;
+  core::Error error(const std::string& field, const std::string& message) const {
+    return core::Error{core::ErrorKind::kInput, message, file, line, field};
+  }
+};
+
+// A single_turn object (or one of a multi_turn line's turns; `where` prefixes field names).
+std::optional<core::Error> parse_turn(const ojson& j, const LineContext& at,
+                                      const std::string& where, Turn& out);
+
+// One record's fields. Absent and null fields read as unset.
+class Row {
+ public:
+  Row(const ojson& j, const LoadContext& ctx, int line) : j_(j), ctx_(ctx), line_(line) {}
+  int line() const { return line_; }
+  const ojson& json() const { return j_; }
+  bool has(std::string_view name) const;
+  const ojson* get(std::string_view name) const;
+  core::Error error(std::string_view field, std::string message) const {
+    return ctx_.error(line_, std::string(field), std::move(message));
+  }
+  std::optional<core::Error> integer(std::string_view name, std::optional<long long>& out,
+                                     long long min) const;
+  std::optional<core::Error> number(std::string_view name, std::optional<double>& out,
+                                    double min) const;
+  std::optional<core::Error> string(std::string_view name, std::optional<std::string>& out) const;
+  std::optional<core::Error> int_list(std::string_view name, std::vector<std::int64_t>& out) const;
+  std::optional<core::Error> object(std::string_view name, JsonPtr& out, bool non_empty) const;
+  std::optional<core::Error> list(std::string_view name, JsonPtr& out, bool non_empty) const;
+
+ private:
+  const ojson& j_;
+  const LoadContext& ctx_;
+  int line_;
+};
+
+std::optional<core::Error> load_turn_lines(LoadContext& ctx, std::string_view content);
+std::optional<core::Error> load_mooncake(LoadContext& ctx, std::string_view content);
+std::optional<core::Error> load_bailian(LoadContext& ctx, std::string_view content);
+std::optional<core::Error> load_burst_gpt(LoadContext& ctx, std::string_view content);
+std::optional<core::Error> load_raw_payload(LoadContext& ctx);
+std::optional<core::Error> load_inputs_json(LoadContext& ctx, std::string_view content);
+std::optional<core::Error> load_random_pool(LoadContext& ctx);
+
+// Record-level detection (trace-formats §0 `can_load`).
+bool looks_like_mooncake(const ojson& j);
+bool looks_like_bailian(const ojson& j);
+bool looks_like_raw_payload(const ojson& j);
+bool looks_like_single_turn(const ojson& j);
+bool looks_like_multi_turn(const ojson& j);
+
+}  // namespace inferperf::dataset

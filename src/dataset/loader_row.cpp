@@ -1,0 +1,118 @@
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "dataset/input_file.hpp"
+#include "dataset/loader_internal.hpp"
+
+namespace inferperf::dataset {
+
+const ojson* Row::get(std::string_view name) const {
+  const auto it = j_.find(name);
+  if (it == j_.end() || it->is_null()) return nullptr;
+  return &*it;
+}
+
+bool Row::has(std::string_view name) const {
+  return get(name) != nullptr;
+}
+
+std::optional<core::Error> Row::integer(std::string_view name, std::optional<long long>& out,
+                                        long long min) const {
+  const ojson* v = get(name);
+  if (!v) return std::nullopt;
+  // 12.0 is accepted as 12; 12.5 is not an integer.
+  if (v->is_number_float()) {
+    const double d = v->get<double>();
+    if (std::floor(d) != d || !std::isfinite(d))
+      return error(name, fmt::format("must be an integer, got {}", v->dump()));
+    out = static_cast<long long>(d);
+  } else if (v->is_number_integer()) {
+    out = v->get<long long>();
+  } else {
+    return error(name, "must be an integer, got " + json_type_name(*v));
+  }
+  if (*out < min) return error(name, fmt::format("must be at least {}, got {}", min, *out));
+  return std::nullopt;
+}
+
+std::optional<core::Error> Row::number(std::string_view name, std::optional<double>& out,
+                                       double min) const {
+  const ojson* v = get(name);
+  if (!v) return std::nullopt;
+  if (!v->is_number()) return error(name, "must be a number, got " + json_type_name(*v));
+  out = v->get<double>();
+  if (!std::isfinite(*out) || *out < min)
+    return error(name, fmt::format("must be a number of at least {}, got {}", min, v->dump()));
+  return std::nullopt;
+}
+
+std::optional<core::Error> Row::string(std::string_view name,
+                                       std::optional<std::string>& out) const {
+  const ojson* v = get(name);
+  if (!v) return std::nullopt;
+  if (!v->is_string()) return error(name, "must be a string, got " + json_type_name(*v));
+  out = v->get<std::string>();
+  return std::nullopt;
+}
+
+std::optional<core::Error> Row::int_list(std::string_view name,
+                                         std::vector<std::int64_t>& out) const {
+  const ojson* v = get(name);
+  if (!v) return std::nullopt;
+  if (!v->is_array()) return error(name, "must be a list of integers, got " + json_type_name(*v));
+  out.clear();
+  out.reserve(v->size());
+  for (std::size_t i = 0; i < v->size(); ++i) {
+    const ojson& item = (*v)[i];
+    if (!item.is_number_integer()) {
+      return error(fmt::format("{}[{}]", name, i),
+                   "must be an integer, got " + json_type_name(item));
+    }
+    out.push_back(item.get<std::int64_t>());
+  }
+  return std::nullopt;
+}
+
+std::optional<core::Error> Row::object(std::string_view name, JsonPtr& out, bool non_empty) const {
+  const ojson* v = get(name);
+  if (!v) return std::nullopt;
+  if (!v->is_object()) return error(name, "must be an object, got " + json_type_name(*v));
+  if (non_empty && v->empty()) return error(name, "must not be empty");
+  out = std::make_shared<const ojson>(*v);
+  return std::nullopt;
+}
+
+std::optional<core::Error> Row::list(std::string_view name, JsonPtr& out, bool non_empty) const {
+  const ojson* v = get(name);
+  if (!v) return std::nullopt;
+  if (!v->is_array()) return error(name, "must be a list, got " + json_type_name(*v));
+  if (non_empty && v->empty()) return error(name, "must not be empty");
+  out = std::make_shared<const ojson>(*v);
+  return std::nullopt;
+}
+
+std::optional<core::Error> LoadContext::synthesize(int line, std::string_view field,
+                                                   int input_length, std::vector<std::int64_t> ids,
+                                                   Turn& turn) {
+  const std::uint64_t key = next_row_key++;
+  if (input_length <= 0) return error(line, std::string(field), "input_length must be at least 1");
+  turn.synthetic_tokens = input_length;
+  if (ids.empty() || !blocks) {
+    // No shared blocks: the whole prompt is fresh text, made now (rows without hash ids are
+    // short in practice; hash-id rows are assembled per request instead).
+    if (!blocks) return error(line, std::string(field), "no prompt generator for this format");
+    turn.text = blocks->fresh_text(input_length, key, false);
+    return std::nullopt;
+  }
+  if (auto e = blocks->require(ids, input_length)) return error(line, "hash_ids", *e);
+  SynthesizedPrompt p;
+  p.input_length = input_length;
+  const int covered = blocks->covered_tokens(ids, input_length);
+  if (covered < input_length) p.tail = blocks->fresh_text(input_length - covered, key, true);
+  p.hash_ids = std::move(ids);
+  turn.synthesized = std::move(p);
+  return std::nullopt;
+}
+
+}  // namespace inferperf::dataset

@@ -1,0 +1,159 @@
+#include "dataset/prompt_blocks.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <atomic>
+#include <random>
+#include <thread>
+
+#include "core/rng.hpp"
+#include "dataset/corpus.hpp"
+#include "dataset/synthetic.hpp"
+
+namespace inferperf::dataset {
+
+namespace {
+// splitmix64: spreads a (seed, id) pair into an independent generator seed without hashing text.
+std::uint64_t mix(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+}  // namespace
+
+struct PromptBlockBuilder::Corpus {
+  Corpus(const tokenizer::Tokenizer& tok)
+      : tokens(builtin_corpus_text(), tok), first(tok, false), follows(tok, true) {}
+  TokenCorpus tokens;
+  PieceCounter first, follows;
+};
+
+std::string PromptBlocks::assemble(const SynthesizedPrompt& p) const {
+  std::size_t bytes = p.tail.size() + p.hash_ids.size();
+  for (auto id : p.hash_ids) {
+    if (const Block* b = find(id)) bytes += b->text.size();
+  }
+  std::string out;
+  out.reserve(bytes);
+  for (auto id : p.hash_ids) {
+    const Block* b = find(id);
+    if (!b) continue;
+    if (!out.empty()) out.push_back(' ');
+    out.append(b->text);
+  }
+  if (!p.tail.empty()) {
+    if (!out.empty()) out.push_back(' ');
+    out.append(p.tail);
+  }
+  return out;
+}
+
+std::size_t PromptBlocks::text_bytes() const {
+  std::size_t n = 0;
+  for (const auto& [id, b] : blocks_) n += b.text.size();
+  return n;
+}
+
+const PromptBlocks::Block* PromptBlocks::find(std::int64_t id) const {
+  const auto it = blocks_.find(id);
+  return it == blocks_.end() ? nullptr : &it->second;
+}
+
+PromptBlockBuilder::PromptBlockBuilder(int block_size, const tokenizer::Tokenizer* tok,
+                                       std::uint64_t seed)
+    : block_size_(block_size), tok_(tok), seed_(seed) {
+  if (tok_) corpus_ = std::make_unique<Corpus>(*tok_);
+}
+
+PromptBlockBuilder::~PromptBlockBuilder() = default;
+
+int PromptBlockBuilder::covered_tokens(const std::vector<std::int64_t>& ids,
+                                       int input_length) const {
+  const long long m = static_cast<long long>(ids.size());
+  return static_cast<int>(std::min<long long>(m * block_size_, input_length));
+}
+
+std::optional<std::string> PromptBlockBuilder::require(const std::vector<std::int64_t>& ids,
+                                                       int input_length) {
+  const auto m = static_cast<long long>(ids.size());
+  const long long b = block_size_;
+  if (m == 0) return std::nullopt;
+  auto describe = [&] {
+    return fmt::format("input_length {} with {} hash_ids and block size {}", input_length, m, b);
+  };
+  long long last = b;
+  if (m * b > input_length) {
+    // The usual synthetic layout: the final block holds what is left and must be 1..B tokens.
+    last = input_length - (m - 1) * b;
+    if (last <= 0 || last > b) {
+      return describe() +
+             fmt::format(
+                 " leaves {} tokens for the last block (needs 1..{}); the hash ids do not "
+                 "fit this input length at this block size",
+                 last, b);
+    }
+  }
+  for (long long k = 0; k < m; ++k) {
+    const int need = static_cast<int>(k + 1 == m ? last : b);
+    auto [it, fresh] = sizes_.emplace(ids[static_cast<std::size_t>(k)], need);
+    if (fresh) {
+      order_.push_back(it->first);
+    } else if (it->second != need) {
+      return describe() + fmt::format(
+                              ": hash id {} was a block of {} tokens on an earlier row and "
+                              "is {} tokens here",
+                              it->first, it->second, need);
+    }
+  }
+  return std::nullopt;
+}
+
+std::string PromptBlockBuilder::fresh_text(int tokens, std::uint64_t key, bool follows) const {
+  std::mt19937_64 rng(mix(seed_ ^ mix(key + 0x5eed)));
+  if (!corpus_) return generate_prompt(tokens, rng);
+  return generate_corpus_prompt(tokens, rng, corpus_->tokens,
+                                follows ? corpus_->follows : corpus_->first);
+}
+
+std::shared_ptr<const PromptBlocks> PromptBlockBuilder::build(int threads) {
+  auto out = std::make_shared<PromptBlocks>();
+  std::vector<PromptBlocks::Block*> slots;
+  slots.reserve(order_.size());
+  out->blocks_.reserve(order_.size());
+  for (auto id : order_) {
+    auto& b = out->blocks_[id];
+    b.tokens = sizes_.at(id);
+    slots.push_back(&b);
+  }
+  std::atomic<std::size_t> next{0};
+  auto work = [&] {
+    for (std::size_t i; (i = next.fetch_add(1, std::memory_order_relaxed)) < slots.size();) {
+      std::mt19937_64 rng(mix(seed_ ^ mix(static_cast<std::uint64_t>(order_[i]))));
+      // Blocks follow other text in a prompt: counted after a word and a space.
+      slots[i]->text =
+          corpus_ ? generate_corpus_prompt(slots[i]->tokens, rng, corpus_->tokens, corpus_->follows)
+                  : generate_prompt(slots[i]->tokens, rng);
+    }
+  };
+  if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  threads = static_cast<int>(
+      std::min<std::size_t>(static_cast<std::size_t>(threads), slots.size() / 16 + 1));
+  {
+    std::vector<std::jthread> pool;
+    for (int t = 1; t < threads; ++t) pool.emplace_back(work);
+    work();
+  }
+  sizes_.clear();
+  order_.clear();
+  return out;
+}
+
+Turn materialize(const Dataset& ds, const Turn& t) {
+  Turn out = t;
+  if (t.synthesized && ds.blocks) out.text = ds.blocks->assemble(*t.synthesized);
+  return out;
+}
+
+}  // namespace inferperf::dataset
