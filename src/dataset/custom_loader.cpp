@@ -278,8 +278,15 @@ core::Result<CustomDataset> load_custom_dataset(const CustomLoadOptions& o,
           "--custom-dataset-type");
     }
   }
+  const bool reads_folders = type == CustomType::kRawPayload || type == CustomType::kRandomPool;
+  if (folder && type && !reads_folders) {
+    return core::Error{core::ErrorKind::kInput,
+                       fmt::format("is a folder, but a {} dataset is a single file",
+                                   type_info(*type).name),
+                       file, 0, "--input-file"};
+  }
   std::string content;
-  if (!folder && type != CustomType::kRawPayload && type != CustomType::kRandomPool) {
+  if (!folder && !reads_folders) {
     auto read = read_input_file(o.path, type ? type_info(*type).name : "dataset");
     if (!read) return read.error();
     content = std::move(*read);
