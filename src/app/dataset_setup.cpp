@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <unordered_map>
+
 #include "dataset/custom_loader.hpp"
 #include "dataset/prompt_blocks.hpp"
 #include "dataset/synthetic.hpp"
@@ -166,6 +168,43 @@ core::Result<PreparedDataset> prepare_dataset(const config::RunConfig& c,
   }
   assign_models(c, rngs, out.dataset);
   return out;
+}
+
+report::WorkloadExpectation expected_workload(const dataset::Dataset& ds,
+                                              const std::vector<records::RequestRecord>& recs,
+                                              const std::string& dataset_type) {
+  report::WorkloadExpectation e;
+  e.dataset_type = dataset_type;
+  std::unordered_map<std::string_view, const dataset::Conversation*> by_id;
+  for (const auto& conv : ds.conversations) by_id.emplace(conv.session_id, &conv);
+  double isl = 0, osl = 0;
+  bool all_isl = true, all_osl = true;
+  for (const auto& r : recs) {
+    if (r.phase != records::Phase::kProfiling || r.error) continue;
+    ++e.rows;
+    const auto it = by_id.find(r.conversation_id);
+    const auto k = static_cast<std::size_t>(r.turn_index);
+    if (it == by_id.end() || k >= it->second->turns.size()) {
+      all_isl = all_osl = false;
+      continue;
+    }
+    const auto& conv = *it->second;
+    // Later turns that accumulate history send more than the row declared.
+    const bool alone = conv.context_mode == dataset::ContextMode::kMessageArrayWithResponses ||
+                       (k == 0 && ds.system_message.empty() && conv.user_context.empty());
+    const int declared = conv.turns[k].synthetic_tokens;  // the row's input_length
+    if (alone && declared > 0)
+      isl += declared;
+    else
+      all_isl = false;
+    if (r.requested_osl)
+      osl += *r.requested_osl;
+    else
+      all_osl = false;
+  }
+  if (e.rows > 0 && all_isl) e.isl_avg = isl / static_cast<double>(e.rows);
+  if (e.rows > 0 && all_osl) e.osl_avg = osl / static_cast<double>(e.rows);
+  return e;
 }
 
 }  // namespace inferperf::app

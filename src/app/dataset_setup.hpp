@@ -3,11 +3,14 @@
 #pragma once
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "config/run_config.hpp"
 #include "core/error.hpp"
 #include "core/rng.hpp"
 #include "dataset/conversation.hpp"
+#include "records/request_record.hpp"
+#include "report/workload_check.hpp"
 #include "tokenizer/tokenizer.hpp"
 
 namespace inferperf::app {
@@ -25,5 +28,11 @@ struct PreparedDataset {
 core::Result<PreparedDataset> prepare_dataset(const config::RunConfig& c,
                                               const core::RngFactory& rngs,
                                               const tokenizer::Tokenizer* tok);
+
+// What the valid profiling requests of a trace run declared (input_length of self-contained rows
+// and first turns, requested max tokens), for the workload check.
+report::WorkloadExpectation expected_workload(const dataset::Dataset& ds,
+                                              const std::vector<records::RequestRecord>& recs,
+                                              const std::string& dataset_type);
 
 }  // namespace inferperf::app

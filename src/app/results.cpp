@@ -107,6 +107,12 @@ int report_results(const std::vector<records::RequestRecord>& records,
   if (auto warnings = report::render_token_warnings(result, settings.metric_options);
       !warnings.empty())
     std::cout << "\n" << warnings;
+  if (ctx.workload) {
+    if (auto w =
+            report::render_workload_warning(report::workload_check_json(result, *ctx.workload));
+        !w.empty())
+      std::cout << "\n" << w;
+  }
   std::cout << "\nCLI Command: " << ctx.cli_command << "\n";
   if (const auto* d = result.find("benchmark_duration")) {
     std::cout << fmt::format("Benchmark Duration: {:.2f} sec\n", d->value);

@@ -83,6 +83,7 @@ core::Result<bool> write_manifest(const std::filesystem::path& dir,
   if (!ctx.telemetry_data.is_null()) j["telemetry_data"] = ctx.telemetry_data;
   j["show_gpu_telemetry"] = ctx.show_gpu_telemetry;
   if (!ctx.gpu_telemetry_note.empty()) j["gpu_telemetry_note"] = ctx.gpu_telemetry_note;
+  if (ctx.workload) j["workload_expectation"] = report::expectation_json(*ctx.workload);
   return report::write_atomically(
       dir / kManifestFileName,
       j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
@@ -118,6 +119,8 @@ core::Result<RunManifest> read_manifest(const std::filesystem::path& dir) {
     if (j.contains("telemetry_data")) ctx.telemetry_data = j.at("telemetry_data");
     ctx.show_gpu_telemetry = j.value("show_gpu_telemetry", false);
     ctx.gpu_telemetry_note = j.value("gpu_telemetry_note", "");
+    if (j.contains("workload_expectation"))
+      ctx.workload = report::expectation_from_json(j.at("workload_expectation"));
     ctx.artifact_dir = dir;
     m.settings.export_level = level_of(j.at("export_level").get<std::string>());
     m.settings.show_trace_timing = j.at("show_trace_timing").get<bool>();

@@ -156,22 +156,7 @@ int run_profile(config::RunConfig c) {
     spdlog::info("tokenizer: {} ({} tokens)", loaded->description, tok->vocab_size());
   }
 
-  // ---- plan: artifact folder, dataset, request bodies --------------------------------------
-  fs::path artifact_dir = c.output.artifact_dir;
-  if (!c.output.artifact_dir_explicit) artifact_dir /= artifact_leaf(c);
-  std::error_code ec;
-  fs::create_directories(artifact_dir / "logs", ec);
-  if (ec) {
-    std::cerr << "error: cannot create artifact folder " << artifact_dir << ": " << ec.message()
-              << "\n";
-    return kExitBadConfig;
-  }
-  artifact_dir = fs::absolute(artifact_dir);
-  add_log_file(artifact_dir / "logs" / "inferperf.log");
-  std::vector<std::string> url_names;
-  for (const auto& u : urls) url_names.push_back(u.to_string());
-  spdlog::info("{} -> {}", c.cli_command, fmt::join(url_names, ", "));
-
+  // ---- plan: dataset (bad input exits 2 before any artifact exists), folder, bodies -------
   core::RngFactory rngs(c.input.random_seed);
   auto id_rng = rngs.stream("run.benchmark_id");
   const std::string benchmark_id = c.input.random_seed ? core::uuid4(id_rng) : core::uuid4();
@@ -190,6 +175,22 @@ int run_profile(config::RunConfig c) {
     if (!c.set_options.count("--concurrency")) c.load.concurrency.reset();
     if (!c.set_options.count("--request-count")) c.load.request_count.reset();
   }
+
+  // ---- artifact folder: only once the inputs are known to be good ------------------------
+  fs::path artifact_dir = c.output.artifact_dir;
+  if (!c.output.artifact_dir_explicit) artifact_dir /= artifact_leaf(c);
+  std::error_code ec;
+  fs::create_directories(artifact_dir / "logs", ec);
+  if (ec) {
+    std::cerr << "error: cannot create artifact folder " << artifact_dir << ": " << ec.message()
+              << "\n";
+    return kExitBadConfig;
+  }
+  artifact_dir = fs::absolute(artifact_dir);
+  add_log_file(artifact_dir / "logs" / "inferperf.log");
+  std::vector<std::string> url_names;
+  for (const auto& u : urls) url_names.push_back(u.to_string());
+  spdlog::info("{} -> {}", c.cli_command, fmt::join(url_names, ", "));
 
   const auto endpoint = endpoint::make_endpoint(c.endpoint.type);
   endpoint::BodyOptions bo;
@@ -311,6 +312,7 @@ int run_profile(config::RunConfig c) {
   if (profiling.rate > 0 && profiling.num_users == 0) ctx.dropped_arrivals = outcome.dropped;
   ctx.phase_end_ns = outcome.end_ns;
   summarise_gpu_telemetry(*tel, c, ctx);
+  if (prepared->is_trace) ctx.workload = expected_workload(ds, recs, prepared->type_name);
   // The records file gains the client token counts, the manifest the phase window: together
   // they let `inferperf analyze` rebuild every report.
   bool saved = true;

@@ -9,8 +9,6 @@
 
 namespace inferperf::report {
 
-namespace {
-
 // A plain box around a few lines, so the warning stands out in a log as well as on a terminal.
 std::string panel(const std::string& title, const std::vector<std::string>& lines) {
   std::size_t w = title.size() + 4;
@@ -20,6 +18,8 @@ std::string panel(const std::string& title, const std::vector<std::string>& line
   out += "+" + std::string(w, '-') + "+\n";
   return out;
 }
+
+namespace {
 
 bool contains(const std::string& s, const char* needle) {
   return s.find(needle) != std::string::npos;

@@ -2,11 +2,15 @@
 // panels about token counts, and advice for server errors whose cause is known.
 #pragma once
 #include <string>
+#include <vector>
 
 #include "metrics/compute.hpp"
 #include "report/report_context.hpp"
 
 namespace inferperf::report {
+
+// A plain box around a few lines, so a warning stands out in a log as well as on a terminal.
+std::string panel(const std::string& title, const std::vector<std::string>& lines);
 
 // The http_req_* metrics as a table (--show-trace-timing); empty when there are none.
 std::string render_trace_table(const metrics::BenchmarkResult& result);

@@ -9,6 +9,7 @@
 
 #include "core/clock.hpp"
 #include "metrics/compute.hpp"
+#include "report/workload_check.hpp"
 
 namespace inferperf::report {
 
@@ -29,6 +30,8 @@ struct ReportContext {
   nlohmann::ordered_json telemetry_data;
   bool show_gpu_telemetry = false;  // --gpu-telemetry given: print the console summary
   std::string gpu_telemetry_note;   // printed instead when there is nothing to summarise
+  // Trace runs: what the sent rows declared, checked against the measured averages.
+  std::optional<WorkloadExpectation> workload;
 };
 
 }  // namespace inferperf::report

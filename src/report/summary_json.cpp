@@ -82,6 +82,10 @@ nlohmann::ordered_json summary_json(const metrics::BenchmarkResult& result,
   if (!ctx.token_source.empty()) j["token_source"] = ctx.token_source;
   // Open-loop arrivals that found every --concurrency slot taken (rate modes only).
   if (ctx.dropped_arrivals) j["dropped_arrival_count"] = *ctx.dropped_arrivals;
+  if (ctx.workload) {
+    if (auto check = workload_check_json(result, *ctx.workload); !check.is_null())
+      j["workload_check"] = std::move(check);
+  }
   return j;
 }
 
