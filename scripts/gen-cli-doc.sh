@@ -18,6 +18,14 @@ BIN=build/release/apps
   echo "options that only tune AIPerf internals (\`--zmq-host\`, \`--zmq-ipc-path\`, \`--record-processors\`,"
   echo "\`--api-port\`, \`--api-host\`) are accepted with one warning. \`-vv\` is \`--extra-verbose\`."
   echo
+  echo "## inferperf analyze-trace"
+  echo
+  echo '```text'
+  "$BIN/inferperf" analyze-trace --help
+  echo '```'
+  echo
+  echo "What it computes and writes: [datasets.md](datasets.md#analyze-trace)."
+  echo
   echo "## inferperf-mock-server"
   echo
   echo '```text'

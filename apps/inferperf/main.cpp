@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "app/analyze.hpp"
+#include "app/analyze_trace.hpp"
 #include "app/runner.hpp"
 #include "config/cli.hpp"
 
@@ -17,6 +18,8 @@ int main(int argc, char** argv) {
   try {
     if (outcome.action == inferperf::config::CliOutcome::Action::kAnalyze)
       return inferperf::app::run_analyze(outcome.analyze_dir);
+    if (outcome.action == inferperf::config::CliOutcome::Action::kAnalyzeTrace)
+      return inferperf::app::run_analyze_trace(outcome.analyze_trace);
     return inferperf::app::run_profile(std::move(outcome.config));
   } catch (const std::exception& e) {
     std::cerr << "error: " << e.what() << "\n";

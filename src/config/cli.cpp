@@ -130,6 +130,20 @@ CliOutcome parse_command_line(const std::vector<std::string>& args) {
   CLI::App* analyze = app.add_subcommand(
       "analyze", "Rebuild a run's reports from its artifact folder (records file and manifest)");
   analyze->add_option("artifact_dir", outcome.analyze_dir, "The run's artifact folder")->required();
+  CLI::App* analyze_trace = app.add_subcommand("analyze-trace",
+                                               "Statistics of a Mooncake-style trace: lengths, "
+                                               "prefix sharing, cache hit rates, block reuse");
+  std::string trace_positional;
+  analyze_trace->add_option("INPUT_FILE", trace_positional, "The trace (JSONL)");
+  analyze_trace->add_option("--input-file", outcome.analyze_trace.input_file,
+                            "The trace (JSONL), instead of INPUT_FILE");
+  analyze_trace
+      ->add_option("--block-size", outcome.analyze_trace.block_size,
+                   "Tokens per hash_id block (only affects context lengths)")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 30))
+      ->capture_default_str();
+  analyze_trace->add_option("--output-file", outcome.analyze_trace.output_file,
+                            "Also write the statistics as indented JSON to this file");
 
   std::string endpoint_type = "chat";
   std::string export_level = "records";
@@ -556,13 +570,28 @@ CliOutcome parse_command_line(const std::vector<std::string>& args) {
     return outcome;
   } catch (const CLI::ParseError& e) {
     outcome.exit_code = 2;
-    outcome.message =
-        std::string("error: ") + e.what() + "\nRun 'inferperf profile --help' for the options.\n";
+    const std::string sub = analyze_trace->parsed() ? "analyze-trace" : "profile";
+    outcome.message = std::string("error: ") + e.what() + "\nRun 'inferperf " + sub +
+                      " --help' for the options.\n";
     return outcome;
   }
 
   if (analyze->parsed()) {
     outcome.action = CliOutcome::Action::kAnalyze;
+    return outcome;
+  }
+  if (analyze_trace->parsed()) {
+    std::string& file = outcome.analyze_trace.input_file;
+    if (!file.empty() && !trace_positional.empty() && file != trace_positional) {
+      outcome.exit_code = 2;
+      outcome.message = "error: analyze-trace takes one trace: INPUT_FILE or --input-file\n";
+    } else if (file.empty() && trace_positional.empty()) {
+      outcome.exit_code = 2;
+      outcome.message = "error: analyze-trace needs the trace: INPUT_FILE or --input-file\n";
+    } else {
+      if (file.empty()) file = trace_positional;
+      outcome.action = CliOutcome::Action::kAnalyzeTrace;
+    }
     return outcome;
   }
   for (const CLI::Option* opt : profile->get_options()) {

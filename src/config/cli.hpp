@@ -1,5 +1,6 @@
 // Command-line parsing for `inferperf profile` (AIPerf flag names and aliases) into a RunConfig.
 #pragma once
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -7,12 +8,20 @@
 
 namespace inferperf::config {
 
+// `inferperf analyze-trace`: the trace to read and the analysis options.
+struct AnalyzeTraceArgs {
+  std::string input_file;
+  std::int64_t block_size = 512;
+  std::string output_file;  // empty: console only
+};
+
 struct CliOutcome {
-  enum class Action { kProfile, kAnalyze, kExit } action = Action::kExit;
+  enum class Action { kProfile, kAnalyze, kAnalyzeTrace, kExit } action = Action::kExit;
   int exit_code = 0;    // for kExit: 0 after --help/--version, 2 on a bad command line
   std::string message;  // what to print for kExit (help text or every error found)
   RunConfig config;
-  std::string analyze_dir;  // kAnalyze: the artifact folder to rebuild
+  std::string analyze_dir;         // kAnalyze: the artifact folder to rebuild
+  AnalyzeTraceArgs analyze_trace;  // kAnalyzeTrace
 };
 
 CliOutcome parse_command_line(const std::vector<std::string>& args);
