@@ -42,7 +42,7 @@ core::Result<std::vector<dataset::TraceRow>> read_trace(const std::string& file)
   if (!content) return content.error();
   std::vector<dataset::TraceRow> rows;
   auto err = dataset::for_each_json_line(
-      *content, file, [&](int line_no, nlohmann::json& line) -> std::optional<core::Error> {
+      *content, file, [&](int line_no, nlohmann::ordered_json& line) -> std::optional<core::Error> {
         auto row = dataset::trace_row_from_json(line, file, line_no);
         if (!row) return row.error();
         rows.push_back(std::move(*row));

@@ -13,7 +13,7 @@
 
 namespace inferperf::dataset {
 
-using nlohmann::json;
+using json = nlohmann::ordered_json;
 
 namespace {
 

@@ -23,7 +23,7 @@ struct TraceRow {
 
 // One parsed JSONL object as a row: `input_length` (default 0), `output_length` (0) and
 // `hash_ids` ([]). A field of the wrong type is an error naming the file, line and field.
-core::Result<TraceRow> trace_row_from_json(const nlohmann::json& line, const std::string& file,
+core::Result<TraceRow> trace_row_from_json(const nlohmann::ordered_json& line, const std::string& file,
                                            int line_no);
 
 // Summary of one list of values: numpy mean, population standard deviation, min, linear

@@ -11,7 +11,7 @@
 namespace inferperf::dataset {
 namespace {
 
-using nlohmann::json;
+using json = nlohmann::ordered_json;
 
 // isl, osl, hash_ids:
 //   r0  10  5  [1, 2, 3]
