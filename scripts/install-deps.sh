@@ -9,7 +9,7 @@ PACKAGES=(
   libsimdjson-dev nlohmann-json3-dev libcli11-dev libfmt-dev libspdlog-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libpcre2-dev libutf8proc-dev libsentencepiece-dev sentencepiece
-  clang-format openssl
+  clang-format openssl time
 )
 
 missing=()

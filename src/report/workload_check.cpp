@@ -86,12 +86,12 @@ ojson workload_check_json(const metrics::BenchmarkResult& result, const Workload
       causes.push_back(
           "--tokenizer may not match the served model, so client and server count tokens "
           "differently");
-    } else if (ratio < 1.0) {
-      causes.push_back(
-          "the server stopped before max tokens: pass --extra-inputs ignore_eos:true (and/or "
-          "min_tokens) if it supports them");
     } else {
-      causes.push_back("the server ignored the requested max tokens");
+      causes.push_back(ratio < 1.0 ? "the server stopped before max tokens: pass --extra-inputs "
+                                     "ignore_eos:true (and/or min_tokens) if it supports them"
+                                   : "the server ignored the requested max tokens");
+      causes.push_back(
+          "--tokenizer may not match the served model, so the output is counted in other tokens");
     }
   }
   j["ok"] = ok;
