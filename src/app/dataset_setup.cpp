@@ -56,10 +56,27 @@ core::Result<PreparedDataset> from_file(const config::RunConfig& c, const core::
   lo.synthesis.max_isl = c.input.synthesis_max_isl;
   lo.synthesis.max_osl = c.input.synthesis_max_osl;
   lo.num_conversations = c.input.num_dataset_entries;
+  lo.baseten_no_min_tokens = c.input.no_force_min_tokens;
+  lo.baseten_omit_kv_hints = c.input.omit_kv_hints;
   auto session_rng = rngs.stream("dataset.session_id");
   auto custom = dataset::load_custom_dataset(lo, session_rng);
   if (!custom) return custom.error();
   for (const auto& w : custom->warnings) spdlog::warn("{}", w);
+  if (custom->type == dataset::CustomType::kBasetenTrace) {
+    // The rows' own values would be overwritten silently: refuse the ambiguity.
+    for (const auto& [key, value] : c.input.extra) {
+      const bool injected = (key == "min_tokens" && !c.input.no_force_min_tokens) ||
+                            ((key == "hash_ids" || key == "block_size") && !c.input.omit_kv_hints);
+      if (injected) {
+        return core::Error{core::ErrorKind::kConfig,
+                           "--extra-inputs " + key +
+                               " conflicts with the value baseten_trace sends per row (pass " +
+                               (key == "min_tokens" ? "--no-force-min-tokens" : "--omit-kv-hints") +
+                               " to send your own)",
+                           "", 0, "--extra-inputs"};
+      }
+    }
+  }
   PreparedDataset out;
   const auto& info = dataset::type_info(custom->type);
   out.type_name = std::string(info.name);

@@ -81,6 +81,8 @@ nlohmann::ordered_json build_input_config(const config::RunConfig& c,
   if (!c.input.input_file.empty()) input["file"] = c.input.input_file;
   if (!c.input.custom_dataset_type.empty())
     input["custom_dataset_type"] = c.input.custom_dataset_type;
+  if (c.input.no_force_min_tokens) input["no_force_min_tokens"] = true;
+  if (c.input.omit_kv_hints) input["omit_kv_hints"] = true;
   if (c.input.synthesis_speedup_ratio != 1.0)
     input["synthesis"]["speedup_ratio"] = c.input.synthesis_speedup_ratio;
   if (c.input.synthesis_prompt_len_multiplier != 1.0)

@@ -36,7 +36,13 @@ const std::vector<std::string> kUnsupportedFlags = {"--public-dataset",
                                                     "--accuracy-benchmark",
                                                     "--synthesis-prefix-len-multiplier",
                                                     "--synthesis-prefix-root-multiplier",
-                                                    "--synthesis-output-len-multiplier"};
+                                                    "--synthesis-output-len-multiplier",
+                                                    "--no-open-loop-replay",
+                                                    "--open-loop-strict",
+                                                    "--replay-speedup",
+                                                    "--max-idle-gap-cap-seconds",
+                                                    "--inter-turn-delay-cap-seconds",
+                                                    "--trace-session-sample-ratio"};
 
 std::string flag_name(const std::string& arg) {
   auto eq = arg.find('=');
@@ -287,7 +293,8 @@ CliOutcome parse_command_line(const std::vector<std::string>& args) {
   profile
       ->add_option("--custom-dataset-type", c.input.custom_dataset_type,
                    "single_turn | multi_turn | random_pool | mooncake_trace | bailian_trace | "
-                   "burst_gpt_trace | raw_payload | inputs_json (default: detected from the file)")
+                   "burst_gpt_trace | raw_payload | inputs_json | baseten_trace (JSONL) "
+                   "(default: detected from the file)")
       ->check(CLI::IsMember({"single_turn", "multi_turn", "random_pool", "mooncake_trace",
                              "bailian_trace", "burst_gpt_trace", "raw_payload", "inputs_json",
                              "weka_trace", "baseten_trace"}))
@@ -300,6 +307,14 @@ CliOutcome parse_command_line(const std::vector<std::string>& args) {
           "Tokens per trace hash id (default: the format's, 512 mooncake, 16 bailian)")
       ->check(CLI::PositiveNumber)
       ->group("Input Sequence Length");
+  profile
+      ->add_flag("--no-force-min-tokens", c.input.no_force_min_tokens,
+                 "baseten_trace: do not send min_tokens = output_tokens")
+      ->group("Input");
+  profile
+      ->add_flag("--omit-kv-hints", c.input.omit_kv_hints,
+                 "baseten_trace: do not send the rows' hash_ids and block_size")
+      ->group("Input");
   profile
       ->add_option("--synthesis-speedup-ratio", c.input.synthesis_speedup_ratio,
                    "Trace replay speed: timestamps and delays are divided by it")

@@ -65,6 +65,8 @@ struct InputConfig {
   double synthesis_prompt_len_multiplier = 1.0;
   std::optional<int> synthesis_max_isl;
   std::optional<int> synthesis_max_osl;
+  bool no_force_min_tokens = false;  // baseten_trace: no min_tokens = output_length
+  bool omit_kv_hints = false;        // baseten_trace: no hash_ids / block_size in bodies
 };
 
 // The load of one phase. Warmup fields fall back to the profiling values where unset.

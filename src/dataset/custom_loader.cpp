@@ -164,6 +164,7 @@ core::Result<CustomType> detect_record_type(const std::string& json_line, const 
   if (looks_like_mooncake(j)) matches.push_back(CustomType::kMooncakeTrace);
   if (looks_like_bailian(j)) matches.push_back(CustomType::kBailianTrace);
   if (looks_like_raw_payload(j)) matches.push_back(CustomType::kRawPayload);
+  if (looks_like_baseten(j)) matches.push_back(CustomType::kBasetenTrace);
   if (matches.size() == 1) return matches.front();
   if (matches.empty()) {
     return err("no dataset format matches the first record (its fields: " +
@@ -280,11 +281,12 @@ core::Result<CustomDataset> load_custom_dataset(const CustomLoadOptions& o,
   }
   const bool reads_folders = type == CustomType::kRawPayload || type == CustomType::kRandomPool;
   if (folder && type && !reads_folders) {
-    return core::Error{core::ErrorKind::kInput,
-                       fmt::format("is a folder, but a {} dataset is a single file",
-                                   type_info(*type).name),
-                       file, 0, "--input-file"};
+    return core::Error{
+        core::ErrorKind::kInput,
+        fmt::format("is a folder, but a {} dataset is a single file", type_info(*type).name), file,
+        0, "--input-file"};
   }
+  if (!folder && is_columnar_file(o.path)) return columnar_file_error(file);
   std::string content;
   if (!folder && !reads_folders) {
     auto read = read_input_file(o.path, type ? type_info(*type).name : "dataset");
@@ -321,7 +323,9 @@ core::Result<CustomDataset> load_custom_dataset(const CustomLoadOptions& o,
   CustomDataset out;
   out.type = *type;
   LoadContext ctx{o, file, id_rng, out, std::nullopt, 0};
-  if (info.default_block_size > 0 || *type == CustomType::kBurstGptTrace) {
+  // Baseten prompts are verbatim: its block size is only forwarded as a KV hint.
+  if ((info.default_block_size > 0 && *type != CustomType::kBasetenTrace) ||
+      *type == CustomType::kBurstGptTrace) {
     int b = info.default_block_size > 0 ? info.default_block_size : 512;
     if (o.block_size) {
       if (*o.block_size < 1)
@@ -367,8 +371,8 @@ core::Result<CustomDataset> load_custom_dataset(const CustomLoadOptions& o,
       return config_error("--custom-dataset-type weka_trace is not supported yet",
                           "--custom-dataset-type");
     case CustomType::kBasetenTrace:
-      return config_error("--custom-dataset-type baseten_trace is not supported yet",
-                          "--custom-dataset-type");
+      err = load_baseten(ctx, content);
+      break;
   }
   if (err) return *err;
   if (out.dataset.conversations.empty()) {

@@ -58,7 +58,9 @@ struct CustomLoadOptions {
   const tokenizer::Tokenizer* tokenizer = nullptr;  // synthesized prompts are exact for it
   std::uint64_t seed = 0;                           // hash-id blocks and fresh prompt text
   SynthesisOptions synthesis;
-  int num_conversations = 100;  // random_pool: conversations sampled from the pools
+  int num_conversations = 100;         // random_pool: conversations sampled from the pools
+  bool baseten_no_min_tokens = false;  // --no-force-min-tokens
+  bool baseten_omit_kv_hints = false;  // --omit-kv-hints
 };
 
 struct CustomDataset {

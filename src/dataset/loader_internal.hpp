@@ -79,6 +79,9 @@ std::optional<core::Error> load_burst_gpt(LoadContext& ctx, std::string_view con
 std::optional<core::Error> load_raw_payload(LoadContext& ctx);
 std::optional<core::Error> load_inputs_json(LoadContext& ctx, std::string_view content);
 std::optional<core::Error> load_random_pool(LoadContext& ctx);
+std::optional<core::Error> load_baseten(LoadContext& ctx, std::string_view content);
+bool is_columnar_file(const std::filesystem::path& p);
+core::Error columnar_file_error(const std::string& file);
 
 // Record-level detection (trace-formats §0 `can_load`).
 bool looks_like_mooncake(const ojson& j);
@@ -86,5 +89,6 @@ bool looks_like_bailian(const ojson& j);
 bool looks_like_raw_payload(const ojson& j);
 bool looks_like_single_turn(const ojson& j);
 bool looks_like_multi_turn(const ojson& j);
+bool looks_like_baseten(const ojson& j);
 
 }  // namespace inferperf::dataset

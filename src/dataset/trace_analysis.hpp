@@ -23,8 +23,8 @@ struct TraceRow {
 
 // One parsed JSONL object as a row: `input_length` (default 0), `output_length` (0) and
 // `hash_ids` ([]). A field of the wrong type is an error naming the file, line and field.
-core::Result<TraceRow> trace_row_from_json(const nlohmann::ordered_json& line, const std::string& file,
-                                           int line_no);
+core::Result<TraceRow> trace_row_from_json(const nlohmann::ordered_json& line,
+                                           const std::string& file, int line_no);
 
 // Summary of one list of values: numpy mean, population standard deviation, min, linear
 // percentiles and max. `p90` is ours (AIPerf stops at p75).

@@ -19,6 +19,7 @@ namespace inferperf::dataset {
 namespace {
 
 namespace fs = std::filesystem;
+using ojson = nlohmann::ordered_json;
 
 const fs::path kSource = INFERPERF_SOURCE_DIR;
 
@@ -318,6 +319,51 @@ TEST_F(TraceLoader, InputsJsonReplaysPayloadsPerSession) {
   EXPECT_NE(broken.error().message.find("invalid JSON at column"), std::string::npos);
 }
 
+TEST_F(TraceLoader, BasetenJsonlRowsAreVerbatimTimedAndCarryHints) {
+  const auto p = write(
+      "{\"timestamp_start_unix_ms\": 1767225600500, \"prompt\": \"def sub(a, b):\", "
+      "\"input_tokens\": 6, \"output_tokens\": 0, \"provided_session_id\": \"s-17\", "
+      "\"total_hashes\": [9002], \"block_size\": 64}\n"
+      "{\"timestamp_start_unix_ms\": 1767225600123, \"prompt\": \"def add(a, b):\", "
+      "\"input_tokens\": 6, \"output_tokens\": 24, \"provided_session_id\": \"s-17\", "
+      "\"total_hashes\": [9001], \"block_size\": 64, \"duration_e2e_ms\": 410}\n"
+      "{\"timestamp_start_unix_ms\": 1767225600200, \"prompt\": \"x\", \"input_tokens\": 1, "
+      "\"output_tokens\": 3, \"provided_session_id\": null}\n");
+  auto r = load(p);  // detected from its columns
+  ASSERT_TRUE(r.ok()) << r.error().describe();
+  EXPECT_EQ(r->type, CustomType::kBasetenTrace);
+  const auto& c = r->dataset.conversations;
+  ASSERT_EQ(c.size(), 2u);
+  EXPECT_EQ(c[0].session_id, "s-17");
+  ASSERT_EQ(c[0].turns.size(), 2u);
+  EXPECT_EQ(c[0].turns[0].text, "def add(a, b):");  // sorted by timestamp
+  EXPECT_EQ(*c[0].turns[0].timestamp_ms, 0.0);
+  EXPECT_EQ(*c[0].turns[1].timestamp_ms, 377.0);
+  EXPECT_EQ(*c[0].turns[1].max_tokens, 1);  // a cancelled row asks for one token
+  EXPECT_EQ(c[0].context_mode, ContextMode::kMessageArrayWithResponses);
+  EXPECT_EQ((*c[0].turns[0].extra)["min_tokens"], 24);
+  EXPECT_EQ((*c[0].turns[0].extra)["hash_ids"], ojson::array({9001}));
+  EXPECT_EQ((*c[0].turns[0].extra)["block_size"], 64);
+  EXPECT_EQ(*c[1].turns[0].timestamp_ms, 77.0);  // null session: its own conversation
+  EXPECT_EQ(c[0].turns[0].synthetic_tokens, 6);
+  ASSERT_EQ(r->warnings.size(), 1u);
+  EXPECT_NE(r->warnings[0].find("1 row(s) with output_tokens 0"), std::string::npos);
+  CustomLoadOptions o;
+  o.baseten_no_min_tokens = true;
+  o.baseten_omit_kv_hints = true;
+  auto plain = load(p, {}, o);
+  ASSERT_TRUE(plain.ok());
+  EXPECT_FALSE(plain->dataset.conversations[0].turns[0].extra);
+}
+
+TEST_F(TraceLoader, ParquetFilesGetAConversionHint) {
+  const auto p = write("PAR1....", "trace.parquet");
+  auto r = load(p);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("Convert it to JSONL"), std::string::npos) << r.error().message;
+  EXPECT_NE(r.error().message.find("--custom-dataset-type baseten_trace"), std::string::npos);
+}
+
 TEST_F(TraceLoader, RandomPoolDrawsOneEntryFromEveryPool) {
   write("{\"text\": \"q1\"}\n{\"text\": \"q2\"}\n", "pools/a_query.jsonl");
   write("{\"texts\": [\"c1\"]}\n", "pools/b_context.jsonl");
@@ -410,7 +456,12 @@ INSTANTIATE_TEST_SUITE_P(
                  "several dataset formats match the first record: single_turn and mooncake_trace"},
         BadTrace{"{\"text\": \"ok\"}\n{\"text\": \"caf\xc3\"}\n", std::nullopt, 2, "",
                  "invalid UTF-8 at column 14"},
-        BadTrace{"  \n\n", kMc, 0, "", "is empty"}));
+        BadTrace{"  \n\n", kMc, 0, "", "is empty"},
+        BadTrace{"{\"timestamp_start_unix_ms\": 1, \"prompt\": \"a\", \"input_tokens\": 1}\n",
+                 "baseten_trace", 1, "output_tokens", "is a required baseten_trace column"},
+        BadTrace{"{\"timestamp_start_unix_ms\": 1, \"prompt\": 5, \"input_tokens\": 1, "
+                 "\"output_tokens\": 1}\n",
+                 "baseten_trace", 1, "prompt", "must be a string, got an integer"}));
 
 TEST_F(TraceLoader, FolderWhereAFileIsExpected) {
   fs::create_directories(dir() / "sub");
