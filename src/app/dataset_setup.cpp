@@ -183,6 +183,18 @@ core::Result<PreparedDataset> prepare_dataset(const config::RunConfig& c,
                          c.input.input_file, 0, "turns"};
     }
   }
+  if (c.endpoint.type != config::EndpointType::kChat) {
+    for (const auto& conv : out.dataset.conversations) {
+      for (const auto& t : conv.turns) {
+        if (!t.media.empty()) {
+          return core::Error{core::ErrorKind::kConfig,
+                             "the dataset has images, audio or video, which only --endpoint-type "
+                             "chat sends",
+                             c.input.input_file, 0, "--endpoint-type"};
+        }
+      }
+    }
+  }
   assign_models(c, rngs, out.dataset);
   return out;
 }

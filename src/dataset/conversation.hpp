@@ -22,6 +22,16 @@ struct SynthesizedPrompt {
 
 using JsonPtr = std::shared_ptr<const nlohmann::ordered_json>;
 
+// An image, audio clip or video of a turn, ready for the request body.
+struct MediaItem {
+  enum class Kind { kImage, kAudio, kVideo };
+  Kind kind = Kind::kImage;
+  std::string url;           // images and videos: an http(s) URL or a data: URI
+  std::string audio_format;  // audio: "wav", "mp3", ...
+  std::string audio_data;    // audio: base64
+  std::string uuid;          // image_uuids: the server's multimodal cache id ("" = none)
+};
+
 struct Turn {
   std::string role = "user";
   std::string text;                     // the turn's (first) text
@@ -33,10 +43,11 @@ struct Turn {
   std::vector<std::string> passages;    // rankings: texts named "passages" (`text` is the query)
   std::string model;                    // --model-selection-strategy's pick ("" = the first -m)
   std::optional<SynthesizedPrompt> synthesized;  // set: `text` is built from it per request
-  JsonPtr messages;  // chat messages sent verbatim (mooncake `messages`)
-  JsonPtr tools;     // chat `tools` sent with `messages`
-  JsonPtr payload;   // the whole request body, endpoint formatting bypassed
-  JsonPtr extra;     // merged into the body's top level last (row `extra`)
+  JsonPtr messages;              // chat messages sent verbatim (mooncake `messages`)
+  JsonPtr tools;                 // chat `tools` sent with `messages`
+  JsonPtr payload;               // the whole request body, endpoint formatting bypassed
+  JsonPtr extra;                 // merged into the body's top level last (row `extra`)
+  std::vector<MediaItem> media;  // single_turn image(s) / audio(s) / video(s)
   // Tokens the request is known to carry without counting (synthesized prompts; 0 = count).
   int known_input_tokens() const { return synthesized ? synthesized->input_length : 0; }
 };

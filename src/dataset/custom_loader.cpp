@@ -9,6 +9,7 @@
 #include "core/uuid.hpp"
 #include "dataset/input_file.hpp"
 #include "dataset/loader_internal.hpp"
+#include "dataset/media.hpp"
 
 namespace inferperf::dataset {
 
@@ -29,29 +30,24 @@ constexpr std::array<TypeInfo, 10> kTypes = {{
     {CustomType::kBasetenTrace, "baseten_trace", true, 64},
 }};
 
-constexpr const char* kMediaFields[] = {"image", "images", "audio", "audios", "video", "videos"};
-
 }  // namespace
 
 // One turn object (a single_turn line, or an element of a multi_turn line's "turns").
 std::optional<core::Error> parse_turn(const ojson& j, const LineContext& at,
                                       const std::string& where, Turn& out) {
   if (!j.is_object()) return at.error(where, "a turn must be a JSON object");
-  for (const char* media : kMediaFields) {
-    if (j.contains(media)) {
-      return at.error(where + media, std::string("'") + media +
-                                         "' inputs are not supported yet (text datasets only)");
-    }
-  }
+  if (auto e = parse_media(j, at, where, at.dataset_dir, out)) return e;
   const bool has_text = j.contains("text"), has_texts = j.contains("texts");
   if (has_text && has_texts)
     return at.error(where + "text", "'text' and 'texts' are mutually exclusive");
-  if (!has_text && !has_texts) return at.error(where + "text", "a turn needs 'text' or 'texts'");
+  if (!has_text && !has_texts && out.media.empty()) {
+    return at.error(where + "text", "a turn needs 'text' or 'texts' (or an image, audio or video)");
+  }
   std::vector<std::string> texts;
   if (has_text) {
     if (!j["text"].is_string()) return at.error(where + "text", "'text' must be a string");
     texts.push_back(j["text"].get<std::string>());
-  } else {
+  } else if (has_texts) {
     const ojson& t = j["texts"];
     if (!t.is_array() || t.empty())
       return at.error(where + "texts", "'texts' must be a non-empty list");
@@ -71,8 +67,10 @@ std::optional<core::Error> parse_turn(const ojson& j, const LineContext& at,
     }
     if (texts.empty()) return at.error(where + "texts", "'texts' holds no text");
   }
-  out.text = texts.front();
-  out.more_texts.assign(texts.begin() + 1, texts.end());
+  if (!texts.empty()) {
+    out.text = texts.front();
+    out.more_texts.assign(texts.begin() + 1, texts.end());
+  }
   if (j.contains("role")) {
     if (!j["role"].is_string()) return at.error(where + "role", "'role' must be a string");
     out.role = j["role"].get<std::string>();
@@ -195,7 +193,7 @@ std::optional<core::Error> load_turn_lines(LoadContext& ctx, std::string_view co
   return for_each_json_line(
       content, ctx.file, [&](int line, ojson& j) -> std::optional<core::Error> {
         ++ctx.out.lines;
-        LineContext at{ctx.file, line};
+        LineContext at{ctx.file, line, ctx.options.path.parent_path()};
         std::string session;
         if (j.contains("session_id")) {
           if (!j["session_id"].is_string())

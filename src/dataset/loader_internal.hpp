@@ -3,6 +3,7 @@
 #pragma once
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
 #include <optional>
 #include <random>
 #include <string>
@@ -37,6 +38,7 @@ struct LoadContext {
 struct LineContext {
   std::string file;
   int line = 0;
+  std::filesystem::path dataset_dir;  // relative media paths are also tried from here
   core::Error error(const std::string& field, const std::string& message) const {
     return core::Error{core::ErrorKind::kInput, message, file, line, field};
   }

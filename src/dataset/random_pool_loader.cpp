@@ -34,7 +34,7 @@ std::optional<core::Error> load_random_pool(LoadContext& ctx) {
     auto err =
         for_each_json_line(*content, file, [&](int line, ojson& j) -> std::optional<core::Error> {
           ++ctx.out.lines;
-          LineContext at{file, line};
+          LineContext at{file, line, f.parent_path()};
           for (const char* k : {"timestamp", "delay", "session_id"})
             if (j.contains(k)) return at.error(k, "random_pool entries carry no timing or session");
           Turn t;

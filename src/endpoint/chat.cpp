@@ -9,6 +9,31 @@ namespace inferperf::endpoint {
 
 namespace {
 
+// A turn with media: its texts, then its images, audio clips and videos as OpenAI content parts.
+nlohmann::ordered_json content_parts(const dataset::Turn& t) {
+  auto parts = nlohmann::ordered_json::array();
+  if (!t.text.empty()) parts.push_back({{"type", "text"}, {"text", t.text}});
+  for (const auto& more : t.more_texts) parts.push_back({{"type", "text"}, {"text", more}});
+  for (const auto& m : t.media) {
+    nlohmann::ordered_json part;
+    switch (m.kind) {
+      case dataset::MediaItem::Kind::kImage:
+        part = {{"type", "image_url"}, {"image_url", {{"url", m.url}}}};
+        break;
+      case dataset::MediaItem::Kind::kVideo:
+        part = {{"type", "video_url"}, {"video_url", {{"url", m.url}}}};
+        break;
+      case dataset::MediaItem::Kind::kAudio:
+        part = {{"type", "input_audio"},
+                {"input_audio", {{"data", m.audio_data}, {"format", m.audio_format}}}};
+        break;
+    }
+    if (!m.uuid.empty()) part["uuid"] = m.uuid;  // vLLM's multimodal cache id
+    parts.push_back(std::move(part));
+  }
+  return parts;
+}
+
 class ChatEndpoint final : public Endpoint {
  public:
   std::string default_path() const override { return "v1/chat/completions"; }
@@ -24,6 +49,10 @@ class ChatEndpoint final : public Endpoint {
     for (const auto& t : history) {
       if (t.messages) {
         for (const auto& m : *t.messages) messages.push_back(m);  // trace messages, verbatim
+        continue;
+      }
+      if (!t.media.empty()) {
+        messages.push_back({{"role", t.role}, {"content", content_parts(t)}});
         continue;
       }
       if (t.more_texts.empty()) {

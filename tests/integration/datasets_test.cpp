@@ -195,6 +195,35 @@ TEST(Datasets, OtherFormatsReplay) {
   }
 }
 
+TEST(Datasets, SingleTurnImagesAreSentAsContentParts) {
+  MockServerProcess mock({"--fast"});
+  const std::string dir = make_temp_dir("ip-ds-media-");
+  write_file(dir, "cat.png", std::string("\x89PNG\r\n\x1a\n", 8));
+  const std::string input = write_file(
+      dir, "rows.jsonl",
+      "{\"text\": \"Describe the image.\", \"image\": \"cat.png\", \"output_length\": 3}\n");
+  const std::string out = dir + "/out";
+  auto r =
+      run_process(profile(mock, out, input, {"--use-server-token-count", "--request-count", "1"}),
+                  std::chrono::seconds(60));
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  const json summary = json::parse(read_file(out + "/profile_export_aiperf.json"));
+  EXPECT_EQ(summary["request_count"]["avg"], 1);
+  const json content = json::parse(
+      read_file(out + "/inputs.json"))["data"][0]["payloads"][0]["messages"][0]["content"];
+  ASSERT_EQ(content.size(), 2u) << content.dump();
+  EXPECT_EQ(content[0]["text"], "Describe the image.");
+  EXPECT_EQ(content[1]["type"], "image_url");
+  EXPECT_EQ(content[1]["image_url"]["url"], "data:image/png;base64,iVBORw0KGgo=");
+  // Completions cannot carry images: refused before anything is sent.
+  auto completions = run_process(profile(mock, dir + "/out2", input,
+                                         {"--use-server-token-count", "--endpoint-type",
+                                          "completions", "--request-count", "1"}),
+                                 std::chrono::seconds(30));
+  EXPECT_EQ(completions.exit_code, 2) << completions.out;
+  EXPECT_NE(completions.out.find("only --endpoint-type chat sends"), std::string::npos);
+}
+
 TEST(Datasets, BadFilesExitTwoBeforeAnythingIsWritten) {
   const std::string dir = make_temp_dir("ip-ds-bad-");
   struct Case {

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "dataset/custom_loader.hpp"
+#include "dataset/media.hpp"
 #include "dataset/prompt_blocks.hpp"
 #include "tokenizer/hf_tokenizer.hpp"
 
@@ -354,6 +355,42 @@ TEST_F(TraceLoader, BasetenJsonlRowsAreVerbatimTimedAndCarryHints) {
   auto plain = load(p, {}, o);
   ASSERT_TRUE(plain.ok());
   EXPECT_FALSE(plain->dataset.conversations[0].turns[0].extra);
+}
+
+TEST_F(TraceLoader, SingleTurnMediaFromFilesUrlsAndDataUris) {
+  write(std::string("\x89PNG\r\n", 6), "img/a.png");
+  write("RIFF", "clip.wav");
+  const auto p = write(
+      "{\"text\": \"what is this?\", \"images\": [\"img/a.png\", \"https://x.test/b.jpg\"], "
+      "\"image_uuids\": [\"u1\", \"u2\"]}\n"
+      "{\"audio\": \"clip.wav\"}\n"
+      "{\"video\": \"data:video/mp4;base64,AAAA\", \"text\": \"v\"}\n"
+      "{\"audio\": \"mp3,SUQz\"}\n");
+  auto r = load(p, "single_turn");
+  ASSERT_TRUE(r.ok()) << r.error().describe();
+  const auto& c = r->dataset.conversations;
+  ASSERT_EQ(c.size(), 4u);
+  ASSERT_EQ(c[0].turns[0].media.size(), 2u);
+  EXPECT_EQ(c[0].turns[0].media[0].url, "data:image/png;base64," + base64_encode("\x89PNG\r\n"));
+  EXPECT_EQ(c[0].turns[0].media[1].url, "https://x.test/b.jpg");
+  EXPECT_EQ(c[0].turns[0].media[1].uuid, "u2");
+  EXPECT_EQ(c[1].turns[0].text, "");
+  EXPECT_EQ(c[1].turns[0].media[0].audio_format, "wav");
+  EXPECT_EQ(c[1].turns[0].media[0].audio_data, "UklGRg==");
+  EXPECT_EQ(c[2].turns[0].media[0].kind, MediaItem::Kind::kVideo);
+  EXPECT_EQ(c[2].turns[0].media[0].url, "data:video/mp4;base64,AAAA");
+  EXPECT_EQ(c[3].turns[0].media[0].audio_format, "mp3");
+  EXPECT_EQ(c[3].turns[0].media[0].audio_data, "SUQz");
+  auto uuids =
+      load(write("{\"image\": \"https://x.test/a.png\", \"image_uuids\": [\"a\", \"b\"]}\n"),
+           "single_turn");
+  ASSERT_FALSE(uuids.ok());
+  EXPECT_EQ(uuids.error().field, "image_uuids");
+  write("x", "notes.txt");
+  auto unknown = load(write("{\"image\": \"notes.txt\"}\n"), "single_turn");
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_NE(unknown.error().message.find("unknown media type (extension 'txt')"),
+            std::string::npos);
 }
 
 TEST_F(TraceLoader, ParquetFilesGetAConversionHint) {
