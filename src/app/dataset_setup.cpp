@@ -192,6 +192,13 @@ core::Result<PreparedDataset> prepare_dataset(const config::RunConfig& c,
                              "chat sends",
                              c.input.input_file, 0, "--endpoint-type"};
         }
+        if (t.messages) {
+          // A completions prompt list would be a batch of separate prompts, not one conversation.
+          return core::Error{core::ErrorKind::kConfig,
+                             "the dataset has chat 'messages' rows, which only --endpoint-type "
+                             "chat sends",
+                             c.input.input_file, 0, "--endpoint-type"};
+        }
       }
     }
   }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "dataset/input_file.hpp"
 #include "dataset/loader_internal.hpp"
@@ -64,6 +65,7 @@ std::optional<core::Error> load_bailian(LoadContext& ctx, std::string_view conte
             syn.max_osl ? std::min<long long>(*osl, *syn.max_osl) : *osl, INT32_MAX));
         int length = static_cast<int>(*isl);
         if (syn.prompt_len_multiplier != 1.0) {
+          if (auto e = ctx.blocks->check_layout(ids, length)) return r.error("hash_ids", *e);
           // As mooncake: full shared blocks kept as far as the scaled length reaches.
           const int scaled =
               std::max(1, static_cast<int>(std::lround(length * syn.prompt_len_multiplier)));
@@ -81,16 +83,32 @@ std::optional<core::Error> load_bailian(LoadContext& ctx, std::string_view conte
         return std::nullopt;
       });
   if (err) return err;
-  // Each row's session is its root: follow parents until -1, a parent not in the file, or a loop.
-  auto root_of = [&](std::size_t i) {
-    std::size_t at = i;
-    for (std::size_t steps = 0; steps <= rows.size(); ++steps) {
-      const auto it = by_id.find(rows[at].parent);
-      if (rows[at].parent == -1 || it == by_id.end() || it->second == at) break;
-      at = it->second;
-    }
-    return rows[at].chat_id;
+  // Sessions are the connected parent chains (union-find over rows). A session's id is its root:
+  // the row whose parent is -1 or not in the file; a chain that only loops takes its smallest id.
+  std::vector<std::size_t> up(rows.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) up[i] = i;
+  auto find = [&](std::size_t i) {
+    while (up[i] != i) i = up[i] = up[up[i]];
+    return i;
   };
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const auto it = by_id.find(rows[i].parent);
+    if (rows[i].parent != -1 && it != by_id.end()) up[find(i)] = find(it->second);
+  }
+  std::unordered_map<std::size_t, long long> session_of;  // component -> root chat_id
+  std::unordered_set<std::size_t> has_root;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const bool root = rows[i].parent == -1 || !by_id.count(rows[i].parent);
+    const std::size_t c = find(i);
+    auto [it, fresh] = session_of.try_emplace(c, rows[i].chat_id);
+    if (root) {
+      it->second = rows[i].chat_id;
+      has_root.insert(c);
+    } else if (!has_root.count(c) && rows[i].chat_id < it->second) {
+      it->second = rows[i].chat_id;
+    }
+  }
+  auto root_of = [&](std::size_t i) { return session_of.at(find(i)); };
   std::unordered_map<long long, std::size_t> conv_of;
   auto& convs = ctx.out.dataset.conversations;
   std::vector<std::vector<std::pair<long long, std::size_t>>> members;

@@ -90,14 +90,24 @@ std::optional<core::Error> load_baseten(LoadContext& ctx, std::string_view conte
         if (auto e = r.integer("input_tokens", in, 0)) return e;
         if (auto e = r.integer("output_tokens", out, 0)) return e;
         if (auto e = r.integer("block_size", block, 1)) return e;
-        std::vector<std::int64_t> hashes;
-        if (auto e = r.int_list("total_hashes", hashes)) return e;
-        for (std::size_t i = 0; i < hashes.size(); ++i)
-          if (hashes[i] < 0) return r.error(fmt::format("total_hashes[{}]", i), "must be >= 0");
-        if (!column) {
-          if (r.has(preferred))
+        // KV hashes are unsigned 64-bit values: validated, then forwarded exactly as written.
+        ojson hashes = ojson::array();
+        if (const ojson* h = r.get("total_hashes")) {
+          if (!h->is_array())
+            return r.error("total_hashes", "must be a list of integers, got " + json_type_name(*h));
+          for (std::size_t i = 0; i < h->size(); ++i) {
+            const ojson& v = (*h)[i];
+            if (!v.is_number_unsigned() && !(v.is_number_integer() && v.get<long long>() >= 0))
+              return r.error(fmt::format("total_hashes[{}]", i), "must be an integer >= 0");
+          }
+          hashes = *h;
+        }
+        if (!column && rows.empty()) {
+          // The column is chosen from the first row's keys (the Parquet schema); null values then
+          // mean "no session" for that row, not "use the other column".
+          if (j.contains(preferred))
             column = preferred;
-          else if (r.has(fallback))
+          else if (j.contains(fallback))
             column = fallback;
         }
         if (column) {

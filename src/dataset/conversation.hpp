@@ -18,6 +18,8 @@ struct SynthesizedPrompt {
   int input_length = 0;                // tokens the trace row asks for
   std::vector<std::int64_t> hash_ids;  // shared blocks, in order
   std::string tail;                    // unshared text after the blocks (may be empty)
+  int fresh_tokens = 0;                // tokens of `tail` still to be generated at load time
+  std::uint64_t fresh_key = 0;         // seeds that text
 };
 
 using JsonPtr = std::shared_ptr<const nlohmann::ordered_json>;

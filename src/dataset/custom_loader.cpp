@@ -385,7 +385,14 @@ core::Result<CustomDataset> load_custom_dataset(const CustomLoadOptions& o,
   }
   out.first_record_timed = first_record_timed(out.dataset);
   if (auto e = apply_offsets(ctx)) return *e;
-  if (ctx.blocks) out.dataset.blocks = ctx.blocks->build();
+  if (ctx.blocks) {
+    std::vector<SynthesizedPrompt*> fresh;
+    for (auto& conv : out.dataset.conversations) {
+      for (auto& t : conv.turns)
+        if (t.synthesized && t.synthesized->fresh_tokens > 0) fresh.push_back(&*t.synthesized);
+    }
+    out.dataset.blocks = ctx.blocks->build(fresh);
+  }
   out.has_timestamps = true;
   for (const auto& c : out.dataset.conversations) {
     const auto ts = c.turns.front().timestamp_ms;

@@ -78,6 +78,7 @@ core::Result<std::string> read_input_file(const fs::path& path, std::string_view
   std::ostringstream buf;
   buf << in.rdbuf();
   std::string content = std::move(buf).str();
+  if (content.starts_with("\xEF\xBB\xBF")) content.erase(0, 3);  // a UTF-8 byte-order mark
   if (is_lfs_pointer(content)) {
     return input_error(
         file, 1,

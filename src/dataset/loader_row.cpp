@@ -24,7 +24,7 @@ std::optional<core::Error> Row::integer(std::string_view name, std::optional<lon
   // 12.0 is accepted as 12; 12.5 is not an integer.
   if (v->is_number_float()) {
     const double d = v->get<double>();
-    if (std::floor(d) != d || !std::isfinite(d))
+    if (std::floor(d) != d || !std::isfinite(d) || std::fabs(d) >= 9.2e18)
       return error(name, fmt::format("must be an integer, got {}", v->dump()));
     out = static_cast<long long>(d);
   } else if (v->is_number_integer()) {
@@ -97,19 +97,15 @@ std::optional<core::Error> LoadContext::synthesize(int line, std::string_view fi
                                                    Turn& turn) {
   const std::uint64_t key = next_row_key++;
   if (input_length <= 0) return error(line, std::string(field), "input_length must be at least 1");
-  turn.synthetic_tokens = input_length;
-  if (ids.empty() || !blocks) {
-    // No shared blocks: the whole prompt is fresh text, made now (rows without hash ids are
-    // short in practice; hash-id rows are assembled per request instead).
-    if (!blocks) return error(line, std::string(field), "no prompt generator for this format");
-    turn.text = blocks->fresh_text(input_length, key, false);
-    return std::nullopt;
-  }
+  if (!blocks) return error(line, std::string(field), "no prompt generator for this format");
   if (auto e = blocks->require(ids, input_length)) return error(line, "hash_ids", *e);
+  turn.synthetic_tokens = input_length;
+  // The text the blocks do not cover (all of it without hash ids) is generated when the whole
+  // file is loaded, on every core (PromptBlockBuilder::build).
   SynthesizedPrompt p;
   p.input_length = input_length;
-  const int covered = blocks->covered_tokens(ids, input_length);
-  if (covered < input_length) p.tail = blocks->fresh_text(input_length - covered, key, true);
+  p.fresh_tokens = input_length - blocks->covered_tokens(ids, input_length);
+  p.fresh_key = key;
   p.hash_ids = std::move(ids);
   turn.synthesized = std::move(p);
   return std::nullopt;

@@ -64,7 +64,8 @@ std::optional<core::Error> read_local(const std::string& value, const fs::path& 
                     "'" + value + "' has an unknown media type (extension '" + format + "')");
   std::ifstream in(p, std::ios::binary);
   std::ostringstream buf;
-  buf << in.rdbuf();
+  if (!in || !(buf << in.rdbuf()) || in.bad())
+    return at.error(field, "'" + value + "' cannot be read");
   bytes = std::move(buf).str();
   return std::nullopt;
 }
@@ -85,8 +86,10 @@ std::optional<core::Error> add_item(const std::string& value, MediaItem::Kind ki
     const auto slash = value.find('/'), semi = value.find(';'), comma = value.find(',');
     if (slash == std::string::npos || semi == std::string::npos || comma == std::string::npos)
       return at.error(field, "malformed data: URI");
-    format = value.substr(slash + 1, semi - slash - 1);
+    format = slash < semi ? lower(value.substr(slash + 1, semi - slash - 1)) : std::string();
     if (format == "mpeg") format = "mp3";
+    if (!kMime.count(format) || !kMime.at(format).starts_with("audio/"))
+      return at.error(field, "unknown audio type in data: URI '" + value.substr(0, comma) + "'");
     data = value.substr(comma + 1);
   } else if (kind == MediaItem::Kind::kAudio && is_remote(value)) {
     return at.error(field, "audio must be a local file or base64 data (\"wav,<base64>\")");

@@ -129,8 +129,11 @@ std::optional<core::Error> load_mooncake(LoadContext& ctx, std::string_view cont
           std::vector<std::int64_t> ids;
           if (auto e = r.int_list("hash_ids", ids)) return e;
           int length = static_cast<int>(*len);
-          if (syn.prompt_len_multiplier != 1.0)
+          if (syn.prompt_len_multiplier != 1.0) {
+            // The row as written must be valid before it is reshaped.
+            if (auto e = ctx.blocks->check_layout(ids, length)) return r.error("hash_ids", *e);
             scale_prompt(length, ids, ctx.blocks->block_size(), syn.prompt_len_multiplier);
+          }
           if (auto e = ctx.synthesize(line, "input_length", length, std::move(ids), turn)) return e;
         } else if (form == "text_input") {
           std::optional<std::string> text;

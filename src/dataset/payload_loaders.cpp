@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <climits>
 
 #include "core/uuid.hpp"
 #include "dataset/input_file.hpp"
@@ -22,15 +23,16 @@ bool looks_like_raw_payload(const ojson& j) {
 
 namespace {
 
-Turn payload_turn(const ojson& body) {
+Turn payload_turn(ojson&& body) {
   Turn t;
-  t.payload = std::make_shared<const ojson>(body);
   for (const char* k : {"max_completion_tokens", "max_tokens"}) {
-    if (auto it = body.find(k); it != body.end() && it->is_number_integer()) {
+    if (auto it = body.find(k);
+        it != body.end() && it->is_number_integer() && *it >= 0 && *it <= INT32_MAX) {
       t.max_tokens = it->get<int>();
       break;
     }
   }
+  t.payload = std::make_shared<const ojson>(std::move(body));
   return t;
 }
 
@@ -42,13 +44,13 @@ std::optional<core::Error> read_payload_lines(LoadContext& ctx, const fs::path& 
   return for_each_json_line(*content, file, [&](int, ojson& j) -> std::optional<core::Error> {
     ++ctx.out.lines;
     if (into) {
-      into->turns.push_back(payload_turn(j));
+      into->turns.push_back(payload_turn(std::move(j)));
       return std::nullopt;
     }
     Conversation c;
     c.session_id = core::uuid4(ctx.id_rng);
     c.context_mode = ContextMode::kMessageArrayWithResponses;
-    c.turns.push_back(payload_turn(j));
+    c.turns.push_back(payload_turn(std::move(j)));
     ctx.out.dataset.conversations.push_back(std::move(c));
     return std::nullopt;
   });
@@ -103,10 +105,10 @@ std::optional<core::Error> load_inputs_json(LoadContext& ctx, std::string_view c
   if (!doc.is_object() || data == doc.end() || !data->is_array())
     return ctx.error(1, "data", "an inputs.json file is an object with a 'data' list");
   for (std::size_t i = 0; i < data->size(); ++i) {
-    const ojson& entry = (*data)[i];
+    ojson& entry = (*data)[i];
     const std::string where = fmt::format("data[{}]", i);
     if (!entry.is_object()) return ctx.error(0, where, "must be an object");
-    const auto payloads = entry.find("payloads");
+    auto payloads = entry.find("payloads");
     if (payloads == entry.end() || !payloads->is_array() || payloads->empty())
       return ctx.error(0, where + ".payloads", "must be a non-empty list of request bodies");
     Conversation c;
@@ -118,7 +120,7 @@ std::optional<core::Error> load_inputs_json(LoadContext& ctx, std::string_view c
     for (std::size_t k = 0; k < payloads->size(); ++k) {
       if (!(*payloads)[k].is_object())
         return ctx.error(0, fmt::format("{}.payloads[{}]", where, k), "must be an object");
-      c.turns.push_back(payload_turn((*payloads)[k]));
+      c.turns.push_back(payload_turn(std::move((*payloads)[k])));
     }
     ++ctx.out.lines;
     ctx.out.dataset.conversations.push_back(std::move(c));

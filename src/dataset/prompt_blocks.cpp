@@ -75,49 +75,52 @@ int PromptBlockBuilder::covered_tokens(const std::vector<std::int64_t>& ids,
   return static_cast<int>(std::min<long long>(m * block_size_, input_length));
 }
 
-std::optional<std::string> PromptBlockBuilder::require(const std::vector<std::int64_t>& ids,
-                                                       int input_length) {
+std::optional<std::string> PromptBlockBuilder::check_layout(const std::vector<std::int64_t>& ids,
+                                                            int input_length) const {
   const auto m = static_cast<long long>(ids.size());
   const long long b = block_size_;
-  if (m == 0) return std::nullopt;
-  auto describe = [&] {
-    return fmt::format("input_length {} with {} hash_ids and block size {}", input_length, m, b);
-  };
-  long long last = b;
-  if (m * b > input_length) {
-    // The usual synthetic layout: the final block holds what is left and must be 1..B tokens.
-    last = input_length - (m - 1) * b;
-    if (last <= 0 || last > b) {
-      return describe() +
-             fmt::format(
-                 " leaves {} tokens for the last block (needs 1..{}); the hash ids do not "
-                 "fit this input length at this block size",
-                 last, b);
-    }
-  }
+  if (m == 0 || m * b <= input_length) return std::nullopt;
+  // The usual synthetic layout: the final block holds what is left and must be 1..B tokens.
+  const long long last = input_length - (m - 1) * b;
+  if (last > 0 && last <= b) return std::nullopt;
+  return fmt::format(
+      "input_length {} with {} hash_ids and block size {} leaves {} tokens for the last block "
+      "(needs 1..{}); the hash ids do not fit this input length at this block size",
+      input_length, m, b, last, b);
+}
+
+std::optional<std::string> PromptBlockBuilder::require(const std::vector<std::int64_t>& ids,
+                                                       int input_length) {
+  if (auto e = check_layout(ids, input_length)) return e;
+  const auto m = static_cast<long long>(ids.size());
+  const long long b = block_size_;
+  const long long last = m * b > input_length ? input_length - (m - 1) * b : b;
   for (long long k = 0; k < m; ++k) {
     const int need = static_cast<int>(k + 1 == m ? last : b);
     auto [it, fresh] = sizes_.emplace(ids[static_cast<std::size_t>(k)], need);
     if (fresh) {
       order_.push_back(it->first);
+      starts_[it->first] = k == 0;
     } else if (it->second != need) {
-      return describe() + fmt::format(
-                              ": hash id {} was a block of {} tokens on an earlier row and "
-                              "is {} tokens here",
-                              it->first, it->second, need);
+      return fmt::format(
+          "input_length {} with {} hash_ids and block size {}: hash id {} was a block of {} "
+          "tokens on an earlier row and is {} tokens here",
+          input_length, m, b, it->first, it->second, need);
     }
   }
   return std::nullopt;
 }
 
 std::string PromptBlockBuilder::fresh_text(int tokens, std::uint64_t key, bool follows) const {
-  std::mt19937_64 rng(mix(seed_ ^ mix(key + 0x5eed)));
+  // Its own seed domain: fresh text never repeats a hash id's block.
+  std::mt19937_64 rng(mix(mix(seed_ + 0x6a09e667f3bcc908ULL) ^ mix(key ^ 0xbb67ae8584caa73bULL)));
   if (!corpus_) return generate_prompt(tokens, rng);
   return generate_corpus_prompt(tokens, rng, corpus_->tokens,
                                 follows ? corpus_->follows : corpus_->first);
 }
 
-std::shared_ptr<const PromptBlocks> PromptBlockBuilder::build(int threads) {
+std::shared_ptr<const PromptBlocks> PromptBlockBuilder::build(
+    const std::vector<SynthesizedPrompt*>& fresh, int threads) {
   auto out = std::make_shared<PromptBlocks>();
   std::vector<PromptBlocks::Block*> slots;
   slots.reserve(order_.size());
@@ -127,19 +130,29 @@ std::shared_ptr<const PromptBlocks> PromptBlockBuilder::build(int threads) {
     b.tokens = sizes_.at(id);
     slots.push_back(&b);
   }
+  // One job list: blocks first, then the rows' fresh texts.
+  const std::size_t jobs = slots.size() + fresh.size();
   std::atomic<std::size_t> next{0};
   auto work = [&] {
-    for (std::size_t i; (i = next.fetch_add(1, std::memory_order_relaxed)) < slots.size();) {
+    for (std::size_t i; (i = next.fetch_add(1, std::memory_order_relaxed)) < jobs;) {
+      if (i >= slots.size()) {
+        SynthesizedPrompt& p = *fresh[i - slots.size()];
+        p.tail = fresh_text(p.fresh_tokens, p.fresh_key, !p.hash_ids.empty());
+        p.fresh_tokens = 0;
+        continue;
+      }
       std::mt19937_64 rng(mix(seed_ ^ mix(static_cast<std::uint64_t>(order_[i]))));
-      // Blocks follow other text in a prompt: counted after a word and a space.
-      slots[i]->text =
-          corpus_ ? generate_corpus_prompt(slots[i]->tokens, rng, corpus_->tokens, corpus_->follows)
-                  : generate_prompt(slots[i]->tokens, rng);
+      // A block that starts a prompt is counted as the start of a text; the others after a word
+      // and a space.
+      const bool first = starts_.at(order_[i]);
+      slots[i]->text = corpus_ ? generate_corpus_prompt(slots[i]->tokens, rng, corpus_->tokens,
+                                                        first ? corpus_->first : corpus_->follows)
+                               : generate_prompt(slots[i]->tokens, rng);
     }
   };
   if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  threads = static_cast<int>(
-      std::min<std::size_t>(static_cast<std::size_t>(threads), slots.size() / 16 + 1));
+  threads =
+      static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(threads), jobs / 16 + 1));
   {
     std::vector<std::jthread> pool;
     for (int t = 1; t < threads; ++t) pool.emplace_back(work);
@@ -147,12 +160,16 @@ std::shared_ptr<const PromptBlocks> PromptBlockBuilder::build(int threads) {
   }
   sizes_.clear();
   order_.clear();
+  starts_.clear();
   return out;
 }
 
 Turn materialize(const Dataset& ds, const Turn& t) {
   Turn out = t;
-  if (t.synthesized && ds.blocks) out.text = ds.blocks->assemble(*t.synthesized);
+  if (t.synthesized && ds.blocks) {
+    out.text = ds.blocks->assemble(*t.synthesized);
+    out.synthesized.reset();  // the text is all a request (or a session's history) needs
+  }
   return out;
 }
 

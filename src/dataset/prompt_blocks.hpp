@@ -41,16 +41,21 @@ class PromptBlockBuilder {
   ~PromptBlockBuilder();
 
   int block_size() const { return block_size_; }
-  // Checks a row's layout (§1.1 step 3) and records the size each of its blocks must have. The
-  // error text names the input length, the number of hash ids and the block size.
+  // Checks a row's layout (§1.1 step 3): the error text names the input length, the number of
+  // hash ids and the block size.
+  std::optional<std::string> check_layout(const std::vector<std::int64_t>& ids,
+                                          int input_length) const;
+  // check_layout, then records the size each of the row's blocks must have.
   std::optional<std::string> require(const std::vector<std::int64_t>& ids, int input_length);
   // Tokens the row's blocks cover (the rest of input_length is an unshared tail).
   int covered_tokens(const std::vector<std::int64_t>& ids, int input_length) const;
   // A fresh, unshared text of exactly `tokens` tokens, deterministic in `key`; `follows`: it comes
   // after other text in the prompt (counted after a word and a space).
   std::string fresh_text(int tokens, std::uint64_t key, bool follows) const;
-  // Generates every required block; the builder is spent afterwards.
-  std::shared_ptr<const PromptBlocks> build(int threads = 0);
+  // Generates every required block, and the fresh text of every prompt in `fresh` (its
+  // fresh_tokens into its tail), on all cores; the builder is spent afterwards.
+  std::shared_ptr<const PromptBlocks> build(const std::vector<SynthesizedPrompt*>& fresh = {},
+                                            int threads = 0);
 
  private:
   struct Corpus;
@@ -58,8 +63,9 @@ class PromptBlockBuilder {
   const tokenizer::Tokenizer* tok_;
   std::uint64_t seed_;
   std::unique_ptr<Corpus> corpus_;
-  std::unordered_map<std::int64_t, int> sizes_;  // id -> tokens
-  std::vector<std::int64_t> order_;              // ids in first-use order
+  std::unordered_map<std::int64_t, int> sizes_;    // id -> tokens
+  std::vector<std::int64_t> order_;                // ids in first-use order
+  std::unordered_map<std::int64_t, bool> starts_;  // id -> first used at a prompt's start
 };
 
 }  // namespace inferperf::dataset

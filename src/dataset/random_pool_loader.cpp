@@ -55,8 +55,14 @@ std::optional<core::Error> load_random_pool(LoadContext& ctx) {
         first = false;
         continue;
       }
-      turn.more_texts.push_back(pick.text);
+      if (!pick.text.empty()) {
+        if (turn.text.empty())
+          turn.text = pick.text;
+        else
+          turn.more_texts.push_back(pick.text);
+      }
       turn.more_texts.insert(turn.more_texts.end(), pick.more_texts.begin(), pick.more_texts.end());
+      turn.media.insert(turn.media.end(), pick.media.begin(), pick.media.end());
       if (pick.max_tokens) turn.max_tokens = pick.max_tokens;
     }
     Conversation c;

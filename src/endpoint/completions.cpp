@@ -18,13 +18,6 @@ class CompletionsEndpoint final : public Endpoint {
     nlohmann::ordered_json body;
     auto prompt = nlohmann::ordered_json::array();
     for (const auto& t : history) {
-      if (t.messages) {
-        // A completions prompt has no roles: the messages' text contents, in order.
-        for (const auto& m : *t.messages) {
-          if (auto c = m.find("content"); c != m.end() && c->is_string()) prompt.push_back(*c);
-        }
-        continue;
-      }
       prompt.push_back(t.text);
       for (const auto& more : t.more_texts) prompt.push_back(more);
     }

@@ -69,7 +69,9 @@ std::string Worker::body_for(const timing::Credit& credit) {
           : nullptr;
   if (!accumulates(credit)) {
     if (prebuilt) return *prebuilt;
-    return build_body_text(plan_, conv, {dataset::materialize(ds, turn)});
+    std::vector<dataset::Turn> alone;
+    alone.push_back(dataset::materialize(ds, turn));  // moved in: a trace prompt is not copied
+    return build_body_text(plan_, conv, alone);
   }
   auto& history = histories_[credit.session];
   history.push_back(dataset::materialize(ds, turn));

@@ -267,7 +267,7 @@ TEST_F(TraceLoader, BurstGptCsvRowsAreTimedSingleTurns) {
   ASSERT_EQ(c.size(), 2u);
   EXPECT_EQ(*c[0].turns[0].timestamp_ms, 5000.0);
   EXPECT_EQ(*c[0].turns[0].max_tokens, 18);
-  EXPECT_EQ(words(c[0].turns[0].text), 472u);
+  EXPECT_EQ(words(text_of(*r, 0)), 472u);
   EXPECT_FALSE(c[1].turns[0].max_tokens);  // zero response tokens: no max tokens field
   ASSERT_EQ(r->warnings.size(), 1u);
   EXPECT_NE(r->warnings[0].find("skipped 1 row(s)"), std::string::npos);
