@@ -56,6 +56,7 @@ core::Result<PreparedDataset> from_file(const config::RunConfig& c, const core::
   lo.synthesis.max_isl = c.input.synthesis_max_isl;
   lo.synthesis.max_osl = c.input.synthesis_max_osl;
   lo.num_conversations = c.input.num_dataset_entries;
+  lo.models = c.endpoint.model_names;
   auto session_rng = rngs.stream("dataset.session_id");
   auto custom = dataset::load_custom_dataset(lo, session_rng);
   if (!custom) return custom.error();
@@ -122,7 +123,7 @@ core::Result<PreparedDataset> from_file(const config::RunConfig& c, const core::
 // uniformly at random (named stream composer.turn.model_selection).
 void assign_models(const config::RunConfig& c, const core::RngFactory& rngs, dataset::Dataset& ds) {
   const auto& models = c.endpoint.model_names;
-  if (models.size() < 2) return;
+  if (models.size() < 2 || ds.models_assigned) return;
   auto pick_rng = rngs.stream("composer.turn.model_selection");
   std::size_t next_model = 0;
   for (auto& conv : ds.conversations) {

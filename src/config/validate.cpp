@@ -168,8 +168,7 @@ std::vector<std::string> validate_and_resolve(RunConfig& c) {
   }
   if (!c.input.custom_dataset_type.empty()) {
     if (c.input.input_file.empty()) errors.push_back("--custom-dataset-type needs --input-file");
-    if (c.input.custom_dataset_type == "weka_trace" ||
-        c.input.custom_dataset_type == "baseten_trace") {
+    if (c.input.custom_dataset_type == "baseten_trace") {
       errors.push_back("--custom-dataset-type " + c.input.custom_dataset_type +
                        " is not supported yet");
     }

@@ -58,7 +58,8 @@ struct CustomLoadOptions {
   const tokenizer::Tokenizer* tokenizer = nullptr;  // synthesized prompts are exact for it
   std::uint64_t seed = 0;                           // hash-id blocks and fresh prompt text
   SynthesisOptions synthesis;
-  int num_conversations = 100;  // random_pool: conversations sampled from the pools
+  int num_conversations = 100;      // random_pool: conversations sampled from the pools
+  std::vector<std::string> models;  // --model values (weka_trace maps recorded models onto them)
 };
 
 struct CustomDataset {

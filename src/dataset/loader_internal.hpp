@@ -79,6 +79,8 @@ std::optional<core::Error> load_burst_gpt(LoadContext& ctx, std::string_view con
 std::optional<core::Error> load_raw_payload(LoadContext& ctx);
 std::optional<core::Error> load_inputs_json(LoadContext& ctx, std::string_view content);
 std::optional<core::Error> load_random_pool(LoadContext& ctx);
+// Reads options.path itself (one .json file or a folder of them) and sets up ctx.blocks.
+std::optional<core::Error> load_weka(LoadContext& ctx);
 
 // Record-level detection (trace-formats §0 `can_load`).
 bool looks_like_mooncake(const ojson& j);
@@ -86,5 +88,7 @@ bool looks_like_bailian(const ojson& j);
 bool looks_like_raw_payload(const ojson& j);
 bool looks_like_single_turn(const ojson& j);
 bool looks_like_multi_turn(const ojson& j);
+// A whole .json file that is one weka_trace object.
+bool looks_like_weka(std::string_view content);
 
 }  // namespace inferperf::dataset

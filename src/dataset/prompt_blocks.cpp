@@ -153,6 +153,13 @@ std::shared_ptr<const PromptBlocks> PromptBlockBuilder::build(int threads) {
 Turn materialize(const Dataset& ds, const Turn& t) {
   Turn out = t;
   if (t.synthesized && ds.blocks) out.text = ds.blocks->assemble(*t.synthesized);
+  if (!t.segments.empty() && ds.blocks) {
+    auto messages = nlohmann::ordered_json::array();
+    for (const auto& seg : t.segments)
+      messages.push_back({{"role", seg.role}, {"content", ds.blocks->assemble(seg.prompt)}});
+    out.messages = std::make_shared<const nlohmann::ordered_json>(std::move(messages));
+    out.segments.clear();
+  }
   return out;
 }
 
