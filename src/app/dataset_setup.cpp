@@ -58,6 +58,7 @@ core::Result<PreparedDataset> from_file(const config::RunConfig& c, const core::
   lo.num_conversations = c.input.num_dataset_entries;
   lo.baseten_no_min_tokens = c.input.no_force_min_tokens;
   lo.baseten_omit_kv_hints = c.input.omit_kv_hints;
+  lo.models = c.endpoint.model_names;
   auto session_rng = rngs.stream("dataset.session_id");
   auto custom = dataset::load_custom_dataset(lo, session_rng);
   if (!custom) return custom.error();
@@ -139,7 +140,7 @@ core::Result<PreparedDataset> from_file(const config::RunConfig& c, const core::
 // uniformly at random (named stream composer.turn.model_selection).
 void assign_models(const config::RunConfig& c, const core::RngFactory& rngs, dataset::Dataset& ds) {
   const auto& models = c.endpoint.model_names;
-  if (models.size() < 2) return;
+  if (models.size() < 2 || ds.models_assigned) return;
   auto pick_rng = rngs.stream("composer.turn.model_selection");
   std::size_t next_model = 0;
   for (auto& conv : ds.conversations) {

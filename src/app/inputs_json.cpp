@@ -49,7 +49,7 @@ core::Result<InputsJsonStats> write_inputs_json(const fs::path& path, const data
     for (std::size_t k = 0; k < conv.turns.size(); ++k) {
       const dataset::Turn turn = dataset::materialize(ds, conv.turns[k]);
       auto body = worker::build_body(plan, conv, {turn});
-      if (k == 0 && !conv.turns[k].synthesized)
+      if (k == 0 && !conv.turns[k].synthesized && conv.turns[k].segments.empty())
         plan.bodies[i] = body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
       payloads.push_back(std::move(body));
     }

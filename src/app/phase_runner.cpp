@@ -42,11 +42,12 @@ PhaseOutcome PhaseRunner::run(const timing::PhasePlan& pp, double grace_s,
   const char* interval_stream = pp.pattern == timing::ArrivalPattern::kGamma
                                     ? "timing.request.gamma_interval"
                                     : "timing.request.poisson_interval";
-  timing::Scheduler sched(pp, options_.shapes,
-                          timing::ConversationSampler(options_.sampling, options_.shapes.size(),
-                                                      rngs_.stream(prefix + "dataset.sampler"s)),
-                          rngs_.stream(prefix + interval_stream),
-                          rngs_.stream(prefix + "timing.request.cancellation"s), clock_.now_ns());
+  timing::Scheduler sched(
+      pp, options_.shapes,
+      timing::ConversationSampler(options_.sampling, timing::root_indices(options_.shapes),
+                                  rngs_.stream(prefix + "dataset.sampler"s)),
+      rngs_.stream(prefix + interval_stream), rngs_.stream(prefix + "timing.request.cancellation"s),
+      clock_.now_ns());
   timing::PreciseWaiter waiter;
   timing::IssuerLoop loop(clock_, waiter, sched, pool);
   {

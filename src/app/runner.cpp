@@ -5,6 +5,7 @@
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <csignal>
@@ -264,6 +265,15 @@ int run_profile(config::RunConfig c) {
     for (const auto& t : conv.turns) {
       shape.delay_ms.push_back(t.delay_ms.value_or(0.0));
       shape.timestamp_ms.push_back(c.load.fixed_schedule ? t.timestamp_ms : std::nullopt);
+    }
+    // Subagents: a child joined on parent turn j counts toward join group j.
+    shape.root = !conv.child;
+    for (const auto& link : conv.spawns) {
+      shape.spawns.push_back({link.after_turn, link.child, link.offset_ms, link.join_turn});
+      if (link.join_turn &&
+          std::none_of(shape.joins.begin(), shape.joins.end(),
+                       [&](const timing::Join& j) { return j.turn == *link.join_turn; }))
+        shape.joins.push_back({*link.join_turn, *link.join_turn});
     }
     shapes.push_back(std::move(shape));
   }

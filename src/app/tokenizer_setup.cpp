@@ -112,7 +112,7 @@ void count_tokens(const tokenizer::Tokenizer& tok, const dataset::Dataset& ds,
         input += t;
       };
       auto add_turn = [&](const dataset::Turn& t) {
-        if (t.synthesized) {
+        if (t.synthesized || !t.segments.empty()) {
           known += t.known_input_tokens();
           return;
         }
@@ -127,6 +127,14 @@ void count_tokens(const tokenizer::Tokenizer& tok, const dataset::Dataset& ds,
       const auto turn = static_cast<std::size_t>(r.turn_index);
       if (conv.context_mode == dataset::ContextMode::kMessageArrayWithResponses) {
         if (turn < turns.size()) add_turn(turns[turn]);
+      } else if (conv.context_mode == dataset::ContextMode::kDeltasWithResponses) {
+        // The file's messages since the last turn that re-sent the whole context; no replies.
+        std::size_t from = 0;
+        for (std::size_t k = 0; k <= turn && k < turns.size(); ++k)
+          if (turns[k].reset_context) from = k;
+        add(ds.system_message);
+        add(conv.user_context);
+        for (std::size_t k = from; k <= turn && k < turns.size(); ++k) add_turn(turns[k]);
       } else {
         add(ds.system_message);
         add(conv.user_context);

@@ -168,10 +168,6 @@ std::vector<std::string> validate_and_resolve(RunConfig& c) {
   }
   if (!c.input.custom_dataset_type.empty()) {
     if (c.input.input_file.empty()) errors.push_back("--custom-dataset-type needs --input-file");
-    if (c.input.custom_dataset_type == "weka_trace") {
-      errors.push_back("--custom-dataset-type " + c.input.custom_dataset_type +
-                       " is not supported yet");
-    }
   }
   const bool synthesis = c.input.synthesis_speedup_ratio != 1.0 ||
                          c.input.synthesis_prompt_len_multiplier != 1.0 ||

@@ -34,6 +34,13 @@ struct MediaItem {
   std::string uuid;          // image_uuids: the server's multimodal cache id ("" = none)
 };
 
+// One chat message of a synthesized trace turn (weka_trace delta segments): its role and the
+// hash-id blocks its text is assembled from when the request is built.
+struct PromptSegment {
+  std::string role;
+  SynthesizedPrompt prompt;
+};
+
 struct Turn {
   std::string role = "user";
   std::string text;                     // the turn's (first) text
@@ -50,14 +57,33 @@ struct Turn {
   JsonPtr payload;               // the whole request body, endpoint formatting bypassed
   JsonPtr extra;                 // merged into the body's top level last (row `extra`)
   std::vector<MediaItem> media;  // single_turn image(s) / audio(s) / video(s)
+  // Messages assembled per request (materialize() turns them into `messages`).
+  std::vector<PromptSegment> segments;
+  // The segments re-send the whole context: the session's earlier turns are dropped first.
+  bool reset_context = false;
   // Tokens the request is known to carry without counting (synthesized prompts; 0 = count).
-  int known_input_tokens() const { return synthesized ? synthesized->input_length : 0; }
+  int known_input_tokens() const {
+    if (synthesized) return synthesized->input_length;
+    int n = 0;
+    for (const auto& s : segments) n += s.prompt.input_length;
+    return n;
+  }
 };
 
 // How a session's turns become request bodies (trace-formats §0).
 enum class ContextMode {
-  kDeltasWithoutResponses,    // each turn adds to the history, live replies threaded in
-  kMessageArrayWithResponses  // each turn is a complete request; nothing accumulates
+  kDeltasWithoutResponses,     // each turn adds to the history, live replies threaded in
+  kDeltasWithResponses,        // each turn adds the file's messages (assistant ones included)
+                               // to the history; live replies are not threaded in
+  kMessageArrayWithResponses,  // each turn is a complete request; nothing accumulates
+};
+
+// A child conversation a turn starts when it returns (weka_trace subagents).
+struct ChildLink {
+  int after_turn = 0;
+  std::size_t child = 0;         // index of the child in Dataset::conversations
+  double offset_ms = 0.0;        // the child's first turn is due this long after that return
+  std::optional<int> join_turn;  // the parent turn that waits for it; nullopt: background
 };
 
 struct Conversation {
@@ -66,6 +92,8 @@ struct Conversation {
       user_context;  // --user-context-prompt-length: sent as a user message before the turns
   std::vector<Turn> turns;
   ContextMode context_mode = ContextMode::kDeltasWithoutResponses;
+  bool child = false;  // started only by its parent's ChildLink, never as a session of its own
+  std::vector<ChildLink> spawns;
 };
 
 struct Dataset {
@@ -74,6 +102,8 @@ struct Dataset {
   std::vector<Conversation> conversations;
   // The hash-id blocks synthesized prompts are assembled from (null when none).
   std::shared_ptr<const PromptBlocks> blocks;
+  // Every turn's model was set by the loader (--model-selection-strategy does not apply).
+  bool models_assigned = false;
 };
 
 // A turn with its text in place: synthesized prompts assembled, anything else copied.

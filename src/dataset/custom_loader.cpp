@@ -237,11 +237,28 @@ std::optional<core::Error> apply_offsets(LoadContext& ctx) {
   const auto& o = ctx.options;
   auto& convs = ctx.out.dataset.conversations;
   if (!o.start_offset_ms && !o.end_offset_ms) return std::nullopt;
-  std::erase_if(convs, [&](const Conversation& c) {
-    const auto ts = c.turns.front().timestamp_ms;
-    return ts && ((o.start_offset_ms && *ts < *o.start_offset_ms) ||
-                  (o.end_offset_ms && *ts > *o.end_offset_ms));
-  });
+  // Root conversations are filtered by their first turn; a child goes with its parent.
+  std::vector<bool> keep(convs.size(), true);
+  for (std::size_t i = 0; i < convs.size(); ++i) {
+    const auto ts = convs[i].turns.front().timestamp_ms;
+    keep[i] = convs[i].child || !(ts && ((o.start_offset_ms && *ts < *o.start_offset_ms) ||
+                                         (o.end_offset_ms && *ts > *o.end_offset_ms)));
+  }
+  for (std::size_t i = 0; i < convs.size(); ++i)  // parents come before their children
+    if (!keep[i])
+      for (const auto& link : convs[i].spawns) keep[link.child] = false;
+  std::vector<std::size_t> new_index(convs.size());
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < convs.size(); ++i) {
+    new_index[i] = n;
+    if (keep[i]) {
+      if (n != i) convs[n] = std::move(convs[i]);
+      ++n;
+    }
+  }
+  convs.resize(n);
+  for (auto& c : convs)
+    for (auto& link : c.spawns) link.child = new_index[link.child];
   if (convs.empty()) {
     return ctx.error(
         0, "timestamp",
@@ -277,7 +294,8 @@ core::Result<CustomDataset> load_custom_dataset(const CustomLoadOptions& o,
           "--custom-dataset-type");
     }
   }
-  const bool reads_folders = type == CustomType::kRawPayload || type == CustomType::kRandomPool;
+  const bool reads_folders = type == CustomType::kRawPayload || type == CustomType::kRandomPool ||
+                             type == CustomType::kWekaTrace;
   if (folder && type && !reads_folders) {
     return core::Error{
         core::ErrorKind::kInput,
@@ -300,6 +318,8 @@ core::Result<CustomDataset> load_custom_dataset(const CustomLoadOptions& o,
     }
     if (o.path.extension() == ".csv") {
       type = CustomType::kBurstGptTrace;
+    } else if (o.path.extension() == ".json" && looks_like_weka(content)) {
+      type = CustomType::kWekaTrace;
     } else if (starts_multiline_object(content)) {
       type = CustomType::kInputsJson;  // a pretty-printed inputs.json: one object over many lines
     } else {
@@ -318,12 +338,19 @@ core::Result<CustomDataset> load_custom_dataset(const CustomLoadOptions& o,
           "--synthesis-*");
     }
   }
+  if (*type == CustomType::kWekaTrace && o.synthesis.prompt_len_multiplier != 1.0) {
+    return config_error(
+        "--synthesis-prompt-len-multiplier is not supported for weka_trace (its prompts are "
+        "delta-encoded hash-id segments)",
+        "--synthesis-prompt-len-multiplier");
+  }
   CustomDataset out;
   out.type = *type;
   LoadContext ctx{o, file, id_rng, out, std::nullopt, 0};
-  // Baseten prompts are verbatim: its block size is only forwarded as a KV hint.
-  if ((info.default_block_size > 0 && *type != CustomType::kBasetenTrace) ||
-      *type == CustomType::kBurstGptTrace) {
+  // Baseten prompts are verbatim (its block size is only forwarded as a KV hint); weka_trace sets
+  // up its blocks itself: its files declare their block size.
+  if (*type != CustomType::kWekaTrace && *type != CustomType::kBasetenTrace &&
+      (info.default_block_size > 0 || *type == CustomType::kBurstGptTrace)) {
     int b = info.default_block_size > 0 ? info.default_block_size : 512;
     if (o.block_size) {
       if (*o.block_size < 1)
@@ -366,8 +393,8 @@ core::Result<CustomDataset> load_custom_dataset(const CustomLoadOptions& o,
       err = load_random_pool(ctx);
       break;
     case CustomType::kWekaTrace:
-      return config_error("--custom-dataset-type weka_trace is not supported yet",
-                          "--custom-dataset-type");
+      err = load_weka(ctx);
+      break;
     case CustomType::kBasetenTrace:
       err = load_baseten(ctx, content);
       break;

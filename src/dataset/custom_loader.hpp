@@ -61,6 +61,7 @@ struct CustomLoadOptions {
   int num_conversations = 100;         // random_pool: conversations sampled from the pools
   bool baseten_no_min_tokens = false;  // --no-force-min-tokens
   bool baseten_omit_kv_hints = false;  // --omit-kv-hints
+  std::vector<std::string> models;     // --model values (weka_trace maps recorded models onto them)
 };
 
 struct CustomDataset {

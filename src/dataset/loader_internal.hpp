@@ -84,6 +84,8 @@ std::optional<core::Error> load_random_pool(LoadContext& ctx);
 std::optional<core::Error> load_baseten(LoadContext& ctx, std::string_view content);
 bool is_columnar_file(const std::filesystem::path& p);
 core::Error columnar_file_error(const std::string& file);
+// Reads options.path itself (one .json file or a folder of them) and sets up ctx.blocks.
+std::optional<core::Error> load_weka(LoadContext& ctx);
 
 // Record-level detection (trace-formats §0 `can_load`).
 bool looks_like_mooncake(const ojson& j);
@@ -92,5 +94,7 @@ bool looks_like_raw_payload(const ojson& j);
 bool looks_like_single_turn(const ojson& j);
 bool looks_like_multi_turn(const ojson& j);
 bool looks_like_baseten(const ojson& j);
+// A whole .json file that is one weka_trace object.
+bool looks_like_weka(std::string_view content);
 
 }  // namespace inferperf::dataset

@@ -170,6 +170,13 @@ Turn materialize(const Dataset& ds, const Turn& t) {
     out.text = ds.blocks->assemble(*t.synthesized);
     out.synthesized.reset();  // the text is all a request (or a session's history) needs
   }
+  if (!t.segments.empty() && ds.blocks) {
+    auto messages = nlohmann::ordered_json::array();
+    for (const auto& seg : t.segments)
+      messages.push_back({{"role", seg.role}, {"content", ds.blocks->assemble(seg.prompt)}});
+    out.messages = std::make_shared<const nlohmann::ordered_json>(std::move(messages));
+    out.segments.clear();
+  }
   return out;
 }
 

@@ -13,13 +13,19 @@ ConversationSampler::ConversationSampler(SamplingStrategy strategy, std::size_t 
   if (strategy_ == SamplingStrategy::kShuffle) pos_ = size;  // shuffled on first use
 }
 
+ConversationSampler::ConversationSampler(SamplingStrategy strategy,
+                                         std::vector<std::size_t> indices, std::mt19937_64 rng)
+    : strategy_(strategy), order_(std::move(indices)), pos_(0), rng_(std::move(rng)) {
+  if (strategy_ == SamplingStrategy::kShuffle) pos_ = order_.size();
+}
+
 std::size_t ConversationSampler::next() {
   if (order_.empty()) return 0;
   switch (strategy_) {
     case SamplingStrategy::kSequential:
       return order_[pos_++ % order_.size()];
     case SamplingStrategy::kRandom:
-      return static_cast<std::size_t>(core::uniform_index(rng_, order_.size()));
+      return order_[static_cast<std::size_t>(core::uniform_index(rng_, order_.size()))];
     case SamplingStrategy::kShuffle:
       break;
   }

@@ -1,5 +1,6 @@
 // What one phase (warmup or profiling) of a benchmark sends, as the scheduler sees it.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -9,12 +10,40 @@
 
 namespace inferperf::timing {
 
+// A child session one of a session's turns starts when it returns (an agent's subagent).
+struct Spawn {
+  int after_turn = 0;        // the parent turn whose return starts the child
+  std::size_t child = 0;     // the child's conversation (a shape with root = false)
+  double offset_ms = 0.0;    // the child's first turn is due this long after that return
+  std::optional<int> group;  // join group; nullopt: a background child nobody waits for
+};
+
+// A parent turn that is not sent before every child of a spawn group has sent its last turn and
+// that turn has returned (on top of the turn's own delay or timestamp).
+struct Join {
+  int turn = 1;
+  int group = 0;
+};
+
 // The timing-relevant shape of one dataset conversation.
 struct SessionShape {
   int turns = 1;
   std::vector<double> delay_ms;                     // per turn: wait after the previous reply
   std::vector<std::optional<double>> timestamp_ms;  // per turn (fixed schedule), may be empty
+  // false: a child conversation, started only by a parent's Spawn and never sampled or scheduled
+  // as a session of its own.
+  bool root = true;
+  std::vector<Spawn> spawns;  // children this session starts, by parent turn
+  std::vector<Join> joins;    // turns that wait for a spawn group
 };
+
+// The conversations new sessions may be drawn from (every root shape, in order).
+inline std::vector<std::size_t> root_indices(const std::vector<SessionShape>& shapes) {
+  std::vector<std::size_t> out;
+  for (std::size_t i = 0; i < shapes.size(); ++i)
+    if (shapes[i].root) out.push_back(i);
+  return out;
+}
 
 struct PhasePlan {
   records::Phase phase = records::Phase::kProfiling;

@@ -38,6 +38,7 @@ Scheduler::Scheduler(PhasePlan plan, std::vector<SessionShape> shapes, Conversat
     end_ns_ = start_ns_ + seconds(*plan_.duration_s);
   if (plan_.fixed_schedule) {
     for (std::size_t i = 0; i < shapes_.size(); ++i) {
+      if (!shapes_[i].root) continue;  // started by its parent's spawn
       const auto& ts = shapes_[i].timestamp_ms;
       const double first = ts.empty() || !ts[0] ? plan_.schedule_zero_ms : *ts[0];
       schedule_.push_back({start_ns_ + seconds((first - plan_.schedule_zero_ms) / 1000.0), i});
@@ -49,9 +50,14 @@ Scheduler::Scheduler(PhasePlan plan, std::vector<SessionShape> shapes, Conversat
     turn_gap_ns_ = seconds(plan_.num_users / plan_.rate);
     // The virtual history is laid out for the dataset's average session length.
     double total_turns = 0;
-    for (const auto& sh : shapes_) total_turns += std::max(1, sh.turns);
+    std::size_t roots = 0;
+    for (const auto& sh : shapes_) {
+      if (!sh.root) continue;
+      total_turns += std::max(1, sh.turns);
+      ++roots;
+    }
     const int session_turns =
-        shapes_.empty() ? 1 : static_cast<int>(std::lround(total_turns / shapes_.size()));
+        roots == 0 ? 1 : static_cast<int>(std::lround(total_turns / static_cast<double>(roots)));
     for (const InitialUser& u : initial_users(plan_.num_users, session_turns)) {
       user_starts_.push(
           {start_ns_ + seconds(u.order / plan_.rate), user_seq_++, sampler_.next(), u.turns});
@@ -115,7 +121,7 @@ bool Scheduler::can_start_session() const {
 
 bool Scheduler::session_slot_free(core::MonoNs now) const {
   const auto limit = session_limit(now);
-  return !limit || sessions_.size() < static_cast<std::size_t>(*limit);
+  return !limit || roots_active_ < static_cast<std::size_t>(*limit);
 }
 
 bool Scheduler::prefill_slot_free(core::MonoNs now) const {
@@ -145,7 +151,9 @@ Credit Scheduler::make_credit(std::int64_t session, const Session& s, int turn,
 
 int Scheduler::start_session(std::size_t conversation, core::MonoNs intended, core::MonoNs now,
                              std::vector<Credit>& out, int max_turns) {
-  const std::int64_t id = sessions_started_++;
+  const std::int64_t id = next_session_id_++;
+  ++sessions_started_;
+  ++roots_active_;
   Session s;
   s.conversation = conversation;
   s.turns = conversation < shapes_.size() ? std::max(1, shapes_[conversation].turns) : 1;
@@ -181,8 +189,56 @@ void Scheduler::send_continuation(core::MonoNs intended, core::MonoNs now,
   out.push_back(make_credit(r.session, it->second, turn, intended, now));
 }
 
-void Scheduler::end_session(std::int64_t session) {
-  sessions_.erase(session);
+void Scheduler::start_child(std::int64_t parent, const Spawn& spawn, core::MonoNs now) {
+  auto pit = sessions_.find(parent);
+  if (pit == sessions_.end() || spawn.child >= shapes_.size()) return;
+  Session& p = pit->second;
+  const std::int64_t id = next_session_id_++;
+  ++children_started_;
+  Session c;
+  c.conversation = spawn.child;
+  c.turns = std::max(1, shapes_[spawn.child].turns);
+  c.next_turn = 0;  // its first turn goes out through the ready queue
+  c.url_index = p.url_index;
+  c.x_correlation_id = core::uuid4();
+  c.root = false;
+  c.parent = parent;
+  c.parent_group = spawn.group;
+  if (spawn.group) ++p.unfinished[*spawn.group];
+  const core::MonoNs at = now + seconds(std::max(0.0, spawn.offset_ms) / 1000.0);
+  c.scheduled_ns = at;
+  sessions_.emplace(id, std::move(c));
+  ready_.push({at, id});
+}
+
+bool Scheduler::joins_pending(const Session& s, int turn) const {
+  for (const Join& j : shapes_[s.conversation].joins) {
+    if (j.turn != turn) continue;
+    if (auto it = s.unfinished.find(j.group); it != s.unfinished.end() && it->second > 0)
+      return true;
+  }
+  return false;
+}
+
+void Scheduler::end_session(std::int64_t session, core::MonoNs now) {
+  auto it = sessions_.find(session);
+  if (it == sessions_.end()) return;
+  const Session s = std::move(it->second);
+  sessions_.erase(it);
+  if (s.root) {
+    --roots_active_;
+    return;
+  }
+  if (!s.parent_group) return;  // background: nobody waits for it
+  auto pit = sessions_.find(s.parent);
+  if (pit == sessions_.end()) return;  // the parent has ended already
+  Session& p = pit->second;
+  --p.unfinished[*s.parent_group];
+  if (p.held_at && !joins_pending(p, p.next_turn)) {
+    // The joined turn goes out at its own due time, or now if the children ended later.
+    ready_.push({std::max(*p.held_at, now), s.parent});
+    p.held_at.reset();
+  }
 }
 
 void Scheduler::finish(core::MonoNs now) {
@@ -207,11 +263,16 @@ void Scheduler::returned(std::int64_t credit_id, std::int64_t session, core::Mon
   auto it = sessions_.find(session);
   if (it == sessions_.end()) return;
   Session& s = it->second;
+  const SessionShape& shape = shapes_[s.conversation];
+  if (!done_ && can_send(now)) {
+    const int came_back = s.next_turn - 1;  // a session has one turn out at a time
+    for (const Spawn& sp : shape.spawns)
+      if (sp.after_turn == came_back) start_child(session, sp, now);
+  }
   if (!done_ && s.next_turn < s.turns && can_send(now)) {
-    const SessionShape& shape = shapes_[s.conversation];
     const auto k = static_cast<std::size_t>(s.next_turn);
     core::MonoNs at = now;
-    if (user_centric()) {
+    if (user_centric() && s.root) {
       // One turn gap after the previous turn was due; never before that turn returned.
       at = std::max(now, s.scheduled_ns + turn_gap_ns_);
       s.scheduled_ns = at;
@@ -222,9 +283,13 @@ void Scheduler::returned(std::int64_t credit_id, std::int64_t session, core::Mon
     } else if (k < shape.delay_ms.size() && shape.delay_ms[k] > 0.0) {
       at = now + seconds(shape.delay_ms[k] / 1000.0);
     }
-    ready_.push({at, session});
+    if (joins_pending(s, s.next_turn)) {
+      s.held_at = at;  // sent when the last joined child ends (end_session)
+    } else {
+      ready_.push({at, session});
+    }
   } else {
-    end_session(session);
+    end_session(session, now);
   }
   check_done(now);
 }
@@ -293,7 +358,7 @@ bool Scheduler::returns_can_unblock() const {
   if (!rate_mode() || plan_.concurrency || plan_.prefill_concurrency || plan_.num_sessions)
     return true;
   return std::any_of(shapes_.begin(), shapes_.end(),
-                     [](const SessionShape& s) { return s.turns > 1; });
+                     [](const SessionShape& s) { return s.turns > 1 || !s.spawns.empty(); });
 }
 
 std::optional<core::MonoNs> Scheduler::next_wakeup() const {

@@ -8,6 +8,16 @@
 // no free slot is dropped and counted, and the same conversation is tried at the next arrival;
 // behind schedule, the next arrival is never earlier than now (no catch-up bursts, the lateness
 // stays visible as schedule lag).
+//
+// Child sessions (SessionShape::spawns, an agent's subagents): when turn k of a session returns,
+// each of its spawns for k creates a child session (its own session id and X-Correlation-ID,
+// the parent's URL) whose first turn is due `offset_ms` later; the child's later turns follow
+// its own delays or timestamps. A Join holds the parent's turn j back until every child of the
+// group has ended (its last turn returned), and never sends it before its own due time. Children
+// take no concurrency slot (the parent's slot covers its subagents), are never sampled, and do
+// not count toward --num-sessions; each of their requests counts toward --request-count. In rate
+// modes their turns take arrivals like any later turn. A child nobody joins (background) runs on
+// after its parent has ended; sending is done only when every root and child has ended.
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -54,7 +64,9 @@ class Scheduler {
   bool idle() const { return done_ && issued_ == returned_; }
   std::int64_t issued() const { return issued_; }
   std::int64_t returned_count() const { return returned_; }
+  // Root sessions started (children are not counted: --num-sessions counts roots).
   std::int64_t sessions_started() const { return sessions_started_; }
+  std::int64_t children_started() const { return children_started_; }
   std::int64_t dropped_arrivals() const { return dropped_; }
   // Rate modes: arrivals skipped because the issuer was stalled for longer than the catch-up
   // window (2 ms); each of them is missing from the achieved rate.
@@ -74,6 +86,11 @@ class Scheduler {
     int url_index = 0;
     core::MonoNs scheduled_ns = 0;  // when its latest turn was due (user-centric pacing)
     std::string x_correlation_id;
+    bool root = true;                         // false: a child started by its parent's spawn
+    std::int64_t parent = -1;                 // children: the session that spawned it
+    std::optional<int> parent_group;          // children: the parent's join group it counts toward
+    std::unordered_map<int, int> unfinished;  // join group -> spawned children not yet ended
+    std::optional<core::MonoNs> held_at;      // next turn's due time, held back by a join
   };
   struct Ready {  // a later turn waiting for its delay or timestamp
     core::MonoNs at;
@@ -105,7 +122,9 @@ class Scheduler {
   void send_continuation(core::MonoNs intended, core::MonoNs now, std::vector<Credit>& out);
   Credit make_credit(std::int64_t session, const Session& s, int turn, core::MonoNs intended,
                      core::MonoNs now);
-  void end_session(std::int64_t session);
+  void start_child(std::int64_t parent, const Spawn& spawn, core::MonoNs now);
+  bool joins_pending(const Session& s, int turn) const;
+  void end_session(std::int64_t session, core::MonoNs now);
   void finish(core::MonoNs now);
   void check_done(core::MonoNs now);
   static std::optional<int> ramped(std::optional<int> target, double ramp_s, core::MonoNs elapsed);
@@ -131,6 +150,9 @@ class Scheduler {
   std::priority_queue<Ready, std::vector<Ready>, std::greater<>> ready_;
   std::unordered_set<std::int64_t> prefill_holders_;  // credit ids holding a prefill slot
   std::int64_t issued_ = 0, returned_ = 0, sessions_started_ = 0, dropped_ = 0, skipped_ = 0;
+  std::int64_t next_session_id_ = 0;  // roots and children
+  std::int64_t children_started_ = 0;
+  std::size_t roots_active_ = 0;  // started root sessions not yet ended (the slot holders)
   bool done_ = false;
   core::MonoNs sending_end_ns_ = 0;
 };

@@ -74,6 +74,7 @@ std::string Worker::body_for(const timing::Credit& credit) {
     return build_body_text(plan_, conv, alone);
   }
   auto& history = histories_[credit.session];
+  if (turn.reset_context) history.clear();  // the turn re-sends the whole context
   history.push_back(dataset::materialize(ds, turn));
   if (prebuilt) return *prebuilt;
   return build_body_text(plan_, conv, history);
@@ -82,7 +83,9 @@ std::string Worker::body_for(const timing::Credit& credit) {
 bool Worker::accumulates(const timing::Credit& credit) const {
   const auto& conv =
       plan_.dataset->conversations[static_cast<std::size_t>(credit.conversation_index)];
-  return credit.num_turns > 1 && conv.context_mode == dataset::ContextMode::kDeltasWithoutResponses;
+  return credit.num_turns > 1 &&
+         (conv.context_mode == dataset::ContextMode::kDeltasWithoutResponses ||
+          conv.context_mode == dataset::ContextMode::kDeltasWithResponses);
 }
 
 void Worker::launch(timing::Credit credit) {
@@ -176,7 +179,11 @@ void Worker::launch(timing::Credit credit) {
     if (accumulates(credit)) {
       if (credit.final_turn()) {
         histories_.erase(credit.session);
-      } else if (std::string reply = collector.content_text(); !rec.error && !reply.empty()) {
+      } else if (std::string reply = collector.content_text();
+                 conv.context_mode == dataset::ContextMode::kDeltasWithoutResponses && !rec.error &&
+                 !reply.empty()) {
+        // kDeltasWithResponses: the file supplies the assistant messages, live replies are not
+        // threaded in.
         // The next turn carries this reply; reasoning is dropped, failed replies add nothing.
         dataset::Turn assistant;
         assistant.role = "assistant";

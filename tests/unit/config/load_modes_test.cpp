@@ -111,8 +111,6 @@ INSTANTIATE_TEST_SUITE_P(
                 "--dataset-sampling-strategy cannot be used with --fixed-schedule"},
         BadCase{{"--custom-dataset-type", "single_turn"},
                 "--custom-dataset-type needs --input-file"},
-        BadCase{{"--input-file", "x.json", "--custom-dataset-type", "weka_trace"},
-                "--custom-dataset-type weka_trace is not supported yet"},
         BadCase{{"--synthesis-max-osl", "64"}, "--synthesis-* options reshape a trace"},
         BadCase{{"--prompt-input-tokens-block-size", "64"}, "it needs --input-file"}));
 
