@@ -5,6 +5,7 @@
 
 #include <unordered_map>
 
+#include "app/public_dataset.hpp"
 #include "dataset/custom_loader.hpp"
 #include "dataset/prompt_blocks.hpp"
 #include "dataset/synthetic.hpp"
@@ -160,7 +161,11 @@ core::Result<PreparedDataset> prepare_dataset(const config::RunConfig& c,
                                               const core::RngFactory& rngs,
                                               const tokenizer::Tokenizer* tok) {
   PreparedDataset out;
-  if (!c.input.input_file.empty()) {
+  if (!c.input.public_dataset.empty()) {  // --input-file, if given, is its file
+    auto loaded = load_public_dataset(c, rngs, tok);
+    if (!loaded) return loaded.error();
+    out = std::move(*loaded);
+  } else if (!c.input.input_file.empty()) {
     auto loaded = from_file(c, rngs, tok);
     if (!loaded) return loaded.error();
     out = std::move(*loaded);
@@ -169,7 +174,8 @@ core::Result<PreparedDataset> prepare_dataset(const config::RunConfig& c,
     if (!composed) return composed.error();
     out.dataset = std::move(*composed);
   }
-  if (c.load.user_centric_rate && !c.input.input_file.empty()) {
+  if (c.load.user_centric_rate &&
+      (!c.input.input_file.empty() || !c.input.public_dataset.empty())) {
     // Users are paced per turn; single-turn data would make it a plain constant rate.
     double turns = 0;
     for (const auto& conv : out.dataset.conversations) turns += conv.turns.size();

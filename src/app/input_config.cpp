@@ -79,6 +79,7 @@ nlohmann::ordered_json build_input_config(const config::RunConfig& c,
     conversation["turn_delay_ratio"] = c.input.turn_delay_ratio;
   if (!conversation.empty()) input["conversation"] = conversation;
   if (!c.input.input_file.empty()) input["file"] = c.input.input_file;
+  if (!c.input.public_dataset.empty()) input["public_dataset"] = c.input.public_dataset;
   if (!c.input.custom_dataset_type.empty())
     input["custom_dataset_type"] = c.input.custom_dataset_type;
   if (c.input.no_force_min_tokens) input["no_force_min_tokens"] = true;

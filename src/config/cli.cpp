@@ -20,8 +20,7 @@ const std::vector<std::string> kInternalFlags = {
 
 // AIPerf profile flags whose behaviour inferperf does not have yet: rejected by name (exit 2),
 // never silently ignored.
-const std::vector<std::string> kUnsupportedFlags = {"--public-dataset",
-                                                    "--num-profile-runs",
+const std::vector<std::string> kUnsupportedFlags = {"--num-profile-runs",
                                                     "--image-width-mean",
                                                     "--image-height-mean",
                                                     "--audio-length-mean",
@@ -298,6 +297,13 @@ CliOutcome parse_command_line(const std::vector<std::string>& args) {
       ->check(CLI::IsMember({"single_turn", "multi_turn", "random_pool", "mooncake_trace",
                              "bailian_trace", "burst_gpt_trace", "raw_payload", "inputs_json",
                              "weka_trace", "baseten_trace"}))
+      ->group("Input");
+  profile
+      ->add_option("--public-dataset", c.input.public_dataset,
+                   "Public dataset to replay: sharegpt (ShareGPT_V3_unfiltered_cleaned_split.json "
+                   "from --input-file, the cache .cache/aiperf/datasets/, or downloaded from the "
+                   "Hugging Face Hub; needs a tokenizer)")
+      ->check(CLI::IsMember({"sharegpt"}))
       ->group("Input");
   profile
       ->add_option(

@@ -55,7 +55,8 @@ struct InputConfig {
   double turn_delay_mean_ms = 0.0;  // --conversation-turn-delay-mean
   double turn_delay_stddev_ms = 0.0;
   double turn_delay_ratio = 1.0;
-  // --dataset-sampling-strategy; resolved: shuffle for synthetic data, sequential for files.
+  // --dataset-sampling-strategy; resolved: shuffle for synthetic data, sequential for files and
+  // public datasets.
   std::string sampling_strategy;
   std::string input_file;           // --input-file (file or folder, any --custom-dataset-type)
   std::string custom_dataset_type;  // --custom-dataset-type ("" = inferred)
@@ -67,6 +68,8 @@ struct InputConfig {
   std::optional<int> synthesis_max_osl;
   bool no_force_min_tokens = false;  // baseten_trace: no min_tokens = output_length
   bool omit_kv_hints = false;        // baseten_trace: no hash_ids / block_size in bodies
+  // --public-dataset ("" = none; "sharegpt"). With --input-file, that file is the dataset's JSON.
+  std::string public_dataset;
 };
 
 // The load of one phase. Warmup fields fall back to the profiling values where unset.

@@ -65,6 +65,7 @@ std::string resolve_pattern(std::optional<double> rate, std::string& pattern,
 std::vector<std::string> validate_and_resolve(RunConfig& c) {
   std::vector<std::string> errors;
   auto& load = c.load;
+  const bool public_dataset = !c.input.public_dataset.empty();
   auto at_least_one = [&](const std::optional<int>& v, const char* flag) {
     if (v && *v < 1)
       errors.push_back(std::string(flag) + " must be at least 1 (got " + std::to_string(*v) + ")");
@@ -119,7 +120,7 @@ std::vector<std::string> validate_and_resolve(RunConfig& c) {
     }
     if (load.fixed_schedule)
       errors.push_back("--user-centric-rate cannot be combined with --fixed-schedule");
-    if (c.input.input_file.empty() && c.input.turn_mean < 2) {
+    if (c.input.input_file.empty() && !public_dataset && c.input.turn_mean < 2) {
       errors.push_back(
           "--user-centric-rate simulates multi-turn users: --session-turns-mean must be at least "
           "2 (got " +
@@ -154,7 +155,7 @@ std::vector<std::string> validate_and_resolve(RunConfig& c) {
         "need --fixed-schedule");
   }
   if (fixed) {
-    if (c.input.input_file.empty())
+    if (c.input.input_file.empty() && !public_dataset)
       errors.push_back("--fixed-schedule needs --input-file (a dataset with timestamps)");
     if (rate_mode) {
       errors.push_back(
@@ -178,6 +179,29 @@ std::vector<std::string> validate_and_resolve(RunConfig& c) {
     errors.push_back(
         "--prompt-input-tokens-block-size sets the tokens per trace hash id: it needs "
         "--input-file");
+  }
+  if (public_dataset) {
+    // --input-file with a public dataset is that dataset's file, read as the public format.
+    const std::string flag = "--public-dataset " + c.input.public_dataset;
+    if (!c.input.custom_dataset_type.empty()) {
+      errors.push_back(flag + " cannot be combined with --custom-dataset-type (to read a local " +
+                       c.input.public_dataset + " file, give it with --input-file)");
+    }
+    if (c.endpoint.use_server_token_count && c.tokenizer.name.empty()) {
+      errors.push_back(flag +
+                       " filters conversations by their token counts: with "
+                       "--use-server-token-count it needs --tokenizer (the served model's, or "
+                       "builtin)");
+    }
+    if (fixed) {
+      errors.push_back("--fixed-schedule replays timestamps, which " + flag + " does not have");
+    }
+    if ((synthesis || c.input.block_size) && !c.input.input_file.empty()) {
+      errors.push_back(
+          "--synthesis-* and --prompt-input-tokens-block-size reshape traces: they do not apply "
+          "to " +
+          flag);
+    }
   }
   if (load.rate_ramp_s && !rate_mode) {
     errors.push_back("--request-rate-ramp-duration can only be used with --request-rate");
@@ -270,7 +294,8 @@ std::vector<std::string> validate_and_resolve(RunConfig& c) {
   if (!errors.empty()) return errors;
 
   if (c.input.sampling_strategy.empty())
-    c.input.sampling_strategy = c.input.input_file.empty() ? "shuffle" : "sequential";
+    c.input.sampling_strategy =
+        c.input.input_file.empty() && !public_dataset ? "shuffle" : "sequential";
   // A fixed schedule ends with its file; a request count or session count may stop it earlier.
   const bool has_stop = fixed || load.request_count || load.num_sessions || load.duration_s;
   if (fixed || user_centric) {

@@ -113,7 +113,7 @@ TEST(ParseCommandLine, AliasesAndValues) {
 
 TEST(ParseCommandLine, UnsupportedAiperfFlagExitsTwoAndNamesIt) {
   for (const auto& args :
-       std::vector<std::vector<std::string>>{{"profile", "-m", "x", "--public-dataset", "sharegpt"},
+       std::vector<std::vector<std::string>>{{"profile", "-m", "x", "--image-width-mean", "64"},
                                              {"profile", "-m", "x", "--num-profile-runs=5"}}) {
     const CliOutcome o = parse_command_line(args);
     EXPECT_EQ(o.action, CliOutcome::Action::kExit);
@@ -126,8 +126,8 @@ TEST(ParseCommandLine, UnsupportedAiperfFlagExitsTwoAndNamesIt) {
 
 TEST(ParseCommandLine, TelemetryFlagsWithAndWithoutValues) {
   // No value, before other options: the defaults plus the console summary.
-  CliOutcome o = parse_command_line({"profile", "--gpu-telemetry", "-m", "x", "--server-metrics",
-                                     "--url", "h:1"});
+  CliOutcome o = parse_command_line(
+      {"profile", "--gpu-telemetry", "-m", "x", "--server-metrics", "--url", "h:1"});
   ASSERT_EQ(o.action, CliOutcome::Action::kProfile) << o.message;
   EXPECT_TRUE(o.config.telemetry.gpu_flag_given);
   EXPECT_TRUE(o.config.telemetry.dcgm_urls.empty());
@@ -395,6 +395,47 @@ TEST(PromptOptions, ValidationErrors) {
     auto o = parse_profile(c.args);
     EXPECT_EQ(o.exit_code, 2) << c.expect;
     EXPECT_NE(o.message.find(c.expect), std::string::npos) << o.message;
+  }
+}
+
+TEST(ParseCommandLine, PublicDatasetShareGpt) {
+  CliOutcome o = parse_command_line({"profile", "-m", "x", "--public-dataset", "sharegpt"});
+  ASSERT_EQ(o.action, CliOutcome::Action::kProfile) << o.message;
+  EXPECT_EQ(o.config.input.public_dataset, "sharegpt");
+  EXPECT_EQ(o.config.input.sampling_strategy, "sequential") << "as for file datasets";
+
+  // --input-file names the local ShareGPT JSON.
+  o = parse_command_line(
+      {"profile", "-m", "x", "--public-dataset", "sharegpt", "--input-file", "sg.json"});
+  ASSERT_EQ(o.action, CliOutcome::Action::kProfile) << o.message;
+  EXPECT_EQ(o.config.input.input_file, "sg.json");
+
+  // Server token counts with a named tokenizer: the filter can still count.
+  o = parse_command_line({"profile", "-m", "x", "--public-dataset", "sharegpt",
+                          "--use-server-token-count", "--tokenizer", "builtin"});
+  ASSERT_EQ(o.action, CliOutcome::Action::kProfile) << o.message;
+}
+
+TEST(ParseCommandLine, PublicDatasetErrorsExitTwo) {
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"--public-dataset", "mt_bench"}, "sharegpt"},
+      {{"--public-dataset", "sharegpt", "--input-file", "sg.json", "--custom-dataset-type",
+        "single_turn"},
+       "--public-dataset sharegpt cannot be combined with --custom-dataset-type"},
+      {{"--public-dataset", "sharegpt", "--use-server-token-count"},
+       "with --use-server-token-count it needs --tokenizer"},
+      {{"--public-dataset", "sharegpt", "--fixed-schedule"},
+       "--fixed-schedule replays timestamps, which --public-dataset sharegpt does not have"},
+      {{"--public-dataset", "sharegpt", "--input-file", "sg.json", "--synthesis-max-isl", "9"},
+       "they do not apply to --public-dataset sharegpt"},
+  };
+  for (const auto& [extra, message] : cases) {
+    std::vector<std::string> args = {"profile", "-m", "x"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const CliOutcome o = parse_command_line(args);
+    EXPECT_EQ(o.action, CliOutcome::Action::kExit) << extra[1];
+    EXPECT_EQ(o.exit_code, 2) << extra[1];
+    EXPECT_TRUE(contains(o.message, message)) << "expected '" << message << "' in: " << o.message;
   }
 }
 
