@@ -110,11 +110,20 @@ class ChatEndpoint final : public Endpoint {
     // Tool-call argument text is output the model generated (documented deviation from AIPerf).
     simdjson::dom::array calls;
     if (msg["tool_calls"].get_array().get(calls) == simdjson::SUCCESS) {
+      std::int64_t position = 0;
       for (simdjson::dom::element call : calls) {
+        ToolCallDelta delta;
+        std::int64_t index = position++;
+        if (call["index"].get_int64().get(index) == simdjson::SUCCESS) delta.index = index;
+        delta.index = index;
+        delta.id = std::string(string_or_empty(call, "id"));
         simdjson::dom::element fn;
         if (call["function"].get(fn) == simdjson::SUCCESS) {
-          out.content += std::string(string_or_empty(fn, "arguments"));
+          delta.name = std::string(string_or_empty(fn, "name"));
+          delta.arguments = std::string(string_or_empty(fn, "arguments"));
+          out.content += delta.arguments;
         }
+        out.tool_calls.push_back(std::move(delta));
       }
     }
     return out;

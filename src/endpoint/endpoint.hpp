@@ -35,6 +35,15 @@ struct ServerTimings {
   std::string source;                            // the decoder that produced it, e.g. "llama.cpp"
 };
 
+// One tool-call fragment of a chat response: streamed deltas carry the call's index, its id and
+// name once, and its arguments in pieces.
+struct ToolCallDelta {
+  std::int64_t index = 0;
+  std::string id;
+  std::string name;
+  std::string arguments;
+};
+
 struct DecodedEvent {
   enum class Kind { kIgnored, kData, kDone, kError };
   Kind kind = Kind::kIgnored;
@@ -43,7 +52,9 @@ struct DecodedEvent {
   std::optional<Usage> usage;
   std::optional<ServerTimings> server_timings;
   std::string finish_reason;
-  std::string error_message;  // for kError: why the payload is not a valid response
+  std::string error_message;              // for kError: why the payload is not a valid response
+  std::vector<ToolCallDelta> tool_calls;  // chat tool-call fragments (their argument text is
+                                          // also at the end of `content`)
 };
 
 struct BodyOptions {

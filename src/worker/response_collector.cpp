@@ -100,6 +100,21 @@ void ResponseCollector::handle_payload(std::string_view payload, core::MonoNs ts
         t.prefill_ms, t.decode_ms, t.prompt_tokens, t.predicted_tokens, t.cached_tokens, t.source};
   }
   if (!d.finish_reason.empty()) record_.finish_reason = d.finish_reason;
+  std::size_t args = 0;
+  for (auto& call : d.tool_calls) {
+    args += call.arguments.size();
+    auto it = std::find_if(tool_calls_.begin(), tool_calls_.end(),
+                           [&](const auto& c) { return c.index == call.index; });
+    if (it == tool_calls_.end()) {
+      tool_calls_.push_back(std::move(call));
+      continue;
+    }
+    if (!call.id.empty()) it->id = call.id;
+    it->name += call.name;
+    it->arguments += call.arguments;
+  }
+  tool_argument_bytes_ += args;
+  if (args <= d.content.size()) plain_text_.append(d.content, 0, d.content.size() - args);
   if (!d.content.empty() || !d.reasoning.empty()) {
     record_.content_events.push_back(
         records::ContentEvent{ts, read_index, std::move(d.content), std::move(d.reasoning)});
@@ -111,6 +126,26 @@ std::string ResponseCollector::content_text() const {
   std::string text;
   for (const auto& e : record_.content_events) text += e.content;
   return text;
+}
+
+nlohmann::ordered_json ResponseCollector::assistant_message() const {
+  if (tool_calls_.empty()) {
+    std::string text = content_text();
+    if (text.empty()) return nullptr;
+    return {{"role", "assistant"}, {"content", std::move(text)}};
+  }
+  auto calls = nlohmann::ordered_json::array();
+  for (const auto& c : tool_calls_) {
+    calls.push_back({{"id", c.id.empty() ? "call_" + std::to_string(c.index) : c.id},
+                     {"type", "function"},
+                     {"function", {{"name", c.name}, {"arguments", c.arguments}}}});
+  }
+  nlohmann::ordered_json m;
+  m["role"] = "assistant";
+  m["content"] =
+      plain_text_.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(plain_text_);
+  m["tool_calls"] = std::move(calls);
+  return m;
 }
 
 void ResponseCollector::finish(core::MonoNs end_ns) {

@@ -29,6 +29,9 @@ class ResponseCollector final : public transport::ResponseSink {
   std::function<void()> on_first_content;
   // The response's non-reasoning text so far (a multi-turn session's assistant reply).
   std::string content_text() const;
+  // The assistant message that continues a session: its text without tool-call arguments, and
+  // its tool calls (OpenAI shape) when it made any; null when it said nothing.
+  nlohmann::ordered_json assistant_message() const;
   // Called once the exchange ended without a transport error.
   void finish(core::MonoNs end_ns);
   // With record.raw: adds a non-streaming body (whole, any status) to the raw responses. Called
@@ -55,6 +58,11 @@ class ResponseCollector final : public transport::ResponseSink {
   core::MonoNs headers_ts_ = 0;
   core::MonoNs last_ts_ = 0;
   std::uint32_t last_read_ = 0;
+  // Tool calls by index, as they accumulate over deltas; the argument bytes they took from the
+  // content, so the reply text can leave them out.
+  std::vector<endpoint::ToolCallDelta> tool_calls_;
+  std::size_t tool_argument_bytes_ = 0;
+  std::string plain_text_;
 };
 
 }  // namespace inferperf::worker

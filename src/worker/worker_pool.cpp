@@ -187,7 +187,14 @@ void Worker::launch(timing::Credit credit) {
         // The next turn carries this reply; reasoning is dropped, failed replies add nothing.
         dataset::Turn assistant;
         assistant.role = "assistant";
-        assistant.text = std::move(reply);
+        if (auto m = collector.assistant_message(); m.contains("tool_calls")) {
+          // Tool calls go back as an assistant message with tool_calls, so the next turn's tool
+          // results answer them.
+          assistant.messages = std::make_shared<const nlohmann::ordered_json>(
+              nlohmann::ordered_json::array({std::move(m)}));
+        } else {
+          assistant.text = std::move(reply);
+        }
         histories_[credit.session].push_back(std::move(assistant));
       }
     }

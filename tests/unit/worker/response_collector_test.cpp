@@ -78,6 +78,44 @@ TEST(ResponseCollector, StreamingChatEvents) {
   EXPECT_TRUE(r.valid());
 }
 
+TEST(ResponseCollector, ToolCallDeltasBecomeTheAssistantMessage) {
+  Fixture f;
+  f.collector.on_headers(200, "OK", "text/event-stream", 90);
+  f.collector.on_body(kRole + chunk(R"({"content":"Let me look."})"), 100, 0);
+  f.collector.on_body(
+      chunk(
+          R"({"tool_calls":[{"index":0,"id":"call_a","type":"function","function":{"name":"sh","arguments":"{\"cmd\""}}]})"),
+      200, 1);
+  f.collector.on_body(
+      chunk(R"({"tool_calls":[{"index":0,"function":{"arguments":":\"ls\"}"}}]})") +
+          chunk(
+              R"({"tool_calls":[{"index":1,"id":"call_b","function":{"name":"cat","arguments":"{}"}}]})",
+              "\"tool_calls\""),
+      300, 2);
+  f.collector.on_body(kDone, 400, 3);
+  f.collector.finish(500);
+  // Metrics see the arguments as output (documented deviation) ...
+  EXPECT_EQ(f.collector.content_text(), "Let me look.{\"cmd\":\"ls\"}{}");
+  // ... the next turn gets an assistant message with the calls, text without the arguments.
+  const auto m = f.collector.assistant_message();
+  EXPECT_EQ(m["role"], "assistant");
+  EXPECT_EQ(m["content"], "Let me look.");
+  ASSERT_EQ(m["tool_calls"].size(), 2u);
+  EXPECT_EQ(m["tool_calls"][0]["id"], "call_a");
+  EXPECT_EQ(m["tool_calls"][0]["function"]["name"], "sh");
+  EXPECT_EQ(m["tool_calls"][0]["function"]["arguments"], "{\"cmd\":\"ls\"}");
+  EXPECT_EQ(m["tool_calls"][1]["id"], "call_b");
+  EXPECT_EQ(m["tool_calls"][1]["type"], "function");
+  EXPECT_EQ(f.record.finish_reason, "tool_calls");
+
+  Fixture plain;
+  plain.collector.on_headers(200, "OK", "text/event-stream", 90);
+  plain.collector.on_body(chunk(R"({"content":"hi"})") + kDone, 100, 0);
+  plain.collector.finish(200);
+  EXPECT_EQ(plain.collector.assistant_message(),
+            (nlohmann::ordered_json{{"role", "assistant"}, {"content", "hi"}}));
+}
+
 TEST(ResponseCollector, EventSplitAcrossReadsTakesTheCompletingRead) {
   Fixture f;
   f.collector.on_headers(200, "OK", "text/event-stream", 90);
