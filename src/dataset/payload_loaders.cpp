@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <unordered_map>
 
 #include "core/uuid.hpp"
 #include "dataset/input_file.hpp"
@@ -104,6 +105,8 @@ std::optional<core::Error> load_inputs_json(LoadContext& ctx, std::string_view c
   const auto data = doc.find("data");
   if (!doc.is_object() || data == doc.end() || !data->is_array())
     return ctx.error(1, "data", "an inputs.json file is an object with a 'data' list");
+  std::unordered_map<std::string, int> seen;
+  std::size_t renamed = 0;
   for (std::size_t i = 0; i < data->size(); ++i) {
     ojson& entry = (*data)[i];
     const std::string where = fmt::format("data[{}]", i);
@@ -112,10 +115,16 @@ std::optional<core::Error> load_inputs_json(LoadContext& ctx, std::string_view c
     if (payloads == entry.end() || !payloads->is_array() || payloads->empty())
       return ctx.error(0, where + ".payloads", "must be a non-empty list of request bodies");
     Conversation c;
-    if (auto sid = entry.find("session_id"); sid != entry.end() && sid->is_string())
+    if (auto sid = entry.find("session_id"); sid != entry.end() && sid->is_string()) {
       c.session_id = sid->get<std::string>();
-    else
+      // Records find their conversation by id: a repeated id gets a suffix.
+      if (const int n = ++seen[c.session_id]; n > 1) {
+        c.session_id += "#" + std::to_string(n);
+        ++renamed;
+      }
+    } else {
       c.session_id = core::uuid4(ctx.id_rng);
+    }
     c.context_mode = ContextMode::kMessageArrayWithResponses;
     for (std::size_t k = 0; k < payloads->size(); ++k) {
       if (!(*payloads)[k].is_object())
@@ -124,6 +133,10 @@ std::optional<core::Error> load_inputs_json(LoadContext& ctx, std::string_view c
     }
     ++ctx.out.lines;
     ctx.out.dataset.conversations.push_back(std::move(c));
+  }
+  if (renamed > 0) {
+    ctx.out.warnings.push_back(
+        fmt::format("{}: {} repeated session_id(s) renamed with a '#N' suffix", ctx.file, renamed));
   }
   return std::nullopt;
 }
