@@ -313,6 +313,13 @@ TEST_F(TraceLoader, InputsJsonReplaysPayloadsPerSession) {
   ASSERT_EQ(r->dataset.conversations.size(), 1u);
   EXPECT_EQ(r->dataset.conversations[0].session_id, "s1");
   EXPECT_EQ(r->dataset.conversations[0].turns.size(), 2u);
+  auto twice =
+      load(write("{\n\"data\": [{\"session_id\": \"s\", \"payloads\": [{\"a\": 1}]},\n"
+                 "{\"session_id\": \"s\", \"payloads\": [{\"a\": 2}]}]}",
+                 "twice.json"));
+  ASSERT_TRUE(twice.ok()) << twice.error().describe();
+  EXPECT_EQ(twice->dataset.conversations[1].session_id, "s#2");
+  ASSERT_EQ(twice->warnings.size(), 1u);
   auto broken =
       load(write("{\n  \"data\": [\n    {\"session_id\": }\n  ]\n}", "x.json"), "inputs_json");
   ASSERT_FALSE(broken.ok());
