@@ -311,7 +311,7 @@ CliOutcome parse_command_line(const std::vector<std::string>& args) {
           "--isl-block-size",
           c.input.block_size,
           "Tokens per trace hash id (default: the format's, 512 mooncake, 16 bailian)")
-      ->check(CLI::PositiveNumber)
+      ->check(CLI::Range(1, 65536))
       ->group("Input Sequence Length");
   profile
       ->add_flag("--no-force-min-tokens", c.input.no_force_min_tokens,

@@ -343,7 +343,7 @@ core::Result<ShareGptDataset> load_sharegpt(const ShareGptOptions& options,
     for (std::size_t k = 0; k < entry.pairs.size(); ++k) {
       Turn t;
       t.text = std::string(entry.pairs[k].first);
-      t.max_tokens = c.completion_tokens[k];
+      t.max_tokens = std::max(1, static_cast<int>(c.completion_tokens[k]));  // never 0
       conv.turns.push_back(std::move(t));
     }
     out.dataset.conversations.push_back(std::move(conv));

@@ -16,6 +16,9 @@
 
 namespace inferperf::dataset {
 
+// Real captures use 16..1024-token blocks; the bound keeps block arithmetic far from overflow.
+constexpr long long kMaxBlockSize = 65536;
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -311,6 +314,8 @@ std::optional<core::Error> parse_trace(LoadContext& ctx, const ojson& j, Loaded&
   if (scope && *scope != "local")
     return r.error("hash_id_scope", "must be \"local\", got \"" + *scope + "\"");
   if (auto e = r.integer("block_size", block, 1)) return e;
+  if (block && *block > kMaxBlockSize)
+    return r.error("block_size", fmt::format("must be at most {}", kMaxBlockSize));
   if (auto e = r.integer("tool_tokens", tool, 0)) return e;
   if (auto e = r.integer("system_tokens", system, 0)) return e;
   if (auto e = string_list(r, "models", "")) return e;
@@ -451,10 +456,59 @@ void build_conversations(LoadContext& ctx, Loaded& tr, std::int64_t& next_global
 
 }  // namespace
 
+namespace {
+
+// Reads only the top-level keys (no tree is built, and it stops at the first answer), so probing a
+// 650 MB JSON array or a 1 GB inputs.json costs nothing.
+class WekaProbe final : public nlohmann::json_sax<ojson> {
+ public:
+  bool matched() const { return id_ && requests_ && scope_; }
+  bool null() override { return depth_ > 0; }
+  bool boolean(bool) override { return depth_ > 0; }
+  bool number_integer(number_integer_t) override { return depth_ > 0; }
+  bool number_unsigned(number_unsigned_t) override { return depth_ > 0; }
+  bool number_float(number_float_t, const string_t&) override { return depth_ > 0; }
+  bool string(string_t&) override { return depth_ > 0; }
+  bool binary(binary_t&) override { return false; }
+  bool start_object(std::size_t) override {
+    ++depth_;
+    return true;
+  }
+  bool end_object() override {
+    --depth_;
+    return true;
+  }
+  bool start_array(std::size_t) override { return depth_++ > 0; }  // a top-level array: no
+  bool end_array() override {
+    --depth_;
+    return true;
+  }
+  bool key(string_t& k) override {
+    if (depth_ != 1) return true;
+    static const std::set<std::string> kAllowed = {
+        "id",          "models",        "block_size", "hash_id_scope",
+        "tool_tokens", "system_tokens", "requests",   "totals"};
+    if (!kAllowed.count(k)) return false;  // weka objects have no other keys
+    id_ = id_ || k == "id";
+    requests_ = requests_ || k == "requests";
+    scope_ = scope_ || k == "hash_id_scope" || k == "block_size";
+    return !matched();
+  }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override {
+    return false;
+  }
+
+ private:
+  int depth_ = 0;
+  bool id_ = false, requests_ = false, scope_ = false;
+};
+
+}  // namespace
+
 bool looks_like_weka(std::string_view content) {
-  const ojson j = ojson::parse(content, nullptr, false);
-  return j.is_object() && j.contains("id") && j.contains("requests") &&
-         (j.contains("hash_id_scope") || j.contains("block_size"));
+  WekaProbe probe;
+  ojson::sax_parse(content, &probe, nlohmann::detail::input_format_t::json, false);
+  return probe.matched();
 }
 
 std::optional<core::Error> load_weka(LoadContext& ctx) {

@@ -112,11 +112,30 @@ asio::awaitable<GetResponse> fetch_once(asio::io_context& io, Target t, const Ge
 
 }  // namespace
 
-core::Result<GetResponse> http_get(const GetRequest& request) {
+core::Result<GetResponse> http_get(const GetRequest& original) {
+  GetRequest request = original;
   std::string url = request.url;
+  std::optional<Target> first;
   for (int hop = 0; hop <= request.max_redirects; ++hop) {
     auto t = split_url(url);
     if (!t) return t.error();
+    if (!first) {
+      first = *t;
+    } else {
+      if (first->scheme == "https" && t->scheme == "http") {
+        return core::Error{core::ErrorKind::kNetwork,
+                           "GET " + original.url + ": refusing a redirect from https to " + url};
+      }
+      // Credentials are for the origin they were given for (as curl and huggingface_hub do):
+      // a redirect to another host, port or scheme goes without them.
+      if (t->scheme != first->scheme || t->host != first->host || t->port != first->port) {
+        std::erase_if(request.headers, [](const auto& h) {
+          std::string name = h.first;
+          for (auto& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+          return name == "authorization" || name == "cookie";
+        });
+      }
+    }
     std::optional<GetResponse> got;
     std::string problem;
     {

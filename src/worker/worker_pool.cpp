@@ -74,7 +74,10 @@ std::string Worker::body_for(const timing::Credit& credit) {
     return build_body_text(plan_, conv, alone);
   }
   auto& history = histories_[credit.session];
-  if (turn.reset_context) history.clear();  // the turn re-sends the whole context
+  // A turn that re-sends the whole context starts afresh; so does turn 0: session numbers restart
+  // with every phase, and a session cut short in warmup must not leave its turns in front of a
+  // profiling session with the same number.
+  if (turn.reset_context || credit.turn_index == 0) history.clear();
   history.push_back(dataset::materialize(ds, turn));
   if (prebuilt) return *prebuilt;
   return build_body_text(plan_, conv, history);
