@@ -37,9 +37,7 @@ std::vector<std::string> profile(const MockServerProcess& mock, const std::strin
 
 std::vector<json> jsonl(const std::string& path) {
   std::vector<json> out;
-  std::istringstream in(read_file(path));
-  for (std::string line; std::getline(in, line);)
-    if (!line.empty()) out.push_back(json::parse(line));
+  for (const auto& line : read_lines(path)) out.push_back(json::parse(line));
   return out;
 }
 

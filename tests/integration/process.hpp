@@ -51,5 +51,7 @@ HttpReply http_post(int port, const std::string& target, const std::string& json
 // A fresh empty folder under the system temp dir.
 std::string make_temp_dir(const std::string& prefix);
 std::string read_file(const std::string& path);
+// The non-empty lines of a file (JSONL exports).
+std::vector<std::string> read_lines(const std::string& path);
 
 }  // namespace inferperf::testing

@@ -14,6 +14,7 @@
 #include "dataset/custom_loader.hpp"
 #include "dataset/media.hpp"
 #include "dataset/prompt_blocks.hpp"
+#include "scratch_dir.hpp"
 #include "tokenizer/hf_tokenizer.hpp"
 
 namespace inferperf::dataset {
@@ -26,20 +27,10 @@ const fs::path kSource = INFERPERF_SOURCE_DIR;
 
 class TraceLoader : public ::testing::Test {
  protected:
-  fs::path dir() {
-    if (dir_.empty()) {
-      dir_ = fs::temp_directory_path() /
-             ("ip-trace-" + std::to_string(::getpid()) + "-" +
-              ::testing::UnitTest::GetInstance()->current_test_info()->name());
-      fs::create_directories(dir_);
-    }
-    return dir_;
-  }
+  fs::path dir() { return scratch_.dir(); }
   fs::path write(const std::string& content, const std::string& name = "") {
-    const fs::path p = dir() / (name.empty() ? "t" + std::to_string(counter_++) + ".jsonl" : name);
-    fs::create_directories(p.parent_path());
-    std::ofstream(p, std::ios::binary) << content;
-    return p;
+    return scratch_.write(content,
+                          name.empty() ? "t" + std::to_string(counter_++) + ".jsonl" : name);
   }
   core::Result<CustomDataset> load(const fs::path& p, std::optional<std::string> type = {},
                                    CustomLoadOptions o = {}) {
@@ -48,13 +39,9 @@ class TraceLoader : public ::testing::Test {
     o.seed = 42;
     return load_custom_dataset(o, rng_);
   }
-  void TearDown() override {
-    std::error_code ec;
-    if (!dir_.empty()) fs::remove_all(dir_, ec);
-  }
+  ScratchDir scratch_{"ip-trace-"};
   std::mt19937_64 rng_{1};
   int counter_ = 0;
-  fs::path dir_;
 };
 
 std::string text_of(const CustomDataset& d, std::size_t c, std::size_t t = 0) {

@@ -11,6 +11,7 @@
 
 #include "dataset/custom_loader.hpp"
 #include "dataset/prompt_blocks.hpp"
+#include "scratch_dir.hpp"
 #include "tokenizer/hf_tokenizer.hpp"
 
 namespace inferperf::dataset {
@@ -34,20 +35,9 @@ constexpr const char* kExample = R"({"id": "tr_42", "models": ["big", "small"], 
 
 class WekaLoader : public ::testing::Test {
  protected:
-  fs::path dir() {
-    if (dir_.empty()) {
-      dir_ = fs::temp_directory_path() /
-             ("ip-weka-" + std::to_string(::getpid()) + "-" +
-              ::testing::UnitTest::GetInstance()->current_test_info()->name());
-      fs::create_directories(dir_);
-    }
-    return dir_;
-  }
+  fs::path dir() { return scratch_.dir(); }
   fs::path write(const std::string& content, const std::string& name = "trace.json") {
-    const fs::path p = dir() / name;
-    fs::create_directories(p.parent_path());
-    std::ofstream(p, std::ios::binary) << content;
-    return p;
+    return scratch_.write(content, name);
   }
   core::Result<CustomDataset> load(const fs::path& p, CustomLoadOptions o = {}) {
     o.path = p;
@@ -55,12 +45,8 @@ class WekaLoader : public ::testing::Test {
     o.seed = 42;
     return load_custom_dataset(o, rng_);
   }
-  void TearDown() override {
-    std::error_code ec;
-    if (!dir_.empty()) fs::remove_all(dir_, ec);
-  }
+  ScratchDir scratch_{"ip-weka-"};
   std::mt19937_64 rng_{1};
-  fs::path dir_;
 };
 
 std::size_t words(const std::string& s) {
