@@ -32,6 +32,15 @@ core::Result<dataset::Dataset> synthetic(const config::RunConfig& c, const core:
   syn.turn_delay_mean = c.input.turn_delay_mean_ms;
   syn.turn_delay_stddev = c.input.turn_delay_stddev_ms;
   syn.turn_delay_ratio = c.input.turn_delay_ratio;
+  using config::EndpointType;
+  if (c.endpoint.type == EndpointType::kNimRankings ||
+      c.endpoint.type == EndpointType::kHfTeiRankings ||
+      c.endpoint.type == EndpointType::kCohereRankings) {
+    const auto& r = c.input.rankings;
+    syn.rankings = dataset::RankingsOptions{r.passages_mean,       r.passages_stddev,
+                                            r.passage_tokens_mean, r.passage_tokens_stddev,
+                                            r.query_tokens_mean,   r.query_tokens_stddev};
+  }
   if (!c.input.sequence_distribution.empty()) {
     auto dist = dataset::parse_sequence_distribution(c.input.sequence_distribution);
     if (!dist) return dist.error();
@@ -190,22 +199,40 @@ core::Result<PreparedDataset> prepare_dataset(const config::RunConfig& c,
                          c.input.input_file, 0, "turns"};
     }
   }
-  if (c.endpoint.type != config::EndpointType::kChat) {
-    for (const auto& conv : out.dataset.conversations) {
-      for (const auto& t : conv.turns) {
-        if (!t.media.empty()) {
-          return core::Error{core::ErrorKind::kConfig,
-                             "the dataset has images, audio or video, which only --endpoint-type "
-                             "chat sends",
-                             c.input.input_file, 0, "--endpoint-type"};
-        }
-        if (t.messages) {
-          // A completions prompt list would be a batch of separate prompts, not one conversation.
-          return core::Error{core::ErrorKind::kConfig,
-                             "the dataset has chat 'messages' rows, which only --endpoint-type "
-                             "chat sends",
-                             c.input.input_file, 0, "--endpoint-type"};
-        }
+  using config::EndpointType;
+  const EndpointType type = c.endpoint.type;
+  // Which endpoints send a turn's media, and which send chat-style message rows verbatim.
+  const bool sends_media = type == EndpointType::kChat || type == EndpointType::kChatEmbeddings ||
+                           type == EndpointType::kNimEmbeddings ||
+                           type == EndpointType::kImageRetrieval ||
+                           type == EndpointType::kResponses || type == EndpointType::kMessages ||
+                           type == EndpointType::kTemplate;
+  const bool sends_messages = type == EndpointType::kChat ||
+                              type == EndpointType::kChatEmbeddings ||
+                              type == EndpointType::kResponses || type == EndpointType::kMessages;
+  const char* type_name = config::to_string(type);
+  for (const auto& conv : out.dataset.conversations) {
+    for (const auto& t : conv.turns) {
+      if (!t.media.empty() && !sends_media) {
+        return core::Error{core::ErrorKind::kConfig,
+                           fmt::format("the dataset has images, audio or video, which "
+                                       "--endpoint-type {} does not send",
+                                       type_name),
+                           c.input.input_file, 0, "--endpoint-type"};
+      }
+      if (t.messages && !sends_messages) {
+        // A completions prompt list would be a batch of separate prompts, not one conversation.
+        return core::Error{core::ErrorKind::kConfig,
+                           fmt::format("the dataset has chat 'messages' rows, which "
+                                       "--endpoint-type {} does not send",
+                                       type_name),
+                           c.input.input_file, 0, "--endpoint-type"};
+      }
+      if (type == EndpointType::kImageRetrieval && t.media.empty() && !t.payload) {
+        return core::Error{core::ErrorKind::kConfig,
+                           "--endpoint-type image_retrieval sends images; the dataset has a turn "
+                           "without any (give an --input-file with image fields)",
+                           c.input.input_file, 0, "image"};
       }
     }
   }

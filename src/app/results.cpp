@@ -1,5 +1,7 @@
 #include "app/results.hpp"
 
+#include "endpoint/endpoint.hpp"
+
 #include "app/export_names.hpp"
 
 #include <fmt/format.h>
@@ -50,6 +52,10 @@ bool env_flag(const char* name) {
 metrics::MetricOptions metric_options_for(const config::RunConfig& c, bool client_tokenizer) {
   metrics::MetricOptions mo;
   mo.streaming = c.endpoint.streaming;
+  const endpoint::EndpointInfo& info = endpoint::endpoint_info(c.endpoint.type);
+  mo.produces_tokens = info.produces_tokens;
+  mo.tokenizes_input = info.tokenizes_input;
+  mo.images = info.output == endpoint::OutputKind::kImages;
   mo.token_source = client_tokenizer ? metrics::TokenSource::kClientTokenizer
                                      : metrics::TokenSource::kServerUsage;
   mo.osl_mismatch_pct_threshold = env_double("AIPERF_METRICS_OSL_MISMATCH_PCT_THRESHOLD", 5.0);

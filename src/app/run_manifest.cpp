@@ -24,6 +24,9 @@ config::ExportLevel level_of(const std::string& s) {
 ordered_json options_json(const metrics::MetricOptions& o) {
   ordered_json j;
   j["streaming"] = o.streaming;
+  j["produces_tokens"] = o.produces_tokens;
+  j["tokenizes_input"] = o.tokenizes_input;
+  j["images"] = o.images;
   j["token_source"] =
       o.token_source == metrics::TokenSource::kClientTokenizer ? "client" : "server";
   j["osl_mismatch_pct_threshold"] = o.osl_mismatch_pct_threshold;
@@ -40,6 +43,9 @@ ordered_json options_json(const metrics::MetricOptions& o) {
 core::Result<metrics::MetricOptions> options_from(const nlohmann::json& j) {
   metrics::MetricOptions o;
   o.streaming = j.at("streaming").get<bool>();
+  o.produces_tokens = j.value("produces_tokens", true);  // older manifests: an LLM endpoint
+  o.tokenizes_input = j.value("tokenizes_input", true);
+  o.images = j.value("images", false);
   o.token_source = j.at("token_source").get<std::string>() == "client"
                        ? metrics::TokenSource::kClientTokenizer
                        : metrics::TokenSource::kServerUsage;

@@ -9,6 +9,7 @@
 #include <atomic>
 #include <cmath>
 #include <csignal>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <thread>
@@ -21,6 +22,7 @@
 #include "app/model_discovery.hpp"
 #include "app/phase_plans.hpp"
 #include "app/phase_runner.hpp"
+#include "app/preflight.hpp"
 #include "app/results.hpp"
 #include "app/run_manifest.hpp"
 #include "app/telemetry_setup.hpp"
@@ -112,6 +114,22 @@ int run_profile(config::RunConfig c) {
     }
     urls.push_back(std::move(*parsed));
   }
+  auto created = endpoint::create_endpoint(c.endpoint.type, c.input.extra);
+  if (!created) {
+    std::cerr << "error: " << created.error().describe() << "\n";
+    return kExitBadConfig;
+  }
+  const std::unique_ptr<endpoint::Endpoint> endpoint = std::move(*created);
+  const endpoint::EndpointInfo& info = endpoint->info();
+  if (info.path[0] == '\0' && c.endpoint.custom_endpoint.empty()) {
+    std::cerr << "error: --endpoint-type " << info.name
+              << " has no default path; give the path with --endpoint\n";
+    return kExitBadConfig;
+  }
+  if (c.endpoint.streaming && !info.streams) {
+    spdlog::warn("--endpoint-type {} does not stream; --streaming is ignored", info.name);
+    c.endpoint.streaming = false;
+  }
   if (c.endpoint.model_names.empty()) {
     auto model = discover_model(urls.front(), 10);
     if (!model) {
@@ -145,7 +163,9 @@ int run_profile(config::RunConfig c) {
   std::string token_source = "server usage";
   // With server token counts a tokenizer is still loaded when one is named: trace prompts are
   // then synthesized exactly for the served model's vocabulary.
-  if (!c.endpoint.use_server_token_count || !c.tokenizer.name.empty()) {
+  // Endpoints that neither produce tokens nor send text (image retrieval) need no tokenizer.
+  const bool needs_tokenizer = info.produces_tokens || info.tokenizes_input;
+  if (needs_tokenizer && (!c.endpoint.use_server_token_count || !c.tokenizer.name.empty())) {
     auto loaded = load_run_tokenizer(c);
     if (!loaded) {
       std::cerr << "error: " << loaded.error().describe() << "\n";
@@ -177,6 +197,46 @@ int run_profile(config::RunConfig c) {
     if (!c.set_options.count("--request-count")) c.load.request_count.reset();
   }
 
+  endpoint::BodyOptions bo;
+  bo.model = c.endpoint.model_names.front();
+  bo.streaming = c.endpoint.streaming;
+  // As AIPerf: streaming usage is requested only when the server's counts are the token source.
+  bo.include_usage = c.endpoint.use_server_token_count;
+  bo.use_legacy_max_tokens = c.endpoint.use_legacy_max_tokens;
+  bo.extra = &c.input.extra;
+
+  worker::RequestPlan plan;
+  for (const auto& u : urls) {
+    worker::Target t{u, endpoint::join_path(u.base_path, c.endpoint.custom_endpoint,
+                                            endpoint->path(c.endpoint.streaming))};
+    if (!u.query.empty()) t.path += "?" + u.query;
+    plan.targets.push_back(std::move(t));
+  }
+  plan.headers = c.input.headers;
+  for (auto& h : endpoint::protocol_headers(c.endpoint.type, c.endpoint.api_key, c.input.headers))
+    plan.headers.push_back(std::move(h));
+  plan.streaming = c.endpoint.streaming;
+  plan.request_timeout_s = c.endpoint.request_timeout_s;
+  plan.endpoint = endpoint.get();
+  plan.dataset = &ds;
+  bo.system_message = ds.system_message;
+  plan.body_options = bo;
+  plan.connection_reuse = c.endpoint.connection_reuse;
+  plan.capture_raw = c.output.export_level == config::ExportLevel::kRaw;
+  if (const char* poll = std::getenv("AIPERF_HTTP_VIDEO_POLL_INTERVAL")) {
+    const double s = std::atof(poll);
+    if (s > 0) plan.video_poll_interval_s = s;
+  }
+  if (c.endpoint.preflight && !ds.conversations.empty()) {
+    const PreflightResult pf = run_preflight(plan, c.endpoint.wait_for_model_timeout_s);
+    if (!pf.ok) {
+      std::cerr << "error: preflight failed: " << pf.message
+                << "\n(the run was not started; --no-preflight skips this check)\n";
+      return kExitRunFailed;
+    }
+    if (!pf.message.empty()) spdlog::warn("{}", pf.message);
+  }
+
   // ---- artifact folder: only once the inputs are known to be good ------------------------
   fs::path artifact_dir = c.output.artifact_dir;
   if (!c.output.artifact_dir_explicit) artifact_dir /= artifact_leaf(c);
@@ -193,33 +253,6 @@ int run_profile(config::RunConfig c) {
   for (const auto& u : urls) url_names.push_back(u.to_string());
   spdlog::info("{} -> {}", c.cli_command, fmt::join(url_names, ", "));
 
-  const auto endpoint = endpoint::make_endpoint(c.endpoint.type);
-  endpoint::BodyOptions bo;
-  bo.model = c.endpoint.model_names.front();
-  bo.streaming = c.endpoint.streaming;
-  // As AIPerf: streaming usage is requested only when the server's counts are the token source.
-  bo.include_usage = c.endpoint.use_server_token_count;
-  bo.use_legacy_max_tokens = c.endpoint.use_legacy_max_tokens;
-  bo.extra = &c.input.extra;
-
-  worker::RequestPlan plan;
-  for (const auto& u : urls) {
-    worker::Target t{
-        u, endpoint::join_path(u.base_path, c.endpoint.custom_endpoint, endpoint->default_path())};
-    if (!u.query.empty()) t.path += "?" + u.query;
-    plan.targets.push_back(std::move(t));
-  }
-  plan.headers = c.input.headers;
-  if (!c.endpoint.api_key.empty())
-    plan.headers.emplace_back("Authorization", "Bearer " + c.endpoint.api_key);
-  plan.streaming = c.endpoint.streaming;
-  plan.request_timeout_s = c.endpoint.request_timeout_s;
-  plan.endpoint = endpoint.get();
-  plan.dataset = &ds;
-  bo.system_message = ds.system_message;
-  plan.body_options = bo;
-  plan.connection_reuse = c.endpoint.connection_reuse;
-  plan.capture_raw = c.output.export_level == config::ExportLevel::kRaw;
   auto inputs = write_inputs_json(artifact_dir / "inputs.json", ds, plan);
   if (!inputs) {
     std::cerr << "error: " << inputs.error().describe() << "\n";
@@ -240,6 +273,7 @@ int run_profile(config::RunConfig c) {
   ctx.benchmark_id = benchmark_id;
   ctx.cli_command = c.cli_command;
   ctx.token_source = token_source;
+  ctx.title = info.title;
   ctx.input_config = build_input_config(c, artifact_dir.string(), benchmark_id);
   ctx.anchor = anchor;
   ctx.artifact_dir = artifact_dir;

@@ -26,12 +26,6 @@ const std::vector<std::string> kUnsupportedFlags = {"--num-profile-runs",
                                                     "--audio-length-mean",
                                                     "--video-width",
                                                     "--video-height",
-                                                    "--rankings-passages-mean",
-                                                    "--rankings-passages-stddev",
-                                                    "--rankings-passages-prompt-token-mean",
-                                                    "--rankings-passages-prompt-token-stddev",
-                                                    "--rankings-query-prompt-token-mean",
-                                                    "--rankings-query-prompt-token-stddev",
                                                     "--accuracy-benchmark",
                                                     "--synthesis-prefix-len-multiplier",
                                                     "--synthesis-prefix-root-multiplier",
@@ -160,8 +154,13 @@ CliOutcome parse_command_line(const std::vector<std::string>& args) {
   profile->add_option("-m,--model-names,--model", models, "Model name(s); comma list or repeated")
       ->delimiter(',')
       ->group("Endpoint");
-  profile->add_option("--endpoint-type", endpoint_type, "chat | completions")
-      ->check(CLI::IsMember({"chat", "completions"}))
+  profile
+      ->add_option("--endpoint-type", endpoint_type,
+                   "chat | completions | embeddings | chat_embeddings | nim_embeddings | "
+                   "nim_rankings | hf_tei_rankings | cohere_rankings | huggingface_generate | "
+                   "image_generation | image_retrieval | video_generation | solido_rag | template "
+                   "| responses | messages")
+      ->check(CLI::IsMember(endpoint_type_names()))
       ->group("Endpoint");
   profile
       ->add_option("--custom-endpoint,--endpoint", c.endpoint.custom_endpoint, "URL path override")
@@ -189,10 +188,42 @@ CliOutcome parse_command_line(const std::vector<std::string>& args) {
                  "chat: send max_tokens instead of max_completion_tokens")
       ->group("Endpoint");
   profile
+      ->add_option("--wait-for-model-timeout", c.endpoint.wait_for_model_timeout_s,
+                   "Seconds to keep polling until the server answers the preflight request (a "
+                   "model still loading); 0 tries once")
+      ->check(CLI::NonNegativeNumber)
+      ->group("Endpoint");
+  bool no_preflight = false;
+  profile
+      ->add_flag("--no-preflight", no_preflight,
+                 "Skip the one request that proves the server answers before the run")
+      ->group("Endpoint");
+  profile
       ->add_flag("--use-server-token-count", c.endpoint.use_server_token_count,
                  "Token metrics from the server's usage")
       ->group("Endpoint");
 
+  struct RankingFlag {
+    const char* name;
+    double* value;
+    const char* help;
+  };
+  for (const RankingFlag& f :
+       {RankingFlag{"--rankings-passages-mean", &c.input.rankings.passages_mean,
+                    "rankings endpoints: passages per query, mean"},
+        RankingFlag{"--rankings-passages-stddev", &c.input.rankings.passages_stddev,
+                    "rankings endpoints: passages per query, standard deviation"},
+        RankingFlag{"--rankings-passages-prompt-token-mean", &c.input.rankings.passage_tokens_mean,
+                    "rankings endpoints: tokens per passage, mean"},
+        RankingFlag{"--rankings-passages-prompt-token-stddev",
+                    &c.input.rankings.passage_tokens_stddev,
+                    "rankings endpoints: tokens per passage, standard deviation"},
+        RankingFlag{"--rankings-query-prompt-token-mean", &c.input.rankings.query_tokens_mean,
+                    "rankings endpoints: tokens per query, mean"},
+        RankingFlag{"--rankings-query-prompt-token-stddev", &c.input.rankings.query_tokens_stddev,
+                    "rankings endpoints: tokens per query, standard deviation"}}) {
+    profile->add_option(f.name, *f.value, f.help)->check(CLI::NonNegativeNumber)->group("Input");
+  }
   profile
       ->add_option("--extra-inputs", extra_inputs,
                    "key:value pairs or a JSON object merged into every body")
@@ -625,8 +656,8 @@ CliOutcome parse_command_line(const std::vector<std::string>& args) {
     if (!c.metrics.goodput.empty()) c.metrics.goodput += ' ';
     c.metrics.goodput += g;
   }
-  c.endpoint.type =
-      endpoint_type == "completions" ? EndpointType::kCompletions : EndpointType::kChat;
+  c.endpoint.type = endpoint_type_from(endpoint_type).value_or(EndpointType::kChat);
+  c.endpoint.preflight = !no_preflight;
   c.output.export_level = export_level == "summary" ? ExportLevel::kSummary
                           : export_level == "raw"   ? ExportLevel::kRaw
                                                     : ExportLevel::kRecords;

@@ -7,16 +7,38 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 namespace inferperf::config {
 
-enum class EndpointType { kChat, kCompletions };
+enum class EndpointType {
+  kChat,
+  kCompletions,
+  kEmbeddings,
+  kChatEmbeddings,
+  kNimEmbeddings,
+  kNimRankings,
+  kHfTeiRankings,
+  kCohereRankings,
+  kHuggingfaceGenerate,
+  kImageGeneration,
+  kImageRetrieval,
+  kVideoGeneration,
+  kSolidoRag,
+  kTemplate,
+  kResponses,
+  kMessages,
+};
 enum class ExportLevel { kSummary, kRecords, kRaw };
 enum class UiType { kNone, kSimple, kDashboard };
 
 const char* to_string(EndpointType t);
+// The --endpoint-type spelling's type; nullopt for an unknown name.
+std::optional<EndpointType> endpoint_type_from(std::string_view name);
+// Every --endpoint-type name, in the order of the enum.
+const std::vector<std::string>& endpoint_type_names();
 const char* to_string(ExportLevel l);
 
 struct EndpointConfig {
@@ -32,9 +54,20 @@ struct EndpointConfig {
   std::string api_key;
   bool use_legacy_max_tokens = false;
   bool use_server_token_count = false;
+  // Preflight: how long to poll until the server answers one request (0: one try).
+  double wait_for_model_timeout_s = 0.0;
+  bool preflight = true;  // --no-preflight skips the check
+};
+
+// --rankings-*: the synthetic query-and-passages composer of the rankings endpoints.
+struct RankingsConfig {
+  double passages_mean = 1.0, passages_stddev = 0.0;
+  double passage_tokens_mean = 550.0, passage_tokens_stddev = 0.0;
+  double query_tokens_mean = 550.0, query_tokens_stddev = 0.0;
 };
 
 struct InputConfig {
+  RankingsConfig rankings;
   // --extra-inputs, in the order given; values already type-coerced.
   std::vector<std::pair<std::string, nlohmann::json>> extra;
   std::vector<std::pair<std::string, std::string>> headers;

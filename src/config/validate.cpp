@@ -8,8 +8,36 @@
 
 namespace inferperf::config {
 
+const std::vector<std::string>& endpoint_type_names() {
+  static const std::vector<std::string> names = {"chat",
+                                                 "completions",
+                                                 "embeddings",
+                                                 "chat_embeddings",
+                                                 "nim_embeddings",
+                                                 "nim_rankings",
+                                                 "hf_tei_rankings",
+                                                 "cohere_rankings",
+                                                 "huggingface_generate",
+                                                 "image_generation",
+                                                 "image_retrieval",
+                                                 "video_generation",
+                                                 "solido_rag",
+                                                 "template",
+                                                 "responses",
+                                                 "messages"};
+  return names;
+}
+
 const char* to_string(EndpointType t) {
-  return t == EndpointType::kCompletions ? "completions" : "chat";
+  return endpoint_type_names()[static_cast<std::size_t>(t)].c_str();
+}
+
+std::optional<EndpointType> endpoint_type_from(std::string_view name) {
+  const auto& names = endpoint_type_names();
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (names[i] == name) return static_cast<EndpointType>(i);
+  }
+  return std::nullopt;
 }
 
 const char* to_string(ExportLevel l) {

@@ -2,6 +2,7 @@
 
 #include "endpoint/decode_util.hpp"
 #include "endpoint/endpoint.hpp"
+#include "endpoint/factories.hpp"
 #include "endpoint/openai_common.hpp"
 #include "endpoint/server_timings.hpp"
 
@@ -34,100 +35,107 @@ nlohmann::ordered_json content_parts(const dataset::Turn& t) {
   return parts;
 }
 
-class ChatEndpoint final : public Endpoint {
- public:
-  std::string default_path() const override { return "v1/chat/completions"; }
+}  // namespace
 
-  nlohmann::ordered_json build_body(const std::vector<dataset::Turn>& history,
-                                    const BodyOptions& o) const override {
-    nlohmann::ordered_json body;
-    auto messages = nlohmann::ordered_json::array();
-    if (!o.system_message.empty())
-      messages.push_back({{"role", "system"}, {"content", o.system_message}});
-    if (!o.user_context.empty())
-      messages.push_back({{"role", "user"}, {"content", o.user_context}});
-    for (const auto& t : history) {
-      if (t.messages) {
-        for (const auto& m : *t.messages) messages.push_back(m);  // trace messages, verbatim
-        continue;
-      }
-      if (!t.media.empty()) {
-        messages.push_back({{"role", t.role}, {"content", content_parts(t)}});
-        continue;
-      }
-      if (t.more_texts.empty()) {
-        // Single-text turns carry "name":"text" as AIPerf sends it (a Dynamo compatibility quirk).
-        messages.push_back({{"role", t.role}, {"name", "text"}, {"content", t.text}});
-        continue;
-      }
-      auto parts = nlohmann::ordered_json::array();
-      parts.push_back({{"type", "text"}, {"text", t.text}});
-      for (const auto& more : t.more_texts) parts.push_back({{"type", "text"}, {"text", more}});
-      messages.push_back({{"role", t.role}, {"content", std::move(parts)}});
+nlohmann::ordered_json chat_body(const std::vector<dataset::Turn>& history, const BodyOptions& o) {
+  nlohmann::ordered_json body;
+  auto messages = nlohmann::ordered_json::array();
+  if (!o.system_message.empty())
+    messages.push_back({{"role", "system"}, {"content", o.system_message}});
+  if (!o.user_context.empty()) messages.push_back({{"role", "user"}, {"content", o.user_context}});
+  for (const auto& t : history) {
+    if (t.messages) {
+      for (const auto& m : *t.messages) messages.push_back(m);  // trace messages, verbatim
+      continue;
     }
-    body["messages"] = std::move(messages);
-    body["model"] = history.back().model.empty() ? o.model : history.back().model;
-    body["stream"] = o.streaming;
-    const auto& last = history.back();
-    if (last.max_tokens) {
-      body[o.use_legacy_max_tokens ? "max_tokens" : "max_completion_tokens"] = *last.max_tokens;
+    if (!t.media.empty()) {
+      messages.push_back({{"role", t.role}, {"content", content_parts(t)}});
+      continue;
     }
-    if (last.tools) body["tools"] = *last.tools;
-    finish_body(body, o);
-    return body;
+    if (t.more_texts.empty()) {
+      // Single-text turns carry "name":"text" as AIPerf sends it (a Dynamo compatibility quirk).
+      messages.push_back({{"role", t.role}, {"name", "text"}, {"content", t.text}});
+      continue;
+    }
+    auto parts = nlohmann::ordered_json::array();
+    parts.push_back({{"type", "text"}, {"text", t.text}});
+    for (const auto& more : t.more_texts) parts.push_back({{"type", "text"}, {"text", more}});
+    messages.push_back({{"role", t.role}, {"content", std::move(parts)}});
   }
+  body["messages"] = std::move(messages);
+  body["model"] = model_of(history, o);
+  body["stream"] = o.streaming;
+  const auto& last = history.back();
+  if (last.max_tokens) {
+    body[o.use_legacy_max_tokens ? "max_tokens" : "max_completion_tokens"] = *last.max_tokens;
+  }
+  if (last.tools) body["tools"] = *last.tools;
+  finish_body(body, o);
+  return body;
+}
 
-  DecodedEvent decode(std::string_view payload) const override {
-    DecodedEvent out;
-    thread_local simdjson::dom::parser parser;
-    simdjson::dom::object obj;
-    if (!parse_object(payload, parser, obj, out)) return out;
-    std::string_view object = string_or_empty(obj, "object");
-    std::string_view field;
-    if (object == "chat.completion.chunk") {
-      field = "delta";
-    } else if (object == "chat.completion") {
-      field = "message";
-    } else {
-      if (auto e = error_message_of(obj)) return error_event(*e);
-      return error_event("unexpected chat response object '" + std::string(object) + "'");
-    }
-    out.kind = DecodedEvent::Kind::kData;
-    read_usage(obj, out);
-    out.server_timings = decode_server_timings(obj);
-    simdjson::dom::array choices;
-    if (obj["choices"].get_array().get(choices) != simdjson::SUCCESS || choices.size() == 0) {
-      return out;
-    }
-    simdjson::dom::element choice = choices.at(0);
-    out.finish_reason = std::string(string_or_empty(choice, "finish_reason"));
-    simdjson::dom::object msg;
-    if (choice[field].get_object().get(msg) != simdjson::SUCCESS) return out;
-    out.content = std::string(string_or_empty(msg, "content"));
-    std::string_view reasoning = string_or_empty(msg, "reasoning_content");
-    if (reasoning.empty()) reasoning = string_or_empty(msg, "reasoning");
-    out.reasoning = std::string(reasoning);
-    // Tool-call argument text is output the model generated (documented deviation from AIPerf).
-    simdjson::dom::array calls;
-    if (msg["tool_calls"].get_array().get(calls) == simdjson::SUCCESS) {
-      std::int64_t position = 0;
-      for (simdjson::dom::element call : calls) {
-        ToolCallDelta delta;
-        std::int64_t index = position++;
-        if (call["index"].get_int64().get(index) == simdjson::SUCCESS) delta.index = index;
-        delta.index = index;
-        delta.id = std::string(string_or_empty(call, "id"));
-        simdjson::dom::element fn;
-        if (call["function"].get(fn) == simdjson::SUCCESS) {
-          delta.name = std::string(string_or_empty(fn, "name"));
-          delta.arguments = std::string(string_or_empty(fn, "arguments"));
-          out.content += delta.arguments;
-        }
-        out.tool_calls.push_back(std::move(delta));
-      }
-    }
+DecodedEvent decode_chat(std::string_view payload) {
+  DecodedEvent out;
+  thread_local simdjson::dom::parser parser;
+  simdjson::dom::object obj;
+  if (!parse_object(payload, parser, obj, out)) return out;
+  std::string_view object = string_or_empty(obj, "object");
+  std::string_view field;
+  if (object == "chat.completion.chunk") {
+    field = "delta";
+  } else if (object == "chat.completion") {
+    field = "message";
+  } else {
+    if (auto e = error_message_of(obj)) return error_event(*e);
+    return error_event("unexpected chat response object '" + std::string(object) + "'");
+  }
+  out.kind = DecodedEvent::Kind::kData;
+  read_usage(obj, out);
+  out.server_timings = decode_server_timings(obj);
+  simdjson::dom::array choices;
+  if (obj["choices"].get_array().get(choices) != simdjson::SUCCESS || choices.size() == 0) {
     return out;
   }
+  simdjson::dom::element choice = choices.at(0);
+  out.finish_reason = std::string(string_or_empty(choice, "finish_reason"));
+  simdjson::dom::object msg;
+  if (choice[field].get_object().get(msg) != simdjson::SUCCESS) return out;
+  out.content = std::string(string_or_empty(msg, "content"));
+  std::string_view reasoning = string_or_empty(msg, "reasoning_content");
+  if (reasoning.empty()) reasoning = string_or_empty(msg, "reasoning");
+  out.reasoning = std::string(reasoning);
+  // Tool-call argument text is output the model generated (documented deviation from AIPerf).
+  simdjson::dom::array calls;
+  if (msg["tool_calls"].get_array().get(calls) == simdjson::SUCCESS) {
+    std::int64_t position = 0;
+    for (simdjson::dom::element call : calls) {
+      ToolCallDelta delta;
+      std::int64_t index = position++;
+      if (call["index"].get_int64().get(index) == simdjson::SUCCESS) delta.index = index;
+      delta.index = index;
+      delta.id = std::string(string_or_empty(call, "id"));
+      simdjson::dom::element fn;
+      if (call["function"].get(fn) == simdjson::SUCCESS) {
+        delta.name = std::string(string_or_empty(fn, "name"));
+        delta.arguments = std::string(string_or_empty(fn, "arguments"));
+        out.content += delta.arguments;
+      }
+      out.tool_calls.push_back(std::move(delta));
+    }
+  }
+  return out;
+}
+
+namespace {
+
+class ChatEndpoint final : public Endpoint {
+ public:
+  ChatEndpoint() : Endpoint(config::EndpointType::kChat) {}
+  nlohmann::ordered_json build_body(const std::vector<dataset::Turn>& history,
+                                    const BodyOptions& o) const override {
+    return chat_body(history, o);
+  }
+  DecodedEvent decode(std::string_view payload) const override { return decode_chat(payload); }
 };
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include "endpoint/decode_util.hpp"
 #include "endpoint/endpoint.hpp"
+#include "endpoint/factories.hpp"
 #include "endpoint/openai_common.hpp"
 #include "endpoint/server_timings.hpp"
 
@@ -11,7 +12,7 @@ namespace {
 
 class CompletionsEndpoint final : public Endpoint {
  public:
-  std::string default_path() const override { return "v1/completions"; }
+  CompletionsEndpoint() : Endpoint(config::EndpointType::kCompletions) {}
 
   nlohmann::ordered_json build_body(const std::vector<dataset::Turn>& history,
                                     const BodyOptions& o) const override {
@@ -22,7 +23,7 @@ class CompletionsEndpoint final : public Endpoint {
       for (const auto& more : t.more_texts) prompt.push_back(more);
     }
     body["prompt"] = std::move(prompt);
-    body["model"] = history.back().model.empty() ? o.model : history.back().model;
+    body["model"] = model_of(history, o);
     body["stream"] = o.streaming;
     if (history.back().max_tokens) body["max_tokens"] = *history.back().max_tokens;
     finish_body(body, o);

@@ -27,13 +27,25 @@ std::optional<std::int64_t> int_field(const simdjson::dom::object& o, std::strin
 void read_usage(const simdjson::dom::object& obj, DecodedEvent& out) {
   simdjson::dom::object u;
   if (obj["usage"].get_object().get(u) != simdjson::SUCCESS) return;
+  read_usage_object(u, out);
+}
+
+void read_usage_object(const simdjson::dom::object& u, DecodedEvent& out) {
+  // OpenAI chat/completions name the counts prompt/completion; the Responses API, Anthropic and
+  // image generation name them input/output.
+  auto first = [&](std::string_view a, std::string_view b) {
+    auto v = int_field(u, a);
+    return v ? v : int_field(u, b);
+  };
   Usage usage;
-  usage.prompt_tokens = int_field(u, "prompt_tokens");
-  usage.completion_tokens = int_field(u, "completion_tokens");
+  usage.prompt_tokens = first("prompt_tokens", "input_tokens");
+  usage.completion_tokens = first("completion_tokens", "output_tokens");
   usage.total_tokens = int_field(u, "total_tokens");
-  simdjson::dom::object details;
-  if (u["completion_tokens_details"].get_object().get(details) == simdjson::SUCCESS) {
-    usage.reasoning_tokens = int_field(details, "reasoning_tokens");
+  for (std::string_view key : {"completion_tokens_details", "output_tokens_details"}) {
+    simdjson::dom::object details;
+    if (!usage.reasoning_tokens && u[key].get_object().get(details) == simdjson::SUCCESS) {
+      usage.reasoning_tokens = int_field(details, "reasoning_tokens");
+    }
   }
   if (usage.any()) out.usage = usage;
 }

@@ -12,6 +12,8 @@ namespace inferperf::endpoint {
 bool parse_object(std::string_view payload, simdjson::dom::parser& parser,
                   simdjson::dom::object& obj, DecodedEvent& out);
 void read_usage(const simdjson::dom::object& obj, DecodedEvent& out);
+// A usage object itself (prompt/completion or input/output names).
+void read_usage_object(const simdjson::dom::object& usage, DecodedEvent& out);
 std::string_view string_or_empty(simdjson::dom::element e, std::string_view key);
 std::string_view string_or_empty(const simdjson::dom::object& o, std::string_view key);
 

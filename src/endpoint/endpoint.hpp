@@ -11,9 +11,38 @@
 #include <vector>
 
 #include "config/run_config.hpp"
+#include "core/error.hpp"
 #include "dataset/conversation.hpp"
 
 namespace inferperf::endpoint {
+
+// What an endpoint's successful responses deliver besides (or instead of) text.
+enum class OutputKind { kText, kEmbeddings, kRankings, kImages, kVideo };
+
+// The endpoint table (spec 2.1): paths, streaming, which metrics apply, the console title.
+struct EndpointInfo {
+  config::EndpointType type;
+  const char* name;
+  const char* path;         // default path without the leading '/'; "" = none (--endpoint needed)
+  const char* stream_path;  // path when streaming, "" = the same
+  bool streams;             // the server can stream responses
+  bool produces_tokens;     // token metrics (TTFT, ITL, OSL, ...) apply
+  bool tokenizes_input;     // ISL applies
+  OutputKind output;
+  const char* title;  // console table title
+};
+
+const EndpointInfo& endpoint_info(config::EndpointType type);
+
+// A video generation job as the server reports it (POST /v1/videos and every poll).
+struct VideoJob {
+  std::string id;
+  std::string status;  // queued | in_progress | completed | failed
+  std::optional<double> progress;
+  std::optional<double> inference_time_s;
+  std::optional<double> peak_memory_mb;
+  std::string error;  // failed: the server's message
+};
 
 struct Usage {
   std::optional<std::int64_t> prompt_tokens;
@@ -55,6 +84,11 @@ struct DecodedEvent {
   std::string error_message;              // for kError: why the payload is not a valid response
   std::vector<ToolCallDelta> tool_calls;  // chat tool-call fragments (their argument text is
                                           // also at the end of `content`)
+  // Non-text results this event delivered: embedding vectors, ranking scores, images. An event
+  // with outputs is a content response even without text.
+  std::int64_t outputs = 0;
+  bool progress = false;        // a content response without output (a partial image)
+  std::optional<VideoJob> job;  // video_generation: the job's state
 };
 
 struct BodyOptions {
@@ -69,15 +103,36 @@ struct BodyOptions {
 
 class Endpoint {
  public:
+  explicit Endpoint(config::EndpointType type) : info_(&endpoint_info(type)) {}
   virtual ~Endpoint() = default;
-  virtual std::string default_path() const = 0;
+  const EndpointInfo& info() const { return *info_; }
+  std::string default_path() const { return info_->path; }
+  // The request path (no leading '/') for a streaming or non-streaming run.
+  std::string path(bool streaming) const {
+    return streaming && *info_->stream_path ? info_->stream_path : info_->path;
+  }
   virtual nlohmann::ordered_json build_body(const std::vector<dataset::Turn>& history,
                                             const BodyOptions& options) const = 0;
   // Decodes one SSE `data` payload or one whole non-streaming body.
   virtual DecodedEvent decode(std::string_view payload) const = 0;
+
+ private:
+  const EndpointInfo* info_;
 };
 
+// The endpoint for `type`. `extra` (--extra-inputs) configures the template endpoint
+// (payload_template, response_field); errors are bad configuration (a template that is not
+// found or does not render JSON).
+core::Result<std::unique_ptr<Endpoint>> create_endpoint(
+    config::EndpointType type, const std::vector<std::pair<std::string, nlohmann::json>>& extra);
+// The same for endpoints that need no configuration (every type but template).
 std::unique_ptr<Endpoint> make_endpoint(config::EndpointType type);
+
+// Headers the protocol needs besides the user's: Authorization: Bearer from --api-key, or for
+// messages (Anthropic) x-api-key and anthropic-version (unless the user set them).
+std::vector<std::pair<std::string, std::string>> protocol_headers(
+    config::EndpointType type, const std::string& api_key,
+    const std::vector<std::pair<std::string, std::string>>& user_headers);
 
 // The body for the last turn of `history` (turns with their text in place): a row's `payload`
 // verbatim with its output length applied, otherwise the endpoint's body; the row's `extra` is

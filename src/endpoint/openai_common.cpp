@@ -4,11 +4,34 @@
 
 namespace inferperf::endpoint {
 
-void finish_body(nlohmann::ordered_json& body, const BodyOptions& o) {
-  if (o.streaming && o.include_usage) body["stream_options"] = {{"include_usage", true}};
+void merge_extra(nlohmann::ordered_json& body, const BodyOptions& o) {
   if (o.extra) {
     for (const auto& [k, v] : *o.extra) body[k] = v;
   }
+}
+
+void finish_body(nlohmann::ordered_json& body, const BodyOptions& o) {
+  if (o.streaming && o.include_usage) body["stream_options"] = {{"include_usage", true}};
+  merge_extra(body, o);
+}
+
+std::string model_of(const std::vector<dataset::Turn>& history, const BodyOptions& o) {
+  return history.empty() || history.back().model.empty() ? o.model : history.back().model;
+}
+
+std::vector<std::string> texts_of(const dataset::Turn& t) {
+  std::vector<std::string> out;
+  if (!t.text.empty() || t.more_texts.empty()) out.push_back(t.text);
+  for (const auto& more : t.more_texts) out.push_back(more);
+  return out;
+}
+
+std::vector<std::string> all_texts(const std::vector<dataset::Turn>& history) {
+  std::vector<std::string> out;
+  for (const auto& t : history) {
+    for (auto& s : texts_of(t)) out.push_back(std::move(s));
+  }
+  return out;
 }
 
 std::optional<std::string> error_message_of(const simdjson::dom::object& obj) {
@@ -34,11 +57,6 @@ DecodedEvent error_event(std::string message) {
   e.kind = DecodedEvent::Kind::kError;
   e.error_message = std::move(message);
   return e;
-}
-
-std::unique_ptr<Endpoint> make_endpoint(config::EndpointType type) {
-  if (type == config::EndpointType::kCompletions) return make_completions_endpoint();
-  return make_chat_endpoint();
 }
 
 nlohmann::ordered_json build_request_body(const Endpoint& endpoint,

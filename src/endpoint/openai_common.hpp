@@ -5,6 +5,8 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "endpoint/endpoint.hpp"
 
@@ -16,7 +18,20 @@ void finish_body(nlohmann::ordered_json& body, const BodyOptions& o);
 std::optional<std::string> error_message_of(const simdjson::dom::object& obj);
 DecodedEvent error_event(std::string message);
 
-std::unique_ptr<Endpoint> make_chat_endpoint();
-std::unique_ptr<Endpoint> make_completions_endpoint();
+// The chat body (spec 2.3) and the chat response decoder, shared by chat, chat_embeddings and
+// solido_rag.
+nlohmann::ordered_json chat_body(const std::vector<dataset::Turn>& history, const BodyOptions& o);
+DecodedEvent decode_chat(std::string_view payload);
+// An embeddings response: every data[i].object must be "embedding" (chat_embeddings too).
+DecodedEvent decode_embeddings(std::string_view payload);
+
+// The last turn's model, else the run's.
+std::string model_of(const std::vector<dataset::Turn>& history, const BodyOptions& o);
+// Every text of a turn, in order.
+std::vector<std::string> texts_of(const dataset::Turn& t);
+// Every text of the history's turns, in order.
+std::vector<std::string> all_texts(const std::vector<dataset::Turn>& history);
+// Adds --extra-inputs to `body` (no stream_options).
+void merge_extra(nlohmann::ordered_json& body, const BodyOptions& o);
 
 }  // namespace inferperf::endpoint

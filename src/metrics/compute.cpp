@@ -34,6 +34,7 @@ std::optional<double> sum_of(const Values& values, std::string_view tag) {
 }
 
 bool lacks_token_counts(const records::RequestRecord& r, const MetricOptions& o) {
+  if (!o.produces_tokens) return false;
   return o.token_source == TokenSource::kServerUsage ? !r.usage.completion_tokens
                                                      : !r.client_tokens.output;
 }

@@ -46,6 +46,10 @@ struct GoodputObjective {
 
 struct MetricOptions {
   bool streaming = false;
+  // From the endpoint table: token metrics, ISL, and image metrics apply.
+  bool produces_tokens = true;
+  bool tokenizes_input = true;
+  bool images = false;
   TokenSource token_source = TokenSource::kServerUsage;
   double osl_mismatch_pct_threshold = 5.0;         // AIPERF_METRICS_OSL_MISMATCH_PCT_THRESHOLD
   double osl_mismatch_max_token_threshold = 50.0;  // ..._OSL_MISMATCH_MAX_TOKEN_THRESHOLD

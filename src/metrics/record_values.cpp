@@ -157,6 +157,10 @@ TokenCounts token_counts(const records::RequestRecord& r, TokenSource source) {
   return t;
 }
 
+RecordValues record_values_gated(const records::RequestRecord& r, const MetricOptions& o,
+                                 bool streaming, RecordFlags& flags, const TokenCounts& tok,
+                                 RecordValues v);
+
 RecordValues record_values(const records::RequestRecord& r, const MetricOptions& o,
                            RecordFlags& flags) {
   RecordValues v;
@@ -167,6 +171,23 @@ RecordValues record_values(const records::RequestRecord& r, const MetricOptions&
     if (tok.input) put("error_isl", *tok.input);
     return v;
   }
+  // Endpoints that produce no tokens (embeddings, rankings, images, video) have no token metrics;
+  // image retrieval sends no text, so it has no ISL either.
+  const bool streaming = o.streaming && o.produces_tokens;
+  const TokenCounts tok_all = tok;
+  TokenCounts tok_used;
+  if (o.produces_tokens) {
+    tok_used.output = tok_all.output;
+    tok_used.reasoning = tok_all.reasoning;
+  }
+  if (o.tokenizes_input) tok_used.input = tok_all.input;
+  return record_values_gated(r, o, streaming, flags, tok_used, std::move(v));
+}
+
+RecordValues record_values_gated(const records::RequestRecord& r, const MetricOptions& o,
+                                 bool streaming, RecordFlags& flags, const TokenCounts& tok,
+                                 RecordValues v) {
+  auto put = [&](std::string_view tag, double x) { v.scalars.emplace_back(&info(tag), x); };
   const auto& ev = r.content_events;
   // Differences in integers first: wall-clock ns (records read back from disk) exceed the
   // 2^53 a double holds exactly.
@@ -175,7 +196,7 @@ RecordValues record_values(const records::RequestRecord& r, const MetricOptions&
   std::optional<double> osl;
   if (tok.output || tok.reasoning) osl = tok.output.value_or(0) + tok.reasoning.value_or(0);
 
-  if (o.streaming) {
+  if (streaming) {
     put("time_to_first_token", ttft);
     if (ev.size() >= 2) put("time_to_second_token", ns(ev[1].ts_ns - ev[0].ts_ns));
     const bool any_reasoning =
@@ -190,7 +211,7 @@ RecordValues record_values(const records::RequestRecord& r, const MetricOptions&
     }
   }
   put("request_latency", latency);
-  if (o.streaming && osl && *osl >= 2) {
+  if (streaming && osl && *osl >= 2) {
     const double itl = (latency - ttft) / (*osl - 1);
     put("inter_token_latency", itl);
     if (itl > 0) put("output_token_throughput_per_user", 1e9 / itl);
@@ -200,7 +221,7 @@ RecordValues record_values(const records::RequestRecord& r, const MetricOptions&
   if (tok.output) put("output_token_count", *tok.output);
   if (tok.reasoning && *tok.reasoning > 0) put("reasoning_token_count", *tok.reasoning);
   std::vector<double> gaps;
-  if (o.streaming) {
+  if (streaming) {
     for (std::size_t i = 1; i < ev.size(); ++i) gaps.push_back(ns(ev[i].ts_ns - ev[i - 1].ts_ns));
     if (!gaps.empty()) v.lists.emplace_back(&info("inter_chunk_latency"), gaps);
     if (tok.input && ttft > 0) put("prefill_throughput_per_user", *tok.input / (ttft / 1e9));
@@ -222,14 +243,22 @@ RecordValues record_values(const records::RequestRecord& r, const MetricOptions&
     flags.osl_mismatch = std::abs(*osl - req) > allowed;
   }
   http_trace(r, v);
+  if (o.images && r.outputs > 0 && latency > 0) {
+    const double n = static_cast<double>(r.outputs);
+    put("num_images", n);
+    put("image_throughput", n / (latency / 1e9));
+    put("image_latency", latency / n);
+  }
+  if (r.video_inference_time_s) put("video_inference_time", *r.video_inference_time_s * 1e9);
+  if (r.video_peak_memory_mb) put("video_peak_memory", *r.video_peak_memory_mb);
 
   // inferperf's own metrics.
   if (r.intended_ns > 0) {
     put("schedule_lag", ns(r.start_ns - r.intended_ns));
     put("effective_latency", ns(ev.back().ts_ns - r.intended_ns));
-    if (o.streaming) put("effective_time_to_first_token", ns(ev.front().ts_ns - r.intended_ns));
+    if (streaming) put("effective_time_to_first_token", ns(ev.front().ts_ns - r.intended_ns));
   }
-  if (o.streaming) {
+  if (streaming) {
     if (auto per_token = per_token_gaps(r); !per_token.empty())
       v.lists.emplace_back(&info("per_token_itl"), std::move(per_token));
     double coalesced = 0;
@@ -245,7 +274,7 @@ RecordValues record_values(const records::RequestRecord& r, const MetricOptions&
     }
     if (o.cross_tool) cross_tool(r, ttft, latency, osl, v);
   }
-  server_timings(r, o.streaming, v);
+  server_timings(r, streaming, v);
   if (!o.goodput.empty()) {
     v.good = std::all_of(o.goodput.begin(), o.goodput.end(), [&](const GoodputObjective& g) {
       for (const auto& [mi, x] : v.scalars) {

@@ -75,6 +75,9 @@ nlohmann::ordered_json record_to_json(const RequestRecord& r, const core::WallAn
   }
   if (r.requested_osl) j["requested_osl"] = *r.requested_osl;
   if (!r.finish_reason.empty()) j["finish_reason"] = r.finish_reason;
+  if (r.outputs) j["outputs"] = r.outputs;
+  if (r.video_inference_time_s) j["video_inference_time_s"] = *r.video_inference_time_s;
+  if (r.video_peak_memory_mb) j["video_peak_memory_mb"] = *r.video_peak_memory_mb;
   // Client tokenizer counts exist only once the run is over (the file is then rewritten).
   const auto& ct = r.client_tokens;
   if (ct.input || ct.output || ct.reasoning || !ct.per_event.empty()) {
@@ -146,6 +149,11 @@ core::Result<RequestRecord> record_from_json(const nlohmann::json& j) {
     }
     if (auto it = j.find("requested_osl"); it != j.end()) r.requested_osl = it->get<int>();
     r.finish_reason = j.value("finish_reason", "");
+    r.outputs = j.value("outputs", std::int64_t{0});
+    if (auto it = j.find("video_inference_time_s"); it != j.end() && it->is_number())
+      r.video_inference_time_s = it->get<double>();
+    if (auto it = j.find("video_peak_memory_mb"); it != j.end() && it->is_number())
+      r.video_peak_memory_mb = it->get<double>();
     if (auto it = j.find("client_tokens"); it != j.end()) {
       r.client_tokens.input = get_opt(*it, "input");
       r.client_tokens.output = get_opt(*it, "output");

@@ -92,6 +92,11 @@ struct RequestRecord {
   ClientTokens client_tokens;
   std::optional<int> requested_osl;
   std::string finish_reason;
+  // Non-text results: images (generated or retrieved), embedding vectors, ranking results,
+  // videos. Exported as num_images / num_outputs.
+  std::int64_t outputs = 0;
+  std::optional<double> video_inference_time_s;  // server-reported (video_generation)
+  std::optional<double> video_peak_memory_mb;
   std::optional<ErrorInfo> error;
   bool was_cancelled = false;
   // The request and response as sent and received; only with --export-level raw (profiling

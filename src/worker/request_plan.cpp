@@ -17,13 +17,10 @@ std::string build_body_text(const RequestPlan& plan, const dataset::Conversation
       .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
-std::string serialize_request(const RequestPlan& plan, const Target& target,
-                              const std::string& body, const std::string& x_request_id,
-                              const std::string& x_correlation_id) {
-  std::string r;
-  r.reserve(body.size() + 512);
-  r += "POST ";
-  r += target.path;
+namespace {
+
+void identity_headers(std::string& r, const RequestPlan& plan, const Target& target,
+                      const std::string& x_request_id, const std::string& x_correlation_id) {
   r += " HTTP/1.1\r\nHost: ";
   r += target.url.host_header();
   r += "\r\nUser-Agent: inferperf/";
@@ -39,6 +36,33 @@ std::string serialize_request(const RequestPlan& plan, const Target& target,
     r += v;
     r += "\r\n";
   }
+}
+
+}  // namespace
+
+std::string serialize_get(const RequestPlan& plan, const Target& target, const std::string& path,
+                          const std::string& x_request_id, const std::string& x_correlation_id) {
+  std::string r = "GET " + path;
+  identity_headers(r, plan, target, x_request_id, x_correlation_id);
+  r += "Accept: application/json\r\n\r\n";
+  return r;
+}
+
+std::string video_job_path(const Target& target, const std::string& id) {
+  const std::size_t q = target.path.find('?');
+  std::string path = target.path.substr(0, q) + "/" + id;
+  if (q != std::string::npos) path += target.path.substr(q);
+  return path;
+}
+
+std::string serialize_request(const RequestPlan& plan, const Target& target,
+                              const std::string& body, const std::string& x_request_id,
+                              const std::string& x_correlation_id) {
+  std::string r;
+  r.reserve(body.size() + 512);
+  r += "POST ";
+  r += target.path;
+  identity_headers(r, plan, target, x_request_id, x_correlation_id);
   r += "Content-Type: application/json\r\nAccept: ";
   r += plan.streaming ? "text/event-stream" : "application/json";
   r += "\r\nContent-Length: ";

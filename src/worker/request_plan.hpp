@@ -32,6 +32,8 @@ struct RequestPlan {
   std::string connection_reuse = "pooled";
   // --export-level raw: keep each profiling request's exchange in its record (RequestRecord::raw).
   bool capture_raw = false;
+  // video_generation: seconds between job polls (AIPERF_HTTP_VIDEO_POLL_INTERVAL).
+  double video_poll_interval_s = 0.1;
 };
 
 // The JSON body for the last turn of `history` (texts in place) of `conv`, and its compact text.
@@ -44,5 +46,12 @@ std::string build_body_text(const RequestPlan& plan, const dataset::Conversation
 std::string serialize_request(const RequestPlan& plan, const Target& target,
                               const std::string& body, const std::string& x_request_id,
                               const std::string& x_correlation_id);
+
+// A GET for `path` (video job polls) with the same identity and user headers.
+std::string serialize_get(const RequestPlan& plan, const Target& target, const std::string& path,
+                          const std::string& x_request_id, const std::string& x_correlation_id);
+
+// The poll path of video job `id`: the target's path + "/" + id, its query kept.
+std::string video_job_path(const Target& target, const std::string& id);
 
 }  // namespace inferperf::worker

@@ -115,7 +115,13 @@ void ResponseCollector::handle_payload(std::string_view payload, core::MonoNs ts
   }
   tool_argument_bytes_ += args;
   if (args <= d.content.size()) plain_text_.append(d.content, 0, d.content.size() - args);
-  if (!d.content.empty() || !d.reasoning.empty()) {
+  record_.outputs += d.outputs;
+  if (d.job) {
+    if (d.job->inference_time_s) record_.video_inference_time_s = d.job->inference_time_s;
+    if (d.job->peak_memory_mb) record_.video_peak_memory_mb = d.job->peak_memory_mb;
+    job_ = std::move(d.job);
+  }
+  if (!d.content.empty() || !d.reasoning.empty() || d.outputs > 0 || d.progress) {
     record_.content_events.push_back(
         records::ContentEvent{ts, read_index, std::move(d.content), std::move(d.reasoning)});
     if (record_.content_events.size() == 1 && on_first_content) on_first_content();
@@ -148,11 +154,28 @@ nlohmann::ordered_json ResponseCollector::assistant_message() const {
   return m;
 }
 
+void ResponseCollector::restart() {
+  sse_ = sse::SseParser();
+  if (record_.raw) sse_.keep_fields(true);
+  sse_mode_ = false;
+  reason_.clear();
+  body_.clear();
+  job_.reset();
+}
+
 void ResponseCollector::finish(core::MonoNs end_ns) {
   if (failed_) return;
   if (record_.status != 200) {
     std::string type = reason_.empty() ? "HTTPError" : reason_;
-    fail(record_.status, type, body_.empty() ? "HTTP " + std::to_string(record_.status) : body_);
+    // The record keeps the first 4 KiB of an error body; --export-level raw keeps all of it.
+    constexpr std::size_t kKeptErrorBytes = 4096;
+    std::string message = body_.empty() ? "HTTP " + std::to_string(record_.status) : body_;
+    if (message.size() > kKeptErrorBytes) {
+      const std::size_t total = message.size();
+      message.resize(kKeptErrorBytes);
+      message += "... (" + std::to_string(total) + " bytes)";
+    }
+    fail(record_.status, type, std::move(message));
     return;
   }
   if (sse_mode_) {

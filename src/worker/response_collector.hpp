@@ -32,6 +32,11 @@ class ResponseCollector final : public transport::ResponseSink {
   // The assistant message that continues a session: its text without tool-call arguments, and
   // its tool calls (OpenAI shape) when it made any; null when it said nothing.
   nlohmann::ordered_json assistant_message() const;
+  // video_generation: the job state of the latest response, if any.
+  const std::optional<endpoint::VideoJob>& job() const { return job_; }
+  // Starts a new exchange of the same request (a video job poll): the HTTP state is reset, what
+  // was recorded stays.
+  void restart();
   // Called once the exchange ended without a transport error.
   void finish(core::MonoNs end_ns);
   // With record.raw: adds a non-streaming body (whole, any status) to the raw responses. Called
@@ -63,6 +68,7 @@ class ResponseCollector final : public transport::ResponseSink {
   std::vector<endpoint::ToolCallDelta> tool_calls_;
   std::size_t tool_argument_bytes_ = 0;
   std::string plain_text_;
+  std::optional<endpoint::VideoJob> job_;
 };
 
 }  // namespace inferperf::worker

@@ -4,7 +4,9 @@
 #include <boost/asio/detached.hpp>
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/post.hpp>
+#include <boost/asio/redirect_error.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <boost/asio/use_awaitable.hpp>
 
 #include <cmath>
 
@@ -83,6 +85,30 @@ std::string Worker::body_for(const timing::Credit& credit) {
   return build_body_text(plan_, conv, history);
 }
 
+asio::awaitable<std::optional<transport::ExchangeError>> Worker::poll_video_job(
+    transport::ConnectionPool& pool, const Target& target, ResponseCollector& collector,
+    records::RequestRecord& rec, transport::CancelHandle& cancel) {
+  asio::steady_timer wait(io_);
+  // The job is done when a poll says completed (a content response) or failed (an error).
+  while (collector.job() && collector.job()->status != "completed" && !rec.error) {
+    wait.expires_after(std::chrono::nanoseconds(
+        static_cast<std::int64_t>(std::llround(plan_.video_poll_interval_s * 1e9))));
+    boost::system::error_code ec;
+    co_await wait.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+    if (cancel.cancelled()) co_return cancel.reason();
+    const std::string get =
+        serialize_get(plan_, target, video_job_path(target, collector.job()->id), rec.x_request_id,
+                      rec.x_correlation_id);
+    collector.restart();
+    transport::ExchangeTimings t;
+    transport::ExchangeRequest exchange{get};
+    auto err = co_await transport::http_exchange(pool, exchange, collector, clock_, t, cancel);
+    if (err) co_return err;
+    collector.finish(t.end_ns ? t.end_ns : clock_.now_ns());
+  }
+  co_return std::nullopt;
+}
+
 bool Worker::accumulates(const timing::Credit& credit) const {
   const auto& conv =
       plan_.dataset->conversations[static_cast<std::size_t>(credit.conversation_index)];
@@ -107,7 +133,19 @@ void Worker::launch(timing::Credit credit) {
     rec.requested_osl = conv.turns[static_cast<std::size_t>(credit.turn_index)].max_tokens;
     const auto target = static_cast<std::size_t>(credit.url_index) % plan_.targets.size();
     transport::ConnectionPool& pool = *pools_[target];
-    std::string body = body_for(credit);
+    std::string body;
+    try {
+      body = body_for(credit);
+    } catch (const std::exception& e) {
+      // A body that cannot be built (a payload template rendering invalid JSON) is a counted
+      // error record, never a crash.
+      rec.start_ns = rec.end_ns = clock_.now_ns();
+      rec.error = records::ErrorInfo{std::nullopt, "RequestBuildError", e.what()};
+      queue_.push(std::move(rec));
+      in_flight_.fetch_sub(1, std::memory_order_relaxed);
+      events_.returned(credit.id, credit.session);
+      co_return;
+    }
     const std::string request = serialize_request(plan_, plan_.targets[target], body,
                                                   rec.x_request_id, rec.x_correlation_id);
     if (plan_.capture_raw && credit.phase == records::Phase::kProfiling) {
@@ -173,6 +211,14 @@ void Worker::launch(timing::Credit credit) {
       rec.was_cancelled = err->type == "RequestCancellationError";
     } else if (!err) {
       collector.finish(rec.end_ns);
+      if (collector.job() && !rec.error) {
+        err = co_await poll_video_job(pool, plan_.targets[target], collector, rec, *cancel);
+        rec.end_ns = clock_.now_ns();
+        if (err && !rec.error) {
+          rec.error = records::ErrorInfo{err->code, err->type, err->message};
+          rec.was_cancelled = err->type == "RequestCancellationError";
+        }
+      }
     }
     if (rec.raw) collector.finish_raw(rec.end_ns);
     if (!rec.error && rec.content_events.empty()) {

@@ -18,6 +18,7 @@
 #include "transport/connection_pool.hpp"
 #include "transport/http_exchange.hpp"
 #include "worker/request_plan.hpp"
+#include "worker/response_collector.hpp"
 
 namespace inferperf::worker {
 
@@ -46,6 +47,10 @@ class Worker {
   void launch(timing::Credit credit);
   bool accumulates(const timing::Credit& credit) const;
   std::string body_for(const timing::Credit& credit);
+  // video_generation: polls the job the POST created until it completes, fails or is cancelled.
+  boost::asio::awaitable<std::optional<transport::ExchangeError>> poll_video_job(
+      transport::ConnectionPool& pool, const Target& target, ResponseCollector& collector,
+      records::RequestRecord& rec, transport::CancelHandle& cancel);
 
   int id_;
   const RequestPlan& plan_;

@@ -219,7 +219,8 @@ TEST(Datasets, SingleTurnImagesAreSentAsContentParts) {
                                           "completions", "--request-count", "1"}),
                                  std::chrono::seconds(30));
   EXPECT_EQ(completions.exit_code, 2) << completions.out;
-  EXPECT_NE(completions.out.find("only --endpoint-type chat sends"), std::string::npos);
+  EXPECT_NE(completions.out.find("--endpoint-type completions does not send"), std::string::npos)
+      << completions.out;
 }
 
 TEST(Datasets, BadFilesExitTwoBeforeAnythingIsWritten) {

@@ -186,7 +186,7 @@ TEST(ParseCommandLine, InvalidValuesAreErrors) {
       {"profile", "-m", "x", "--concurrency", "0"},
       {"profile", "-m", "x", "--request-count", "0"},
       {"profile", "-m", "x", "--benchmark-grace-period", "5"},  // needs --benchmark-duration
-      {"profile", "-m", "x", "--endpoint-type", "embeddings"},
+      {"profile", "-m", "x", "--endpoint-type", "embedding"},
       {"profile", "-m", "x", "--extra-inputs", "novalue"},
       {"profile", "-m", "x", "--url", "http://a:1", "--url-strategy", "random"},
       {"profile", "-m", "x", "--isl", "0"},

@@ -1,0 +1,148 @@
+#include "app/preflight.hpp"
+
+#include <fmt/format.h>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <thread>
+
+#include "core/clock.hpp"
+#include "core/uuid.hpp"
+#include "dataset/conversation.hpp"
+#include "worker/response_collector.hpp"
+
+namespace inferperf::app {
+
+namespace {
+
+namespace asio = boost::asio;
+
+// Small enough to answer quickly, large enough for servers that refuse tiny limits.
+constexpr int kPreflightMaxTokens = 8;
+// One attempt's limit: a healthy server answers an 8-token request well within it.
+constexpr double kAttemptTimeoutS = 60.0;
+
+std::string preflight_body(const worker::RequestPlan& plan) {
+  const dataset::Dataset& ds = *plan.dataset;
+  const dataset::Conversation& conv = ds.conversations.front();
+  std::vector<dataset::Turn> history;
+  history.push_back(dataset::materialize(ds, conv.turns.front()));
+  if (history.back().max_tokens) {
+    history.back().max_tokens = std::min(*history.back().max_tokens, kPreflightMaxTokens);
+  }
+  nlohmann::ordered_json body = worker::build_body(plan, conv, history);
+  if (body.is_object()) {
+    // Payload rows carry their own limits.
+    for (const char* key : {"max_tokens", "max_completion_tokens", "max_output_tokens"}) {
+      if (auto it = body.find(key); it != body.end() && it->is_number_integer()) {
+        *it = std::min(it->get<int>(), kPreflightMaxTokens);
+      }
+    }
+  }
+  return body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+struct Attempt {
+  std::optional<transport::ExchangeError> transport_error;
+  records::RequestRecord record;
+};
+
+Attempt attempt_once(const worker::RequestPlan& plan, const std::string& request,
+                     double timeout_s) {
+  Attempt a;
+  asio::io_context io;
+  core::SteadyClock clock;
+  transport::ConnectionPool pool(io.get_executor(), plan.targets.front().url);
+  worker::ResponseCollector collector(*plan.endpoint, a.record);
+  transport::CancelHandle cancel;
+  asio::steady_timer timeout(io);
+  timeout.expires_after(std::chrono::milliseconds(static_cast<std::int64_t>(timeout_s * 1000)));
+  timeout.async_wait([&](const boost::system::error_code& ec) {
+    if (!ec) cancel.cancel("TimeoutError", fmt::format("no answer within {:.0f} s", timeout_s), {});
+  });
+  asio::co_spawn(
+      io,
+      [&]() -> asio::awaitable<void> {
+        transport::ExchangeTimings t;
+        transport::ExchangeRequest exchange{request};
+        a.transport_error =
+            co_await transport::http_exchange(pool, exchange, collector, clock, t, cancel);
+        timeout.cancel();
+        if (!a.transport_error) collector.finish(t.end_ns ? t.end_ns : clock.now_ns());
+        pool.close_all();
+      },
+      asio::detached);
+  io.run();
+  return a;
+}
+
+std::string snippet(const std::string& s) {
+  return s.size() > 300 ? s.substr(0, 300) + "..." : s;
+}
+
+}  // namespace
+
+PreflightResult run_preflight(const worker::RequestPlan& plan, double wait_s) {
+  PreflightResult r;
+  const worker::Target& target = plan.targets.front();
+  const std::string where = target.url.to_string() + target.path.substr(0, target.path.find('?'));
+  std::string body;
+  try {
+    body = preflight_body(plan);
+  } catch (const std::exception& e) {
+    r.message = std::string("cannot build the first request: ") + e.what();
+    return r;
+  }
+  const std::string request =
+      worker::serialize_request(plan, target, body, core::uuid4(), core::uuid4());
+  const auto deadline = std::chrono::steady_clock::now() +
+                        std::chrono::milliseconds(static_cast<std::int64_t>(wait_s * 1000));
+  for (;;) {
+    ++r.attempts;
+    const double left =
+        std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count();
+    Attempt a = attempt_once(plan, request, std::max(kAttemptTimeoutS, left));
+    const bool waiting = std::chrono::steady_clock::now() < deadline;
+    std::string failure;
+    bool retry = false;
+    if (a.transport_error) {
+      failure = fmt::format("cannot reach {}: {}: {}", where, a.transport_error->type,
+                            a.transport_error->message);
+      retry = a.transport_error->type != "TimeoutError";
+    } else if (a.record.status == 200) {
+      if (a.record.error && a.record.error->type == "ResponseParseError") {
+        r.message = fmt::format(
+            "{} answered, but not as --endpoint-type {} expects: {} (check --endpoint-type and "
+            "--endpoint)",
+            where, plan.endpoint->info().name, snippet(a.record.error->message));
+        return r;
+      }
+      r.ok = true;
+      return r;
+    } else {
+      const auto& e = a.record.error;
+      const std::string detail = e ? snippet(e->message) : "";
+      failure = fmt::format("{} answered HTTP {} {}: {}", where, a.record.status, e ? e->type : "",
+                            detail);
+      retry = a.record.status == 404 || a.record.status == 503;
+      if (a.record.status >= 500 && a.record.status != 503) {
+        // The server is there; its errors are measured by the run itself.
+        r.ok = true;
+        r.message = "preflight request " + failure;
+        return r;
+      }
+    }
+    if (!retry || !waiting) {
+      r.message = failure;
+      if (retry && wait_s <= 0) r.message += " (--wait-for-model-timeout S keeps trying)";
+      return r;
+    }
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+  }
+}
+
+}  // namespace inferperf::app

@@ -1,0 +1,127 @@
+// The endpoint table and the factory: one place that knows every --endpoint-type.
+#include <algorithm>
+#include <array>
+#include <cctype>
+
+#include "endpoint/endpoint.hpp"
+#include "endpoint/factories.hpp"
+
+namespace inferperf::endpoint {
+
+namespace {
+
+using config::EndpointType;
+
+constexpr std::array<EndpointInfo, 16> kTable = {{
+    {EndpointType::kChat, "chat", "v1/chat/completions", "", true, true, true, OutputKind::kText,
+     "LLM Metrics"},
+    {EndpointType::kCompletions, "completions", "v1/completions", "", true, true, true,
+     OutputKind::kText, "LLM Metrics"},
+    {EndpointType::kEmbeddings, "embeddings", "v1/embeddings", "", false, false, true,
+     OutputKind::kEmbeddings, "Embeddings Metrics"},
+    {EndpointType::kChatEmbeddings, "chat_embeddings", "v1/embeddings", "", false, false, true,
+     OutputKind::kEmbeddings, "Embeddings Metrics"},
+    {EndpointType::kNimEmbeddings, "nim_embeddings", "v1/embeddings", "", false, false, true,
+     OutputKind::kEmbeddings, "NIM Embeddings Metrics"},
+    {EndpointType::kNimRankings, "nim_rankings", "v1/ranking", "", false, false, true,
+     OutputKind::kRankings, "Rankings Metrics"},
+    {EndpointType::kHfTeiRankings, "hf_tei_rankings", "rerank", "", false, false, true,
+     OutputKind::kRankings, "Ranking Metrics"},
+    {EndpointType::kCohereRankings, "cohere_rankings", "v2/rerank", "", false, false, true,
+     OutputKind::kRankings, "Ranking Metrics"},
+    {EndpointType::kHuggingfaceGenerate, "huggingface_generate", "generate", "generate_stream",
+     true, true, true, OutputKind::kText, "LLM Metrics"},
+    {EndpointType::kImageGeneration, "image_generation", "v1/images/generations", "", true, false,
+     true, OutputKind::kImages, "Image Generation Metrics"},
+    {EndpointType::kImageRetrieval, "image_retrieval", "v1/infer", "", false, false, false,
+     OutputKind::kImages, "Image Retrieval Metrics"},
+    {EndpointType::kVideoGeneration, "video_generation", "v1/videos", "", false, false, true,
+     OutputKind::kVideo, "Video Generation Metrics"},
+    {EndpointType::kSolidoRag, "solido_rag", "rag/api/prompt", "", true, true, true,
+     OutputKind::kText, "SOLIDO RAG Metrics"},
+    {EndpointType::kTemplate, "template", "", "", true, true, true, OutputKind::kText,
+     "LLM Metrics"},
+    {EndpointType::kResponses, "responses", "v1/responses", "", true, true, true, OutputKind::kText,
+     "LLM Metrics"},
+    {EndpointType::kMessages, "messages", "v1/messages", "", true, true, true, OutputKind::kText,
+     "LLM Metrics"},
+}};
+
+bool same_name(std::string_view a, std::string_view b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](char x, char y) {
+    return std::tolower(static_cast<unsigned char>(x)) ==
+           std::tolower(static_cast<unsigned char>(y));
+  });
+}
+
+}  // namespace
+
+const EndpointInfo& endpoint_info(config::EndpointType type) {
+  return kTable[static_cast<std::size_t>(type)];
+}
+
+core::Result<std::unique_ptr<Endpoint>> create_endpoint(
+    config::EndpointType type, const std::vector<std::pair<std::string, nlohmann::json>>& extra) {
+  if (type == EndpointType::kTemplate) return make_template_endpoint(extra);
+  return make_endpoint(type);
+}
+
+std::unique_ptr<Endpoint> make_endpoint(config::EndpointType type) {
+  switch (type) {
+    case EndpointType::kChat:
+      return make_chat_endpoint();
+    case EndpointType::kCompletions:
+      return make_completions_endpoint();
+    case EndpointType::kEmbeddings:
+      return make_embeddings_endpoint();
+    case EndpointType::kChatEmbeddings:
+      return make_chat_embeddings_endpoint();
+    case EndpointType::kNimEmbeddings:
+      return make_nim_embeddings_endpoint();
+    case EndpointType::kNimRankings:
+      return make_nim_rankings_endpoint();
+    case EndpointType::kHfTeiRankings:
+      return make_hf_tei_rankings_endpoint();
+    case EndpointType::kCohereRankings:
+      return make_cohere_rankings_endpoint();
+    case EndpointType::kHuggingfaceGenerate:
+      return make_huggingface_generate_endpoint();
+    case EndpointType::kImageGeneration:
+      return make_image_generation_endpoint();
+    case EndpointType::kImageRetrieval:
+      return make_image_retrieval_endpoint();
+    case EndpointType::kVideoGeneration:
+      return make_video_generation_endpoint();
+    case EndpointType::kSolidoRag:
+      return make_solido_rag_endpoint();
+    case EndpointType::kTemplate: {
+      auto t = make_template_endpoint({});
+      return t ? std::move(*t) : nullptr;
+    }
+    case EndpointType::kResponses:
+      return make_responses_endpoint();
+    case EndpointType::kMessages:
+      return make_messages_endpoint();
+  }
+  return make_chat_endpoint();
+}
+
+std::vector<std::pair<std::string, std::string>> protocol_headers(
+    config::EndpointType type, const std::string& api_key,
+    const std::vector<std::pair<std::string, std::string>>& user_headers) {
+  auto user_has = [&](std::string_view name) {
+    return std::any_of(user_headers.begin(), user_headers.end(),
+                       [&](const auto& h) { return same_name(h.first, name); });
+  };
+  std::vector<std::pair<std::string, std::string>> out;
+  if (type == EndpointType::kMessages) {
+    // Anthropic authenticates with x-api-key and refuses requests without a protocol version.
+    if (!api_key.empty() && !user_has("x-api-key")) out.emplace_back("x-api-key", api_key);
+    if (!user_has("anthropic-version")) out.emplace_back("anthropic-version", "2023-06-01");
+    return out;
+  }
+  if (!api_key.empty()) out.emplace_back("Authorization", "Bearer " + api_key);
+  return out;
+}
+
+}  // namespace inferperf::endpoint

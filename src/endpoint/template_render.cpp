@@ -1,0 +1,130 @@
+#include "endpoint/template_render.hpp"
+
+#include <cctype>
+
+namespace inferperf::endpoint {
+
+namespace {
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return s;
+}
+
+bool ident_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
+
+core::Error bad(std::string message) {
+  return core::Error{core::ErrorKind::kConfig, std::move(message), "", 0, "payload_template"};
+}
+
+}  // namespace
+
+core::Result<PayloadTemplate> PayloadTemplate::parse(std::string_view source) {
+  PayloadTemplate t;
+  Piece current;
+  std::size_t i = 0;
+  while (i < source.size()) {
+    if (source.compare(i, 2, "{%") == 0) {
+      return bad(
+          "payload templates support {{ expressions }} only; statements ({% ... %}) "
+          "are not supported");
+    }
+    if (source.compare(i, 2, "{#") == 0) {
+      const std::size_t end = source.find("#}", i + 2);
+      if (end == std::string_view::npos) return bad("unterminated {# comment in payload template");
+      i = end + 2;
+      continue;
+    }
+    if (source.compare(i, 2, "{{") != 0) {
+      current.literal += source[i++];
+      continue;
+    }
+    const std::size_t end = source.find("}}", i + 2);
+    if (end == std::string_view::npos) return bad("unterminated {{ in payload template");
+    std::string_view expr = trim(source.substr(i + 2, end - i - 2));
+    i = end + 2;
+    // Filters after '|'.
+    std::string_view var = expr;
+    if (const auto bar = expr.find('|'); bar != std::string_view::npos) {
+      var = trim(expr.substr(0, bar));
+      std::string_view filters = expr.substr(bar + 1);
+      while (!filters.empty()) {
+        const auto next = filters.find('|');
+        std::string_view f = trim(filters.substr(0, next));
+        if (f == "tojson") {
+          current.tojson = true;
+        } else {
+          return bad("payload template filter '" + std::string(f) +
+                     "' is not supported (only tojson)");
+        }
+        filters = next == std::string_view::npos ? "" : filters.substr(next + 1);
+      }
+    }
+    std::size_t k = 0;
+    while (k < var.size()) {
+      if (var[k] == '.') {
+        ++k;
+        continue;
+      }
+      if (var[k] == '[') {
+        const std::size_t close = var.find(']', k);
+        if (close == std::string_view::npos) return bad("unclosed [ in '" + std::string(var) + "'");
+        std::string_view inner = trim(var.substr(k + 1, close - k - 1));
+        Step s;
+        if (!inner.empty() && (inner.front() == '\'' || inner.front() == '"')) {
+          s.key = std::string(inner.substr(1, inner.size() - 2));
+        } else {
+          try {
+            s.index = std::stoul(std::string(inner));
+          } catch (...) {
+            return bad("bad index '" + std::string(inner) + "' in '" + std::string(var) + "'");
+          }
+        }
+        current.path.push_back(std::move(s));
+        k = close + 1;
+        continue;
+      }
+      std::size_t e = k;
+      while (e < var.size() && ident_char(var[e])) ++e;
+      if (e == k) return bad("cannot read expression '" + std::string(var) + "'");
+      current.path.push_back(Step{std::string(var.substr(k, e - k)), 0});
+      k = e;
+    }
+    if (current.path.empty()) return bad("empty {{ }} in payload template");
+    t.pieces_.push_back(std::move(current));
+    current = Piece{};
+  }
+  t.pieces_.push_back(std::move(current));
+  return t;
+}
+
+std::string PayloadTemplate::render(const nlohmann::json& variables) const {
+  std::string out;
+  static const nlohmann::json kNull;
+  for (const auto& p : pieces_) {
+    out += p.literal;
+    if (p.path.empty()) continue;
+    const nlohmann::json* v = &variables;
+    for (const auto& s : p.path) {
+      if (!s.key.empty() && v->is_object() && v->contains(s.key)) {
+        v = &(*v)[s.key];
+      } else if (s.key.empty() && v->is_array() && s.index < v->size()) {
+        v = &(*v)[s.index];
+      } else {
+        v = &kNull;
+        break;
+      }
+    }
+    if (v->is_string() && !p.tojson) {
+      out += v->get<std::string>();
+    } else {
+      out += v->dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    }
+  }
+  return out;
+}
+
+}  // namespace inferperf::endpoint
