@@ -1,6 +1,7 @@
 // inferperf-mock-server: OpenAI-compatible streaming server for tests, demos and benchmarks.
 #include <CLI/CLI.hpp>
 
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -112,6 +113,37 @@ int main(int argc, char** argv) {
                "llama.cpp-style timings in every chat/completions response "
                "(per request: header X-Mock-Timings: 1)")
       ->envname("MOCK_SERVER_TIMINGS");
+  const auto latency = [&](const char* name, double& field, const char* what) {
+    std::string env_name = "MOCK_SERVER_";
+    for (const char* c = name + 2; *c; ++c)
+      env_name.push_back(*c == '-' ? '_' : static_cast<char>(std::toupper(*c)));
+    app.add_option(name, field, what)->check(CLI::NonNegativeNumber)->envname(env_name);
+  };
+  latency("--embedding-base-latency", o.embedding_base_latency_ms, "Embeddings base latency, ms");
+  latency("--embedding-per-input-latency", o.embedding_per_input_latency_ms,
+          "Embeddings latency per input, ms");
+  latency("--ranking-base-latency", o.ranking_base_latency_ms, "Rankings base latency, ms");
+  latency("--ranking-per-passage-latency", o.ranking_per_passage_latency_ms,
+          "Rankings latency per passage, ms");
+  latency("--image-retrieval-base-latency", o.image_retrieval_base_latency_ms,
+          "Image retrieval base latency, ms");
+  latency("--image-retrieval-per-image-latency", o.image_retrieval_per_image_latency_ms,
+          "Image retrieval latency per image, ms");
+  latency("--models-ready-delay-seconds", o.models_ready_delay_s,
+          "GET /v1/models answers 503 until this many seconds after start");
+  latency("--inference-ready-delay-seconds", o.inference_ready_delay_s,
+          "Inference routes answer 503 until this many seconds after start");
+  app.add_flag("--disable-models-endpoint", o.disable_models_endpoint, "GET /v1/models answers 404")
+      ->envname("MOCK_SERVER_DISABLE_MODELS_ENDPOINT");
+  app.add_option("--api-key", o.api_key,
+                 "Require this key on inference routes, /v1/models and /v1/videos (else 401)")
+      ->envname("MOCK_SERVER_API_KEY");
+  app.add_option("--auth-header-name", o.auth_header_name,
+                 "Header carrying --api-key: 'Bearer KEY' for Authorization, else exactly KEY")
+      ->envname("MOCK_SERVER_AUTH_HEADER_NAME");
+  app.add_flag("--strict-model", o.strict_model,
+               "Answer 404 (as vLLM) to requests whose model is not --model-name")
+      ->envname("MOCK_SERVER_STRICT_MODEL");
   bool no_tokenizer = false;
   bool trust_remote_code = false;
   auto* tok_opt = app.add_option("--tokenizer", o.tokenizer,

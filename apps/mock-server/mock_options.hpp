@@ -41,6 +41,20 @@ struct MockOptions {
   // llama.cpp-style "timings" in every chat/completions response (else per request with the
   // header X-Mock-Timings: 1).
   bool timings = false;
+  // Fixed-latency routes: base + per-unit x units, ms (0 with --fast).
+  double embedding_base_latency_ms = 10.0;
+  double embedding_per_input_latency_ms = 2.0;
+  double ranking_base_latency_ms = 10.0;
+  double ranking_per_passage_latency_ms = 1.0;
+  double image_retrieval_base_latency_ms = 10.0;
+  double image_retrieval_per_image_latency_ms = 5.0;
+  // Readiness and auth testing.
+  double models_ready_delay_s = 0.0;     // GET /v1/models is 503 until this long after start
+  bool disable_models_endpoint = false;  // GET /v1/models is 404
+  double inference_ready_delay_s = 0.0;  // inference routes are 503 until this long after start
+  std::string api_key;                   // when set, requests need it in auth_header_name
+  std::string auth_header_name = "Authorization";
+  bool strict_model = false;  // a request "model" other than model_name is 404
 };
 
 }  // namespace inferperf::mock

@@ -15,6 +15,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <sstream>
 #include <thread>
@@ -24,6 +25,7 @@
 #include "content.hpp"
 #include "core/uuid.hpp"
 #include "metric_pages.hpp"
+#include "routes.hpp"
 
 namespace inferperf::mock {
 
@@ -108,7 +110,62 @@ constexpr std::string_view kRoutes =
     R"({"name":"inferperf-mock-server","routes":["/v1/chat/completions","/v1/completions",)"
     R"("/v1/models","/health","/metrics","/vllm/metrics","/sglang/metrics","/trtllm/metrics",)"
     R"("/dynamo_frontend/metrics","/dynamo_component/prefill/metrics",)"
-    R"("/dynamo_component/decode/metrics","/dcgm{N}/metrics"]})";
+    R"("/dynamo_component/decode/metrics","/dcgm{N}/metrics","/v1/embeddings","/v1/ranking",)"
+    R"("/rerank","/v2/rerank","/v1/infer","/v1/image/infer","/generate","/generate_stream",)"
+    R"("/rag/api/prompt","/v1/images/generations","/v1/videos","/v1/videos/{id}",)"
+    R"("/v1/videos/{id}/content","/v1/responses","/v1/messages"]})";
+
+// The POST inference routes.
+enum class Route {
+  None,
+  Chat,
+  Completions,
+  Embeddings,
+  RankingNim,
+  RankingTei,
+  RankingCohere,
+  ImageRetrieval,
+  Tgi,
+  TgiStream,
+  Rag,
+  Images,
+  Videos,
+  Responses,
+  Messages,
+};
+
+Route post_route(std::string_view path) {
+  static const std::pair<std::string_view, Route> kTable[] = {
+      {"/v1/chat/completions", Route::Chat},
+      {"/v1/completions", Route::Completions},
+      {"/v1/embeddings", Route::Embeddings},
+      {"/v1/ranking", Route::RankingNim},
+      {"/rerank", Route::RankingTei},
+      {"/v2/rerank", Route::RankingCohere},
+      {"/v1/infer", Route::ImageRetrieval},
+      {"/v1/image/infer", Route::ImageRetrieval},
+      {"/generate", Route::Tgi},
+      {"/generate_stream", Route::TgiStream},
+      {"/rag/api/prompt", Route::Rag},
+      {"/v1/images/generations", Route::Images},
+      {"/v1/videos", Route::Videos},
+      {"/v1/responses", Route::Responses},
+      {"/v1/messages", Route::Messages},
+  };
+  for (const auto& [p, r] : kTable)
+    if (p == path) return r;
+  return Route::None;
+}
+
+Clock::duration ms_duration(double ms) {
+  return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double, std::milli>(ms));
+}
+
+std::string joined(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& t : v) s += t;
+  return s;
+}
 
 }  // namespace
 
@@ -151,6 +208,31 @@ class Session {
  private:
   using Request = http::request<http::string_body>;
 
+  struct Timing {
+    Clock::time_point start;  // handler start
+    Clock::time_point first;  // first token's deadline
+    Clock::duration itl;
+    bool timings;  // add llama.cpp-style timings
+  };
+
+  // One streamed event of a generation: tokens [from, to) of the reasoning or the content.
+  struct TokenEvent {
+    std::size_t index;  // event number
+    bool reasoning;
+    std::string_view text;  // the event's tokens, concatenated
+    bool last;
+    Clock::time_point first_at;  // when event 0 went out
+    Clock::time_point released;  // now
+  };
+  // How a route writes its stream; stream_tokens() owns timing, faults and chunked framing.
+  struct StreamSpec {
+    std::string head;  // SSE text sent with the HTTP headers ("" = none)
+    std::function<std::string(const TokenEvent&)> event;  // SSE text of one event
+    std::function<std::vector<std::string>()> tail;       // SSE messages after the last event
+    std::vector<std::string> error_event;  // X-Mock-Fault: error-event, after event 0; then the end
+    std::string malformed;                 // X-Mock-Fault: malformed, after event 0 ("" = ignored)
+  };
+
   asio::awaitable<void> send(std::string data) {
     beast::error_code ec;
     co_await asio::async_write(stream_, asio::buffer(data),
@@ -184,13 +266,8 @@ class Session {
     if (req.method() == http::verb::get) {
       if (path == "/health") {
         co_await send(plain_response(200, "application/json", R"({"status":"healthy"})", keep));
-      } else if (path == "/v1/models") {
-        co_await send(plain_response(
-            200, "application/json",
-            fmt::format(
-                R"({{"object":"list","data":[{{"id":"{}","object":"model","created":{},"owned_by":"inferperf-mock"}}]}})",
-                json_escape(server_.options_.model_name), std::time(nullptr)),
-            keep));
+      } else if (path == "/v1/models" || path.starts_with("/v1/videos/")) {
+        co_await send(gated_get(req, path, keep));
       } else if (path == "/metrics") {
         co_await send(plain_response(200, "text/plain; version=0.0.4", metrics_text(), keep));
       } else if (auto page = engine_page(path)) {
@@ -209,8 +286,8 @@ class Session {
       }
       co_return keep && !write_failed_;
     }
-    if (req.method() != http::verb::post ||
-        (path != "/v1/chat/completions" && path != "/v1/completions")) {
+    const Route route = req.method() == http::verb::post ? post_route(path) : Route::None;
+    if (route == Route::None) {
       co_await send(plain_response(404, "application/json", R"({"detail":"Not Found"})", keep));
       co_return keep && !write_failed_;
     }
@@ -220,9 +297,349 @@ class Session {
     std::int64_t prev = c.max_in_flight.load();
     while (now_in > prev && !c.max_in_flight.compare_exchange_weak(prev, now_in)) {
     }
-    bool result = co_await generate(req, path == "/v1/chat/completions", keep);
+    bool result = co_await serve_inference(req, route, keep);
     c.in_flight.fetch_sub(1);
     co_return result && !write_failed_;
+  }
+
+  std::optional<std::string_view> header(const Request& req, std::string_view name) const {
+    const auto it = req.find(name);
+    if (it == req.end()) return std::nullopt;
+    return std::string_view(it->value().data(), it->value().size());
+  }
+
+  bool elapsed_since_start(double seconds) const {
+    return Clock::now() - server_.start_ >=
+           std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+  }
+
+  // GET /v1/models and /v1/videos/{id}[/content], behind the API key.
+  std::string gated_get(const Request& req, const std::string& path, bool keep) const {
+    const auto& o = server_.options_;
+    if (auto e = check_api_key(o, header(req, o.auth_header_name)))
+      return plain_response(e->status, "application/json", e->body, keep);
+    if (path == "/v1/models") {
+      if (o.disable_models_endpoint)
+        return plain_response(404, "application/json", R"({"detail":"Not Found"})", keep);
+      if (!elapsed_since_start(o.models_ready_delay_s))
+        return plain_response(503, "application/json", R"({"detail":"Model is loading"})", keep);
+      return plain_response(
+          200, "application/json",
+          fmt::format(
+              R"({{"object":"list","data":[{{"id":"{}","object":"model","created":{},"owned_by":"inferperf-mock"}}]}})",
+              json_escape(o.model_name), std::time(nullptr)),
+          keep);
+    }
+    std::string_view id = std::string_view(path).substr(std::string_view("/v1/videos/").size());
+    const bool content = id.ends_with("/content");
+    if (content) id.remove_suffix(std::string_view("/content").size());
+    const auto not_found = route_error(404, fmt::format("video '{}' not found", id));
+    if (content) {
+      switch (server_.videos_.content(id, Clock::now())) {
+        case VideoJobs::ContentState::Unknown:
+          return plain_response(404, "application/json", not_found.body, keep);
+        case VideoJobs::ContentState::NotReady: {
+          const auto e = route_error(409, "video is not completed");
+          return plain_response(409, "application/json", e.body, keep);
+        }
+        case VideoJobs::ContentState::Ready:
+          return plain_response(200, "video/mp4", video_mp4_bytes(), keep);
+      }
+    }
+    if (auto job = server_.videos_.get(id, Clock::now()))
+      return plain_response(200, "application/json", *job, keep);
+    return plain_response(404, "application/json", not_found.body, keep);
+  }
+
+  // API key, readiness, strict model, then the route.
+  asio::awaitable<bool> serve_inference(Request& req, Route route, bool keep) {
+    const auto& o = server_.options_;
+    std::optional<RouteError> gate = check_api_key(o, header(req, o.auth_header_name));
+    if (!gate && !elapsed_since_start(o.inference_ready_delay_s))
+      gate = RouteError{503, R"({"detail":"Model is loading"})"};
+    if (!gate) gate = check_model(o, req.body());
+    if (gate) {
+      co_await send(plain_response(gate->status, "application/json", gate->body, keep));
+      co_return keep;
+    }
+    switch (route) {
+      case Route::Chat:
+      case Route::Completions:
+        co_return co_await generate(req, route == Route::Chat, keep);
+      case Route::Embeddings:
+      case Route::RankingNim:
+      case Route::RankingTei:
+      case Route::RankingCohere:
+      case Route::ImageRetrieval:
+        co_return co_await answer_fixed(req, route, keep);
+      case Route::Images:
+        co_return co_await answer_images(req, keep);
+      case Route::Videos:
+        co_return co_await answer_video_create(req, keep);
+      default:
+        co_return co_await answer_generation(req, route, keep);
+    }
+  }
+
+  // --error-rate and the faults that come before any work (status, reset, close, slow-headers).
+  // nullopt: go on; else the request has been answered and the value says whether to keep the
+  // connection. `on_reject` runs for requests turned away.
+  asio::awaitable<std::optional<bool>> preflight(const Fault& fault, Clock::time_point start,
+                                                 bool keep,
+                                                 const std::function<void()>& on_reject) {
+    if (server_.inject_error()) {
+      on_reject();
+      co_return co_await fail_status(500, R"({"detail":"Simulated error"})", keep);
+    }
+    if (fault.kind == "status" || fault.kind == "reset" || fault.kind == "close") on_reject();
+    if (fault.kind == "status") {
+      co_return co_await fail_status(
+          fault.status,
+          fmt::format(
+              R"({{"error":{{"message":"mock fault status {}","type":"mock_fault","code":{}}}}})",
+              fault.status, fault.status),
+          keep);
+    }
+    if (fault.kind == "reset" || fault.kind == "close") {
+      server_.counters_.errors_injected.fetch_add(1);
+      beast::error_code ec;
+      if (fault.kind == "reset") socket().set_option(asio::socket_base::linger(true, 0), ec);
+      socket().close(ec);
+      co_return false;
+    }
+    if (fault.kind == "slow-headers")
+      co_await sleep_until(start + std::chrono::milliseconds(fault.delay_ms));
+    co_return std::nullopt;
+  }
+
+  Fault request_fault(const Request& req) const {
+    if (auto it = req.find("X-Mock-Fault"); it != req.end()) return parse_fault(it->value());
+    return {};
+  }
+
+  // Embeddings, rankings, image retrieval: base + per-unit x units, then the whole body.
+  asio::awaitable<bool> answer_fixed(Request& req, Route route, bool keep) {
+    const auto start = Clock::now();
+    const auto& o = server_.options_;
+    const Fault fault = request_fault(req);
+    if (auto done = co_await preflight(fault, start, keep, [] {})) co_return *done;
+    FixedReply reply;
+    std::optional<RouteError> err;
+    double base = 0, per = 0;
+    const auto* tok = server_.tokenizer_.get();
+    try {
+      switch (route) {
+        case Route::Embeddings:
+          err = embeddings_reply(req.body(), tok, reply);
+          base = o.embedding_base_latency_ms;
+          per = o.embedding_per_input_latency_ms;
+          break;
+        case Route::ImageRetrieval:
+          err = image_retrieval_reply(req.body(), reply);
+          base = o.image_retrieval_base_latency_ms;
+          per = o.image_retrieval_per_image_latency_ms;
+          break;
+        default:
+          err = ranking_reply(req.body(),
+                              route == Route::RankingNim   ? RankingFlavor::Nim
+                              : route == Route::RankingTei ? RankingFlavor::Tei
+                                                           : RankingFlavor::Cohere,
+                              tok, reply);
+          base = o.ranking_base_latency_ms;
+          per = o.ranking_per_passage_latency_ms;
+      }
+    } catch (const std::exception& e) {
+      err = route_error(400, std::string("invalid request field: ") + e.what());
+    }
+    if (err) co_return co_await fail_status(err->status, err->body, keep);
+    if (!o.fast)
+      co_await sleep_until(start + ms_duration(base + per * static_cast<double>(reply.units)));
+    co_await send(plain_response(200, "application/json", reply.body, keep));
+    co_return keep;
+  }
+
+  Timing timing_from(Clock::time_point start, std::int64_t first_extra_steps = 0) const {
+    const auto& o = server_.options_;
+    const auto ttft = ms_duration(o.fast ? 0.0 : o.ttft_ms);
+    const auto itl = ms_duration(o.fast ? 0.0 : o.itl_ms);
+    return Timing{start, start + ttft + itl * first_extra_steps, itl, false};
+  }
+
+  // TGI, RAG, Responses, Messages: the chat generator's plan and timing in other formats.
+  asio::awaitable<bool> answer_generation(Request& req, Route route, bool keep) {
+    const auto start = Clock::now();
+    created_ = std::time(nullptr);
+    const Fault fault = request_fault(req);
+    const bool chat_like = route != Route::Tgi && route != Route::TgiStream;
+    if (auto done = co_await preflight(fault, start, keep, [&] {
+          server_.served_.rejected(chat_like, route == Route::TgiStream);
+        }))
+      co_return *done;
+    GenerationRequest g;
+    std::optional<RouteError> err;
+    try {
+      switch (route) {
+        case Route::Tgi:
+        case Route::TgiStream:
+          err = parse_tgi_request(req.body(), g);
+          g.stream = route == Route::TgiStream;
+          break;
+        case Route::Rag:
+          err = parse_rag_request(req.body(), g);
+          if (auto acc = header(req, "Accept");
+              acc && acc->find("text/event-stream") != std::string_view::npos)
+            g.stream = true;
+          break;
+        case Route::Responses:
+          err = parse_responses_request(req.body(), g);
+          break;
+        default:
+          err = parse_messages_request(req.body(), header(req, "anthropic-version").has_value(), g);
+      }
+    } catch (const std::exception& e) {
+      err = route_error(400, std::string("invalid request field: ") + e.what());
+    }
+    if (err) {
+      server_.served_.rejected(chat_like, false);
+      co_return co_await fail_status(err->status, err->body, keep);
+    }
+    if (route == Route::Rag) co_return co_await answer_plan(req, g, fault, start, keep);
+
+    GenerationPlan plan = plan_generation(g, server_.tokenizer_.get());
+    if (fault.kind == "big-event" && !plan.output.empty())
+      plan.output.front() = std::string(1 << 20, 'x');
+    const auto n = static_cast<std::int64_t>(plan.output.size() + plan.reasoning.size());
+    server_.counters_.output_tokens.fetch_add(n);
+    RequestTrace trace(server_.served_, chat_like, g.stream,
+                       static_cast<std::int64_t>(plan.prompt_tokens.size()),
+                       static_cast<std::int64_t>(req.body().size()), start);
+    const Timing tm = timing_from(start);
+    std::string hex = core::uuid4();
+    std::erase(hex, '-');
+
+    if (!g.stream) {
+      co_await sleep_until(tm.first);
+      const auto first_at = Clock::now();
+      co_await sleep_until(tm.first + tm.itl * n);
+      const auto last_at = Clock::now();
+      std::string body;
+      if (route == Route::Tgi) {
+        body = fmt::format(R"({{"generated_text":"{}"}})", json_escape(joined(plan.output)));
+      } else if (route == Route::Responses) {
+        body = ResponsesStream("resp_" + hex, g.model, created_, plan)
+                   .response_json("completed", true);
+      } else {
+        body = messages_whole_json("msg_" + hex, g.model, plan);
+      }
+      trace.whole(n, static_cast<std::int64_t>(body.size()), first_at, last_at);
+      trace.complete(plan.finish_reason);
+      co_await send(plain_response(200, "application/json", body, keep));
+      co_return keep;
+    }
+
+    StreamSpec spec;
+    std::optional<ResponsesStream> rs;
+    std::optional<MessagesStream> ms;
+    if (route == Route::TgiStream) {
+      const std::string full = joined(plan.output);
+      const std::string finish = tgi_finish_reason(plan.finish_reason);
+      spec.event = [&plan, full, finish](const TokenEvent& e) {
+        return "data:" +
+               tgi_stream_event(e.index, e.text, e.last, full, finish, plan.output.size()) + "\n\n";
+      };
+      spec.tail = [] { return std::vector<std::string>{}; };
+      spec.error_event = {
+          "data:{\"error\":\"mock fault error-event\",\"error_type\":\"generation\"}\n\n"};
+    } else if (route == Route::Responses) {
+      rs.emplace("resp_" + hex, g.model, created_, plan);
+      spec.head = rs->head();
+      spec.event = [&rs](const TokenEvent& e) { return rs->delta(e.reasoning, e.text); };
+      spec.tail = [&rs] { return std::vector<std::string>{rs->tail()}; };
+      spec.error_event = {
+          "event: error\ndata: {\"type\":\"error\",\"code\":\"mock_fault\",\"message\":\"mock "
+          "fault error-event\",\"param\":null}\n\n"};
+    } else {
+      ms.emplace("msg_" + hex, g.model, plan);
+      spec.head = ms->head();
+      spec.event = [&ms](const TokenEvent& e) { return ms->delta(e.reasoning, e.text); };
+      spec.tail = [&ms] { return std::vector<std::string>{ms->tail()}; };
+      spec.error_event = {
+          "event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"api_error\",\"message\":"
+          "\"mock fault error-event\"}}\n\n"};
+    }
+    co_return co_await stream_tokens(plan, spec, fault, tm, trace, keep);
+  }
+
+  // /v1/images/generations: TTFT + kImageSteps x ITL; streamed partial images spread over the
+  // steps.
+  asio::awaitable<bool> answer_images(Request& req, bool keep) {
+    const auto start = Clock::now();
+    created_ = std::time(nullptr);
+    const Fault fault = request_fault(req);
+    if (auto done = co_await preflight(fault, start, keep, [] {})) co_return *done;
+    ImageRequest r;
+    std::optional<RouteError> err;
+    try {
+      err = parse_image_request(req.body(), r);
+    } catch (const std::exception& e) {
+      err = route_error(400, std::string("invalid request field: ") + e.what());
+    }
+    if (err) co_return co_await fail_status(err->status, err->body, keep);
+    const auto p =
+        static_cast<std::int64_t>(tokenize_pieces(r.prompt, server_.tokenizer_.get()).size());
+    const Timing tm = timing_from(start);
+    const auto done_at = tm.first + tm.itl * kImageSteps;
+    if (!r.stream) {
+      co_await sleep_until(done_at);
+      co_await send(
+          plain_response(200, "application/json", image_whole_json(r, created_, p), keep));
+      co_return keep;
+    }
+    co_await send(fmt::format(
+        "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n"
+        "Transfer-Encoding: chunked\r\nConnection: {}\r\n\r\n",
+        keep ? "keep-alive" : "close"));
+    if (write_failed_) co_return false;
+    for (int k = 0; k < r.partial_images; ++k) {
+      co_await sleep_until(tm.first + tm.itl * ((k + 1) * kImageSteps / (r.partial_images + 1)));
+      std::string out = chunk(image_partial_event(r, k, created_));
+      if (k == 0 && fault.kind == "error-event") {
+        server_.counters_.errors_injected.fetch_add(1);
+        out += chunk(
+            "event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"mock_fault\","
+            "\"message\":\"mock fault error-event\"}}\n\n");
+        out += "0\r\n\r\n";
+        co_await send(std::move(out));
+        co_return keep && !write_failed_;
+      }
+      co_await send(std::move(out));
+      if (write_failed_) co_return false;
+    }
+    co_await sleep_until(done_at);
+    co_await send(chunk(image_completed_event(r, created_, p)) + "0\r\n\r\n");
+    co_return keep && !write_failed_;
+  }
+
+  // POST /v1/videos: a job that is queued for TTFT, then runs 20 x ITL (X-Mock-Fault: video-fail
+  // makes it end failed).
+  asio::awaitable<bool> answer_video_create(Request& req, bool keep) {
+    const auto start = Clock::now();
+    const Fault fault = request_fault(req);
+    if (auto done = co_await preflight(fault, start, keep, [] {})) co_return *done;
+    VideoRequest r;
+    std::optional<RouteError> err;
+    try {
+      err = parse_video_request(req.body(), r);
+    } catch (const std::exception& e) {
+      err = route_error(400, std::string("invalid request field: ") + e.what());
+    }
+    if (err) co_return co_await fail_status(err->status, err->body, keep);
+    const Timing tm = timing_from(start);
+    if (fault.kind == "video-fail") server_.counters_.errors_injected.fetch_add(1);
+    const std::string body = server_.videos_.create(r, start, std::time(nullptr), tm.first - start,
+                                                    tm.itl * 20, fault.kind == "video-fail");
+    co_await send(plain_response(200, "application/json", body, keep));
+    co_return keep;
   }
 
   // Hub emulation: /ORG/NAME/resolve/REV/FILE -> HUB_DIR/ORG/NAME/FILE.
@@ -368,39 +785,11 @@ class Session {
 
   asio::awaitable<bool> generate(Request& req, bool chat, bool keep) {
     const auto start = Clock::now();
-    const auto& o = server_.options_;
-    const auto ttft = std::chrono::duration_cast<Clock::duration>(
-        std::chrono::duration<double, std::milli>(o.fast ? 0.0 : o.ttft_ms));
-    const auto itl = std::chrono::duration_cast<Clock::duration>(
-        std::chrono::duration<double, std::milli>(o.fast ? 0.0 : o.itl_ms));
     created_ = std::time(nullptr);
-
-    Fault fault;
-    if (auto it = req.find("X-Mock-Fault"); it != req.end()) fault = parse_fault(it->value());
-    if (server_.inject_error()) {
-      server_.served_.rejected(chat, wants_stream(req, chat));
-      co_return co_await fail_status(500, R"({"detail":"Simulated error"})", keep);
-    }
-    if (fault.kind == "status" || fault.kind == "reset" || fault.kind == "close") {
-      server_.served_.rejected(chat, wants_stream(req, chat));
-    }
-    if (fault.kind == "status") {
-      co_return co_await fail_status(
-          fault.status,
-          fmt::format(
-              R"({{"error":{{"message":"mock fault status {}","type":"mock_fault","code":{}}}}})",
-              fault.status, fault.status),
-          keep);
-    }
-    if (fault.kind == "reset" || fault.kind == "close") {
-      server_.counters_.errors_injected.fetch_add(1);
-      beast::error_code ec;
-      if (fault.kind == "reset") socket().set_option(asio::socket_base::linger(true, 0), ec);
-      socket().close(ec);
-      co_return false;
-    }
-    if (fault.kind == "slow-headers")
-      co_await sleep_until(start + std::chrono::milliseconds(fault.delay_ms));
+    const Fault fault = request_fault(req);
+    if (auto done = co_await preflight(
+            fault, start, keep, [&] { server_.served_.rejected(chat, wants_stream(req, chat)); }))
+      co_return *done;
 
     GenerationRequest g;
     if (auto err = parse_generation_request(req.body(), chat, g)) {
@@ -411,6 +800,14 @@ class Session {
                       json_escape(*err)),
           keep);
     }
+    co_return co_await answer_plan(req, g, fault, start, keep);
+  }
+
+  // A parsed chat/completions request (also SOLIDO RAG's), answered in the OpenAI formats.
+  asio::awaitable<bool> answer_plan(const Request& req, const GenerationRequest& g,
+                                    const Fault& fault, Clock::time_point start, bool keep) {
+    const bool chat = g.chat;
+    const auto& o = server_.options_;
     GenerationPlan plan = plan_generation(g, server_.tokenizer_.get());
     if (fault.kind == "big-event" && !plan.output.empty())
       plan.output.front() = std::string(1 << 20, 'x');
@@ -426,17 +823,11 @@ class Session {
     RequestTrace trace(server_.served_, chat, g.stream,
                        static_cast<std::int64_t>(plan.prompt_tokens.size()),
                        static_cast<std::int64_t>(req.body().size()), start);
-    const Timing timing{start, start + ttft, itl, timings};
+    Timing timing = timing_from(start);
+    timing.timings = timings;
     if (!g.stream) co_return co_await answer_whole(g, plan, id, fault, timing, trace, keep);
     co_return co_await answer_stream(g, plan, id, fault, timing, trace, keep);
   }
-
-  struct Timing {
-    Clock::time_point start;  // handler start
-    Clock::time_point first;  // first token's deadline
-    Clock::duration itl;
-    bool timings;  // add llama.cpp-style timings
-  };
 
   asio::awaitable<bool> answer_whole(const GenerationRequest& g, const GenerationPlan& plan,
                                      const std::string& id, const Fault& fault, const Timing& tm,
@@ -489,15 +880,55 @@ class Session {
   asio::awaitable<bool> answer_stream(const GenerationRequest& g, const GenerationPlan& plan,
                                       const std::string& id, const Fault& fault, const Timing& tm,
                                       RequestTrace& trace, bool keep) {
+    StreamSpec spec;
+    if (g.chat) {
+      // Role-only first chunk right away, as vLLM sends it; it carries no content.
+      spec.head = "data: " + chunk_json(g, id, R"({"role":"assistant","content":""})", "") + "\n\n";
+    }
+    spec.event = [&](const TokenEvent& e) {
+      // The last chunk (with finish_reason) carries the timings, as llama.cpp's server sends them.
+      const std::string extra =
+          e.last ? timings_member(tm.timings, plan, tm.start, e.first_at, e.released) : "";
+      const std::string_view finish = e.last ? std::string_view(plan.finish_reason) : "";
+      if (!g.chat) return "data: " + chunk_json(g, id, e.text, finish, extra) + "\n\n";
+      const std::string delta =
+          e.reasoning ? fmt::format(R"({{"reasoning_content":"{}"}})", json_escape(e.text))
+                      : fmt::format(R"({{"content":"{}"}})", json_escape(e.text));
+      return "data: " + chunk_json(g, id, delta, finish, extra) + "\n\n";
+    };
+    spec.tail = [&] {
+      std::vector<std::string> out;
+      if (g.include_usage) {
+        out.push_back(
+            "data: " +
+            fmt::format(
+                R"({{"id":"{}","object":"{}","created":{},"model":"{}","choices":[],"usage":{}}})",
+                id, g.chat ? "chat.completion.chunk" : "text_completion", created_,
+                json_escape(g.model), usage_json(plan)) +
+            "\n\n");
+      }
+      out.emplace_back("data: [DONE]\n\n");
+      return out;
+    };
+    spec.error_event = {
+        ": mock fault error-event\nevent: error\ndata: {\"error\":{\"message\":\"mock fault "
+        "error-event\"}}\n\n",
+        "data: [DONE]\n\n"};
+    spec.malformed = "data: {\"object\": \"chat.completion.chunk\", \"choices\": [\n\n";
+    co_return co_await stream_tokens(plan, spec, fault, tm, trace, keep);
+  }
+
+  // The shared token emitter: reasoning tokens first, then content, grouped K tokens per event.
+  // Event j goes out at start + TTFT + j*ITL (absolute), so late events are sent at once and
+  // nothing drifts. Applies the streaming faults (stall, malformed, error-event, truncate).
+  asio::awaitable<bool> stream_tokens(const GenerationPlan& plan, const StreamSpec& spec,
+                                      const Fault& fault, const Timing& tm, RequestTrace& trace,
+                                      bool keep) {
     std::string head = fmt::format(
         "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n"
         "Transfer-Encoding: chunked\r\nConnection: {}\r\n\r\n",
         keep ? "keep-alive" : "close");
-    if (g.chat) {
-      // Role-only first chunk right away, as vLLM sends it; it carries no content.
-      head +=
-          chunk("data: " + chunk_json(g, id, R"({"role":"assistant","content":""})", "") + "\n\n");
-    }
+    if (!spec.head.empty()) head += chunk(spec.head);
     co_await send(std::move(head));
     if (write_failed_) co_return false;
     if (fault.kind == "stall") {
@@ -506,8 +937,6 @@ class Session {
       co_return false;
     }
 
-    // Events: reasoning tokens first, then content, grouped K tokens per event. Event j goes out at
-    // start + TTFT + j*ITL (absolute), so late events are sent at once and nothing drifts.
     struct Ev {
       bool reasoning;
       std::size_t from, to;
@@ -530,32 +959,19 @@ class Session {
       std::string text;
       for (std::size_t i = e.from; i < e.to; ++i) text += src[i];
       const bool last = j + 1 == events.size();
-      // The last chunk (with finish_reason) carries the timings, as llama.cpp's server sends them.
-      const std::string extra =
-          last ? timings_member(tm.timings, plan, tm.start, first_at, released) : "";
-      std::string payload;
-      if (g.chat) {
-        std::string delta = e.reasoning
-                                ? fmt::format(R"({{"reasoning_content":"{}"}})", json_escape(text))
-                                : fmt::format(R"({{"content":"{}"}})", json_escape(text));
-        payload = chunk_json(g, id, delta, last ? plan.finish_reason : "", extra);
-      } else {
-        payload = chunk_json(g, id, text, last ? plan.finish_reason : "", extra);
-      }
-      std::string out = chunk("data: " + payload + "\n\n");
+      std::string out =
+          chunk(spec.event(TokenEvent{j, e.reasoning, text, last, first_at, released}));
       trace.event(static_cast<std::int64_t>(e.to - e.from), static_cast<std::int64_t>(out.size()),
                   released);
       if (last) trace.complete(plan.finish_reason);
-      if (j == 0 && fault.kind == "malformed") {
+      if (j == 0 && fault.kind == "malformed" && !spec.malformed.empty()) {
         server_.counters_.errors_injected.fetch_add(1);
-        out += chunk("data: {\"object\": \"chat.completion.chunk\", \"choices\": [\n\n");
+        out += chunk(spec.malformed);
       }
-      if (j == 0 && fault.kind == "error-event") {
+      if (j == 0 && fault.kind == "error-event" && !spec.error_event.empty()) {
         server_.counters_.errors_injected.fetch_add(1);
-        out += chunk(
-            ": mock fault error-event\nevent: error\ndata: {\"error\":{\"message\":\"mock fault "
-            "error-event\"}}\n\n");
-        out += chunk("data: [DONE]\n\n") + "0\r\n\r\n";
+        for (const auto& m : spec.error_event) out += chunk(m);
+        out += "0\r\n\r\n";
         co_await send(std::move(out));
         co_return keep && !write_failed_;
       }
@@ -569,16 +985,7 @@ class Session {
       co_return false;
     }
     std::string tail;
-    if (g.include_usage) {
-      tail += chunk(
-          "data: " +
-          fmt::format(
-              R"({{"id":"{}","object":"{}","created":{},"model":"{}","choices":[],"usage":{}}})",
-              id, g.chat ? "chat.completion.chunk" : "text_completion", created_,
-              json_escape(g.model), usage_json(plan)) +
-          "\n\n");
-    }
-    tail += chunk("data: [DONE]\n\n");
+    for (const auto& m : spec.tail()) tail += chunk(m);
     tail += "0\r\n\r\n";
     co_await send(std::move(tail));
     co_return keep && !write_failed_;

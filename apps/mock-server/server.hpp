@@ -13,6 +13,7 @@
 
 #include "fake_dcgm.hpp"
 #include "mock_options.hpp"
+#include "routes.hpp"
 #include "served_stats.hpp"
 #include "tokenizer/tokenizer.hpp"
 
@@ -59,6 +60,7 @@ class MockServer {
   std::unique_ptr<boost::asio::ssl::context> tls_;  // set when --tls-cert/--tls-key are given
   std::mutex rng_mu_;
   std::mt19937_64 rng_;
+  VideoJobs videos_;  // /v1/videos jobs
 };
 
 }  // namespace inferperf::mock

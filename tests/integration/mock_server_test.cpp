@@ -3,9 +3,11 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "process.hpp"
@@ -328,6 +330,85 @@ TEST(MockServer, TimingsInStreamingAndWholeResponses) {
   ASSERT_TRUE(cs.back().contains("timings")) << cs.back().dump();
   // "alpha beta gamma" is five ~4-character chunks.
   expect_timings(cs.back()["timings"], 5, 4, 2.0);
+}
+
+}  // namespace
+}  // namespace inferperf::testing
+
+namespace inferperf::testing {
+namespace {
+
+TEST(MockServer, ServesTheOtherApiRoutes) {
+  MockServerProcess mock({"--fast"});
+  const int port = mock.port();
+  auto emb = http_post(port, "/v1/embeddings", R"({"model":"e","input":["a b","c"]})");
+  ASSERT_EQ(emb.status, 200) << emb.body;
+  EXPECT_EQ(nlohmann::json::parse(emb.body)["data"][1]["embedding"].size(), 768u);
+  auto rank =
+      http_post(port, "/v1/ranking",
+                R"({"model":"r","query":{"text":"q"},"passages":[{"text":"a"},{"text":"b"}]})");
+  ASSERT_EQ(rank.status, 200) << rank.body;
+  EXPECT_EQ(nlohmann::json::parse(rank.body)["rankings"].size(), 2u);
+  EXPECT_EQ(http_post(port, "/v2/rerank", R"({"model":"r"})").status, 422);
+  auto tgi = http_post(port, "/generate_stream",
+                       R"({"inputs":"hello world","parameters":{"max_new_tokens":3}})");
+  ASSERT_EQ(tgi.status, 200);
+  EXPECT_NE(tgi.body.find("\"generated_tokens\":3"), std::string::npos) << tgi.body;
+  EXPECT_EQ(tgi.body.find("[DONE]"), std::string::npos);
+  auto resp =
+      http_post(port, "/v1/responses", R"({"model":"m","input":"hi","max_output_tokens":2})");
+  ASSERT_EQ(resp.status, 200) << resp.body;
+  EXPECT_EQ(nlohmann::json::parse(resp.body)["usage"]["output_tokens"], 2);
+  EXPECT_EQ(http_post(port, "/v1/messages", R"({"model":"m","max_tokens":2,"messages":[]})").status,
+            400);
+  auto msg =
+      http_post(port, "/v1/messages",
+                R"({"model":"m","max_tokens":2,"messages":[{"role":"user","content":"hi"}]})",
+                {{"anthropic-version", "2023-06-01"}});
+  ASSERT_EQ(msg.status, 200) << msg.body;
+  EXPECT_EQ(nlohmann::json::parse(msg.body)["type"], "message");
+  auto img = http_post(port, "/v1/images/generations", R"({"prompt":"a cat","n":1})");
+  ASSERT_EQ(img.status, 200);
+  EXPECT_FALSE(nlohmann::json::parse(img.body)["data"][0]["b64_json"].get<std::string>().empty());
+  auto video = http_post(port, "/v1/videos", R"({"prompt":"a cat","model":"sora-2"})");
+  ASSERT_EQ(video.status, 200);
+  const std::string id = nlohmann::json::parse(video.body)["id"];
+  EXPECT_EQ(nlohmann::json::parse(http_get(port, "/v1/videos/" + id).body)["status"], "completed");
+  EXPECT_EQ(http_get(port, "/v1/videos/" + id + "/content").status, 200);
+  EXPECT_EQ(http_get(port, "/v1/videos/video_nope").status, 404);
+  EXPECT_EQ(mock.metric("inferperf_mock_requests_total"), 9);
+}
+
+TEST(MockServer, ReadinessDelayAndApiKey) {
+  MockServerProcess mock({"--fast", "--inference-ready-delay-seconds", "1",
+                          "--models-ready-delay-seconds", "1", "--api-key", "secret",
+                          "--auth-header-name", "x-api-key", "--strict-model"});
+  const int port = mock.port();
+  const std::string body = R"({"model":"mock-model","input":"x"})";
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_EQ(http_post(port, "/v1/embeddings", body).status, 401);
+  EXPECT_EQ(http_post(port, "/v1/embeddings", body, {{"x-api-key", "wrong"}}).status, 401);
+  auto early = http_post(port, "/v1/embeddings", body, {{"x-api-key", "secret"}});
+  if (std::chrono::steady_clock::now() - start < std::chrono::milliseconds(900)) {
+    EXPECT_EQ(early.status, 503);
+    EXPECT_EQ(nlohmann::json::parse(early.body)["detail"], "Model is loading");
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(1100));
+  EXPECT_EQ(http_post(port, "/v1/embeddings", body, {{"x-api-key", "secret"}}).status, 200);
+  auto other = http_post(port, "/v1/embeddings", R"({"model":"other","input":"x"})",
+                         {{"x-api-key", "secret"}});
+  EXPECT_EQ(other.status, 404);
+  EXPECT_EQ(nlohmann::json::parse(other.body)["error"]["code"], 404);
+  EXPECT_EQ(http_get(port, "/v1/models").status, 401);  // http_get sends no key
+  EXPECT_EQ(http_get(port, "/health").status, 200);
+}
+
+TEST(MockServer, ModelsEndpointCanBeDisabledOrLate) {
+  MockServerProcess off({"--fast", "--disable-models-endpoint"});
+  EXPECT_EQ(http_get(off.port(), "/v1/models").status, 404);
+  MockServerProcess late({"--fast", "--models-ready-delay-seconds", "30"});
+  EXPECT_EQ(http_get(late.port(), "/v1/models").status, 503);
+  EXPECT_EQ(http_post(late.port(), "/v1/embeddings", R"({"input":"x"})").status, 200);
 }
 
 }  // namespace
