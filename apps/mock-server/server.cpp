@@ -291,6 +291,10 @@ class Session {
       co_await send(plain_response(404, "application/json", R"({"detail":"Not Found"})", keep));
       co_return keep && !write_failed_;
     }
+    // inferperf's preflight request (X-Inferperf-Preflight) is answered like any other but is
+    // neither faulted nor counted: the mock's numbers describe the benchmark alone.
+    client_preflight_ = header(req, "X-Inferperf-Preflight").has_value();
+    if (client_preflight_) co_return co_await serve_inference(req, route, keep) && !write_failed_;
     auto& c = server_.counters_;
     c.requests.fetch_add(1);
     const std::int64_t now_in = c.in_flight.fetch_add(1) + 1;
@@ -384,10 +388,10 @@ class Session {
   // --error-rate and the faults that come before any work (status, reset, close, slow-headers).
   // nullopt: go on; else the request has been answered and the value says whether to keep the
   // connection. `on_reject` runs for requests turned away.
-  asio::awaitable<std::optional<bool>> preflight(const Fault& fault, Clock::time_point start,
-                                                 bool keep,
-                                                 const std::function<void()>& on_reject) {
-    if (server_.inject_error()) {
+  asio::awaitable<std::optional<bool>> fault_gate(const Fault& fault, Clock::time_point start,
+                                                  bool keep,
+                                                  const std::function<void()>& on_reject) {
+    if (!client_preflight_ && server_.inject_error()) {
       on_reject();
       co_return co_await fail_status(500, R"({"detail":"Simulated error"})", keep);
     }
@@ -413,6 +417,7 @@ class Session {
   }
 
   Fault request_fault(const Request& req) const {
+    if (client_preflight_) return {};
     if (auto it = req.find("X-Mock-Fault"); it != req.end()) return parse_fault(it->value());
     return {};
   }
@@ -422,7 +427,7 @@ class Session {
     const auto start = Clock::now();
     const auto& o = server_.options_;
     const Fault fault = request_fault(req);
-    if (auto done = co_await preflight(fault, start, keep, [] {})) co_return *done;
+    if (auto done = co_await fault_gate(fault, start, keep, [] {})) co_return *done;
     FixedReply reply;
     std::optional<RouteError> err;
     double base = 0, per = 0;
@@ -471,7 +476,7 @@ class Session {
     created_ = std::time(nullptr);
     const Fault fault = request_fault(req);
     const bool chat_like = route != Route::Tgi && route != Route::TgiStream;
-    if (auto done = co_await preflight(fault, start, keep, [&] {
+    if (auto done = co_await fault_gate(fault, start, keep, [&] {
           server_.served_.rejected(chat_like, route == Route::TgiStream);
         }))
       co_return *done;
@@ -510,8 +515,8 @@ class Session {
       plan.output.front() = std::string(1 << 20, 'x');
     const auto n = static_cast<std::int64_t>(plan.output.size() + plan.reasoning.size());
     server_.counters_.output_tokens.fetch_add(n);
-    RequestTrace trace(server_.served_, chat_like, g.stream,
-                       static_cast<std::int64_t>(plan.prompt_tokens.size()),
+    RequestTrace trace(client_preflight_ ? server_.unmeasured_ : server_.served_, chat_like,
+                       g.stream, static_cast<std::int64_t>(plan.prompt_tokens.size()),
                        static_cast<std::int64_t>(req.body().size()), start);
     const Timing tm = timing_from(start);
     std::string hex = core::uuid4();
@@ -576,7 +581,7 @@ class Session {
     const auto start = Clock::now();
     created_ = std::time(nullptr);
     const Fault fault = request_fault(req);
-    if (auto done = co_await preflight(fault, start, keep, [] {})) co_return *done;
+    if (auto done = co_await fault_gate(fault, start, keep, [] {})) co_return *done;
     ImageRequest r;
     std::optional<RouteError> err;
     try {
@@ -625,7 +630,7 @@ class Session {
   asio::awaitable<bool> answer_video_create(Request& req, bool keep) {
     const auto start = Clock::now();
     const Fault fault = request_fault(req);
-    if (auto done = co_await preflight(fault, start, keep, [] {})) co_return *done;
+    if (auto done = co_await fault_gate(fault, start, keep, [] {})) co_return *done;
     VideoRequest r;
     std::optional<RouteError> err;
     try {
@@ -787,7 +792,7 @@ class Session {
     const auto start = Clock::now();
     created_ = std::time(nullptr);
     const Fault fault = request_fault(req);
-    if (auto done = co_await preflight(
+    if (auto done = co_await fault_gate(
             fault, start, keep, [&] { server_.served_.rejected(chat, wants_stream(req, chat)); }))
       co_return *done;
 
@@ -820,7 +825,7 @@ class Session {
       const auto v = it->value();
       timings = parse_switch(std::string_view(v.data(), v.size())).value_or(timings);
     }
-    RequestTrace trace(server_.served_, chat, g.stream,
+    RequestTrace trace(client_preflight_ ? server_.unmeasured_ : server_.served_, chat, g.stream,
                        static_cast<std::int64_t>(plan.prompt_tokens.size()),
                        static_cast<std::int64_t>(req.body().size()), start);
     Timing timing = timing_from(start);
@@ -996,6 +1001,7 @@ class Session {
   MockServer& server_;
   Stream stream_;
   bool write_failed_ = false;
+  bool client_preflight_ = false;  // the request carries X-Inferperf-Preflight
   std::time_t created_ = 0;
 };
 
@@ -1017,6 +1023,7 @@ MockServer::MockServer(MockOptions options, std::shared_ptr<const tokenizer::Tok
           std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch())
               .count()),
       served_(options_.dcgm_window_sec, start_),
+      unmeasured_(options_.dcgm_window_sec, start_),
       dcgm_(dcgm_config(options_), start_),
       acceptor_(io_),
       tokenizer_(std::move(tokenizer)),

@@ -52,6 +52,7 @@ class MockServer {
   MockClock::time_point start_ = MockClock::now();
   double start_unix_s_ = 0;
   ServedStats served_;
+  ServedStats unmeasured_;  // what inferperf's preflight requests would add (never shown)
   FakeDcgm dcgm_;
   boost::asio::io_context io_;
   boost::asio::ip::tcp::acceptor acceptor_;

@@ -97,8 +97,14 @@ PreflightResult run_preflight(const worker::RequestPlan& plan, double wait_s) {
     r.message = std::string("cannot build the first request: ") + e.what();
     return r;
   }
+  // Marked, so servers and proxies that care can tell it from the benchmark's requests (the
+  // bundled mock neither counts nor faults it).
+  worker::RequestPlan marked;  // headers only: the plan's prebuilt bodies can be large
+  marked.headers = plan.headers;
+  marked.streaming = plan.streaming;
+  marked.headers.emplace_back("X-Inferperf-Preflight", "1");
   const std::string request =
-      worker::serialize_request(plan, target, body, core::uuid4(), core::uuid4());
+      worker::serialize_request(marked, target, body, core::uuid4(), core::uuid4());
   const auto deadline = std::chrono::steady_clock::now() +
                         std::chrono::milliseconds(static_cast<std::int64_t>(wait_s * 1000));
   for (;;) {

@@ -1,0 +1,340 @@
+// One real run per --endpoint-type against the bundled mock server, with the metrics each
+// endpoint family must (and must not) have; then the preflight failures.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "process.hpp"
+
+namespace inferperf::testing {
+namespace {
+
+using json = nlohmann::json;
+
+struct EndpointCase {
+  const char* name;
+  std::vector<std::string> mock_flags;
+  std::vector<std::string> args;  // after the common ones
+  bool tokens;                    // token metrics expected (TTFT only when streaming)
+  bool streaming;
+  bool input_tokens;                 // ISL expected
+  bool images;                       // image metrics expected
+  std::int64_t outputs_per_request;  // non-text outputs each record carries (0: none)
+  friend void PrintTo(const EndpointCase& c, std::ostream* os) { *os << c.name; }
+};
+
+// A single_turn file with one tiny PNG per line, for the image-consuming endpoints.
+std::string image_file(const std::string& dir) {
+  const std::string path = dir + "/images.jsonl";
+  std::ofstream out(path);
+  for (int i = 0; i < 3; ++i) {
+    out << R"({"text":"find the chart","image":"data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="})"
+        << "\n";
+  }
+  return path;
+}
+
+json load_summary(const std::string& dir) {
+  return json::parse(read_file(dir + "/profile_export_aiperf.json"));
+}
+
+const std::vector<EndpointCase> kCases = {
+    {"embeddings", {}, {"--endpoint-type", "embeddings"}, false, false, true, false, 1},
+    {"chat_embeddings", {}, {"--endpoint-type", "chat_embeddings"}, false, false, true, false, 1},
+    {"nim_embeddings",
+     {},
+     {"--endpoint-type", "nim_embeddings", "--extra-inputs", "input_type:query"},
+     false,
+     false,
+     true,
+     false,
+     1},
+    {"nim_rankings",
+     {},
+     {"--endpoint-type", "nim_rankings", "--rankings-passages-mean", "3",
+      "--rankings-passages-prompt-token-mean", "8", "--rankings-query-prompt-token-mean", "8"},
+     false,
+     false,
+     true,
+     false,
+     3},
+    {"hf_tei_rankings",
+     {},
+     {"--endpoint-type", "hf_tei_rankings", "--rankings-passages-mean", "2",
+      "--rankings-passages-prompt-token-mean", "8", "--rankings-query-prompt-token-mean", "8"},
+     false,
+     false,
+     true,
+     false,
+     2},
+    {"cohere_rankings",
+     {},
+     {"--endpoint-type", "cohere_rankings", "--rankings-passages-mean", "4",
+      "--rankings-passages-prompt-token-mean", "8", "--rankings-query-prompt-token-mean", "8"},
+     false,
+     false,
+     true,
+     false,
+     4},
+    {"huggingface_generate_stream",
+     {},
+     {"--endpoint-type", "huggingface_generate", "--streaming", "--osl", "8"},
+     true,
+     true,
+     true,
+     false,
+     0},
+    {"huggingface_generate",
+     {},
+     {"--endpoint-type", "huggingface_generate", "--osl", "8"},
+     true,
+     false,
+     true,
+     false,
+     0},
+    {"image_generation", {}, {"--endpoint-type", "image_generation"}, false, false, true, true, 1},
+    {"image_generation_stream",
+     {},
+     {"--endpoint-type", "image_generation", "--streaming", "--extra-inputs", "partial_images:2"},
+     false,
+     false,
+     true,
+     true,
+     1},
+    {"video_generation",
+     {"--ttft", "5", "--itl", "1"},
+     {"--endpoint-type", "video_generation"},
+     false,
+     false,
+     true,
+     false,
+     1},
+    {"solido_rag",
+     {},
+     {"--endpoint-type", "solido_rag", "--streaming"},
+     true,
+     true,
+     true,
+     false,
+     0},
+    {"responses_stream",
+     {},
+     {"--endpoint-type", "responses", "--streaming", "--osl", "8"},
+     true,
+     true,
+     true,
+     false,
+     0},
+    {"responses", {}, {"--endpoint-type", "responses", "--osl", "8"}, true, false, true, false, 0},
+    {"messages_stream",
+     {"--api-key", "sk-test", "--auth-header-name", "x-api-key"},
+     {"--endpoint-type", "messages", "--streaming", "--osl", "8", "--api-key", "sk-test"},
+     true,
+     true,
+     true,
+     false,
+     0},
+    {"template_chat",
+     {},
+     {"--endpoint-type", "template", "--endpoint", "/v1/chat/completions", "--osl", "8",
+      "--extra-inputs",
+      R"(payload_template:{"model": {{ model|tojson }}, "messages": [{"role": "user", "content": {{ text|tojson }}}], "max_tokens": {{ max_tokens }}})"},
+     true,
+     false,
+     true,
+     false,
+     0},
+};
+
+class Endpoints : public ::testing::TestWithParam<EndpointCase> {};
+
+TEST_P(Endpoints, RunsWithTheRightMetrics) {
+  const EndpointCase& c = GetParam();
+  std::vector<std::string> flags = {"--fast"};
+  if (!c.mock_flags.empty() && c.mock_flags.front() == "--ttft") flags.clear();
+  flags.insert(flags.end(), c.mock_flags.begin(), c.mock_flags.end());
+  MockServerProcess mock(flags);
+  const std::string dir = make_temp_dir(std::string("ip-ep-") + c.name + "-");
+  std::vector<std::string> args = {INFERPERF_BIN,
+                                   "profile",
+                                   "-m",
+                                   "mock-model",
+                                   "-u",
+                                   mock.url(),
+                                   "--concurrency",
+                                   "2",
+                                   "--request-count",
+                                   "4",
+                                   "--isl",
+                                   "16",
+                                   "--artifact-dir",
+                                   dir + "/out",
+                                   "--ui-type",
+                                   "none"};
+  args.insert(args.end(), c.args.begin(), c.args.end());
+  auto r =
+      run_process(args, std::chrono::seconds(120), "", {"AIPERF_HTTP_VIDEO_POLL_INTERVAL=0.01"});
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  const json j = load_summary(dir + "/out");
+  EXPECT_EQ(j["request_count"]["avg"].get<int>(), 4) << j.dump();
+  EXPECT_FALSE(j.contains("error_request_count") && j["error_request_count"]["avg"] != 0);
+  EXPECT_TRUE(j.contains("request_latency"));
+  EXPECT_EQ(j.contains("time_to_first_token"), c.tokens && c.streaming) << j.dump();
+  EXPECT_EQ(j.contains("output_sequence_length"), c.tokens) << j.dump();
+  EXPECT_EQ(j.contains("input_sequence_length"), c.input_tokens);
+  EXPECT_EQ(j.contains("image_throughput"), c.images);
+  EXPECT_EQ(j.contains("image_latency"), c.images);
+  if (c.tokens) EXPECT_GT(j["output_sequence_length"]["avg"].get<double>(), 0);
+  // Every record carries what the endpoint delivers.
+  const auto lines = read_lines(dir + "/out/profile_export.jsonl");
+  ASSERT_EQ(lines.size(), 4u);
+  for (const auto& line : lines) {
+    const json rec = json::parse(line);
+    ASSERT_FALSE(rec.contains("error") && !rec["error"].is_null()) << line;
+    if (c.images) EXPECT_EQ(rec["metrics"]["num_images"]["value"], 1) << line;
+  }
+  if (c.outputs_per_request > 0) {
+    for (const auto& line : read_lines(dir + "/out/inferperf_records.jsonl")) {
+      const json rec = json::parse(line);
+      if (rec.value("phase", "") == "profiling")
+        EXPECT_EQ(rec.value("outputs", 0), c.outputs_per_request) << line;
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Types, Endpoints, ::testing::ValuesIn(kCases),
+                         [](const ::testing::TestParamInfo<EndpointCase>& i) {
+                           return std::string(i.param.name);
+                         });
+
+TEST(Endpoints, ImageRetrievalSendsTheFilesImages) {
+  MockServerProcess mock({"--fast"});
+  const std::string dir = make_temp_dir("ip-ep-retrieval-");
+  auto r = run_process({INFERPERF_BIN,
+                        "profile",
+                        "-m",
+                        "mock-model",
+                        "-u",
+                        mock.url(),
+                        "--endpoint-type",
+                        "image_retrieval",
+                        "--input-file",
+                        image_file(dir),
+                        "--custom-dataset-type",
+                        "single_turn",
+                        "--request-count",
+                        "3",
+                        "--concurrency",
+                        "1",
+                        "--artifact-dir",
+                        dir + "/out",
+                        "--ui-type",
+                        "none"},
+                       std::chrono::seconds(60));
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  const json j = load_summary(dir + "/out");
+  EXPECT_EQ(j["request_count"]["avg"].get<int>(), 3);
+  EXPECT_FALSE(j.contains("input_sequence_length"));  // image retrieval sends no text
+  EXPECT_FALSE(j.contains("output_sequence_length"));
+  EXPECT_EQ(j["image_throughput"]["unit"], "images/sec");
+  EXPECT_NE(r.out.find("Image Retrieval Metrics"), std::string::npos) << r.out;
+}
+
+TEST(Endpoints, TemplateWithoutPathOrTemplateIsABadConfig) {
+  auto r = run_process(
+      {INFERPERF_BIN, "profile", "-m", "m", "-u", "http://127.0.0.1:1", "--endpoint-type",
+       "template", "--extra-inputs", R"(payload_template:{"t": {{ text|tojson }}})"},
+      std::chrono::seconds(30));
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+  EXPECT_NE(r.out.find("--endpoint"), std::string::npos) << r.out;
+  auto r2 = run_process({INFERPERF_BIN, "profile", "-m", "m", "-u", "http://127.0.0.1:1",
+                         "--endpoint-type", "template", "--endpoint", "/x"},
+                        std::chrono::seconds(30));
+  EXPECT_EQ(r2.exit_code, 2) << r2.out;
+  EXPECT_NE(r2.out.find("payload_template"), std::string::npos) << r2.out;
+}
+
+// ---- preflight ---------------------------------------------------------------------------------
+
+std::vector<std::string> small_run(const std::string& url, const std::string& dir) {
+  return {INFERPERF_BIN,
+          "profile",
+          "-m",
+          "mock-model",
+          "-u",
+          url,
+          "--isl",
+          "8",
+          "--osl",
+          "4",
+          "--request-count",
+          "2",
+          "--concurrency",
+          "1",
+          "--artifact-dir",
+          dir,
+          "--ui-type",
+          "none"};
+}
+
+TEST(Preflight, ConnectionRefusedFailsFastWithoutArtifacts) {
+  const std::string dir = make_temp_dir("ip-pre-refused-") + "/out";
+  auto r = run_process(small_run("http://127.0.0.1:1", dir), std::chrono::seconds(60));
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_NE(r.out.find("preflight failed"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("ConnectionRefusedError"), std::string::npos) << r.out;
+  EXPECT_FALSE(std::filesystem::exists(dir));
+  EXPECT_LT(r.wall_s, 20.0);
+}
+
+TEST(Preflight, UnknownModelAndMissingKeyAreClearFailures) {
+  MockServerProcess strict({"--fast", "--strict-model", "--model-name", "served-model"});
+  const std::string dir = make_temp_dir("ip-pre-model-");
+  auto r = run_process(small_run(strict.url(), dir + "/a"), std::chrono::seconds(60));
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_NE(r.out.find("HTTP 404"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("does not exist"), std::string::npos) << r.out;
+  EXPECT_EQ(strict.metric("inferperf_mock_requests_total"), 0);  // the run never started
+
+  MockServerProcess keyed({"--fast", "--api-key", "secret"});
+  auto r2 = run_process(small_run(keyed.url(), dir + "/b"), std::chrono::seconds(60));
+  EXPECT_EQ(r2.exit_code, 1) << r2.out;
+  EXPECT_NE(r2.out.find("HTTP 401"), std::string::npos) << r2.out;
+  auto args = small_run(keyed.url(), dir + "/c");
+  args.insert(args.end(), {"--api-key", "secret"});
+  auto r3 = run_process(args, std::chrono::seconds(60));
+  EXPECT_EQ(r3.exit_code, 0) << r3.out;
+}
+
+TEST(Preflight, WaitsForAModelThatIsStillLoading) {
+  MockServerProcess mock({"--fast", "--inference-ready-delay-seconds", "2"});
+  const std::string dir = make_temp_dir("ip-pre-wait-");
+  auto r = run_process(small_run(mock.url(), dir + "/a"), std::chrono::seconds(60));
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_NE(r.out.find("HTTP 503"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("--wait-for-model-timeout"), std::string::npos) << r.out;
+  auto args = small_run(mock.url(), dir + "/b");
+  args.insert(args.end(), {"--wait-for-model-timeout", "30"});
+  auto r2 = run_process(args, std::chrono::seconds(60));
+  EXPECT_EQ(r2.exit_code, 0) << r2.out;
+  EXPECT_EQ(load_summary(dir + "/b")["request_count"]["avg"].get<int>(), 2);
+}
+
+TEST(Preflight, WrongEndpointTypeIsNamed) {
+  MockServerProcess mock({"--fast"});
+  const std::string dir = make_temp_dir("ip-pre-type-");
+  // A chat-shaped request on the chat path is answered, but not with embeddings.
+  auto args = small_run(mock.url(), dir + "/a");
+  args.insert(args.end(),
+              {"--endpoint-type", "chat_embeddings", "--endpoint", "/v1/chat/completions"});
+  auto r = run_process(args, std::chrono::seconds(60));
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_NE(r.out.find("--endpoint-type chat_embeddings"), std::string::npos) << r.out;
+}
+
+}  // namespace
+}  // namespace inferperf::testing
