@@ -32,6 +32,9 @@ struct EndpointConfig {
   std::string api_key;
   bool use_legacy_max_tokens = false;
   bool use_server_token_count = false;
+  std::string ssl_ca_file;  // --ssl-ca-file: PEM CA bundle trusted on top of the system store
+  bool insecure = false;    // --insecure: no TLS certificate or host-name verification
+  std::string unix_socket;  // --unix-socket: connect here; the URL still gives Host and path
 };
 
 struct InputConfig {

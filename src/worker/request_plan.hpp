@@ -6,6 +6,7 @@
 
 #include "dataset/conversation.hpp"
 #include "endpoint/endpoint.hpp"
+#include "transport/connection.hpp"
 #include "transport/url.hpp"
 
 namespace inferperf::worker {
@@ -32,6 +33,10 @@ struct RequestPlan {
   std::string connection_reuse = "pooled";
   // --export-level raw: keep each profiling request's exchange in its record (RequestRecord::raw).
   bool capture_raw = false;
+  // --ssl-ca-file / --insecure / --unix-socket, and the client TLS context built from them once
+  // (shared by every worker's pool; null when no --url is https://).
+  transport::TransportOptions transport;
+  std::shared_ptr<boost::asio::ssl::context> tls_context;
 };
 
 // The JSON body for the last turn of `history` (texts in place) of `conv`, and its compact text.
