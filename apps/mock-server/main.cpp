@@ -82,6 +82,9 @@ int main(int argc, char** argv) {
       ->envname("MOCK_SERVER_TLS_CERT");
   app.add_option("--tls-key", o.tls_key, "PEM private key for --tls-cert")
       ->envname("MOCK_SERVER_TLS_KEY");
+  app.add_option("--unix-socket", o.unix_socket,
+                 "Listen on this Unix domain socket instead of --host/--port")
+      ->envname("MOCK_SERVER_UNIX_SOCKET");
   app.add_option("--hub-dir", o.hub_dir,
                  "Serve GET /ORG/NAME/resolve/REV/FILE from DIR/ORG/NAME/FILE (Hub emulation)")
       ->envname("MOCK_SERVER_HUB_DIR");
@@ -181,7 +184,11 @@ int main(int argc, char** argv) {
   try {
     inferperf::mock::MockServer server(o, tokenizer);
     const auto port = server.bind();
-    std::cout << "inferperf-mock-server listening on " << o.host << ":" << port << std::endl;
+    if (!o.unix_socket.empty()) {
+      std::cout << "inferperf-mock-server listening on unix:" << o.unix_socket << std::endl;
+    } else {
+      std::cout << "inferperf-mock-server listening on " << o.host << ":" << port << std::endl;
+    }
     if (verbose) {
       std::cerr << "ttft " << o.ttft_ms << " ms, itl " << o.itl_ms << " ms, workers " << o.workers
                 << ", open-file limit " << fds.soft << "\n";

@@ -20,6 +20,9 @@ struct MockOptions {
   bool access_logs = false;
   std::string tls_cert;  // PEM certificate chain; with tls_key, the server speaks HTTPS
   std::string tls_key;
+  // When set, the server listens on this Unix domain socket instead of host:port (a stale socket
+  // file is removed first).
+  std::string unix_socket;
   // Hugging Face Hub emulation for tokenizer download tests: GET /ORG/NAME/resolve/REV/FILE serves
   // HUB_DIR/ORG/NAME/FILE with an X-Repo-Commit header; missing files are 404 EntryNotFound.
   std::string hub_dir;

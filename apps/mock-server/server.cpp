@@ -169,7 +169,7 @@ std::string joined(const std::vector<std::string>& v) {
 
 }  // namespace
 
-// Serves one connection; Stream is a plain TCP socket or a TLS stream over one.
+// Serves one connection; Stream is a plain TCP or Unix socket or a TLS stream over one.
 template <typename Stream>
 class Session {
  public:
@@ -178,7 +178,8 @@ class Session {
   asio::awaitable<void> serve() {
     server_.counters_.connections.fetch_add(1);
     server_.counters_.connections_total.fetch_add(1);
-    if constexpr (!std::is_same_v<Stream, tcp::socket>) {
+    if constexpr (!std::is_same_v<Stream, tcp::socket> &&
+                  !std::is_same_v<Stream, asio::local::stream_protocol::socket>) {
       beast::error_code hec;
       co_await stream_.async_handshake(asio::ssl::stream_base::server,
                                        asio::redirect_error(asio::use_awaitable, hec));
@@ -996,7 +997,7 @@ class Session {
     co_return keep && !write_failed_;
   }
 
-  tcp::socket& socket() { return beast::get_lowest_layer(stream_); }
+  auto& socket() { return beast::get_lowest_layer(stream_); }
 
   MockServer& server_;
   Stream stream_;
@@ -1026,6 +1027,7 @@ MockServer::MockServer(MockOptions options, std::shared_ptr<const tokenizer::Tok
       unmeasured_(options_.dcgm_window_sec, start_),
       dcgm_(dcgm_config(options_), start_),
       acceptor_(io_),
+      unix_acceptor_(io_),
       tokenizer_(std::move(tokenizer)),
       rng_(options_.random_seed.value_or(std::random_device{}())) {
   if (!options_.tls_cert.empty() || !options_.tls_key.empty()) {
@@ -1039,6 +1041,16 @@ MockServer::MockServer(MockOptions options, std::shared_ptr<const tokenizer::Tok
 }
 
 std::uint16_t MockServer::bind() {
+  if (!options_.unix_socket.empty()) {
+    std::error_code rm;
+    if (std::filesystem::is_socket(options_.unix_socket, rm))
+      std::filesystem::remove(options_.unix_socket, rm);  // left by an earlier run
+    asio::local::stream_protocol::endpoint ep(options_.unix_socket);
+    unix_acceptor_.open(ep.protocol());
+    unix_acceptor_.bind(ep);
+    unix_acceptor_.listen(asio::socket_base::max_listen_connections);
+    return 0;
+  }
   tcp::resolver resolver(io_);
   auto results = resolver.resolve(options_.host, std::to_string(options_.port));
   tcp::endpoint ep = results.begin()->endpoint();
@@ -1056,33 +1068,40 @@ bool MockServer::inject_error() {
   return hit;
 }
 
+template <typename Socket>
+void MockServer::start_session(Socket s) {
+  if (tls_) {
+    using TlsStream = asio::ssl::stream<Socket>;
+    auto session = std::make_shared<Session<TlsStream>>(*this, TlsStream(std::move(s), *tls_));
+    asio::co_spawn(
+        io_, [session]() { return session->serve(); }, asio::detached);
+  } else {
+    auto session = std::make_shared<Session<Socket>>(*this, std::move(s));
+    asio::co_spawn(
+        io_, [session]() { return session->serve(); }, asio::detached);
+  }
+}
+
 void MockServer::run() {
-  asio::co_spawn(
-      io_,
-      [this]() -> asio::awaitable<void> {
-        for (;;) {
-          beast::error_code ec;
-          tcp::socket s =
-              co_await acceptor_.async_accept(asio::redirect_error(asio::use_awaitable, ec));
-          if (ec) {
-            if (ec == asio::error::operation_aborted) co_return;
-            continue;  // e.g. EMFILE: keep serving the connections we have
-          }
-          s.set_option(tcp::no_delay(true), ec);
-          if (tls_) {
-            using TlsStream = asio::ssl::stream<tcp::socket>;
-            auto session =
-                std::make_shared<Session<TlsStream>>(*this, TlsStream(std::move(s), *tls_));
-            asio::co_spawn(
-                acceptor_.get_executor(), [session]() { return session->serve(); }, asio::detached);
-          } else {
-            auto session = std::make_shared<Session<tcp::socket>>(*this, std::move(s));
-            asio::co_spawn(
-                acceptor_.get_executor(), [session]() { return session->serve(); }, asio::detached);
-          }
-        }
-      },
-      asio::detached);
+  // One accept loop for either listener; errors such as EMFILE keep the server serving the
+  // connections it has.
+  auto accept_loop = [this](auto& acceptor) -> asio::awaitable<void> {
+    for (;;) {
+      beast::error_code ec;
+      auto s = co_await acceptor.async_accept(asio::redirect_error(asio::use_awaitable, ec));
+      if (ec) {
+        if (ec == asio::error::operation_aborted) co_return;
+        continue;
+      }
+      if constexpr (std::is_same_v<decltype(s), tcp::socket>) s.set_option(tcp::no_delay(true), ec);
+      start_session(std::move(s));
+    }
+  };
+  if (unix_acceptor_.is_open()) {
+    asio::co_spawn(io_, accept_loop(unix_acceptor_), asio::detached);
+  } else {
+    asio::co_spawn(io_, accept_loop(acceptor_), asio::detached);
+  }
   asio::signal_set signals(io_, SIGINT, SIGTERM);
   signals.async_wait([this](const beast::error_code& ec, int) {
     if (!ec) stop();
@@ -1097,6 +1116,7 @@ void MockServer::stop() {
   asio::post(io_, [this] {
     beast::error_code ec;
     acceptor_.close(ec);
+    unix_acceptor_.close(ec);
     io_.stop();
   });
 }

@@ -3,6 +3,7 @@
 #pragma once
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/local/stream_protocol.hpp>
 #include <boost/asio/ssl/context.hpp>
 
 #include <atomic>
@@ -34,7 +35,8 @@ class MockServer {
   // `tokenizer` splits prompts into tokens; null selects the ~4-character chunker.
   explicit MockServer(MockOptions options,
                       std::shared_ptr<const tokenizer::Tokenizer> tokenizer = nullptr);
-  // Binds and listens; returns the bound port (useful with --port 0). Throws on failure.
+  // Binds and listens; returns the bound port (useful with --port 0), 0 on a --unix-socket.
+  // Throws on failure.
   std::uint16_t bind();
   // Serves until stop() or a signal; blocks.
   void run();
@@ -46,6 +48,9 @@ class MockServer {
   template <typename Stream>
   friend class Session;
   bool inject_error();
+  // Starts a session on an accepted connection (TLS when --tls-cert is given).
+  template <typename Socket>
+  void start_session(Socket s);
 
   MockOptions options_;
   // Before io_: coroutine frames destroyed with io_ still report to them.
@@ -56,6 +61,7 @@ class MockServer {
   FakeDcgm dcgm_;
   boost::asio::io_context io_;
   boost::asio::ip::tcp::acceptor acceptor_;
+  boost::asio::local::stream_protocol::acceptor unix_acceptor_;  // with --unix-socket
   MockCounters counters_;
   std::shared_ptr<const tokenizer::Tokenizer> tokenizer_;
   std::unique_ptr<boost::asio::ssl::context> tls_;  // set when --tls-cert/--tls-key are given

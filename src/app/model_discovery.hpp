@@ -1,5 +1,8 @@
 // Used when -m is omitted: reads the first model id from the server's GET /v1/models.
 #pragma once
+#include <boost/asio/ssl/context.hpp>
+
+#include <memory>
 #include <string>
 
 #include "core/error.hpp"
@@ -7,6 +10,10 @@
 
 namespace inferperf::app {
 
-core::Result<std::string> discover_model(const transport::BaseUrl& url, int timeout_s);
+// Goes over the benchmark's own transport: `tls` is the run's client TLS context (https://),
+// `unix_socket` the --unix-socket path (empty: the URL's host and port).
+core::Result<std::string> discover_model(const transport::BaseUrl& url, int timeout_s,
+                                         std::shared_ptr<boost::asio::ssl::context> tls = nullptr,
+                                         const std::string& unix_socket = {});
 
 }  // namespace inferperf::app

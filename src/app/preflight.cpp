@@ -56,7 +56,8 @@ Attempt attempt_once(const worker::RequestPlan& plan, const std::string& request
   Attempt a;
   asio::io_context io;
   core::SteadyClock clock;
-  transport::ConnectionPool pool(io.get_executor(), plan.targets.front().url);
+  transport::ConnectionPool pool(io.get_executor(), plan.targets.front().url, plan.tls_context,
+                                 plan.transport.unix_socket);
   worker::ResponseCollector collector(*plan.endpoint, a.record);
   transport::CancelHandle cancel;
   asio::steady_timer timeout(io);

@@ -114,6 +114,20 @@ int run_profile(config::RunConfig c) {
     }
     urls.push_back(std::move(*parsed));
   }
+  // One client TLS context for every worker (and the model discovery), when any URL is https://.
+  const transport::TransportOptions transport_options{c.endpoint.ssl_ca_file, c.endpoint.insecure,
+                                                      c.endpoint.unix_socket};
+  std::shared_ptr<boost::asio::ssl::context> tls_context;
+  if (std::any_of(urls.begin(), urls.end(), [](const auto& u) { return u.scheme == "https"; })) {
+    if (c.endpoint.insecure)
+      spdlog::warn("--insecure: TLS certificates and host names are not verified");
+    auto made = transport::make_client_tls_context(transport_options);
+    if (!made) {
+      std::cerr << "error: " << made.error().describe() << "\n";
+      return kExitBadConfig;
+    }
+    tls_context = std::move(*made);
+  }
   auto created = endpoint::create_endpoint(c.endpoint.type, c.input.extra);
   if (!created) {
     std::cerr << "error: " << created.error().describe() << "\n";
@@ -131,7 +145,7 @@ int run_profile(config::RunConfig c) {
     c.endpoint.streaming = false;
   }
   if (c.endpoint.model_names.empty()) {
-    auto model = discover_model(urls.front(), 10);
+    auto model = discover_model(urls.front(), 10, tls_context, c.endpoint.unix_socket);
     if (!model) {
       std::cerr << "error: " << model.error().describe() << "\n";
       return kExitBadConfig;
@@ -223,6 +237,8 @@ int run_profile(config::RunConfig c) {
   plan.body_options = bo;
   plan.connection_reuse = c.endpoint.connection_reuse;
   plan.capture_raw = c.output.export_level == config::ExportLevel::kRaw;
+  plan.transport = transport_options;
+  plan.tls_context = tls_context;
   if (const char* poll = std::getenv("AIPERF_HTTP_VIDEO_POLL_INTERVAL")) {
     const double s = std::atof(poll);
     if (s > 0) plan.video_poll_interval_s = s;

@@ -184,6 +184,18 @@ CliOutcome parse_command_line(const std::vector<std::string>& args) {
   profile->add_option("--api-key", c.endpoint.api_key, "Sent as Authorization: Bearer <key>")
       ->group("Endpoint");
   profile
+      ->add_option("--ssl-ca-file", c.endpoint.ssl_ca_file,
+                   "https://: PEM CA bundle trusted on top of the system store")
+      ->group("Endpoint");
+  profile
+      ->add_flag("--insecure", c.endpoint.insecure,
+                 "https://: skip certificate and host-name verification")
+      ->group("Endpoint");
+  profile
+      ->add_option("--unix-socket", c.endpoint.unix_socket,
+                   "Connect to this Unix domain socket; --url still gives the Host header and path")
+      ->group("Endpoint");
+  profile
       ->add_flag("--use-legacy-max-tokens", c.endpoint.use_legacy_max_tokens,
                  "chat: send max_tokens instead of max_completion_tokens")
       ->group("Endpoint");

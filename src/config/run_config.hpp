@@ -54,6 +54,9 @@ struct EndpointConfig {
   std::string api_key;
   bool use_legacy_max_tokens = false;
   bool use_server_token_count = false;
+  std::string ssl_ca_file;  // --ssl-ca-file: PEM CA bundle trusted on top of the system store
+  bool insecure = false;    // --insecure: no TLS certificate or host-name verification
+  std::string unix_socket;  // --unix-socket: connect here; the URL still gives Host and path
   // Preflight: how long to poll until the server answers one request (0: one try).
   double wait_for_model_timeout_s = 0.0;
   bool preflight = true;  // --no-preflight skips the check

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <string>
 
 #include "metrics/compute.hpp"
@@ -319,6 +320,10 @@ std::vector<std::string> validate_and_resolve(RunConfig& c) {
     if (auto e = metrics::parse_goodput(c.metrics.goodput, objectives)) errors.push_back(*e);
   }
   if (c.endpoint.urls.empty()) errors.push_back("--url needs at least one value");
+  if (!c.endpoint.ssl_ca_file.empty() && !std::filesystem::is_regular_file(c.endpoint.ssl_ca_file))
+    errors.push_back("--ssl-ca-file: no such file: " + c.endpoint.ssl_ca_file);
+  if (!c.endpoint.unix_socket.empty() && c.endpoint.unix_socket.size() > 107)
+    errors.push_back("--unix-socket: path longer than 107 bytes: " + c.endpoint.unix_socket);
   if (!errors.empty()) return errors;
 
   if (c.input.sampling_strategy.empty())

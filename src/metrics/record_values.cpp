@@ -32,7 +32,11 @@ void http_trace(const records::RequestRecord& r, RecordValues& v) {
   const bool connected = !r.connection_reused && r.connect_start_ns && r.connect_end_ns;
   const double blocked =
       std::max(0.0, ns((connected ? r.connect_start_ns : r.send_start_ns) - r.start_ns));
-  const double connecting = connected ? ns(r.connect_end_ns - r.connect_start_ns) : 0.0;
+  // As aiohttp's connection creation, connecting covers the TLS handshake of an https:// request.
+  const core::MonoNs connected_ns = r.tls_handshake_end_ns
+                                        ? std::max(r.tls_handshake_end_ns, r.connect_end_ns)
+                                        : r.connect_end_ns;
+  const double connecting = connected ? ns(connected_ns - r.connect_start_ns) : 0.0;
   const double sending = r.send_end_ns ? ns(r.send_end_ns - r.send_start_ns) : 0.0;
   const double waiting =
       r.first_byte_ns && r.send_end_ns ? ns(r.first_byte_ns - r.send_end_ns) : 0.0;

@@ -40,6 +40,10 @@ nlohmann::ordered_json record_to_json(const RequestRecord& r, const core::WallAn
   j["start_ns"] = w(r.start_ns);
   j["connect_start_ns"] = w(r.connect_start_ns);
   j["connect_end_ns"] = w(r.connect_end_ns);
+  if (r.tls_handshake_start_ns) {  // only with a handshake: plain-http records stay as they were
+    j["tls_handshake_start_ns"] = w(r.tls_handshake_start_ns);
+    j["tls_handshake_end_ns"] = w(r.tls_handshake_end_ns);
+  }
   j["send_start_ns"] = w(r.send_start_ns);
   j["send_end_ns"] = w(r.send_end_ns);
   j["headers_ns"] = w(r.headers_ns);
@@ -115,6 +119,8 @@ core::Result<RequestRecord> record_from_json(const nlohmann::json& j) {
     r.start_ns = j.at("start_ns").get<std::int64_t>();
     r.connect_start_ns = j.value("connect_start_ns", std::int64_t{0});
     r.connect_end_ns = j.value("connect_end_ns", std::int64_t{0});
+    r.tls_handshake_start_ns = j.value("tls_handshake_start_ns", std::int64_t{0});
+    r.tls_handshake_end_ns = j.value("tls_handshake_end_ns", std::int64_t{0});
     r.send_start_ns = j.value("send_start_ns", std::int64_t{0});
     r.send_end_ns = j.value("send_end_ns", std::int64_t{0});
     r.headers_ns = j.value("headers_ns", std::int64_t{0});

@@ -72,6 +72,8 @@ struct RequestRecord {
   core::MonoNs start_ns = 0;     // just before connection acquisition (AIPerf start_perf_ns)
   core::MonoNs connect_start_ns = 0;
   core::MonoNs connect_end_ns = 0;
+  core::MonoNs tls_handshake_start_ns = 0;  // https:// on a new connection only, else 0
+  core::MonoNs tls_handshake_end_ns = 0;
   core::MonoNs send_start_ns = 0;
   core::MonoNs send_end_ns = 0;
   core::MonoNs headers_ns = 0;

@@ -17,6 +17,10 @@ nlohmann::ordered_json trace_data(const records::RequestRecord& r, const core::W
   t["request_start_ns"] = w(r.start_ns);
   t["connect_start_ns"] = w(r.connect_start_ns);
   t["connect_end_ns"] = w(r.connect_end_ns);
+  if (r.tls_handshake_start_ns) {  // https:// on a new connection only
+    t["tls_handshake_start_ns"] = w(r.tls_handshake_start_ns);
+    t["tls_handshake_end_ns"] = w(r.tls_handshake_end_ns);
+  }
   t["send_start_ns"] = w(r.send_start_ns);
   t["send_end_ns"] = w(r.send_end_ns);
   t["response_headers_ns"] = w(r.headers_ns);

@@ -3,12 +3,25 @@
 #include <boost/asio/connect.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
+#include <stdexcept>
+
 namespace inferperf::transport {
 
 namespace asio = boost::asio;
 
-ConnectionPool::ConnectionPool(asio::any_io_executor executor, BaseUrl url)
-    : executor_(std::move(executor)), url_(std::move(url)) {}
+ConnectionPool::ConnectionPool(asio::any_io_executor executor, BaseUrl url,
+                               std::shared_ptr<asio::ssl::context> tls, std::string unix_socket)
+    : executor_(std::move(executor)),
+      url_(std::move(url)),
+      tls_(std::move(tls)),
+      unix_socket_(std::move(unix_socket)) {
+  if (url_.scheme == "https" && !tls_) {
+    auto made = make_client_tls_context(TransportOptions{});
+    if (!made) throw std::runtime_error(made.error().message);
+    tls_ = std::move(*made);
+  }
+  if (url_.scheme != "https") tls_.reset();
+}
 
 std::unique_ptr<Socket> ConnectionPool::take_idle(std::int64_t key) {
   if (!reuse_) return nullptr;
@@ -28,16 +41,25 @@ std::unique_ptr<Socket> ConnectionPool::take_idle(std::int64_t key) {
 }
 
 asio::awaitable<std::unique_ptr<Socket>> ConnectionPool::connect() {
+  if (!unix_socket_.empty()) {
+    asio::local::stream_protocol::socket sock(executor_);
+    co_await sock.async_connect(asio::local::stream_protocol::endpoint(unix_socket_),
+                                asio::use_awaitable);
+    if (tls_) co_return std::make_unique<Socket>(std::move(sock), *tls_, url_.host);
+    co_return std::make_unique<Socket>(std::move(sock));
+  }
   if (resolved_.empty()) {
     asio::ip::tcp::resolver resolver(executor_);
     auto results =
         co_await resolver.async_resolve(url_.host, std::to_string(url_.port), asio::use_awaitable);
     for (const auto& r : results) resolved_.push_back(r.endpoint());
+    order_ipv4_first(resolved_);
   }
-  auto sock = std::make_unique<Socket>(executor_);
-  co_await asio::async_connect(*sock, resolved_, asio::use_awaitable);
-  sock->set_option(asio::ip::tcp::no_delay(true));
-  co_return sock;
+  asio::ip::tcp::socket sock(executor_);
+  co_await asio::async_connect(sock, resolved_, asio::use_awaitable);
+  sock.set_option(asio::ip::tcp::no_delay(true));
+  if (tls_) co_return std::make_unique<Socket>(std::move(sock), *tls_, url_.host);
+  co_return std::make_unique<Socket>(std::move(sock));
 }
 
 void ConnectionPool::give_back(std::unique_ptr<Socket> s, std::int64_t key) {

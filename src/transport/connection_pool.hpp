@@ -1,30 +1,37 @@
-// Per-worker pool of keep-alive TCP connections to one server. Owned by one io_context thread,
-// so it needs no locking.
+// Per-worker pool of keep-alive connections (TCP, TLS, Unix socket) to one server. Owned by one
+// io_context thread, so it needs no locking.
 #pragma once
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl/context.hpp>
 
 #include <cstdint>
 #include <memory>
 #include <unordered_map>
 #include <vector>
 
+#include "transport/connection.hpp"
 #include "transport/url.hpp"
 
 namespace inferperf::transport {
 
-using Socket = boost::asio::ip::tcp::socket;
+using Socket = Connection;
 
 class ConnectionPool {
  public:
-  ConnectionPool(boost::asio::any_io_executor executor, BaseUrl url);
+  // `tls` is the client context for an https:// URL (null: one verifying against the system
+  // store is made); `unix_socket`, when set, replaces the URL's host and port.
+  ConnectionPool(boost::asio::any_io_executor executor, BaseUrl url,
+                 std::shared_ptr<boost::asio::ssl::context> tls = nullptr,
+                 std::string unix_socket = {});
 
   // --connection-reuse-strategy never: every request opens a connection and closes it after.
   void set_reuse(bool reuse) { reuse_ = reuse; }
   // An idle connection if one exists (reused = true), else nullptr. `key` >= 0 selects the
   // connection kept for one session (sticky-user-sessions); -1 the shared idle list.
   std::unique_ptr<Socket> take_idle(std::int64_t key = -1);
-  // Opens a new connection; throws boost::system::system_error on failure.
+  // Opens a new connection; throws boost::system::system_error on failure. A TLS connection
+  // comes back before its handshake (Connection::handshake), so the two are timed apart.
   boost::asio::awaitable<std::unique_ptr<Socket>> connect();
   void give_back(std::unique_ptr<Socket> s, std::int64_t key = -1);
   // Closes the connection kept for `key` (a sticky session that ended).
@@ -35,6 +42,8 @@ class ConnectionPool {
  private:
   boost::asio::any_io_executor executor_;
   BaseUrl url_;
+  std::shared_ptr<boost::asio::ssl::context> tls_;
+  std::string unix_socket_;
   std::vector<boost::asio::ip::tcp::endpoint> resolved_;
   std::vector<std::unique_ptr<Socket>> idle_;
   std::unordered_map<std::int64_t, std::unique_ptr<Socket>> keyed_;

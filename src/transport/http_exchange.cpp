@@ -1,7 +1,10 @@
 #include "transport/http_exchange.hpp"
 
+#include <openssl/err.h>
+#include <openssl/x509.h>
 #include <boost/asio/buffer.hpp>
 #include <boost/asio/redirect_error.hpp>
+#include <boost/asio/ssl/error.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/http/error.hpp>
@@ -35,6 +38,26 @@ std::string error_type_for(const error_code& ec) {
   return "ClientConnectionError";
 }
 
+// A failed TLS handshake: Python's ssl exception names (aiohttp reports them wrapped), with the
+// OpenSSL reason, e.g. "certificate verify failed: unable to get local issuer certificate".
+ExchangeError tls_error(const error_code& ec, SSL* ssl) {
+  if (ec.category() == asio::error::get_ssl_category()) {
+    const auto reason = ERR_GET_REASON(static_cast<unsigned long>(ec.value()));
+    if (reason == SSL_R_CERTIFICATE_VERIFY_FAILED) {
+      const long verify = ssl ? SSL_get_verify_result(ssl) : X509_V_OK;
+      std::string why = verify != X509_V_OK ? X509_verify_cert_error_string(verify) : ec.message();
+      return ExchangeError{"SSLCertVerificationError", "certificate verify failed: " + why,
+                           std::nullopt};
+    }
+    return ExchangeError{"SSLError", "TLS handshake failed: " + ec.message(), std::nullopt};
+  }
+  if (ec == asio::error::eof || ec == asio::ssl::error::stream_truncated) {
+    return ExchangeError{"SSLError", "TLS handshake failed: the server closed the connection",
+                         std::nullopt};
+  }
+  return ExchangeError{error_type_for(ec), "TLS handshake failed: " + ec.message(), std::nullopt};
+}
+
 struct Attempt {
   std::optional<ExchangeError> error;
   bool retryable = false;  // a reused connection died before any response byte
@@ -65,6 +88,18 @@ asio::awaitable<Attempt> attempt(ConnectionPool& pool, ExchangeRequest request, 
     result.error = cancel.reason();
     co_return result;
   }
+  if (!t.connection_reused && sock->is_tls()) {
+    error_code hec;
+    t.tls_handshake_start_ns = clock.now_ns();
+    co_await sock->handshake(hec);
+    t.tls_handshake_end_ns = clock.now_ns();
+    if (hec) {
+      cancel.detach();
+      result.error = cancel.cancelled() ? cancel.reason() : tls_error(hec, sock->tls_handle());
+      sock->close(hec);
+      co_return result;
+    }
+  }
 
   error_code ec;
   t.send_start_ns = clock.now_ns();
@@ -94,6 +129,8 @@ asio::awaitable<Attempt> attempt(ConnectionPool& pool, ExchangeRequest request, 
     std::size_t n = co_await sock->async_read_some(asio::buffer(read_buf),
                                                    asio::redirect_error(asio::use_awaitable, ec));
     const core::MonoNs ts = clock.now_ns();  // stamped before any parsing
+    // A TLS peer closing without close_notify is an ordinary end of stream here.
+    if (ec == asio::ssl::error::stream_truncated) ec = asio::error::eof;
     if (n > 0) {
       const std::uint32_t read_index = t.reads++;
       if (t.first_byte_ns == 0) t.first_byte_ns = ts;

@@ -18,6 +18,8 @@ namespace inferperf::transport {
 struct ExchangeTimings {
   core::MonoNs connect_start_ns = 0;  // 0 when a pooled connection was reused
   core::MonoNs connect_end_ns = 0;
+  core::MonoNs tls_handshake_start_ns = 0;  // 0 without a TLS handshake (http://, reused)
+  core::MonoNs tls_handshake_end_ns = 0;
   core::MonoNs send_start_ns = 0;
   core::MonoNs send_end_ns = 0;
   core::MonoNs headers_ns = 0;     // when the read completing the response head returned
@@ -49,8 +51,8 @@ struct ExchangeError {
   std::optional<int> code;
 };
 
-// Cancels an exchange from the owning thread: closes its socket so pending operations complete
-// with an error that is then reported under `type`.
+// Cancels an exchange from the owning thread: closes its connection's socket so pending
+// operations (handshake, write, read) complete with an error that is then reported under `type`.
 class CancelHandle {
  public:
   void cancel(std::string type, std::string message, std::optional<int> code);

@@ -27,9 +27,8 @@ core::Result<BaseUrl> parse_base_url(const std::string& text) {
     rest = rest.substr(p + 3);
   }
   for (auto& c : u.scheme) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  if (u.scheme == "https") return fail("https is not supported yet");
-  if (u.scheme != "http") return fail("unknown scheme '" + u.scheme + "'");
-  u.port = 80;
+  if (u.scheme != "http" && u.scheme != "https") return fail("unknown scheme '" + u.scheme + "'");
+  u.port = u.scheme == "https" ? 443 : 80;
   if (auto q = rest.find('?'); q != std::string::npos) {
     u.query = rest.substr(q + 1);
     rest = rest.substr(0, q);

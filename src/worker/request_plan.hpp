@@ -6,6 +6,7 @@
 
 #include "dataset/conversation.hpp"
 #include "endpoint/endpoint.hpp"
+#include "transport/connection.hpp"
 #include "transport/url.hpp"
 
 namespace inferperf::worker {
@@ -34,6 +35,10 @@ struct RequestPlan {
   bool capture_raw = false;
   // video_generation: seconds between job polls (AIPERF_HTTP_VIDEO_POLL_INTERVAL).
   double video_poll_interval_s = 0.1;
+  // --ssl-ca-file / --insecure / --unix-socket, and the client TLS context built from them once
+  // (shared by every worker's pool; null when no --url is https://).
+  transport::TransportOptions transport;
+  std::shared_ptr<boost::asio::ssl::context> tls_context;
 };
 
 // The JSON body for the last turn of `history` (texts in place) of `conv`, and its compact text.

@@ -22,7 +22,8 @@ Worker::Worker(int id, const RequestPlan& plan, const core::Clock& clock,
                records::RecordQueue& queue, const WorkerEvents& events)
     : id_(id), plan_(plan), clock_(clock), queue_(queue), events_(events) {
   for (const Target& t : plan_.targets) {
-    pools_.push_back(std::make_unique<transport::ConnectionPool>(io_.get_executor(), t.url));
+    pools_.push_back(std::make_unique<transport::ConnectionPool>(
+        io_.get_executor(), t.url, plan_.tls_context, plan_.transport.unix_socket));
     pools_.back()->set_reuse(plan_.connection_reuse != "never");
   }
 }
@@ -197,6 +198,8 @@ void Worker::launch(timing::Credit credit) {
     active_.erase(credit.id);
     rec.connect_start_ns = t.connect_start_ns;
     rec.connect_end_ns = t.connect_end_ns;
+    rec.tls_handshake_start_ns = t.tls_handshake_start_ns;
+    rec.tls_handshake_end_ns = t.tls_handshake_end_ns;
     rec.send_start_ns = t.send_start_ns;
     rec.send_end_ns = t.send_end_ns;
     rec.headers_ns = t.headers_ns;

@@ -109,6 +109,10 @@ MockServerProcess::MockServerProcess(const std::vector<std::string>& flags) {
       continue;
     }
     const std::string marker = "inferperf-mock-server listening on ";
+    if (seen.rfind(marker + "unix:", 0) == 0) {
+      unix_socket_ = seen.substr(marker.size() + 5);
+      break;
+    }
     if (seen.rfind(marker, 0) == 0) {
       port_ = std::stoi(seen.substr(seen.rfind(':') + 1));
       break;
@@ -122,7 +126,8 @@ MockServerProcess::MockServerProcess(const std::vector<std::string>& flags) {
     }
     close(fd);
   }).detach();
-  if (port_ == 0) throw std::runtime_error("mock server did not report its port: " + seen);
+  if (port_ == 0 && unix_socket_.empty())
+    throw std::runtime_error("mock server did not report its port: " + seen);
 }
 
 MockServerProcess::~MockServerProcess() {

@@ -23,13 +23,15 @@ ProcessResult run_process(const std::vector<std::string>& argv, std::chrono::sec
 
 class MockServerProcess {
  public:
-  // Starts inferperf-mock-server on --port 0 with extra flags and waits for its "listening" line.
+  // Starts inferperf-mock-server on --port 0 with extra flags and waits for its "listening" line
+  // (with --unix-socket: "listening on unix:PATH", and port() is 0).
   explicit MockServerProcess(const std::vector<std::string>& flags);
   ~MockServerProcess();
   MockServerProcess(const MockServerProcess&) = delete;
   MockServerProcess& operator=(const MockServerProcess&) = delete;
 
   int port() const { return port_; }
+  const std::string& unix_socket() const { return unix_socket_; }
   std::string url() const { return "http://127.0.0.1:" + std::to_string(port_); }
   // Value of one metric line from the mock's /metrics page.
   long long metric(const std::string& name) const;
@@ -37,6 +39,7 @@ class MockServerProcess {
  private:
   pid_t pid_ = -1;
   int port_ = 0;
+  std::string unix_socket_;
 };
 
 struct HttpReply {

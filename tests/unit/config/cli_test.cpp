@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -48,6 +50,30 @@ TEST(ParseCommandLine, ValidProfileGivesRunConfig) {
             "inferperf profile -m 'x' --streaming --concurrency 4 --request-count 10");
   EXPECT_EQ(c.set_options.count("--streaming"), 1u);
   EXPECT_EQ(c.set_options.count("--concurrency"), 1u);
+}
+
+TEST(ParseCommandLine, TransportOptions) {
+  const std::string ca =
+      (std::filesystem::temp_directory_path() / "inferperf-cli-test-ca.pem").string();
+  std::ofstream(ca) << "not checked at parse time\n";  // only its existence is
+  const CliOutcome o = parse_command_line({"profile", "-m", "x", "-u", "https://h", "--ssl-ca-file",
+                                           ca, "--insecure", "--unix-socket", "/tmp/s.sock"});
+  ASSERT_EQ(o.action, CliOutcome::Action::kProfile) << o.message;
+  EXPECT_EQ(o.config.endpoint.ssl_ca_file, ca);
+  EXPECT_TRUE(o.config.endpoint.insecure);
+  EXPECT_EQ(o.config.endpoint.unix_socket, "/tmp/s.sock");
+  const CliOutcome plain = parse_command_line({"profile", "-m", "x"});
+  ASSERT_EQ(plain.action, CliOutcome::Action::kProfile) << plain.message;
+  EXPECT_TRUE(plain.config.endpoint.ssl_ca_file.empty());
+  EXPECT_FALSE(plain.config.endpoint.insecure);
+  EXPECT_TRUE(plain.config.endpoint.unix_socket.empty());
+}
+
+TEST(ParseCommandLine, MissingCaFileExitsTwo) {
+  const CliOutcome o =
+      parse_command_line({"profile", "-m", "x", "--ssl-ca-file", "/nonexistent/ca.pem"});
+  EXPECT_EQ(o.exit_code, 2);
+  EXPECT_TRUE(contains(o.message, "--ssl-ca-file")) << o.message;
 }
 
 TEST(ParseCommandLine, AliasesAndValues) {

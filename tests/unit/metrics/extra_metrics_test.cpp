@@ -146,6 +146,24 @@ TEST(HttpTrace, PhasesFromTheExchangeStamps) {
   EXPECT_NEAR(get(reused, "http_req_connection_reused").stats.avg, 1.0, kTol);
 }
 
+TEST(HttpTrace, ConnectingCoversTheTlsHandshake) {
+  RequestRecord r;
+  r.start_ns = kT0;
+  r.connect_start_ns = kT0 + 1 * kMs;
+  r.connect_end_ns = kT0 + 2 * kMs;          // 1 ms TCP connect
+  r.tls_handshake_start_ns = kT0 + 2 * kMs;  // 3 ms TLS handshake
+  r.tls_handshake_end_ns = kT0 + 5 * kMs;
+  r.send_start_ns = kT0 + 5 * kMs;
+  r.send_end_ns = kT0 + 6 * kMs;
+  r.first_byte_ns = kT0 + 10 * kMs;
+  r.end_ns = kT0 + 20 * kMs;
+  r.content_events = {ContentEvent{kT0 + 10 * kMs, 0, "x", ""}};
+  const auto result = compute_metrics({r}, MetricOptions{});
+  EXPECT_NEAR(get(result, "http_req_connecting").stats.avg, 4.0, kTol);
+  EXPECT_NEAR(get(result, "http_req_connection_overhead").stats.avg, 5.0, kTol);
+  EXPECT_NEAR(get(result, "http_req_total").stats.avg, 20.0, kTol);
+}
+
 TEST(UsageDiscrepancy, ComparesServerCountsWithTheClients) {
   RequestRecord a = chunked();  // client: ISL 100, OSL 9
   a.usage.prompt_tokens = 120;  // 20 % off -> a discrepancy

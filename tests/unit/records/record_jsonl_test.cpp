@@ -68,6 +68,8 @@ void expect_same(const RequestRecord& a, const RequestRecord& b) {
   EXPECT_EQ(a.start_ns, b.start_ns);
   EXPECT_EQ(a.connect_start_ns, b.connect_start_ns);
   EXPECT_EQ(a.connect_end_ns, b.connect_end_ns);
+  EXPECT_EQ(a.tls_handshake_start_ns, b.tls_handshake_start_ns);
+  EXPECT_EQ(a.tls_handshake_end_ns, b.tls_handshake_end_ns);
   EXPECT_EQ(a.send_start_ns, b.send_start_ns);
   EXPECT_EQ(a.send_end_ns, b.send_end_ns);
   EXPECT_EQ(a.headers_ns, b.headers_ns);
@@ -183,6 +185,26 @@ TEST(RecordJsonl, ExactJsonForAMinimalRecord) {
       R"("last_event_ns":0,"end_ns":0,"status":0,"connection_reused":false,"bytes_sent":0,)"
       R"("bytes_received":0,"reads":0,"events":0,)"
       R"("content_events":[[1700000000000000500,2,"a",""]],"usage":{"completion_tokens":1}})");
+}
+
+TEST(RecordJsonl, TlsHandshakeStampsOnlyWhenThereWasOne) {
+  RequestRecord r;
+  r.start_ns = 1'000;
+  r.connect_start_ns = 1'001;
+  r.connect_end_ns = 1'002;
+  r.tls_handshake_start_ns = 1'003;
+  r.tls_handshake_end_ns = 1'010;
+  r.content_events = {ContentEvent{1'500, 0, "a", ""}};
+  const std::string line = record_to_json(r, kIdentity).dump();
+  EXPECT_NE(line.find(R"("connect_end_ns":1002,"tls_handshake_start_ns":1003,)"
+                      R"("tls_handshake_end_ns":1010,"send_start_ns")"),
+            std::string::npos)
+      << line;
+  auto back = record_from_json(nlohmann::json::parse(line));
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  expect_same(*back, r);
+  r.tls_handshake_start_ns = r.tls_handshake_end_ns = 0;
+  EXPECT_EQ(record_to_json(r, kIdentity).dump().find("tls_handshake"), std::string::npos);
 }
 
 TEST(RecordJsonl, ServerTimingsKeyAndPartialFields) {

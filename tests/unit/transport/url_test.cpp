@@ -46,6 +46,31 @@ TEST(ParseBaseUrl, Accepted) {
   }
 }
 
+TEST(ParseBaseUrl, HttpsDefaultsToPort443) {
+  struct HttpsCase {
+    const char* text;
+    std::uint16_t port;
+    const char* host_header;
+    const char* to_string;
+  };
+  const std::vector<HttpsCase> table = {
+      {"https://example.com", 443, "example.com", "https://example.com"},
+      {"HTTPS://example.com/v1/", 443, "example.com", "https://example.com/v1"},
+      {"https://example.com:443", 443, "example.com", "https://example.com"},
+      {"https://localhost:8443/v1", 8443, "localhost:8443", "https://localhost:8443/v1"},
+      {"https://example.com:80", 80, "example.com:80", "https://example.com:80"},
+      {"https://[::1]", 443, "[::1]", "https://[::1]"},
+  };
+  for (const auto& c : table) {
+    auto r = parse_base_url(c.text);
+    ASSERT_TRUE(r.ok()) << c.text << ": " << r.error().message;
+    EXPECT_EQ(r->scheme, "https") << c.text;
+    EXPECT_EQ(r->port, c.port) << c.text;
+    EXPECT_EQ(r->host_header(), c.host_header) << c.text;
+    EXPECT_EQ(r->to_string(), c.to_string) << c.text;
+  }
+}
+
 struct BadCase {
   const char* text;
   const char* why;  // substring of the message
@@ -53,7 +78,6 @@ struct BadCase {
 
 TEST(ParseBaseUrl, Rejected) {
   const std::vector<BadCase> table = {
-      {"https://x", "https is not supported"},
       {"http://h:0", "invalid port '0'"},
       {"ftp://x", "unknown scheme 'ftp'"},
       {"h:65536", "invalid port '65536'"},

@@ -1,0 +1,110 @@
+#include "transport/connection.hpp"
+
+#include <openssl/x509v3.h>
+#include <boost/asio/ip/address.hpp>
+#include <boost/asio/redirect_error.hpp>
+#include <boost/asio/use_awaitable.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <stdexcept>
+
+namespace inferperf::transport {
+
+namespace asio = boost::asio;
+namespace ssl = boost::asio::ssl;
+using boost::system::error_code;
+
+core::Result<std::shared_ptr<ssl::context>> make_client_tls_context(
+    const TransportOptions& options) {
+  auto ctx = std::make_shared<ssl::context>(ssl::context::tls_client);
+  error_code ec;
+  if (options.insecure) {
+    ctx->set_verify_mode(ssl::verify_none);
+    return ctx;
+  }
+  ctx->set_default_verify_paths(ec);  // a machine without a CA store still takes --ssl-ca-file
+  if (!options.ssl_ca_file.empty()) {
+    ctx->load_verify_file(options.ssl_ca_file, ec);
+    if (ec) {
+      return core::Error{core::ErrorKind::kConfig,
+                         "cannot load --ssl-ca-file '" + options.ssl_ca_file + "': " + ec.message(),
+                         "", 0, "ssl_ca_file"};
+    }
+  }
+  ctx->set_verify_mode(ssl::verify_peer);
+  return ctx;
+}
+
+void order_ipv4_first(std::vector<asio::ip::tcp::endpoint>& endpoints) {
+  std::stable_partition(endpoints.begin(), endpoints.end(),
+                        [](const asio::ip::tcp::endpoint& e) { return e.address().is_v4(); });
+}
+
+namespace {
+
+// SNI and the name the certificate must carry. SNI is for host names only (RFC 6066); an IP
+// address is matched against the certificate's IP subjectAltName entries instead.
+void prepare_client_tls(SSL* ssl, const std::string& server_name) {
+  if (server_name.empty()) return;
+  error_code ec;
+  asio::ip::make_address(server_name, ec);
+  if (!ec) {
+    X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), server_name.c_str());
+    return;
+  }
+  if (!SSL_set_tlsext_host_name(ssl, server_name.c_str()) ||
+      !SSL_set1_host(ssl, server_name.c_str())) {
+    throw std::runtime_error("cannot set the TLS server name " + server_name);
+  }
+}
+
+template <typename S>
+auto& lowest(S& s) {
+  using Plain = std::remove_const_t<S>;
+  if constexpr (std::is_same_v<Plain, Connection::TlsTcp> ||
+                std::is_same_v<Plain, Connection::TlsUnix>) {
+    return s.next_layer();
+  } else {
+    return s;
+  }
+}
+
+}  // namespace
+
+Connection::Connection(Tcp s, ssl::context& tls, const std::string& server_name)
+    : s_(std::in_place_type<TlsTcp>, std::move(s), tls) {
+  prepare_client_tls(std::get<TlsTcp>(s_).native_handle(), server_name);
+}
+
+Connection::Connection(Unix s, ssl::context& tls, const std::string& server_name)
+    : s_(std::in_place_type<TlsUnix>, std::move(s), tls) {
+  prepare_client_tls(std::get<TlsUnix>(s_).native_handle(), server_name);
+}
+
+asio::awaitable<void> Connection::handshake(error_code& ec) {
+  ec = {};
+  if (auto* t = std::get_if<TlsTcp>(&s_)) {
+    co_await t->async_handshake(ssl::stream_base::client,
+                                asio::redirect_error(asio::use_awaitable, ec));
+  } else if (auto* u = std::get_if<TlsUnix>(&s_)) {
+    co_await u->async_handshake(ssl::stream_base::client,
+                                asio::redirect_error(asio::use_awaitable, ec));
+  }
+}
+
+SSL* Connection::tls_handle() {
+  if (auto* t = std::get_if<TlsTcp>(&s_)) return t->native_handle();
+  if (auto* u = std::get_if<TlsUnix>(&s_)) return u->native_handle();
+  return nullptr;
+}
+
+bool Connection::is_open() const {
+  return std::visit([](const auto& s) { return lowest(s).is_open(); }, s_);
+}
+
+void Connection::close(error_code& ec) {
+  std::visit([&](auto& s) { lowest(s).close(ec); }, s_);
+}
+
+}  // namespace inferperf::transport

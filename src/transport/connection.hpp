@@ -1,0 +1,95 @@
+// One client connection to the server under test: plain TCP, TLS over TCP, a Unix domain socket or
+// TLS over one. It is an asynchronous read/write stream, so http_exchange and asio::async_write
+// use it as they would a socket; close() always closes the socket underneath.
+#pragma once
+#include <openssl/ssl.h>
+#include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/async_result.hpp>
+#include <boost/asio/awaitable.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/local/stream_protocol.hpp>
+#include <boost/asio/ssl/context.hpp>
+#include <boost/asio/ssl/stream.hpp>
+
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "core/error.hpp"
+
+namespace inferperf::transport {
+
+// How connections are made, beyond the URL (--ssl-ca-file, --insecure, --unix-socket).
+struct TransportOptions {
+  std::string ssl_ca_file;  // PEM bundle trusted on top of the system store
+  bool insecure = false;    // no certificate or host-name verification
+  std::string unix_socket;  // every connection goes to this socket; the URL gives Host and path
+};
+
+// The client TLS context for https:// targets: the system CA store (or SSL_CERT_FILE /
+// SSL_CERT_DIR) plus options.ssl_ca_file, peer verification unless options.insecure. Thread-safe
+// to share once built.
+core::Result<std::shared_ptr<boost::asio::ssl::context>> make_client_tls_context(
+    const TransportOptions& options);
+
+// Orders resolved endpoints IPv4 first, each family keeping the resolver's order ("localhost"
+// reaches a server listening on 127.0.0.1 without a refused ::1 attempt first).
+void order_ipv4_first(std::vector<boost::asio::ip::tcp::endpoint>& endpoints);
+
+class Connection {
+ public:
+  using Tcp = boost::asio::ip::tcp::socket;
+  using Unix = boost::asio::local::stream_protocol::socket;
+  using TlsTcp = boost::asio::ssl::stream<Tcp>;
+  using TlsUnix = boost::asio::ssl::stream<Unix>;
+  using executor_type = boost::asio::any_io_executor;
+
+  explicit Connection(Tcp s) : s_(std::in_place_type<Tcp>, std::move(s)) {}
+  explicit Connection(Unix s) : s_(std::in_place_type<Unix>, std::move(s)) {}
+  // TLS over the socket; `server_name` is sent as SNI (unless an IP address) and checked against
+  // the certificate when the context verifies peers.
+  Connection(Tcp s, boost::asio::ssl::context& tls, const std::string& server_name);
+  Connection(Unix s, boost::asio::ssl::context& tls, const std::string& server_name);
+
+  executor_type get_executor() {
+    return std::visit([](auto& s) -> executor_type { return s.get_executor(); }, s_);
+  }
+
+  template <typename MutableBuffers, typename Token>
+  auto async_read_some(const MutableBuffers& buffers, Token&& token) {
+    return boost::asio::async_initiate<Token, void(boost::system::error_code, std::size_t)>(
+        [this](auto handler, const MutableBuffers& b) {
+          std::visit([&](auto& s) { s.async_read_some(b, std::move(handler)); }, s_);
+        },
+        token, buffers);
+  }
+
+  template <typename ConstBuffers, typename Token>
+  auto async_write_some(const ConstBuffers& buffers, Token&& token) {
+    return boost::asio::async_initiate<Token, void(boost::system::error_code, std::size_t)>(
+        [this](auto handler, const ConstBuffers& b) {
+          std::visit([&](auto& s) { s.async_write_some(b, std::move(handler)); }, s_);
+        },
+        token, buffers);
+  }
+
+  bool is_tls() const {
+    return std::holds_alternative<TlsTcp>(s_) || std::holds_alternative<TlsUnix>(s_);
+  }
+  // The client TLS handshake (nothing to do on a plain connection); the error is left in `ec`.
+  boost::asio::awaitable<void> handshake(boost::system::error_code& ec);
+  // The OpenSSL handle of a TLS connection, else nullptr.
+  SSL* tls_handle();
+
+  bool is_open() const;
+  // Closes the socket underneath: pending operations complete with operation_aborted.
+  void close(boost::system::error_code& ec);
+
+ private:
+  std::variant<Tcp, TlsTcp, Unix, TlsUnix> s_;
+};
+
+}  // namespace inferperf::transport
