@@ -102,8 +102,26 @@ std::optional<RouteError> embeddings_reply(std::string_view body, const tokenize
   if (!j) return err;
   std::vector<std::string> inputs;
   const auto in = j->find("input");
-  if (in == j->end()) return route_error(422, "'input' is required");
-  if (in->is_string()) {
+  const auto messages = j->find("messages");
+  if (in == j->end() && messages != j->end() && messages->is_array() && !messages->empty()) {
+    // Chat-style embeddings (vLLM's messages form): one vector for the conversation's text.
+    std::string text;
+    for (const auto& m : *messages) {
+      const auto content = m.find("content");
+      if (content == m.end()) continue;
+      if (content->is_string()) {
+        text += content->get<std::string>() + "\n";
+      } else if (content->is_array()) {
+        for (const auto& part : *content) {
+          if (part.contains("text") && part["text"].is_string())
+            text += part["text"].get<std::string>() + "\n";
+        }
+      }
+    }
+    inputs.push_back(std::move(text));
+  } else if (in == j->end()) {
+    return route_error(422, "'input' (or chat 'messages') is required");
+  } else if (in->is_string()) {
     inputs.push_back(in->get<std::string>());
   } else if (in->is_array() && !in->empty()) {
     for (const auto& s : *in) {

@@ -141,8 +141,9 @@ const std::vector<EndpointCase> kCases = {
     {"template_chat",
      {},
      {"--endpoint-type", "template", "--endpoint", "/v1/chat/completions", "--osl", "8",
+      // The JSON-object form of --extra-inputs: the template itself has commas.
       "--extra-inputs",
-      R"(payload_template:{"model": {{ model|tojson }}, "messages": [{"role": "user", "content": {{ text|tojson }}}], "max_tokens": {{ max_tokens }}})"},
+      R"({"payload_template": "{\"model\": {{ model|tojson }}, \"messages\": [{\"role\": \"user\", \"content\": {{ text|tojson }}}], \"max_tokens\": {{ max_tokens }}}"})"},
      true,
      false,
      true,
@@ -188,20 +189,25 @@ TEST_P(Endpoints, RunsWithTheRightMetrics) {
   EXPECT_EQ(j.contains("input_sequence_length"), c.input_tokens);
   EXPECT_EQ(j.contains("image_throughput"), c.images);
   EXPECT_EQ(j.contains("image_latency"), c.images);
-  if (c.tokens) EXPECT_GT(j["output_sequence_length"]["avg"].get<double>(), 0);
+  if (c.tokens) {
+    EXPECT_GT(j["output_sequence_length"]["avg"].get<double>(), 0);
+  }
   // Every record carries what the endpoint delivers.
   const auto lines = read_lines(dir + "/out/profile_export.jsonl");
   ASSERT_EQ(lines.size(), 4u);
   for (const auto& line : lines) {
     const json rec = json::parse(line);
     ASSERT_FALSE(rec.contains("error") && !rec["error"].is_null()) << line;
-    if (c.images) EXPECT_EQ(rec["metrics"]["num_images"]["value"], 1) << line;
+    if (c.images) {
+      EXPECT_EQ(rec["metrics"]["num_images"]["value"], 1) << line;
+    }
   }
   if (c.outputs_per_request > 0) {
     for (const auto& line : read_lines(dir + "/out/inferperf_records.jsonl")) {
       const json rec = json::parse(line);
-      if (rec.value("phase", "") == "profiling")
+      if (rec.value("phase", "") == "profiling") {
         EXPECT_EQ(rec.value("outputs", 0), c.outputs_per_request) << line;
+      }
     }
   }
 }
