@@ -108,6 +108,21 @@ std::vector<std::string> validate_and_resolve(RunConfig& c) {
   };
   at_least_one(load.concurrency, "--concurrency");
   at_least_one(load.prefill_concurrency, "--prefill-concurrency");
+  // The rankings composer only feeds the rankings endpoints (spec 3.x).
+  const std::string type_name = to_string(c.endpoint.type);
+  const bool rankings = type_name.find("rankings") != std::string::npos;
+  for (const auto& flag : c.set_options) {
+    if (flag.starts_with("--rankings-") && !rankings) {
+      errors.push_back(flag + " applies only to a rankings --endpoint-type (got " + type_name +
+                       ")");
+    }
+  }
+  if (rankings && (c.set_options.count("--synthetic-input-tokens-mean") ||
+                   c.set_options.count("--synthetic-input-tokens-stddev"))) {
+    errors.push_back(
+        "a rankings --endpoint-type sizes its texts with --rankings-*; --isl does not "
+        "apply");
+  }
   at_least_one64(load.request_count, "--request-count");
   at_least_one64(load.num_sessions, "--num-sessions");
   positive(load.duration_s, "--benchmark-duration");

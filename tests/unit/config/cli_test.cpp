@@ -213,6 +213,9 @@ TEST(ParseCommandLine, InvalidValuesAreErrors) {
       {"profile", "-m", "x", "--request-count", "0"},
       {"profile", "-m", "x", "--benchmark-grace-period", "5"},  // needs --benchmark-duration
       {"profile", "-m", "x", "--endpoint-type", "embedding"},
+      {"profile", "-m", "x", "--rankings-passages-mean", "3"},  // chat has no passages
+      {"profile", "-m", "x", "--endpoint-type", "nim_rankings", "--isl", "10"},
+      {"profile", "-m", "x", "--wait-for-model-timeout", "-1"},
       {"profile", "-m", "x", "--extra-inputs", "novalue"},
       {"profile", "-m", "x", "--url", "http://a:1", "--url-strategy", "random"},
       {"profile", "-m", "x", "--isl", "0"},
