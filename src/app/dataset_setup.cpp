@@ -201,27 +201,29 @@ core::Result<PreparedDataset> prepare_dataset(const config::RunConfig& c,
   }
   using config::EndpointType;
   const EndpointType type = c.endpoint.type;
-  // Which endpoints send a turn's media, and which send chat-style message rows verbatim.
-  const bool sends_media = type == EndpointType::kChat || type == EndpointType::kChatEmbeddings ||
-                           type == EndpointType::kNimEmbeddings ||
-                           type == EndpointType::kImageRetrieval ||
-                           type == EndpointType::kResponses || type == EndpointType::kMessages ||
-                           type == EndpointType::kTemplate;
-  const bool sends_messages = type == EndpointType::kChat ||
-                              type == EndpointType::kChatEmbeddings ||
-                              type == EndpointType::kResponses || type == EndpointType::kMessages;
+  // Which endpoints send a turn's images, its audio and video, and chat-style message rows
+  // verbatim (anything else would be dropped silently: a different workload than the file's).
+  const bool chat_like = type == EndpointType::kChat || type == EndpointType::kChatEmbeddings;
+  const bool sends_av = chat_like || type == EndpointType::kTemplate;
+  const bool sends_images = sends_av || type == EndpointType::kNimEmbeddings ||
+                            type == EndpointType::kImageRetrieval ||
+                            type == EndpointType::kResponses || type == EndpointType::kMessages;
   const char* type_name = config::to_string(type);
   for (const auto& conv : out.dataset.conversations) {
     for (const auto& t : conv.turns) {
-      if (!t.media.empty() && !sends_media) {
-        return core::Error{core::ErrorKind::kConfig,
-                           fmt::format("the dataset has images, audio or video, which "
-                                       "--endpoint-type {} does not send",
-                                       type_name),
-                           c.input.input_file, 0, "--endpoint-type"};
+      for (const auto& m : t.media) {
+        const bool image = m.kind == dataset::MediaItem::Kind::kImage;
+        if (image ? !sends_images : !sends_av) {
+          return core::Error{
+              core::ErrorKind::kConfig,
+              fmt::format("the dataset has {}, which --endpoint-type {} does not send",
+                          image ? "images" : "audio or video", type_name),
+              c.input.input_file, 0, "--endpoint-type"};
+        }
       }
-      if (t.messages && !sends_messages) {
-        // A completions prompt list would be a batch of separate prompts, not one conversation.
+      if (t.messages && !chat_like) {
+        // A completions prompt list would be a batch of separate prompts, not one conversation;
+        // Responses and Anthropic take other message shapes than the chat rows carry.
         return core::Error{core::ErrorKind::kConfig,
                            fmt::format("the dataset has chat 'messages' rows, which "
                                        "--endpoint-type {} does not send",

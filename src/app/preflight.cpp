@@ -21,9 +21,9 @@ namespace {
 
 namespace asio = boost::asio;
 
-// Small enough to answer quickly, large enough for servers that refuse tiny limits.
-constexpr int kPreflightMaxTokens = 8;
-// One attempt's limit: a healthy server answers an 8-token request well within it.
+// Small enough to answer quickly; the smallest limit every API accepts (Responses: 16).
+constexpr int kPreflightMaxTokens = 16;
+// One attempt's limit unless --wait-for-model-timeout or --request-timeout-seconds say otherwise.
 constexpr double kAttemptTimeoutS = 60.0;
 
 std::string preflight_body(const worker::RequestPlan& plan) {
@@ -31,17 +31,12 @@ std::string preflight_body(const worker::RequestPlan& plan) {
   const dataset::Conversation& conv = ds.conversations.front();
   std::vector<dataset::Turn> history;
   history.push_back(dataset::materialize(ds, conv.turns.front()));
-  if (history.back().max_tokens) {
-    history.back().max_tokens = std::min(*history.back().max_tokens, kPreflightMaxTokens);
-  }
   nlohmann::ordered_json body = worker::build_body(plan, conv, history);
-  if (body.is_object()) {
-    // Payload rows carry their own limits.
-    for (const char* key : {"max_tokens", "max_completion_tokens", "max_output_tokens"}) {
-      if (auto it = body.find(key); it != body.end() && it->is_number_integer()) {
-        *it = std::min(it->get<int>(), kPreflightMaxTokens);
-      }
-    }
+  // A short answer proves as much as a long one. Not with extended thinking, whose budget must
+  // stay below the output limit.
+  if (body.is_object() && !body.contains("thinking")) {
+    endpoint::set_output_limit(body, plan.endpoint->info().type,
+                               plan.body_options.use_legacy_max_tokens, kPreflightMaxTokens, true);
   }
   return body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
@@ -106,16 +101,25 @@ PreflightResult run_preflight(const worker::RequestPlan& plan, double wait_s) {
   marked.headers.emplace_back("X-Inferperf-Preflight", "1");
   const std::string request =
       worker::serialize_request(marked, target, body, core::uuid4(), core::uuid4());
+  wait_s = std::clamp(wait_s, 0.0, 1e7);
   const auto deadline = std::chrono::steady_clock::now() +
                         std::chrono::milliseconds(static_cast<std::int64_t>(wait_s * 1000));
   for (;;) {
     ++r.attempts;
     const double left =
         std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count();
-    Attempt a = attempt_once(plan, request, std::max(kAttemptTimeoutS, left));
+    Attempt a = attempt_once(plan, request,
+                             std::min(plan.request_timeout_s, std::max(kAttemptTimeoutS, left)));
     const bool waiting = std::chrono::steady_clock::now() < deadline;
     std::string failure;
     bool retry = false;
+    if (a.transport_error && a.record.status == 200) {
+      // It answered and is still generating (or cut the stream): the server is there.
+      r.ok = true;
+      r.message = fmt::format("preflight request to {} answered but did not finish: {}: {}", where,
+                              a.transport_error->type, a.transport_error->message);
+      return r;
+    }
     if (a.transport_error) {
       failure = fmt::format("cannot reach {}: {}: {}", where, a.transport_error->type,
                             a.transport_error->message);
@@ -136,8 +140,9 @@ PreflightResult run_preflight(const worker::RequestPlan& plan, double wait_s) {
       failure = fmt::format("{} answered HTTP {} {}: {}", where, a.record.status, e ? e->type : "",
                             detail);
       retry = a.record.status == 404 || a.record.status == 503;
-      if (a.record.status >= 500 && a.record.status != 503) {
-        // The server is there; its errors are measured by the run itself.
+      const bool busy = a.record.status == 408 || a.record.status == 429;
+      if ((a.record.status >= 500 && a.record.status != 503) || busy) {
+        // The server is there (erring or busy); its errors are measured by the run itself.
         r.ok = true;
         r.message = "preflight request " + failure;
         return r;

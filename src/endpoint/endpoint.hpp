@@ -141,6 +141,15 @@ nlohmann::ordered_json build_request_body(const Endpoint& endpoint,
                                           const std::vector<dataset::Turn>& history,
                                           const BodyOptions& options);
 
+// Sets the body's output length to `n`: under the key the body already uses (max_tokens,
+// max_completion_tokens, max_output_tokens, parameters.max_new_tokens), else the endpoint's own
+// (chat: max_completion_tokens, or max_tokens with `legacy` or a "prompt" body; completions and
+// messages: max_tokens; responses: max_output_tokens; huggingface_generate:
+// parameters.max_new_tokens). With `cap`, a smaller value already there is kept. False when the
+// endpoint has no output length (embeddings, rankings, images, video, template).
+bool set_output_limit(nlohmann::ordered_json& body, config::EndpointType type, bool legacy, int n,
+                      bool cap);
+
 // Path resolution as AIPerf: custom endpoint wins; a duplicate "v1/" after a base ending in /v1 is
 // dropped.
 std::string join_path(std::string_view base_path, std::string_view custom_endpoint,

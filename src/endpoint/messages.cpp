@@ -49,6 +49,11 @@ void read_message(const simdjson::dom::object& msg, DecodedEvent& out) {
       std::string_view type = string_or_empty(b, "type");
       if (type == "text") out.content += string_or_empty(b, "text");
       if (type == "thinking") out.reasoning += string_or_empty(b, "thinking");
+      if (type == "tool_use") {
+        // Tool input is generated output, as its streamed input_json_delta pieces are.
+        simdjson::dom::element input;
+        if (b["input"].get(input) == simdjson::SUCCESS) out.content += simdjson::to_string(input);
+      }
     }
   }
   read_usage(msg, out);
@@ -66,10 +71,6 @@ class MessagesEndpoint final : public Endpoint {
       messages.push_back({{"role", "user"}, {"content", std::string(o.user_context)}});
     }
     for (const auto& t : history) {
-      if (t.messages) {
-        for (const auto& m : *t.messages) messages.push_back(m);  // trace messages, verbatim
-        continue;
-      }
       messages.push_back(message_of(t));
     }
     nlohmann::ordered_json body;

@@ -36,7 +36,7 @@ std::vector<std::string> all_texts(const std::vector<dataset::Turn>& history) {
 
 std::optional<std::string> error_message_of(const simdjson::dom::object& obj) {
   simdjson::dom::element err;
-  if (obj["error"].get(err) == simdjson::SUCCESS) {
+  if (obj["error"].get(err) == simdjson::SUCCESS && !err.is_null()) {
     std::string_view m = string_or_empty(err, "message");
     if (!m.empty()) return std::string(m);
     std::string_view s;
@@ -44,7 +44,7 @@ std::optional<std::string> error_message_of(const simdjson::dom::object& obj) {
     return std::string(simdjson::to_string(err));
   }
   simdjson::dom::element detail;
-  if (obj["detail"].get(detail) == simdjson::SUCCESS) {
+  if (obj["detail"].get(detail) == simdjson::SUCCESS && !detail.is_null()) {
     std::string_view s;
     if (detail.get_string().get(s) == simdjson::SUCCESS) return std::string(s);
     return std::string(simdjson::to_string(detail));
@@ -68,12 +68,8 @@ nlohmann::ordered_json build_request_body(const Endpoint& endpoint,
     body = *last.payload;
     if (last.max_tokens && body.is_object()) {
       // The payload's own max-tokens key gets the row's output length; otherwise the endpoint's.
-      const char* key = body.contains("max_tokens")              ? "max_tokens"
-                        : body.contains("max_completion_tokens") ? "max_completion_tokens"
-                        : body.contains("prompt") || o.use_legacy_max_tokens
-                            ? "max_tokens"
-                            : "max_completion_tokens";
-      body[key] = *last.max_tokens;
+      set_output_limit(body, endpoint.info().type, o.use_legacy_max_tokens, *last.max_tokens,
+                       false);
     }
   } else {
     body = endpoint.build_body(history, o);
@@ -82,6 +78,45 @@ nlohmann::ordered_json build_request_body(const Endpoint& endpoint,
     for (const auto& [k, v] : last.extra->items()) body[k] = v;
   }
   return body;
+}
+
+bool set_output_limit(nlohmann::ordered_json& body, config::EndpointType type, bool legacy, int n,
+                      bool cap) {
+  using config::EndpointType;
+  if (!body.is_object()) return false;
+  auto put = [&](nlohmann::ordered_json& obj, const char* key) {
+    auto it = obj.find(key);
+    if (it != obj.end() && cap && it->is_number_integer() && it->get<std::int64_t>() <= n) return;
+    obj[key] = n;
+  };
+  for (const char* key : {"max_tokens", "max_completion_tokens", "max_output_tokens"}) {
+    if (body.contains(key)) {
+      put(body, key);
+      return true;
+    }
+  }
+  if (auto p = body.find("parameters"); p != body.end() && p->is_object()) {
+    put(*p, "max_new_tokens");
+    return true;
+  }
+  switch (type) {
+    case EndpointType::kChat:
+      put(body, legacy || body.contains("prompt") ? "max_tokens" : "max_completion_tokens");
+      return true;
+    case EndpointType::kCompletions:
+    case EndpointType::kMessages:
+      put(body, "max_tokens");
+      return true;
+    case EndpointType::kResponses:
+      put(body, "max_output_tokens");
+      return true;
+    case EndpointType::kHuggingfaceGenerate:
+      body["parameters"] = nlohmann::ordered_json::object();
+      put(body["parameters"], "max_new_tokens");
+      return true;
+    default:
+      return false;
+  }
 }
 
 std::string join_path(std::string_view base_path, std::string_view custom_endpoint,

@@ -59,10 +59,6 @@ class ResponsesEndpoint final : public Endpoint {
       input.push_back(input_item(context));
     }
     for (const auto& t : history) {
-      if (t.messages) {
-        for (const auto& m : *t.messages) input.push_back(m);  // trace items, verbatim
-        continue;
-      }
       input.push_back(input_item(t));
     }
     nlohmann::ordered_json body;

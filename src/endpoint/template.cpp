@@ -3,7 +3,7 @@
 // the response shape is detected (embeddings, rankings, then text).
 //
 // The template language is the subset of Jinja2 payload templates use: {{ variable }},
-// attribute and index access ({{ texts[0] }}, {{ request.model }}) and the tojson filter.
+// attribute and index access ({{ texts[0] }}, {{ turn.role }}) and the tojson filter.
 // Statements ({% ... %}) are refused at start-up rather than rendered wrongly.
 #include <simdjson.h>
 
@@ -64,30 +64,18 @@ nlohmann::json variables(const std::vector<dataset::Turn>& history, const BodyOp
   return v;
 }
 
-// The value at a dotted path with [n] indices (the JMESPath subset response fields use).
-const simdjson::dom::element* select(simdjson::dom::element root, std::string_view path,
+// The value at a field path; null when the response has no such value.
+const simdjson::dom::element* select(simdjson::dom::element root, const std::vector<PathStep>& path,
                                      simdjson::dom::element& slot) {
   slot = root;
-  std::size_t i = 0;
-  while (i < path.size()) {
-    if (path[i] == '.') {
-      ++i;
-      continue;
-    }
-    if (path[i] == '[') {
-      const std::size_t close = path.find(']', i);
-      if (close == std::string_view::npos) return nullptr;
-      const std::size_t index = std::stoul(std::string(path.substr(i + 1, close - i - 1)));
+  for (const auto& step : path) {
+    if (step.is_index) {
       simdjson::dom::array a;
-      if (slot.get_array().get(a) != simdjson::SUCCESS || index >= a.size()) return nullptr;
-      slot = a.at(index);
-      i = close + 1;
-      continue;
+      if (slot.get_array().get(a) != simdjson::SUCCESS || step.index >= a.size()) return nullptr;
+      slot = a.at(step.index);
+    } else if (slot[step.key].get(slot) != simdjson::SUCCESS) {
+      return nullptr;
     }
-    std::size_t end = path.find_first_of(".[", i);
-    if (end == std::string_view::npos) end = path.size();
-    if (slot[path.substr(i, end - i)].get(slot) != simdjson::SUCCESS) return nullptr;
-    i = end;
   }
   return &slot;
 }
@@ -128,8 +116,10 @@ void detect(simdjson::dom::element doc, DecodedEvent& out) {
   for (const char* key : {"text", "content", "response", "output", "result"}) {
     if (doc[key].get(e) == simdjson::SUCCESS && text_of(e, out.content)) return;
   }
-  for (const char* path :
-       {"choices[0].text", "choices[0].message.content", "choices[0].delta.content"}) {
+  static const std::vector<std::vector<PathStep>> kChoicePaths = {
+      *parse_field_path("choices[0].text"), *parse_field_path("choices[0].message.content"),
+      *parse_field_path("choices[0].delta.content")};
+  for (const auto& path : kChoicePaths) {
     simdjson::dom::element slot;
     if (const auto* v = select(doc, path, slot); v && text_of(*v, out.content)) return;
   }
@@ -137,7 +127,7 @@ void detect(simdjson::dom::element doc, DecodedEvent& out) {
 
 class TemplateEndpoint final : public Endpoint {
  public:
-  TemplateEndpoint(PayloadTemplate tmpl, std::string response_field,
+  TemplateEndpoint(PayloadTemplate tmpl, std::vector<PathStep> response_field,
                    std::vector<std::pair<std::string, nlohmann::json>> extra)
       : Endpoint(config::EndpointType::kTemplate),
         template_(std::move(tmpl)),
@@ -189,7 +179,7 @@ class TemplateEndpoint final : public Endpoint {
 
  private:
   PayloadTemplate template_;
-  std::string response_field_;
+  std::vector<PathStep> response_field_;  // empty: detect the response's shape
   std::vector<std::pair<std::string, nlohmann::json>> extra_;
 };
 
@@ -247,15 +237,37 @@ core::Result<std::unique_ptr<Endpoint>> make_template_endpoint(
   sample.max_tokens = 16;
   BodyOptions o;
   o.model = "model";
-  const std::string rendered = parsed->render(variables({sample}, o));
+  const nlohmann::json known = variables({sample}, o);
+  for (const auto& name : parsed->variables()) {
+    if (!known.contains(name)) {
+      std::string names;
+      for (const auto& item : known.items()) names += (names.empty() ? "" : ", ") + item.key();
+      return core::Error{core::ErrorKind::kConfig,
+                         "payload template variable '" + name + "' is not one of: " + names, origin,
+                         0, "payload_template"};
+    }
+  }
+  std::vector<PathStep> field;
+  if (!response_field.empty()) {
+    auto path = parse_field_path(response_field);
+    if (!path) {
+      return core::Error{core::ErrorKind::kConfig,
+                         "response_field '" + response_field +
+                             "' is not a field path (names and [n] indices, e.g. "
+                             "result.outputs[0].text; wildcards are not supported)",
+                         "", 0, "response_field"};
+    }
+    field = std::move(*path);
+  }
+  const std::string rendered = parsed->render(known);
   if (nlohmann::json::parse(rendered, nullptr, false).is_discarded()) {
     return core::Error{core::ErrorKind::kConfig,
                        "payload template does not render JSON (use |tojson for values): " +
                            rendered.substr(0, 200),
                        origin, 0, "payload_template"};
   }
-  return std::unique_ptr<Endpoint>(std::make_unique<TemplateEndpoint>(
-      std::move(*parsed), std::move(response_field), std::move(rest)));
+  return std::unique_ptr<Endpoint>(
+      std::make_unique<TemplateEndpoint>(std::move(*parsed), std::move(field), std::move(rest)));
 }
 
 }  // namespace inferperf::endpoint

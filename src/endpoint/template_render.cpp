@@ -1,6 +1,7 @@
 #include "endpoint/template_render.hpp"
 
 #include <cctype>
+#include <charconv>
 
 namespace inferperf::endpoint {
 
@@ -21,6 +22,52 @@ core::Error bad(std::string message) {
 }
 
 }  // namespace
+
+std::optional<std::vector<PathStep>> parse_field_path(std::string_view var) {
+  std::vector<PathStep> steps;
+  std::size_t k = 0;
+  var = trim(var);
+  while (k < var.size()) {
+    if (var[k] == '.' && !steps.empty()) {
+      ++k;
+      continue;
+    }
+    if (var[k] == '[') {
+      const std::size_t close = var.find(']', k);
+      if (close == std::string_view::npos) return std::nullopt;
+      std::string_view inner = trim(var.substr(k + 1, close - k - 1));
+      PathStep step;
+      if (inner.size() >= 2 && (inner.front() == '\'' || inner.front() == '"') &&
+          inner.back() == inner.front()) {
+        step.key = std::string(inner.substr(1, inner.size() - 2));
+      } else {
+        const auto [end, ec] =
+            std::from_chars(inner.data(), inner.data() + inner.size(), step.index);
+        if (ec != std::errc() || end != inner.data() + inner.size() || inner.empty())
+          return std::nullopt;
+        step.is_index = true;
+      }
+      steps.push_back(std::move(step));
+      k = close + 1;
+      continue;
+    }
+    std::size_t e = k;
+    while (e < var.size() && ident_char(var[e])) ++e;
+    if (e == k) return std::nullopt;
+    steps.push_back(PathStep{std::string(var.substr(k, e - k)), 0, false});
+    k = e;
+  }
+  if (steps.empty() || steps.front().is_index) return std::nullopt;
+  return steps;
+}
+
+std::vector<std::string> PayloadTemplate::variables() const {
+  std::vector<std::string> out;
+  for (const auto& p : pieces_) {
+    if (!p.path.empty()) out.push_back(p.path.front().key);
+  }
+  return out;
+}
 
 core::Result<PayloadTemplate> PayloadTemplate::parse(std::string_view source) {
   PayloadTemplate t;
@@ -63,36 +110,9 @@ core::Result<PayloadTemplate> PayloadTemplate::parse(std::string_view source) {
         filters = next == std::string_view::npos ? "" : filters.substr(next + 1);
       }
     }
-    std::size_t k = 0;
-    while (k < var.size()) {
-      if (var[k] == '.') {
-        ++k;
-        continue;
-      }
-      if (var[k] == '[') {
-        const std::size_t close = var.find(']', k);
-        if (close == std::string_view::npos) return bad("unclosed [ in '" + std::string(var) + "'");
-        std::string_view inner = trim(var.substr(k + 1, close - k - 1));
-        Step s;
-        if (!inner.empty() && (inner.front() == '\'' || inner.front() == '"')) {
-          s.key = std::string(inner.substr(1, inner.size() - 2));
-        } else {
-          try {
-            s.index = std::stoul(std::string(inner));
-          } catch (...) {
-            return bad("bad index '" + std::string(inner) + "' in '" + std::string(var) + "'");
-          }
-        }
-        current.path.push_back(std::move(s));
-        k = close + 1;
-        continue;
-      }
-      std::size_t e = k;
-      while (e < var.size() && ident_char(var[e])) ++e;
-      if (e == k) return bad("cannot read expression '" + std::string(var) + "'");
-      current.path.push_back(Step{std::string(var.substr(k, e - k)), 0});
-      k = e;
-    }
+    auto path = parse_field_path(var);
+    if (!path) return bad("cannot read expression '" + std::string(var) + "'");
+    current.path = std::move(*path);
     if (current.path.empty()) return bad("empty {{ }} in payload template");
     t.pieces_.push_back(std::move(current));
     current = Piece{};
@@ -109,9 +129,9 @@ std::string PayloadTemplate::render(const nlohmann::json& variables) const {
     if (p.path.empty()) continue;
     const nlohmann::json* v = &variables;
     for (const auto& s : p.path) {
-      if (!s.key.empty() && v->is_object() && v->contains(s.key)) {
+      if (!s.is_index && v->is_object() && v->contains(s.key)) {
         v = &(*v)[s.key];
-      } else if (s.key.empty() && v->is_array() && s.index < v->size()) {
+      } else if (s.is_index && v->is_array() && s.index < v->size()) {
         v = &(*v)[s.index];
       } else {
         v = &kNull;

@@ -4,6 +4,7 @@
 #pragma once
 #include <nlohmann/json.hpp>
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -12,21 +13,28 @@
 
 namespace inferperf::endpoint {
 
+// One step of a field path: an attribute name or a list index.
+struct PathStep {
+  std::string key;
+  std::size_t index = 0;
+  bool is_index = false;
+};
+// "a.b[0]['c']" as steps; nullopt when it cannot be read (wildcards, bad indices, empty).
+std::optional<std::vector<PathStep>> parse_field_path(std::string_view path);
+
 class PayloadTemplate {
  public:
   static core::Result<PayloadTemplate> parse(std::string_view source);
   // Strings render as they are, everything else (and any value through |tojson) as JSON;
   // an unknown variable renders as null.
   std::string render(const nlohmann::json& variables) const;
+  // The top-level variable names the template uses.
+  std::vector<std::string> variables() const;
 
  private:
-  struct Step {
-    std::string key;  // attribute name, or "" for an index
-    std::size_t index = 0;
-  };
   struct Piece {
-    std::string literal;     // text before the hole
-    std::vector<Step> path;  // empty: no hole (the trailing literal)
+    std::string literal;         // text before the hole
+    std::vector<PathStep> path;  // empty: no hole (the trailing literal)
     bool tojson = false;
   };
   std::vector<Piece> pieces_;

@@ -2,6 +2,8 @@
 // until it completes or fails. Every answer decodes to the job's state.
 #include <simdjson.h>
 
+#include <cctype>
+
 #include "endpoint/decode_util.hpp"
 #include "endpoint/factories.hpp"
 #include "endpoint/openai_common.hpp"
@@ -43,12 +45,23 @@ class VideoGenerationEndpoint final : public Endpoint {
       if (auto e = error_message_of(obj)) return error_event(*e);
       return error_event("video job response without 'id' and 'status'");
     }
+    // The id goes into the poll's request line: only path-safe characters.
+    for (char ch : job.id) {
+      if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '_' && ch != '-' && ch != '.') {
+        return error_event("video job id '" + job.id.substr(0, 100) +
+                           "' has characters a URL path cannot carry");
+      }
+    }
     job.progress = number(obj, "progress");
     job.inference_time_s = number(obj, "inference_time_s");
     job.peak_memory_mb = number(obj, "peak_memory_mb");
     if (job.status == "failed") {
       job.error = error_message_of(obj).value_or("video job failed");
       return error_event("video job " + job.id + " failed: " + job.error);
+    }
+    if (job.status != "queued" && job.status != "in_progress" && job.status != "completed") {
+      // cancelled, expired, or anything unknown: the job will not complete.
+      return error_event("video job " + job.id + " ended with status '" + job.status + "'");
     }
     out.kind = DecodedEvent::Kind::kData;
     if (job.status == "completed") out.outputs = 1;

@@ -79,7 +79,15 @@ void ResponseCollector::handle_event(const sse::SseEvent& e, core::MonoNs ts,
 
 void ResponseCollector::handle_payload(std::string_view payload, core::MonoNs ts,
                                        std::uint32_t read_index) {
-  endpoint::DecodedEvent d = endpoint_.decode(payload);
+  endpoint::DecodedEvent d;
+  try {
+    d = endpoint_.decode(payload);
+  } catch (const std::exception& e) {
+    // A decoder must never take the worker down: the response is an error record.
+    fail(std::nullopt, "ResponseParseError",
+         std::string("cannot decode the response: ") + e.what());
+    return;
+  }
   if (d.kind == endpoint::DecodedEvent::Kind::kError) {
     fail(std::nullopt, "ResponseParseError", d.error_message);
     return;
@@ -155,6 +163,8 @@ nlohmann::ordered_json ResponseCollector::assistant_message() const {
 }
 
 void ResponseCollector::restart() {
+  raw_text_.clear();
+  raw_content_type_.clear();
   sse_ = sse::SseParser();
   if (record_.raw) sse_.keep_fields(true);
   sse_mode_ = false;

@@ -83,7 +83,12 @@ std::string Worker::body_for(const timing::Credit& credit) {
   if (turn.reset_context || credit.turn_index == 0) history.clear();
   history.push_back(dataset::materialize(ds, turn));
   if (prebuilt) return *prebuilt;
-  return build_body_text(plan_, conv, history);
+  try {
+    return build_body_text(plan_, conv, history);
+  } catch (...) {
+    history.pop_back();  // the turn was never sent
+    throw;
+  }
 }
 
 asio::awaitable<std::optional<transport::ExchangeError>> Worker::poll_video_job(
@@ -100,6 +105,7 @@ asio::awaitable<std::optional<transport::ExchangeError>> Worker::poll_video_job(
     const std::string get =
         serialize_get(plan_, target, video_job_path(target, collector.job()->id), rec.x_request_id,
                       rec.x_correlation_id);
+    collector.finish_raw(clock_.now_ns());  // each answer is its own raw response
     collector.restart();
     transport::ExchangeTimings t;
     transport::ExchangeRequest exchange{get};
@@ -142,6 +148,10 @@ void Worker::launch(timing::Credit credit) {
       // error record, never a crash.
       rec.start_ns = rec.end_ns = clock_.now_ns();
       rec.error = records::ErrorInfo{std::nullopt, "RequestBuildError", e.what()};
+      if (credit.final_turn()) {
+        histories_.erase(credit.session);
+        if (plan_.connection_reuse == "sticky-user-sessions") pool.drop(credit.session);
+      }
       queue_.push(std::move(rec));
       in_flight_.fetch_sub(1, std::memory_order_relaxed);
       events_.returned(credit.id, credit.session);
@@ -185,6 +195,7 @@ void Worker::launch(timing::Credit credit) {
       collector.on_first_content = [this, id = credit.id] { events_.first_token(id); };
     }
     transport::ExchangeTimings t;
+    bool video_polled = false;
     rec.start_ns = clock_.now_ns();  // before connection acquisition, as AIPerf's start_perf_ns
     // A named request, not a temporary in the co_await expression: GCC 12 destroys such
     // temporaries twice when they own memory (its std::function here).
@@ -192,6 +203,15 @@ void Worker::launch(timing::Credit credit) {
     const bool sticky = plan_.connection_reuse == "sticky-user-sessions";
     if (sticky) exchange.pool_key = credit.session;
     auto err = co_await transport::http_exchange(pool, exchange, collector, clock_, t, *cancel);
+    if (!err && plan_.endpoint->info().output == endpoint::OutputKind::kVideo) {
+      // video_generation: the job the POST created is polled under the same timeout and
+      // cancellation.
+      collector.finish(t.end_ns ? t.end_ns : clock_.now_ns());
+      if (!rec.error && collector.job()) {
+        err = co_await poll_video_job(pool, plan_.targets[target], collector, rec, *cancel);
+      }
+      video_polled = true;
+    }
     timeout.cancel();
     cancel_timer.cancel();
     if (sticky && credit.final_turn()) pool.drop(credit.session);  // the user leaves
@@ -204,7 +224,7 @@ void Worker::launch(timing::Credit credit) {
     rec.send_end_ns = t.send_end_ns;
     rec.headers_ns = t.headers_ns;
     rec.first_byte_ns = t.first_byte_ns;
-    rec.end_ns = t.end_ns ? t.end_ns : clock_.now_ns();
+    rec.end_ns = video_polled || !t.end_ns ? clock_.now_ns() : t.end_ns;
     rec.connection_reused = t.connection_reused;
     rec.bytes_sent = t.bytes_sent;
     rec.bytes_received = t.bytes_received;
@@ -212,16 +232,8 @@ void Worker::launch(timing::Credit credit) {
     if (err && !rec.error) {
       rec.error = records::ErrorInfo{err->code, err->type, err->message};
       rec.was_cancelled = err->type == "RequestCancellationError";
-    } else if (!err) {
+    } else if (!err && !video_polled) {
       collector.finish(rec.end_ns);
-      if (collector.job() && !rec.error) {
-        err = co_await poll_video_job(pool, plan_.targets[target], collector, rec, *cancel);
-        rec.end_ns = clock_.now_ns();
-        if (err && !rec.error) {
-          rec.error = records::ErrorInfo{err->code, err->type, err->message};
-          rec.was_cancelled = err->type == "RequestCancellationError";
-        }
-      }
     }
     if (rec.raw) collector.finish_raw(rec.end_ns);
     if (!rec.error && rec.content_events.empty()) {

@@ -252,6 +252,36 @@ TEST(Endpoints, ImageRetrievalSendsTheFilesImages) {
   EXPECT_NE(r.out.find("Image Retrieval Metrics"), std::string::npos) << r.out;
 }
 
+TEST(Endpoints, VideoJobsThatFailOrOutliveTheTimeoutAreErrorRecords) {
+  const std::string dir = make_temp_dir("ip-ep-video-");
+  {
+    MockServerProcess mock({"--ttft", "5", "--itl", "1"});
+    auto r = run_process(
+        {INFERPERF_BIN, "profile", "-m", "mock-model", "-u", mock.url(), "--endpoint-type",
+         "video_generation", "--request-count", "2", "--concurrency", "1", "-H",
+         "X-Mock-Fault:video-fail", "--artifact-dir", dir + "/failed", "--ui-type", "none"},
+        std::chrono::seconds(60), "", {"AIPERF_HTTP_VIDEO_POLL_INTERVAL=0.01"});
+    EXPECT_EQ(r.exit_code, 1) << r.out;  // no valid record
+    const json j = load_summary(dir + "/failed");
+    EXPECT_EQ(j["error_request_count"]["avg"].get<int>(), 2);
+    EXPECT_NE(j["error_summary"][0]["error_details"]["message"].get<std::string>().find("failed"),
+              std::string::npos)
+        << j["error_summary"].dump();
+  }
+  // A job slower than --request-timeout-seconds: polling stops at the timeout.
+  MockServerProcess slow({"--ttft", "3000", "--itl", "1"});
+  auto r = run_process(
+      {INFERPERF_BIN, "profile", "-m", "mock-model", "-u", slow.url(), "--endpoint-type",
+       "video_generation", "--request-count", "1", "--concurrency", "1",
+       "--request-timeout-seconds", "0.5", "--artifact-dir", dir + "/slow", "--ui-type", "none"},
+      std::chrono::seconds(60), "", {"AIPERF_HTTP_VIDEO_POLL_INTERVAL=0.01"});
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_LT(r.wall_s, 30.0);
+  const json j = load_summary(dir + "/slow");
+  EXPECT_EQ(j["error_summary"][0]["error_details"]["type"], "TimeoutError")
+      << j["error_summary"].dump();
+}
+
 TEST(Endpoints, TemplateWithoutPathOrTemplateIsABadConfig) {
   auto r = run_process(
       {INFERPERF_BIN, "profile", "-m", "m", "-u", "http://127.0.0.1:1", "--endpoint-type",

@@ -236,6 +236,32 @@ TEST(Template, BadTemplatesFailAtStartUp) {
   EXPECT_FALSE(PayloadTemplate::parse("{{ text|upper }}"));
 }
 
+TEST(Template, UnknownVariablesAndBadResponseFieldsFailAtStartUp) {
+  auto unknown = create_endpoint(EndpointType::kTemplate,
+                                 {{"payload_template", R"({"m": {{ request.model|tojson }}})"}});
+  ASSERT_FALSE(unknown);
+  EXPECT_NE(unknown.error().message.find("'request'"), std::string::npos);
+  for (const char* field : {"data[*].embedding", "a[]", "[0]", "a[x]", ""}) {
+    if (!*field) continue;
+    auto bad = create_endpoint(EndpointType::kTemplate,
+                               {{"payload_template", "nv-embedqa"}, {"response_field", field}});
+    EXPECT_FALSE(bad) << field;
+  }
+  // Quoted keys, even empty ones, are names, not indices.
+  auto quoted = create_endpoint(
+      EndpointType::kTemplate, {{"payload_template", "nv-embedqa"}, {"response_field", "out['']"}});
+  ASSERT_TRUE(quoted);
+  EXPECT_EQ((*quoted)->decode(R"({"out":{"":"empty key"}})").content, "empty key");
+}
+
+TEST(Template, NullErrorFieldsAreNotErrors) {
+  auto ep = create_endpoint(EndpointType::kTemplate, {{"payload_template", "nv-embedqa"}});
+  ASSERT_TRUE(ep);
+  const auto d = (*ep)->decode(R"({"error":null,"text":"fine"})");
+  EXPECT_EQ(d.kind, Kind::kData);
+  EXPECT_EQ(d.content, "fine");
+}
+
 TEST(Template, ResponseFieldSelectsTheText) {
   const Extra extra = {{"payload_template", R"({"p": {{ text|tojson }}})"},
                        {"response_field", "result.outputs[1].text"}};
@@ -259,6 +285,45 @@ TEST(Template, AutoDetection) {
   EXPECT_EQ((*ep)->decode(R"({"choices":[{"message":{"content":"chat"}}]})").content, "chat");
   EXPECT_EQ((*ep)->decode(R"({"choices":[{"delta":{"content":"tok"}}]})").content, "tok");
   EXPECT_EQ((*ep)->decode("plain words").content, "plain words");
+}
+
+// ---- output limits (payload rows, preflight) ----------------------------------------------------
+
+TEST(OutputLimit, TheBodysOwnKeyElseTheEndpoints) {
+  using inferperf::endpoint::set_output_limit;
+  auto limited = [](EndpointType type, nlohmann::ordered_json body, bool legacy, int n, bool cap) {
+    const bool ok = set_output_limit(body, type, legacy, n, cap);
+    return (ok ? "" : "none:") + body.dump();
+  };
+  EXPECT_EQ(limited(EndpointType::kChat, {{"messages", 1}}, false, 8, false),
+            R"({"messages":1,"max_completion_tokens":8})");
+  EXPECT_EQ(limited(EndpointType::kChat, {{"messages", 1}}, true, 8, false),
+            R"({"messages":1,"max_tokens":8})");
+  EXPECT_EQ(limited(EndpointType::kChat, {{"prompt", "x"}}, false, 8, false),
+            R"({"prompt":"x","max_tokens":8})");
+  EXPECT_EQ(limited(EndpointType::kResponses, {{"input", 1}}, false, 16, false),
+            R"({"input":1,"max_output_tokens":16})");
+  EXPECT_EQ(limited(EndpointType::kMessages, {{"messages", 1}}, false, 16, false),
+            R"({"messages":1,"max_tokens":16})");
+  EXPECT_EQ(limited(EndpointType::kHuggingfaceGenerate, {{"inputs", "x"}}, false, 5, false),
+            R"({"inputs":"x","parameters":{"max_new_tokens":5}})");
+  EXPECT_EQ(limited(EndpointType::kHuggingfaceGenerate,
+                    {{"inputs", "x"}, {"parameters", {{"max_new_tokens", 3}}}}, false, 5, true),
+            R"({"inputs":"x","parameters":{"max_new_tokens":3}})");  // capped: smaller kept
+  EXPECT_EQ(limited(EndpointType::kChat, {{"max_tokens", 500}}, false, 16, true),
+            R"({"max_tokens":16})");
+  EXPECT_EQ(limited(EndpointType::kEmbeddings, {{"input", 1}}, false, 16, false),
+            R"(none:{"input":1})");
+}
+
+TEST(OutputLimit, PayloadRowsGetTheRowsLengthUnderTheEndpointsKey) {
+  Turn t;
+  t.payload = std::make_shared<const nlohmann::ordered_json>(
+      nlohmann::ordered_json{{"model", "m"}, {"input", "hi"}});
+  t.max_tokens = 32;
+  auto ep = make_endpoint(EndpointType::kResponses);
+  EXPECT_EQ(inferperf::endpoint::build_request_body(*ep, {t}, opts()).dump(),
+            R"({"model":"m","input":"hi","max_output_tokens":32})");
 }
 
 // ---- decoders -----------------------------------------------------------------------------------
@@ -345,6 +410,16 @@ const std::vector<Case> kCases = {
     {"video_failed", EndpointType::kVideoGeneration,
      R"({"id":"video_1","object":"video","status":"failed","error":{"code":"moderation","message":"blocked"}})",
      Kind::kError, "", "", 0, std::nullopt, std::nullopt, "", "blocked"},
+    {"video_cancelled", EndpointType::kVideoGeneration,
+     R"({"id":"video_1","object":"video","status":"cancelled"})", Kind::kError, "", "", 0,
+     std::nullopt, std::nullopt, "", "cancelled"},
+    {"video_unsafe_id", EndpointType::kVideoGeneration,
+     R"({"id":"../x y","object":"video","status":"queued"})", Kind::kError, "", "", 0, std::nullopt,
+     std::nullopt, "", "path"},
+    {"anthropic_tool_use_whole", EndpointType::kMessages,
+     R"({"type":"message","content":[{"type":"tool_use","id":"t1","name":"f","input":{"a":1}}],)"
+     R"("stop_reason":"tool_use","usage":{"input_tokens":3,"output_tokens":9}})",
+     Kind::kData, R"({"a":1})", "", 0, 3, 9, "tool_use"},
     // SOLIDO RAG answers as chat.
     {"solido_rag_chunk", EndpointType::kSolidoRag,
      R"({"id":"rag-1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"SDE"}}]})",
