@@ -349,17 +349,27 @@ TEST(Preflight, UnknownModelAndMissingKeyAreClearFailures) {
 }
 
 TEST(Preflight, WaitsForAModelThatIsStillLoading) {
-  MockServerProcess mock({"--fast", "--inference-ready-delay-seconds", "2"});
   const std::string dir = make_temp_dir("ip-pre-wait-");
-  auto r = run_process(small_run(mock.url(), dir + "/a"), std::chrono::seconds(60));
-  EXPECT_EQ(r.exit_code, 1) << r.out;
-  EXPECT_NE(r.out.find("HTTP 503"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("--wait-for-model-timeout"), std::string::npos) << r.out;
+  {
+    // Never ready within the test: without --wait-for-model-timeout the 503 fails the run.
+    MockServerProcess loading({"--fast", "--inference-ready-delay-seconds", "600"});
+    auto r = run_process(small_run(loading.url(), dir + "/a"), std::chrono::seconds(60));
+    EXPECT_EQ(r.exit_code, 1) << r.out;
+    EXPECT_NE(r.out.find("HTTP 503"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("--wait-for-model-timeout"), std::string::npos) << r.out;
+    EXPECT_FALSE(std::filesystem::exists(dir + "/a"));
+  }
+  // Ready a few seconds after it starts (longer than the client's start-up, also under the
+  // sanitizers): the preflight keeps asking until it is.
+  const std::string delay = INFERPERF_SANITIZER_BUILD ? "12" : "4";
+  MockServerProcess mock({"--fast", "--inference-ready-delay-seconds", delay});
   auto args = small_run(mock.url(), dir + "/b");
-  args.insert(args.end(), {"--wait-for-model-timeout", "30"});
-  auto r2 = run_process(args, std::chrono::seconds(60));
+  args.insert(args.end(), {"--wait-for-model-timeout", "60"});
+  auto r2 = run_process(args, std::chrono::seconds(120));
   EXPECT_EQ(r2.exit_code, 0) << r2.out;
   EXPECT_EQ(load_summary(dir + "/b")["request_count"]["avg"].get<int>(), 2);
+  // It waited: the server was still loading when the first preflight went out.
+  EXPECT_GE(r2.wall_s, 1.0) << r2.out;
 }
 
 TEST(Preflight, WrongEndpointTypeIsNamed) {
