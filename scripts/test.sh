@@ -22,7 +22,7 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:ha
 TSAN_TESTS='^(IssuerLoop|PreciseWaiter|Scheduler[A-Za-z]*|Collector|CollectorUrls|ResponseCollector'
 TSAN_TESTS+='|ResponseCollectorRaw|ProfileStreaming|ProfileErrors|Faults/ProfileFaults|LoadModes'
 TSAN_TESTS+='|Types/Endpoints|Endpoints|Preflight|Tls|Transport|GpuTelemetry|ServerMetrics|WekaTrace'
-TSAN_TESTS+='|ProfileDuration|StreamStalls)\.'
+TSAN_TESTS+='|ProfileDuration|StreamStalls|Reliability|Interruption|Durability)\.'
 bash scripts/build.sh tsan
 TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
   ctest --preset tsan -L sanitizer -R "$TSAN_TESTS" --no-tests=error --timeout 900 -j 2

@@ -68,7 +68,24 @@ int main(int argc, char** argv) {
   app.add_option("--error-rate", o.error_rate, "Percent of requests answered HTTP 500")
       ->check(CLI::Range(0.0, 100.0))
       ->envname("MOCK_SERVER_ERROR_RATE");
-  app.add_option("--random-seed", o.random_seed, "Seed for error injection")
+  app.add_option("--fault-rate", o.fault_rate,
+                 "Percent of requests given a fault drawn from --fault-kinds")
+      ->check(CLI::Range(0.0, 100.0))
+      ->envname("MOCK_SERVER_FAULT_RATE");
+  app.add_option("--fault-kinds", o.fault_kinds,
+                 "X-Mock-Fault kinds --fault-rate draws from (comma list)")
+      ->delimiter(',')
+      ->check(CLI::Validator(
+          [](std::string& k) {
+            return inferperf::mock::valid_fault(k) ? std::string()
+                                                   : "unknown fault kind '" + k + "'";
+          },
+          "FAULT"))
+      ->envname("MOCK_SERVER_FAULT_KINDS");
+  app.add_flag("--close-after-response", o.close_after_response,
+               "Close every connection after its response despite keep-alive")
+      ->envname("MOCK_SERVER_CLOSE_AFTER_RESPONSE");
+  app.add_option("--random-seed", o.random_seed, "Seed for error and fault injection")
       ->envname("MOCK_SERVER_RANDOM_SEED");
   app.add_option("--tokens-per-event", o.tokens_per_event, "Tokens carried by each streamed event")
       ->check(CLI::PositiveNumber)

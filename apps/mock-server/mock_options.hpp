@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace inferperf::mock {
 
@@ -14,6 +15,13 @@ struct MockOptions {
   double itl_ms = 5.0;
   bool fast = false;        // all latencies 0
   double error_rate = 0.0;  // percent of inference requests answered 500
+  // --fault-rate: percent of inference requests given one X-Mock-Fault kind drawn from
+  // fault_kinds (a request's own header wins); the soak's mixed faults.
+  double fault_rate = 0.0;
+  std::vector<std::string> fault_kinds{"status=503", "reset",    "close",
+                                       "malformed",  "truncate", "error-event"};
+  // --close-after-response: every response says keep-alive, then the connection is closed.
+  bool close_after_response = false;
   std::optional<std::uint64_t> random_seed;
   int tokens_per_event = 1;
   std::string model_name = "mock-model";  // the id /v1/models lists

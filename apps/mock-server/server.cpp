@@ -17,6 +17,7 @@
 #include <fstream>
 #include <functional>
 #include <iostream>
+#include <set>
 #include <sstream>
 #include <thread>
 #include <type_traits>
@@ -197,8 +198,11 @@ class Session {
                                 asio::redirect_error(asio::use_awaitable, ec));
       if (ec) break;
       auto req = parser.release();
+      close_after_ = false;
       const bool keep = co_await handle(req);
-      if (!keep || !socket().is_open()) break;
+      // --close-after-response / close-after: the response said keep-alive, the server closes.
+      if (!keep || close_after_ || server_.options_.close_after_response || !socket().is_open())
+        break;
     }
     beast::error_code ignored;
     socket().shutdown(tcp::socket::shutdown_send, ignored);
@@ -208,6 +212,7 @@ class Session {
 
  private:
   using Request = http::request<http::string_body>;
+  mutable bool close_after_ = false;  // this request asked for close-after
 
   struct Timing {
     Clock::time_point start;  // handler start
@@ -419,8 +424,14 @@ class Session {
 
   Fault request_fault(const Request& req) const {
     if (client_preflight_) return {};
-    if (auto it = req.find("X-Mock-Fault"); it != req.end()) return parse_fault(it->value());
-    return {};
+    Fault f;
+    if (auto it = req.find("X-Mock-Fault"); it != req.end()) {
+      f = parse_fault(it->value());
+    } else if (const std::string drawn = server_.draw_fault(); !drawn.empty()) {
+      f = parse_fault(drawn);
+    }
+    if (f.kind == "close-after") close_after_ = true;
+    return f;
   }
 
   // Embeddings, rankings, image retrieval: base + per-unit x units, then the whole body.
@@ -1059,6 +1070,22 @@ std::uint16_t MockServer::bind() {
   acceptor_.bind(ep);
   acceptor_.listen(asio::socket_base::max_listen_connections);
   return acceptor_.local_endpoint().port();
+}
+
+std::string MockServer::draw_fault() {
+  if (options_.fault_rate <= 0 || options_.fault_kinds.empty()) return {};
+  std::lock_guard lock(rng_mu_);
+  if (!(std::uniform_real_distribution<double>(0.0, 100.0)(rng_) < options_.fault_rate)) return {};
+  std::uniform_int_distribution<std::size_t> pick(0, options_.fault_kinds.size() - 1);
+  return options_.fault_kinds[pick(rng_)];
+}
+
+bool valid_fault(std::string_view spec) {
+  static const std::set<std::string, std::less<>> kKinds = {
+      "reset",        "close",     "malformed", "error-event", "truncate",   "stall",
+      "slow-headers", "big-event", "status",    "video-fail",  "close-after"};
+  const Fault f = parse_fault(spec);
+  return kKinds.contains(f.kind);
 }
 
 bool MockServer::inject_error() {

@@ -30,6 +30,9 @@ struct MockCounters {
   std::atomic<std::int64_t> connections_total{0};
 };
 
+// Whether `spec` is an X-Mock-Fault value the server acts on ("kind" or "kind=N").
+bool valid_fault(std::string_view spec);
+
 class MockServer {
  public:
   // `tokenizer` splits prompts into tokens; null selects the ~4-character chunker.
@@ -48,6 +51,8 @@ class MockServer {
   template <typename Stream>
   friend class Session;
   bool inject_error();
+  // --fault-rate: the fault kind drawn for this request, or "" for none.
+  std::string draw_fault();
   // Starts a session on an accepted connection (TLS when --tls-cert is given).
   template <typename Socket>
   void start_session(Socket s);

@@ -8,11 +8,50 @@
 
 #include "app/logging.hpp"
 #include "app/run_manifest.hpp"
+#include "app/tokenizer_setup.hpp"
 #include "records/record_jsonl.hpp"
+#include "tokenizer/resolve.hpp"
 
 namespace inferperf::app {
 
 namespace fs = std::filesystem;
+
+namespace {
+
+// A run killed before it counted its client tokens: the sessions are rebuilt from inputs.json
+// (each turn's body verbatim, under the run's context mode) and counted with the run's tokenizer.
+// Synthesized prompts, whose counts the run knew by construction, are tokenized from their text.
+core::Result<bool> recount_tokens(const fs::path& dir, const TokenRecount& recount,
+                                  std::vector<records::RequestRecord>& recs) {
+  auto tok = tokenizer::load_tokenizer_file(recount.tokenizer_file);
+  if (!tok) return tok.error();
+  const fs::path inputs = dir / "inputs.json";
+  std::ifstream in(inputs);
+  if (!in) return core::Error{core::ErrorKind::kIo, "cannot be read", inputs.string()};
+  const auto doc = nlohmann::ordered_json::parse(in, nullptr, false);
+  if (doc.is_discarded() || !doc.contains("data") || !doc["data"].is_array())
+    return core::Error{core::ErrorKind::kInput, "not an inputs.json document", inputs.string()};
+  const auto mode =
+      context_mode_of(recount.context_mode).value_or(dataset::ContextMode::kDeltasWithoutResponses);
+  dataset::Dataset ds;
+  for (const auto& entry : doc["data"]) {
+    dataset::Conversation conv;
+    conv.session_id = entry.value("session_id", "");
+    conv.context_mode = mode;
+    if (auto p = entry.find("payloads"); p != entry.end() && p->is_array()) {
+      for (const auto& body : *p) {
+        dataset::Turn t;
+        t.payload = std::make_shared<const nlohmann::ordered_json>(body);
+        conv.turns.push_back(std::move(t));
+      }
+    }
+    ds.conversations.push_back(std::move(conv));
+  }
+  count_tokens(**tok, ds, recs);
+  return true;
+}
+
+}  // namespace
 
 int run_analyze(const std::string& artifact_dir) {
   init_console_logging("INFO");
@@ -51,9 +90,20 @@ int run_analyze(const std::string& artifact_dir) {
     recs.push_back(std::move(*r));
   }
   if (!manifest->complete) {
-    spdlog::warn(
-        "the run did not finish: its records carry no client tokenizer counts (token metrics "
-        "need --use-server-token-count data) and the phase window is unknown");
+    // Killed (kill -9, a crash, the machine): what finished is reported as a cancelled run.
+    manifest->context.was_cancelled = true;
+    if (manifest->recount) {
+      spdlog::warn(
+          "the run did not finish: client token counts are made now from inputs.json with {}; "
+          "the phase window is that of the records",
+          manifest->recount->tokenizer_file);
+      if (auto r = recount_tokens(dir, *manifest->recount, recs); !r) {
+        std::cerr << "error: " << r.error().describe() << "\n";
+        return 2;
+      }
+    } else {
+      spdlog::warn("the run did not finish: the phase window is that of the records");
+    }
   }
   if (manifest->settings.export_level == config::ExportLevel::kRaw) {
     // Request bodies and raw responses are not in the records file.

@@ -21,6 +21,8 @@ PhaseRunner::PhaseRunner(const core::Clock& clock, const core::RngFactory& rngs,
     : clock_(clock), rngs_(rngs), collector_(collector), options_(std::move(options)) {}
 
 void PhaseRunner::stop() {
+  core::MonoNs expected = 0;
+  stop_ns_.compare_exchange_strong(expected, clock_.now_ns());
   stopped_.store(true);
   std::lock_guard lock(current_mu_);
   if (auto* loop = current_.load()) loop->stop();
@@ -58,20 +60,38 @@ PhaseOutcome PhaseRunner::run(const timing::PhasePlan& pp, double grace_s,
   spdlog::info("{}: {}, {} worker thread(s)", name, describe(pp), options_.workers);
   std::thread issuer_thread([&] { loop.run(); });
   std::atomic<bool> phase_done{false};
-  std::thread progress;
-  if (options_.show_progress) {
-    progress = std::thread([&] {
-      while (!phase_done.load()) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(250));
-        if (phase_done.load()) break;
+  // One watcher thread: the progress line, and the failure threshold on this phase's records.
+  const std::int64_t completed0 = collector_.completed(), errors0 = collector_.errors();
+  std::thread watcher([&] {
+    auto next_print = std::chrono::steady_clock::now();
+    while (!phase_done.load()) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      if (phase_done.load()) break;
+      const std::int64_t finished = collector_.completed() - completed0;
+      const std::int64_t failed = collector_.errors() - errors0;
+      if (options_.failed_request_threshold && !threshold_exceeded_.load() &&
+          finished >= options_.threshold_arm_after &&
+          static_cast<double>(failed) >
+              *options_.failed_request_threshold * static_cast<double>(finished)) {
+        threshold_exceeded_.store(true);
+        spdlog::error(
+            "{}: {} of {} finished requests failed, more than --failed-request-threshold {}; "
+            "stopping and cancelling the {} in flight",
+            name, failed, finished, *options_.failed_request_threshold,
+            loop.issued() - loop.returned());
+        stop();
+        pool.cancel_all("stopped: failed requests exceeded --failed-request-threshold");
+      }
+      if (options_.show_progress && std::chrono::steady_clock::now() >= next_print) {
+        next_print += std::chrono::milliseconds(250);
         std::cerr << fmt::format("\r[{}] sent {}{} completed {} errors {}   ", name, loop.issued(),
                                  pp.request_count ? fmt::format("/{}", *pp.request_count) : "",
                                  collector_.completed(), collector_.errors())
                   << std::flush;
       }
-      std::cerr << "\n";
-    });
-  }
+    }
+    if (options_.show_progress) std::cerr << "\n";
+  });
   issuer_thread.join();
   if (sched.skipped_arrivals() > 0) {
     spdlog::warn(
@@ -79,18 +99,32 @@ PhaseOutcome PhaseRunner::run(const timing::PhasePlan& pp, double grace_s,
         "skipped rather than sent in a burst (the achieved rate is lower by that much)",
         name, sched.skipped_arrivals());
   }
-  std::optional<core::MonoNs> grace_deadline;
-  if (pp.duration_s && std::isfinite(grace_s)) {
-    grace_deadline = loop.sending_end_ns() + static_cast<core::MonoNs>(grace_s * 1e9);
-  }
-  if (!loop.wait_all_returned(grace_deadline)) {
-    spdlog::info("{} grace period over; cancelling {} request(s) still in flight", name,
-                 loop.issued() - loop.returned());
-    pool.cancel_all("benchmark grace period expired");
-    loop.wait_all_returned(std::nullopt);
+  // The wait for what is in flight ends at the grace deadline: after the duration's last send
+  // (`grace_s`), or after a stop() (`stop_grace_s`), whichever comes first. A stop may arrive
+  // while waiting, so the wait is sliced.
+  auto after = [](core::MonoNs from, double s) -> std::optional<core::MonoNs> {
+    if (!std::isfinite(s)) return std::nullopt;
+    return from + static_cast<core::MonoNs>(s * 1e9);
+  };
+  for (;;) {
+    std::optional<core::MonoNs> deadline;
+    if (pp.duration_s) deadline = after(loop.sending_end_ns(), grace_s);
+    if (const core::MonoNs s = stop_ns_.load(); s > 0) {
+      if (auto d = after(s, options_.stop_grace_s); d)
+        deadline = deadline ? std::min(*deadline, *d) : *d;
+    }
+    const core::MonoNs slice = clock_.now_ns() + 100'000'000;
+    if (loop.wait_all_returned(deadline ? std::min(*deadline, slice) : slice)) break;
+    if (deadline && clock_.now_ns() >= *deadline) {
+      spdlog::info("{} grace period over; cancelling {} request(s) still in flight", name,
+                   loop.issued() - loop.returned());
+      pool.cancel_all("benchmark grace period expired");
+      loop.wait_all_returned(std::nullopt);
+      break;
+    }
   }
   phase_done.store(true);
-  if (progress.joinable()) progress.join();
+  watcher.join();
   PhaseOutcome out{sched.start_ns(), clock_.now_ns(), loop.dropped_arrivals()};
   {
     std::lock_guard lock(current_mu_);

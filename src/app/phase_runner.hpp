@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstdint>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 #include "core/clock.hpp"
@@ -27,6 +28,12 @@ struct PhaseRunnerOptions {
   timing::SamplingStrategy sampling = timing::SamplingStrategy::kShuffle;
   bool show_progress = false;
   int workers = 1;  // for the log line
+  // After stop(): how long in-flight requests may still finish, in any phase (∞ waits for them).
+  double stop_grace_s = 30.0;
+  // --failed-request-threshold: the phase stops issuing and cancels what is in flight once
+  // failed / finished exceeds it, armed after `threshold_arm_after` of the phase's requests.
+  std::optional<double> failed_request_threshold;
+  std::int64_t threshold_arm_after = 10;
 };
 
 class PhaseRunner {
@@ -34,12 +41,15 @@ class PhaseRunner {
   PhaseRunner(const core::Clock& clock, const core::RngFactory& rngs,
               const records::Collector& collector, PhaseRunnerOptions options);
 
-  // Sends the phase, then waits for every reply: after a duration only up to `grace_s`, then
-  // whatever is left is cancelled.
+  // Sends the phase, then waits for every reply: after a duration or a stop() only up to
+  // `grace_s` (stop_grace_s for a stop), then whatever is left is cancelled.
   PhaseOutcome run(const timing::PhasePlan& plan, double grace_s, worker::WorkerPool& pool);
-  // Any thread (the signal watcher): no more sending, in this phase or any later one.
+  // Any thread (the signal watcher): no more sending, in this phase or any later one; what is in
+  // flight has stop_grace_s to finish.
   void stop();
   bool stopped() const { return stopped_.load(); }
+  // Whether a phase stopped because its failures exceeded --failed-request-threshold.
+  bool failure_threshold_exceeded() const { return threshold_exceeded_.load(); }
   // Worker threads: forwarded to the running phase's issuer.
   void returned(std::int64_t credit_id, std::int64_t session);
   void first_token(std::int64_t credit_id);
@@ -52,6 +62,8 @@ class PhaseRunner {
   std::atomic<timing::IssuerLoop*> current_{nullptr};
   std::mutex current_mu_;  // stop() must not reach a loop that is being destroyed
   std::atomic<bool> stopped_{false};
+  std::atomic<core::MonoNs> stop_ns_{0};
+  std::atomic<bool> threshold_exceeded_{false};
 };
 
 }  // namespace inferperf::app

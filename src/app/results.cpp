@@ -148,12 +148,16 @@ int report_results(const std::vector<records::RequestRecord>& records,
   }
   std::cout << "Raw Records: " << (dir / records::kRecordsFileName).string() << "\n";
   std::cout << "Log File: " << (dir / "logs" / "inferperf.log").string() << "\n";
-  if (ctx.was_cancelled) {
+  if (ctx.failure_threshold_exceeded) {
+    std::cout << "The benchmark was stopped early: failed requests exceeded "
+                 "--failed-request-threshold.\n";
+  } else if (ctx.was_cancelled) {
     std::cout << "The benchmark was cancelled early; results may be incomplete.\n";
   }
   std::cout.flush();
   spdlog::default_logger()->flush();
 
+  if (ctx.failure_threshold_exceeded) return kExitRunFailed;
   if (ctx.was_cancelled) return kExitSignal;
   if (!export_ok) return kExitRunFailed;
   if (result.valid_count == 0) {

@@ -67,7 +67,7 @@ core::Result<metrics::MetricOptions> options_from(const nlohmann::json& j) {
 
 core::Result<bool> write_manifest(const std::filesystem::path& dir,
                                   const report::ReportContext& ctx, const ExportSettings& settings,
-                                  bool complete) {
+                                  bool complete, const std::optional<TokenRecount>& recount) {
   ordered_json j;
   j["manifest_version"] = 1;
   j["complete"] = complete;
@@ -76,6 +76,7 @@ core::Result<bool> write_manifest(const std::filesystem::path& dir,
   j["cli_command"] = ctx.cli_command;
   j["token_source"] = ctx.token_source;
   j["was_cancelled"] = ctx.was_cancelled;
+  if (ctx.failure_threshold_exceeded) j["failure_threshold_exceeded"] = true;
   j["phase_start_ns"] = ctx.phase_start_ns ? ctx.anchor.to_wall(ctx.phase_start_ns) : 0;
   j["phase_end_ns"] = ctx.phase_end_ns ? ctx.anchor.to_wall(ctx.phase_end_ns) : 0;
   if (ctx.dropped_arrivals) j["dropped_arrival_count"] = *ctx.dropped_arrivals;
@@ -90,6 +91,10 @@ core::Result<bool> write_manifest(const std::filesystem::path& dir,
   j["show_gpu_telemetry"] = ctx.show_gpu_telemetry;
   if (!ctx.gpu_telemetry_note.empty()) j["gpu_telemetry_note"] = ctx.gpu_telemetry_note;
   if (ctx.workload) j["workload_expectation"] = report::expectation_json(*ctx.workload);
+  if (recount) {
+    j["client_token_recount"] = {{"tokenizer_file", recount->tokenizer_file},
+                                 {"context_mode", recount->context_mode}};
+  }
   return report::write_atomically(
       dir / kManifestFileName,
       j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
@@ -115,6 +120,7 @@ core::Result<RunManifest> read_manifest(const std::filesystem::path& dir) {
     ctx.cli_command = j.at("cli_command").get<std::string>();
     ctx.token_source = j.at("token_source").get<std::string>();
     ctx.was_cancelled = j.at("was_cancelled").get<bool>();
+    ctx.failure_threshold_exceeded = j.value("failure_threshold_exceeded", false);
     ctx.anchor = core::WallAnchor{0, 0};  // records on disk are wall-clock already
     ctx.phase_start_ns = j.at("phase_start_ns").get<std::int64_t>();
     ctx.phase_end_ns = j.at("phase_end_ns").get<std::int64_t>();
@@ -127,6 +133,11 @@ core::Result<RunManifest> read_manifest(const std::filesystem::path& dir) {
     ctx.gpu_telemetry_note = j.value("gpu_telemetry_note", "");
     if (j.contains("workload_expectation"))
       ctx.workload = report::expectation_from_json(j.at("workload_expectation"));
+    if (j.contains("client_token_recount")) {
+      const auto& r = j.at("client_token_recount");
+      m.recount = TokenRecount{r.at("tokenizer_file").get<std::string>(),
+                               r.at("context_mode").get<std::string>()};
+    }
     ctx.artifact_dir = dir;
     m.settings.export_level = level_of(j.at("export_level").get<std::string>());
     m.settings.show_trace_timing = j.at("show_trace_timing").get<bool>();

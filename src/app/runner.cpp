@@ -10,6 +10,7 @@
 #include <cmath>
 #include <csignal>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <thread>
@@ -174,6 +175,7 @@ int run_profile(config::RunConfig c) {
 
   // ---- tokenizer: resolved and loaded before anything is sent ----------------------------------
   std::unique_ptr<tokenizer::Tokenizer> tok;
+  std::string tokenizer_file;
   std::string token_source = "server usage";
   // With server token counts a tokenizer is still loaded when one is named: trace prompts are
   // then synthesized exactly for the served model's vocabulary.
@@ -187,6 +189,7 @@ int run_profile(config::RunConfig c) {
     }
     if (!loaded->notice.empty()) spdlog::info("{}", loaded->notice);
     tok = std::move(loaded->tokenizer);
+    tokenizer_file = loaded->file;
     if (!c.endpoint.use_server_token_count) token_source = "tokenizer " + loaded->description;
     spdlog::info("tokenizer: {} ({} tokens)", loaded->description, tok->vocab_size());
   }
@@ -300,8 +303,11 @@ int run_profile(config::RunConfig c) {
   settings.show_trace_timing = c.metrics.show_trace_timing;
   settings.slice_duration_s = c.output.slice_duration_s;
   settings.export_prefix = c.output.export_prefix;
-  // Written now so a run that never finishes can still be analysed from its records.
-  if (auto m = write_manifest(artifact_dir, ctx, settings, false); !m) {
+  // Written now so a run that never finishes can still be analysed from its records, its client
+  // token counts made by `analyze` from inputs.json and this tokenizer.
+  std::optional<TokenRecount> recount;
+  if (client_counts) recount = TokenRecount{tokenizer_file, context_mode_name(ds)};
+  if (auto m = write_manifest(artifact_dir, ctx, settings, false, recount); !m) {
     std::cerr << "error: " << m.error().describe() << "\n";
     return kExitRunFailed;
   }
@@ -333,6 +339,9 @@ int run_profile(config::RunConfig c) {
   pro.show_progress = c.set_options.count("--ui-type") ? c.ui == config::UiType::kSimple
                                                        : isatty(STDERR_FILENO) != 0;
   pro.workers = workers;
+  pro.stop_grace_s = c.grace_period_s();
+  pro.failed_request_threshold = c.load.failed_request_threshold;
+  pro.threshold_arm_after = std::max<std::int64_t>(10, c.load.concurrency.value_or(1));
   PhaseRunner phases(clock, rngs, collector, std::move(pro));
   worker::WorkerEvents events;
   events.returned = [&phases](std::int64_t id, std::int64_t session) {
@@ -343,12 +352,30 @@ int run_profile(config::RunConfig c) {
   }
   worker::WorkerPool pool(workers, plan, clock, queue, events);
 
+  // First SIGINT/SIGTERM: no more sending; what is in flight has the grace period to finish.
+  // Second: cancel it. Third: leave at once (the records file already holds what finished).
   std::atomic<bool> cancelled{false};
+  std::atomic<int> signal_count{0};
+  const double stop_grace_s = c.grace_period_s();
   SignalWatcher signals([&](int sig) {
-    if (cancelled.exchange(true)) return;
-    spdlog::warn("received signal {}; stopping and exporting what was measured", sig);
-    phases.stop();
-    pool.cancel_all("benchmark cancelled by signal");
+    const int n = ++signal_count;
+    cancelled.store(true);
+    if (n == 1) {
+      spdlog::warn(
+          "received {}: no more requests are sent; waiting {} for those in flight, then "
+          "exporting (send it again to cancel them now)",
+          strsignal(sig),
+          std::isfinite(stop_grace_s) ? fmt::format("up to {} s", stop_grace_s) : "without limit"s);
+      phases.stop();
+    } else if (n == 2) {
+      spdlog::warn("received {} again: cancelling the requests in flight, then exporting",
+                   strsignal(sig));
+      pool.cancel_all("benchmark cancelled by signal");
+    } else {
+      std::cerr << "inferperf: third signal, exiting without exporting (the records file holds "
+                   "every finished request)\n";
+      std::_Exit(130);
+    }
   });
 
   collector.start();
@@ -367,7 +394,9 @@ int run_profile(config::RunConfig c) {
   // ---- analyse and export -----------------------------------------------------------------------
   // Exact counts after the run, so no worker ever waited on a tokenizer.
   if (client_counts) count_tokens(*tok, ds, recs);
-  ctx.was_cancelled = signals.fired();
+  ctx.was_cancelled = signals.fired() || phases.failure_threshold_exceeded();
+  // A signal wins: the user stopped the run (130) whatever its failures.
+  ctx.failure_threshold_exceeded = phases.failure_threshold_exceeded() && !signals.fired();
   ctx.phase_start_ns = outcome.start_ns;
   if (profiling.rate > 0 && profiling.num_users == 0) ctx.dropped_arrivals = outcome.dropped;
   ctx.phase_end_ns = outcome.end_ns;

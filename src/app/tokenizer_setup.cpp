@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <unordered_map>
+#include <utility>
 
 #include "tokenizer/resolve.hpp"
 #include "transport/http_get.hpp"
@@ -81,7 +82,8 @@ core::Result<LoadedTokenizer> load_run_tokenizer(const config::RunConfig& c) {
   if (!resolved) return resolved.error();
   auto loaded = tokenizer::load_tokenizer_file(resolved->file);
   if (!loaded) return loaded.error();
-  return LoadedTokenizer{std::move(*loaded), resolved->description, resolved->notice};
+  return LoadedTokenizer{std::move(*loaded), resolved->description, resolved->notice,
+                         resolved->file.string()};
 }
 
 void count_tokens(const tokenizer::Tokenizer& tok, const dataset::Dataset& ds,
@@ -162,6 +164,28 @@ void count_tokens(const tokenizer::Tokenizer& tok, const dataset::Dataset& ds,
     if (!reasoning.empty())
       r.client_tokens.reasoning = static_cast<std::int64_t>(tok.count(reasoning));
   }
+}
+
+namespace {
+constexpr std::pair<dataset::ContextMode, std::string_view> kContextModes[] = {
+    {dataset::ContextMode::kDeltasWithoutResponses, "deltas_without_responses"},
+    {dataset::ContextMode::kDeltasWithResponses, "deltas_with_responses"},
+    {dataset::ContextMode::kMessageArrayWithResponses, "message_array"},
+};
+}  // namespace
+
+std::string context_mode_name(const dataset::Dataset& ds) {
+  const auto mode = ds.conversations.empty() ? dataset::ContextMode::kDeltasWithoutResponses
+                                             : ds.conversations.front().context_mode;
+  for (const auto& [m, name] : kContextModes)
+    if (m == mode) return std::string(name);
+  return std::string(kContextModes[0].second);
+}
+
+std::optional<dataset::ContextMode> context_mode_of(std::string_view name) {
+  for (const auto& [m, n] : kContextModes)
+    if (n == name) return m;
+  return std::nullopt;
 }
 
 }  // namespace inferperf::app

@@ -2,7 +2,9 @@
 // tokens into the records afterwards (never on a worker thread).
 #pragma once
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "config/run_config.hpp"
@@ -17,6 +19,7 @@ struct LoadedTokenizer {
   std::unique_ptr<tokenizer::Tokenizer> tokenizer;
   std::string description;  // for "token source: tokenizer <description>"
   std::string notice;       // set when a fallback was taken
+  std::string file;         // the tokenizer file loaded (kept for `analyze` of an unfinished run)
 };
 
 // Resolves --tokenizer (default: the model name) from the environment (HF_*, XDG_CACHE_HOME, HOME,
@@ -27,5 +30,10 @@ core::Result<LoadedTokenizer> load_run_tokenizer(const config::RunConfig& c);
 // and each turn's texts joined by one space), the content and the reasoning text.
 void count_tokens(const tokenizer::Tokenizer& tok, const dataset::Dataset& ds,
                   std::vector<records::RequestRecord>& recs);
+
+// The sessions' context mode by name ("deltas_without_responses", "deltas_with_responses",
+// "message_array"; the first session's when they differ), and back (nullopt: unknown name).
+std::string context_mode_name(const dataset::Dataset& ds);
+std::optional<dataset::ContextMode> context_mode_of(std::string_view name);
 
 }  // namespace inferperf::app

@@ -515,7 +515,13 @@ CliOutcome parse_command_line(const std::vector<std::string>& args) {
       ->group("Load Generator");
   profile
       ->add_option("--benchmark-grace-period", c.load.grace_period_s,
-                   "Seconds to wait for in-flight responses after the duration")
+                   "Seconds to wait for in-flight responses after the duration or a first "
+                   "SIGINT/SIGTERM")
+      ->group("Load Generator");
+  profile
+      ->add_option("--failed-request-threshold", c.load.failed_request_threshold,
+                   "Stop the run when failed requests exceed this fraction of finished ones "
+                   "(0-1; checked once max(concurrency, 10) have finished)")
       ->group("Load Generator");
   profile->add_option("--workers-max,--max-workers", c.load.workers_max, "Cap on worker threads")
       ->check(CLI::PositiveNumber)

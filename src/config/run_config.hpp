@@ -131,6 +131,9 @@ struct LoadConfig : PhaseLoad {
   std::optional<double> cancellation_rate_pct;
   std::optional<double> cancellation_delay_s;
   std::optional<int> workers_max;
+  // --failed-request-threshold: stop when failed / finished exceeds this ratio (armed after
+  // max(concurrency, 10) finished requests of the phase).
+  std::optional<double> failed_request_threshold;
   // --user-centric-rate / --num-users: simulated users with a fixed gap between their turns.
   std::optional<double> user_centric_rate;
   std::optional<int> num_users;

@@ -137,12 +137,14 @@ std::vector<std::string> validate_and_resolve(RunConfig& c) {
   if (load.request_count && load.num_sessions) {
     errors.push_back("--request-count and --num-sessions cannot be used together");
   }
-  if (load.grace_period_s) {
-    if (!load.duration_s) {
-      errors.push_back("--benchmark-grace-period can only be used with --benchmark-duration");
-    } else if (*load.grace_period_s < 0 || std::isnan(*load.grace_period_s)) {
-      errors.push_back("--benchmark-grace-period must be >= 0");
-    }
+  // Unlike AIPerf, the grace period is accepted in every mode: it also bounds the wait for
+  // in-flight requests after a first SIGINT/SIGTERM (docs/decisions.md, Reliability).
+  if (load.grace_period_s && (*load.grace_period_s < 0 || std::isnan(*load.grace_period_s))) {
+    errors.push_back("--benchmark-grace-period must be >= 0");
+  }
+  if (const auto& t = load.failed_request_threshold; t && !(*t >= 0 && *t <= 1)) {
+    errors.push_back("--failed-request-threshold must be a fraction between 0 and 1 (got " +
+                     num(*t) + ")");
   }
   const bool user_centric = load.user_centric_rate.has_value();
   if (load.num_users && !user_centric) errors.push_back("--num-users needs --user-centric-rate");

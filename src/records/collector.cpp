@@ -52,7 +52,9 @@ void Collector::run() {
       records_.push_back(std::move(r));
     }
     auto now = std::chrono::steady_clock::now();
-    if (file_ && dirty && now - last_flush >= std::chrono::seconds(1)) {
+    // Every 0.5 s (plus at most one 200 ms drain wait): after kill -9 the file holds every
+    // request that finished more than a second earlier.
+    if (file_ && dirty && now - last_flush >= std::chrono::milliseconds(500)) {
       std::fflush(file_);
       dirty = false;
       last_flush = now;

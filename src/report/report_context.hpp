@@ -20,6 +20,8 @@ struct ReportContext {
   std::string token_source;             // shown under the table, e.g. "server usage"
   nlohmann::ordered_json input_config;  // what the user set, plus computed values
   bool was_cancelled = false;
+  // Stopped early by --failed-request-threshold (also was_cancelled): exit 1, not 130.
+  bool failure_threshold_exceeded = false;
   core::WallAnchor anchor;
   core::MonoNs phase_start_ns = 0;
   core::MonoNs phase_end_ns = 0;

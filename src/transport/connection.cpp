@@ -1,11 +1,13 @@
 #include "transport/connection.hpp"
 
 #include <openssl/x509v3.h>
+#include <sys/socket.h>
 #include <boost/asio/ip/address.hpp>
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
 #include <algorithm>
+#include <cerrno>
 #include <filesystem>
 #include <stdexcept>
 
@@ -101,6 +103,20 @@ SSL* Connection::tls_handle() {
 
 bool Connection::is_open() const {
   return std::visit([](const auto& s) { return lowest(s).is_open(); }, s_);
+}
+
+bool Connection::idle_usable() const {
+  return std::visit(
+      [](const auto& s) {
+        auto& sock = lowest(s);
+        if (!sock.is_open()) return false;
+        char byte = 0;
+        // const_cast: native_handle() is non-const in Asio; a peek changes nothing.
+        const int fd = const_cast<std::remove_cvref_t<decltype(sock)>&>(sock).native_handle();
+        const ssize_t n = ::recv(fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+        return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
+      },
+      s_);
 }
 
 void Connection::close(error_code& ec) {

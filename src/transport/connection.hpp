@@ -85,6 +85,9 @@ class Connection {
   SSL* tls_handle();
 
   bool is_open() const;
+  // An idle pooled connection can carry a new request only while the server has neither closed
+  // it (FIN or RST pending) nor sent anything unasked: checked without blocking before reuse.
+  bool idle_usable() const;
   // Closes the socket underneath: pending operations complete with operation_aborted.
   void close(boost::system::error_code& ec);
 

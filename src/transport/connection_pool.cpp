@@ -30,12 +30,12 @@ std::unique_ptr<Socket> ConnectionPool::take_idle(std::int64_t key) {
     if (it == keyed_.end()) return nullptr;
     auto s = std::move(it->second);
     keyed_.erase(it);
-    return s && s->is_open() ? std::move(s) : nullptr;
+    return s && s->idle_usable() ? std::move(s) : nullptr;
   }
   while (!idle_.empty()) {
     auto s = std::move(idle_.back());
     idle_.pop_back();
-    if (s->is_open()) return s;
+    if (s->idle_usable()) return s;
   }
   return nullptr;
 }

@@ -60,14 +60,13 @@ ExchangeError tls_error(const error_code& ec, SSL* ssl) {
 
 struct Attempt {
   std::optional<ExchangeError> error;
-  bool retryable = false;  // a reused connection died before any response byte
 };
 
 asio::awaitable<Attempt> attempt(ConnectionPool& pool, ExchangeRequest request, ResponseSink& sink,
-                                 const core::Clock& clock, ExchangeTimings& t, CancelHandle& cancel,
-                                 bool allow_reuse) {
+                                 const core::Clock& clock, ExchangeTimings& t,
+                                 CancelHandle& cancel) {
   Attempt result;
-  std::unique_ptr<Socket> sock = allow_reuse ? pool.take_idle(request.pool_key) : nullptr;
+  std::unique_ptr<Socket> sock = pool.take_idle(request.pool_key);
   t.connection_reused = sock != nullptr;
   if (!sock) {
     t.connect_start_ns = clock.now_ns();
@@ -114,7 +113,6 @@ asio::awaitable<Attempt> attempt(ConnectionPool& pool, ExchangeRequest request, 
     if (cancel.cancelled()) {
       result.error = cancel.reason();
     } else {
-      result.retryable = t.connection_reused;
       result.error =
           ExchangeError{error_type_for(ec), "write failed: " + ec.message(), std::nullopt};
     }
@@ -173,7 +171,6 @@ asio::awaitable<Attempt> attempt(ConnectionPool& pool, ExchangeRequest request, 
       if (cancel.cancelled()) {
         result.error = cancel.reason();
       } else {
-        result.retryable = t.connection_reused && t.bytes_received == 0;
         if (ec == asio::error::eof && parser.is_header_done()) {
           // aiohttp's name for a body cut short after a good response head.
           result.error = ExchangeError{"ClientPayloadError", "Response payload is not completed",
@@ -203,13 +200,10 @@ asio::awaitable<Attempt> attempt(ConnectionPool& pool, ExchangeRequest request, 
 asio::awaitable<std::optional<ExchangeError>> http_exchange(
     ConnectionPool& pool, ExchangeRequest request, ResponseSink& sink, const core::Clock& clock,
     ExchangeTimings& timings, CancelHandle& cancel) {
-  Attempt a = co_await attempt(pool, request, sink, clock, timings, cancel, true);
-  if (a.error && a.retryable && !cancel.cancelled()) {
-    // The server closed an idle keep-alive connection; one retry on a fresh connection is what
-    // every HTTP client does, and no response byte was lost.
-    timings = ExchangeTimings{};
-    a = co_await attempt(pool, request, sink, clock, timings, cancel, false);
-  }
+  // Never re-sent: a request that fails, even on a reused connection, is one error record. A pooled
+  // connection the server has closed is caught before reuse (Connection::idle_usable), so what
+  // fails here is a connection that died while the request was on it.
+  Attempt a = co_await attempt(pool, request, sink, clock, timings, cancel);
   co_return a.error;
 }
 

@@ -69,8 +69,8 @@ class CancelHandle {
 
 struct ExchangeRequest {
   std::string_view bytes;  // the full serialized HTTP/1.1 request
-  // Called on the worker thread each time the whole request has been written (again after a
-  // retry on a fresh connection): request cancellation times from here.
+  // Called on the worker thread once the whole request has been written: request cancellation
+  // times from here.
   std::function<void()> on_sent = {};
   // Connection-pool key: -1 the shared pool, otherwise one session's own connection.
   std::int64_t pool_key = -1;

@@ -90,10 +90,10 @@ ProcessResult run_process(const std::vector<std::string>& argv, std::chrono::sec
   return r;
 }
 
-MockServerProcess::MockServerProcess(const std::vector<std::string>& flags) {
+MockServerProcess::MockServerProcess(const std::vector<std::string>& flags, int port) {
   int fds[2];
   if (pipe(fds) != 0) throw std::runtime_error("pipe failed");
-  std::vector<std::string> argv = {INFERPERF_MOCK_SERVER_BIN, "--port", "0"};
+  std::vector<std::string> argv = {INFERPERF_MOCK_SERVER_BIN, "--port", std::to_string(port)};
   argv.insert(argv.end(), flags.begin(), flags.end());
   pid_ = spawn(argv, fds[1], "", {});
   close(fds[1]);
@@ -141,6 +141,49 @@ MockServerProcess::~MockServerProcess() {
     kill(-pid_, SIGKILL);
     waitpid(pid_, &status, 0);
   }
+}
+
+void MockServerProcess::kill_now() {
+  if (pid_ <= 0) return;
+  kill(-pid_, SIGKILL);
+  int status = 0;
+  waitpid(pid_, &status, 0);
+  pid_ = -1;
+}
+
+BackgroundProcess::BackgroundProcess(const std::vector<std::string>& argv,
+                                     const std::string& log_path) {
+  const int fd = open(log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (fd < 0) throw std::runtime_error("cannot open " + log_path);
+  pid_ = spawn(argv, fd, "", {});
+  close(fd);
+}
+
+BackgroundProcess::~BackgroundProcess() {
+  if (pid_ > 0) {
+    kill(-pid_, SIGKILL);
+    int status = 0;
+    waitpid(pid_, &status, 0);
+  }
+}
+
+void BackgroundProcess::signal(int sig) const {
+  if (pid_ > 0) kill(pid_, sig);
+}
+
+int BackgroundProcess::wait(std::chrono::milliseconds timeout) {
+  if (pid_ <= 0) return -1;
+  if (INFERPERF_SANITIZER_BUILD) timeout *= 5;
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  int status = 0;
+  for (;;) {
+    if (waitpid(pid_, &status, WNOHANG) == pid_) break;
+    if (std::chrono::steady_clock::now() >= deadline) return -1;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  pid_ = -1;
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : -1;
 }
 
 long long MockServerProcess::metric(const std::string& name) const {

@@ -25,7 +25,8 @@ class MockServerProcess {
  public:
   // Starts inferperf-mock-server on --port 0 with extra flags and waits for its "listening" line
   // (with --unix-socket: "listening on unix:PATH", and port() is 0).
-  explicit MockServerProcess(const std::vector<std::string>& flags);
+  // With `port` > 0 it listens there instead (restarting a server on the port of one killed).
+  explicit MockServerProcess(const std::vector<std::string>& flags, int port = 0);
   ~MockServerProcess();
   MockServerProcess(const MockServerProcess&) = delete;
   MockServerProcess& operator=(const MockServerProcess&) = delete;
@@ -35,11 +36,29 @@ class MockServerProcess {
   std::string url() const { return "http://127.0.0.1:" + std::to_string(port_); }
   // Value of one metric line from the mock's /metrics page.
   long long metric(const std::string& name) const;
+  // SIGKILL, as a crashed server: connections die without a FIN from the application.
+  void kill_now();
 
  private:
   pid_t pid_ = -1;
   int port_ = 0;
   std::string unix_socket_;
+};
+
+// A child process left running while the test acts on it (signals, kill -9); its stdout and
+// stderr go to `log_path`. Killed with SIGKILL when destroyed while still running.
+class BackgroundProcess {
+ public:
+  BackgroundProcess(const std::vector<std::string>& argv, const std::string& log_path);
+  ~BackgroundProcess();
+  BackgroundProcess(const BackgroundProcess&) = delete;
+  BackgroundProcess& operator=(const BackgroundProcess&) = delete;
+  void signal(int sig) const;
+  // The exit code (128 + signal when killed), or -1 when it is still running after `timeout`.
+  int wait(std::chrono::milliseconds timeout);
+
+ private:
+  pid_t pid_ = -1;
 };
 
 struct HttpReply {

@@ -1,8 +1,5 @@
 // End-to-end failure handling: failed requests are counted records, never crashes.
 #include <gtest/gtest.h>
-#include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
@@ -91,6 +88,8 @@ TEST_P(ProfileFaults, EveryFaultBecomesAnErrorRecord) {
   EXPECT_EQ(r.exit_code, 1) << r.out;
   auto j = load_summary(dir);
   EXPECT_EQ(j["error_request_count"]["avg"].get<int>(), 4) << j.dump(2);
+  // Never re-sent: the server saw each of the four once.
+  EXPECT_EQ(mock.metric("inferperf_mock_requests_total"), 4);
   ASSERT_FALSE(j["error_summary"].empty());
   EXPECT_EQ(j["error_summary"][0]["error_details"]["type"], GetParam().type)
       << j["error_summary"].dump();
@@ -102,6 +101,7 @@ INSTANTIATE_TEST_SUITE_P(Faults, ProfileFaults,
                                            FaultCase{"error-event", "SSEResponseError"},
                                            FaultCase{"status=429", "Too Many Requests"},
                                            FaultCase{"stall", "TimeoutError"},
+                                           FaultCase{"slow-headers=5000", "TimeoutError"},
                                            FaultCase{"close", "ServerDisconnectedError"},
                                            FaultCase{"reset", "ConnectionResetError"}),
                          [](const auto& param_info) {
@@ -154,48 +154,6 @@ TEST(ProfileErrors, BadCommandLineExitsTwoAndSendsNothing) {
   EXPECT_NE(r2.out.find("--arrival-pattern constant needs --request-rate"), std::string::npos)
       << r2.out;
   EXPECT_EQ(mock.metric("inferperf_mock_requests_total"), 0);
-}
-
-TEST(ProfileErrors, SigintExportsWhatWasMeasuredAndExits130) {
-  MockServerProcess mock({"--ttft", "5", "--itl", "50"});
-  const std::string dir = make_temp_dir("ip-sigint-");
-  const std::string log = dir + "/out.txt";
-  pid_t pid = fork();
-  ASSERT_GE(pid, 0);
-  if (pid == 0) {
-    freopen(log.c_str(), "w", stdout);
-    freopen(log.c_str(), "a", stderr);
-    execl(INFERPERF_BIN, INFERPERF_BIN, "profile", "-m", "mock-model", "-u", mock.url().c_str(),
-          "--streaming", "--concurrency", "4", "--request-count", "1000", "--osl", "20",
-          "--extra-inputs", "ignore_eos:true", "--isl", "8", "--artifact-dir", dir.c_str(),
-          static_cast<char*>(nullptr));
-    _exit(127);
-  }
-  // Each request takes ~1 s. Once the server has seen six, at least two have finished and four are
-  // in flight; waiting on the server rather than a fixed sleep keeps slow sanitizer start-ups out.
-  for (int i = 0; i < 6000 && mock.metric("inferperf_mock_requests_total") < 6; ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  ASSERT_GE(mock.metric("inferperf_mock_requests_total"), 6);
-  kill(pid, SIGINT);
-  int status = 0;
-  for (int i = 0; i < 300 && waitpid(pid, &status, WNOHANG) == 0; ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
-  if (waitpid(pid, &status, WNOHANG) == 0) {
-    kill(pid, SIGKILL);
-    waitpid(pid, &status, 0);
-    FAIL() << "inferperf did not stop after SIGINT";
-  }
-  ASSERT_TRUE(WIFEXITED(status)) << read_file(log);
-  EXPECT_EQ(WEXITSTATUS(status), 130) << read_file(log);
-  auto j = load_summary(dir);
-  EXPECT_EQ(j["was_cancelled"], true);
-  ASSERT_TRUE(j.contains("request_count")) << j.dump(2);
-  EXPECT_GE(j["request_count"]["avg"].get<int>(), 2);
-  EXPECT_LT(j["request_count"]["avg"].get<int>(), 1000);
-  EXPECT_GE(j["error_request_count"]["avg"].get<int>(), 1);
-  EXPECT_EQ(j["error_summary"][0]["error_details"]["code"], 499);
 }
 
 }  // namespace

@@ -211,7 +211,7 @@ TEST(ParseCommandLine, InvalidValuesAreErrors) {
   const std::vector<std::vector<std::string>> bad = {
       {"profile", "-m", "x", "--concurrency", "0"},
       {"profile", "-m", "x", "--request-count", "0"},
-      {"profile", "-m", "x", "--benchmark-grace-period", "5"},  // needs --benchmark-duration
+      {"profile", "-m", "x", "--benchmark-grace-period", "-5"},  // negative
       {"profile", "-m", "x", "--endpoint-type", "embedding"},
       {"profile", "-m", "x", "--rankings-passages-mean", "3"},  // chat has no passages
       {"profile", "-m", "x", "--endpoint-type", "nim_rankings", "--isl", "10"},

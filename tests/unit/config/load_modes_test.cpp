@@ -56,8 +56,11 @@ INSTANTIATE_TEST_SUITE_P(
                 "--prefill-concurrency needs --streaming"},
         BadCase{{"--streaming", "--concurrency", "2", "--prefill-concurrency", "4"},
                 "--prefill-concurrency (4) must not exceed --concurrency (2)"},
-        BadCase{{"--benchmark-grace-period", "5"},
-                "--benchmark-grace-period can only be used with --benchmark-duration"},
+        BadCase{{"--benchmark-grace-period", "-1"}, "--benchmark-grace-period must be >= 0"},
+        BadCase{{"--failed-request-threshold", "1.5"},
+                "--failed-request-threshold must be a fraction between 0 and 1 (got 1.5)"},
+        BadCase{{"--failed-request-threshold", "-0.1"},
+                "--failed-request-threshold must be a fraction between 0 and 1"},
         BadCase{{"--request-cancellation-rate", "0"},
                 "--request-cancellation-rate must be in (0, 100] percent"},
         BadCase{{"--request-cancellation-rate", "150"},
@@ -122,6 +125,17 @@ TEST(LoadModes, FixedScheduleNeedsNoStopConditionAndAddsNoConcurrency) {
   EXPECT_FALSE(o.config.load.request_count.has_value());
   EXPECT_EQ(o.config.input.sampling_strategy, "sequential") << "files default to sequential";
   EXPECT_TRUE(o.config.warnings.empty());
+}
+
+TEST(LoadModes, GracePeriodAndFailureThresholdWorkInEveryMode) {
+  // The grace period also bounds the wait after a first SIGINT, so a count-based run takes it.
+  const CliOutcome o =
+      parse_command_line({"profile", "-m", "x", "--request-count", "50", "--benchmark-grace-period",
+                          "2.5", "--failed-request-threshold", "0.2"});
+  ASSERT_EQ(o.action, CliOutcome::Action::kProfile) << o.message;
+  EXPECT_DOUBLE_EQ(o.config.grace_period_s(), 2.5);
+  ASSERT_TRUE(o.config.load.failed_request_threshold.has_value());
+  EXPECT_DOUBLE_EQ(*o.config.load.failed_request_threshold, 0.2);
 }
 
 TEST(LoadModes, UserCentricAddsNoDefaultsAndWaitsForEveryReply) {

@@ -1,9 +1,15 @@
-// Connection set-up pieces that need no server: endpoint order and the client TLS context.
+// Connection set-up pieces: endpoint order, the client TLS context, and the check that decides
+// whether an idle pooled connection may carry another request.
 #include "transport/connection.hpp"
 
 #include <gtest/gtest.h>
 
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/write.hpp>
+
+#include <chrono>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -53,6 +59,54 @@ TEST(ClientTlsContext, UnreadableCaFileIsAConfigError) {
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().kind, inferperf::core::ErrorKind::kConfig);
   EXPECT_NE(r.error().message.find("--ssl-ca-file"), std::string::npos) << r.error().message;
+}
+
+// A connected loopback pair: the client side wrapped as a pooled Connection, the server's socket.
+struct Pair {
+  boost::asio::io_context io;
+  tcp::acceptor acceptor{io, tcp::endpoint(make_address("127.0.0.1"), 0)};
+  tcp::socket server{io};
+  std::unique_ptr<inferperf::transport::Connection> client;
+  Pair() {
+    tcp::socket c(io);
+    c.connect(acceptor.local_endpoint());
+    acceptor.accept(server);
+    client = std::make_unique<inferperf::transport::Connection>(std::move(c));
+  }
+  // The peer's close or bytes take a moment to arrive, even on loopback.
+  bool becomes_unusable() const {
+    for (int i = 0; i < 200; ++i) {
+      if (!client->idle_usable()) return true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    return false;
+  }
+};
+
+TEST(IdleConnection, UsableWhileTheServerKeepsItOpenAndQuiet) {
+  Pair p;
+  EXPECT_TRUE(p.client->idle_usable());
+  EXPECT_FALSE(p.becomes_unusable());
+}
+
+TEST(IdleConnection, ServerCloseMakesItUnusable) {
+  Pair p;
+  p.server.close();
+  EXPECT_TRUE(p.becomes_unusable());
+}
+
+TEST(IdleConnection, UnaskedBytesMakeItUnusable) {
+  Pair p;
+  boost::asio::write(p.server,
+                     boost::asio::buffer(std::string("HTTP/1.1 408 Request Timeout\r\n\r\n")));
+  EXPECT_TRUE(p.becomes_unusable());
+}
+
+TEST(IdleConnection, ClosedLocallyIsUnusable) {
+  Pair p;
+  boost::system::error_code ec;
+  p.client->close(ec);
+  EXPECT_FALSE(p.client->idle_usable());
 }
 
 }  // namespace

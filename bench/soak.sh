@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# Soak: a long open-loop run against the mock with injected faults, watching the client's memory
+# and file descriptors, then checking that every request is accounted for on both sides.
+# Usage: bench/soak.sh [RATE req/s (2000)] [SECONDS (1800)] [FAULT_PERCENT (1)]
+# Prints a table of samples and a verdict; exits 1 when the accounting does not balance or the
+# descriptors grow. Not part of CI (it runs for half an hour).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+RATE="${1:-2000}"
+SECONDS_RUN="${2:-1800}"
+FAULTS="${3:-1}"
+BIN=build/release/apps
+[[ -x "$BIN/inferperf" ]] || bash scripts/build.sh release >/dev/null
+
+OUT=$(mktemp -d /tmp/inferperf-soak.XXXXXX)
+echo "soak: $RATE req/s for $SECONDS_RUN s, $FAULTS % faults; files in $OUT"
+"$BIN/mock-server/inferperf-mock-server" --port 0 --ttft 2 --itl 1 --workers 1 \
+  --fault-rate "$FAULTS" --random-seed 1 >"$OUT/mock.log" 2>&1 &
+MOCK_PID=$!
+CLIENT_PID=""
+cleanup() {
+  [[ -n "$CLIENT_PID" ]] && kill "$CLIENT_PID" 2>/dev/null || true
+  kill "$MOCK_PID" 2>/dev/null || true
+  wait 2>/dev/null || true
+}
+trap cleanup EXIT
+for _ in $(seq 1 100); do
+  ADDR=$(sed -n 's/^inferperf-mock-server listening on //p' "$OUT/mock.log")
+  [[ -n "$ADDR" ]] && break
+  sleep 0.1
+done
+
+/usr/bin/time -v "$BIN/inferperf" profile -m mock-model -u "http://$ADDR" --streaming \
+  --request-rate "$RATE" --arrival-pattern constant --concurrency 512 \
+  --benchmark-duration "$SECONDS_RUN" --benchmark-grace-period 15 --request-timeout-seconds 10 \
+  --isl 32 --osl 8 --extra-inputs ignore_eos:true --random-seed 7 --no-server-metrics \
+  --artifact-dir "$OUT/artifacts" --ui-type none >"$OUT/client.log" 2>"$OUT/time.log" &
+CLIENT_PID=$!
+
+# One sample every 10 s: elapsed, RSS (kB), open descriptors, records on disk.
+echo "t_s rss_kb fds records" >"$OUT/samples.txt"
+START=$(date +%s)
+while kill -0 "$CLIENT_PID" 2>/dev/null; do
+  # `time` forks the client: its child is the inferperf process.
+  PID=$(pgrep -P "$CLIENT_PID" -x inferperf || true)
+  if [[ -n "$PID" && -r /proc/$PID/status ]]; then
+    RSS=$(awk '/^VmRSS:/ {print $2}' /proc/"$PID"/status 2>/dev/null || echo 0)
+    FDS=$(ls /proc/"$PID"/fd 2>/dev/null | wc -l)
+    RECS=$(wc -l <"$OUT/artifacts/inferperf_records.jsonl" 2>/dev/null || echo 0)
+    echo "$(($(date +%s) - START)) $RSS $FDS $RECS" >>"$OUT/samples.txt"
+  fi
+  sleep 10
+done
+set +e
+wait "$CLIENT_PID"
+CODE=$?
+set -e
+CLIENT_PID=""
+METRICS=$(curl -s "http://$ADDR/metrics")
+SERVED=$(sed -n 's/^inferperf_mock_requests_total //p' <<<"$METRICS")
+INJECTED=$(sed -n 's/^inferperf_mock_errors_injected_total //p' <<<"$METRICS")
+
+python3 - "$OUT" "$CODE" "$SERVED" "$INJECTED" "$RATE" <<'PY'
+import json, re, sys
+out, code, served, injected, rate = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), float(sys.argv[5])
+j = json.load(open(f"{out}/artifacts/profile_export_aiperf.json"))
+ok = int(j.get("request_count", {}).get("avg", 0))
+bad = int(j.get("error_request_count", {}).get("avg", 0))
+lines = sum(1 for _ in open(f"{out}/artifacts/inferperf_records.jsonl"))
+rows = [list(map(int, l.split())) for l in open(f"{out}/samples.txt").read().split("\n")[1:] if l.strip()]
+t = open(f"{out}/time.log").read()
+def grab(label):
+    m = re.search(re.escape(label) + r":\s*(.+)", t)
+    return m.group(1).strip() if m else "?"
+print(f"exit code:            {code}")
+print(f"requests ok / failed: {ok} / {bad} (records file: {lines} lines)")
+print(f"mock served / faults: {served} / {injected}")
+print(f"achieved rate:        {(ok + bad) / j['benchmark_duration']['avg']:.0f} req/s over {j['benchmark_duration']['avg']:.0f} s")
+print(f"client user+sys:      {grab('User time (seconds)')} + {grab('System time (seconds)')} s")
+print(f"client max RSS:       {grab('Maximum resident set size (kbytes)')} kB")
+verdict = True
+if rows:
+    # Growth per request from the first minute on (start-up allocations excluded).
+    base = next((r for r in rows if r[0] >= 60), rows[0])
+    last = rows[-1]
+    per_req = (last[1] - base[1]) * 1024 / max(1, last[3] - base[3])
+    fds = [r[2] for r in rows if r[0] >= 60] or [r[2] for r in rows]
+    print(f"RSS {base[1]} kB at {base[0]} s -> {last[1]} kB at {last[0]} s: {per_req:.0f} bytes per finished request")
+    print(f"open descriptors after the first minute: min {min(fds)}, max {max(fds)}")
+    if max(fds) - min(fds) > 64:
+        print("FAIL: descriptors grew"); verdict = False
+    if per_req > 2048:
+        print("FAIL: more than 2 KB retained per request"); verdict = False
+if ok + bad != lines:
+    print("FAIL: summary and records file disagree"); verdict = False
+if served != ok + bad:
+    print("FAIL: the mock served a different number of requests than the client recorded"); verdict = False
+if injected != bad:
+    print("FAIL: injected faults and failed requests differ"); verdict = False
+print("PASS" if verdict else "FAIL")
+sys.exit(0 if verdict else 1)
+PY
