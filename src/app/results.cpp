@@ -137,7 +137,11 @@ int report_results(const std::vector<records::RequestRecord>& records,
           "Timeslice JSON Export");
   }
   if (settings.export_level != config::ExportLevel::kSummary) {
-    write(dir / names.records_jsonl, report::records_jsonl(result, ctx), "Records Export");
+    const fs::path p = dir / names.records_jsonl;
+    written(p,
+            report::write_atomically(
+                p, [&](std::ostream& out) { report::write_records_jsonl(result, ctx, out); }),
+            "Records Export");
   }
   if (settings.export_level == config::ExportLevel::kRaw) {
     const fs::path p = dir / names.raw_jsonl;

@@ -406,13 +406,17 @@ int run_profile(config::RunConfig c) {
   // they let `inferperf analyze` rebuild every report.
   bool saved = true;
   if (client_counts) {
-    std::string lines;
-    for (const auto& r : recs) {
-      lines += records::record_to_json(r, anchor).dump(-1, ' ', false,
+    auto write_all = [&](std::ostream& out) {
+      std::string line;
+      for (const auto& r : recs) {
+        line = records::record_to_json(r, anchor).dump(-1, ' ', false,
                                                        nlohmann::json::error_handler_t::replace);
-      lines += '\n';
-    }
-    if (auto w = report::write_atomically(artifact_dir / records::kRecordsFileName, lines); !w) {
+        line += '\n';
+        out.write(line.data(), static_cast<std::streamsize>(line.size()));
+      }
+    };
+    if (auto w = report::write_atomically(artifact_dir / records::kRecordsFileName, write_all);
+        !w) {
       spdlog::error("{}", w.error().describe());
       saved = false;
     }

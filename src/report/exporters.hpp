@@ -22,6 +22,9 @@ nlohmann::ordered_json summary_json(const metrics::BenchmarkResult& result,
 std::string summary_csv(const metrics::BenchmarkResult& result);
 // One line per profiling record (AIPerf profile_export.jsonl), newline-terminated.
 std::string records_jsonl(const metrics::BenchmarkResult& result, const ReportContext& ctx);
+// The same streamed to `out` (a long run's export is not built in memory).
+void write_records_jsonl(const metrics::BenchmarkResult& result, const ReportContext& ctx,
+                         std::ostream& out);
 // The "metadata" object of a profile_export.jsonl line; profile_export_raw.jsonl uses the same.
 nlohmann::ordered_json record_metadata(const records::RequestRecord& r, const ReportContext& ctx);
 // The "error" object of a failed record: {code (null when none), type, message}.

@@ -1,5 +1,7 @@
 #include <unistd.h>
+
 #include <fstream>
+#include <sstream>
 
 #include "records/request_record.hpp"
 #include "report/exporters.hpp"
@@ -63,7 +65,14 @@ nlohmann::ordered_json error_json(const records::ErrorInfo& e) {
 }
 
 std::string records_jsonl(const metrics::BenchmarkResult& result, const ReportContext& ctx) {
-  std::string out;
+  std::ostringstream out;
+  write_records_jsonl(result, ctx, out);
+  return std::move(out).str();
+}
+
+void write_records_jsonl(const metrics::BenchmarkResult& result, const ReportContext& ctx,
+                         std::ostream& out) {
+  std::string text;
   for (const auto& rv : result.per_record) {
     const auto& r = *rv.record;
     nlohmann::ordered_json metrics_obj = nlohmann::ordered_json::object();
@@ -92,10 +101,10 @@ std::string records_jsonl(const metrics::BenchmarkResult& result, const ReportCo
     line["metrics"] = std::move(metrics_obj);
     if (ctx.export_http_trace) line["trace_data"] = trace_data(r, ctx.anchor);
     if (r.error) line["error"] = error_json(*r.error);
-    out += line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-    out += '\n';
+    text = line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    text += '\n';
+    out.write(text.data(), static_cast<std::streamsize>(text.size()));
   }
-  return out;
 }
 
 core::Result<bool> write_atomically(const std::filesystem::path& path, const std::string& content) {
