@@ -30,6 +30,7 @@
 #include "core/clock.hpp"
 #include "core/rlimit.hpp"
 #include "core/rng.hpp"
+#include "core/secrets.hpp"
 #include "core/uuid.hpp"
 #include "endpoint/endpoint.hpp"
 #include "metrics/compute.hpp"
@@ -98,6 +99,11 @@ class SignalWatcher {
   std::thread thread_;
 };
 
+// Errors may quote a URL the user gave: its credentials are never repeated.
+void print_error(const core::Error& e) {
+  std::cerr << "error: " << core::redact_urls(e.describe()) << "\n";
+}
+
 }  // namespace
 
 int run_profile(config::RunConfig c) {
@@ -123,14 +129,14 @@ int run_profile(config::RunConfig c) {
       spdlog::warn("--insecure: TLS certificates and host names are not verified");
     auto made = transport::make_client_tls_context(transport_options);
     if (!made) {
-      std::cerr << "error: " << made.error().describe() << "\n";
+      print_error(made.error());
       return kExitBadConfig;
     }
     tls_context = std::move(*made);
   }
   auto created = endpoint::create_endpoint(c.endpoint.type, c.input.extra);
   if (!created) {
-    std::cerr << "error: " << created.error().describe() << "\n";
+    print_error(created.error());
     return kExitBadConfig;
   }
   const std::unique_ptr<endpoint::Endpoint> endpoint = std::move(*created);
@@ -147,7 +153,7 @@ int run_profile(config::RunConfig c) {
   if (c.endpoint.model_names.empty()) {
     auto model = discover_model(urls.front(), 10, tls_context, c.endpoint.unix_socket);
     if (!model) {
-      std::cerr << "error: " << model.error().describe() << "\n";
+      print_error(model.error());
       return kExitBadConfig;
     }
     spdlog::info("no --model given; using '{}' from {}/v1/models", *model,
@@ -168,7 +174,7 @@ int run_profile(config::RunConfig c) {
   core::SteadyClock clock;
   auto tel = setup_telemetry(c, urls, clock);
   if (!tel) {
-    std::cerr << "error: " << tel.error().describe() << "\n";
+    print_error(tel.error());
     return kExitBadConfig;
   }
 
@@ -182,7 +188,7 @@ int run_profile(config::RunConfig c) {
   if (needs_tokenizer && (!c.endpoint.use_server_token_count || !c.tokenizer.name.empty())) {
     auto loaded = load_run_tokenizer(c);
     if (!loaded) {
-      std::cerr << "error: " << loaded.error().describe() << "\n";
+      print_error(loaded.error());
       return kExitBadConfig;
     }
     if (!loaded->notice.empty()) spdlog::info("{}", loaded->notice);
@@ -200,7 +206,7 @@ int run_profile(config::RunConfig c) {
   const bool client_counts = tok && !c.endpoint.use_server_token_count;
   auto prepared = prepare_dataset(c, rngs, tok.get());
   if (!prepared) {
-    std::cerr << "error: " << prepared.error().describe() << "\n";
+    print_error(prepared.error());
     return kExitBadConfig;
   }
   const dataset::Dataset& ds = prepared->dataset;
@@ -271,7 +277,7 @@ int run_profile(config::RunConfig c) {
 
   auto inputs = write_inputs_json(artifact_dir / "inputs.json", ds, plan);
   if (!inputs) {
-    std::cerr << "error: " << inputs.error().describe() << "\n";
+    print_error(inputs.error());
     return kExitRunFailed;
   }
   spdlog::info("inputs.json: {} payloads of {} conversations ({:.1f} MB)", inputs->payloads,
@@ -282,7 +288,7 @@ int run_profile(config::RunConfig c) {
   records::RecordQueue queue;
   records::Collector collector(queue, anchor);
   if (auto o = collector.open(artifact_dir / records::kRecordsFileName); !o) {
-    std::cerr << "error: " << o.error().describe() << "\n";
+    print_error(o.error());
     return kExitRunFailed;
   }
   report::ReportContext ctx;
@@ -291,6 +297,7 @@ int run_profile(config::RunConfig c) {
   ctx.token_source = token_source;
   ctx.title = info.title;
   ctx.input_config = build_input_config(c, artifact_dir.string(), benchmark_id);
+  ctx.secret_body_keys = secret_extra_keys(c.input.extra);
   ctx.anchor = anchor;
   ctx.artifact_dir = artifact_dir;
   ctx.export_http_trace = c.metrics.export_http_trace;
@@ -302,7 +309,7 @@ int run_profile(config::RunConfig c) {
   settings.export_prefix = c.output.export_prefix;
   // Written now so a run that never finishes can still be analysed from its records.
   if (auto m = write_manifest(artifact_dir, ctx, settings, false); !m) {
-    std::cerr << "error: " << m.error().describe() << "\n";
+    print_error(m.error());
     return kExitRunFailed;
   }
 
