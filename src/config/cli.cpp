@@ -766,12 +766,24 @@ CliOutcome parse_command_line(const std::vector<std::string>& args) {
     for (auto& p : *kv) c.input.extra.push_back(std::move(p));
   }
   for (const auto& item : headers) {
-    auto kv = parse_key_values(item, "--header", false);
+    auto kv = parse_key_values(item, "--header", false, true);
     if (!kv) {
       errors.push_back(kv.error().message);
       continue;
     }
-    for (auto& [k, v] : *kv) c.input.headers.emplace_back(k, v.get<std::string>());
+    for (auto& [k, v] : *kv) {
+      const std::string problem = header_problem(k, v.get<std::string>());
+      if (!problem.empty()) {
+        errors.push_back("--header: " + problem);
+        continue;
+      }
+      c.input.headers.emplace_back(k, v.get<std::string>());
+    }
+  }
+  // The key is sent in a header (Authorization: Bearer KEY or x-api-key: KEY).
+  if (const std::string problem = header_problem("Authorization", c.endpoint.api_key);
+      !problem.empty()) {
+    errors.push_back("--api-key holds a line break or control character; refused");
   }
 
   auto more = validate_and_resolve(c);
