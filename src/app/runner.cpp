@@ -14,6 +14,7 @@
 #include <iostream>
 #include <thread>
 
+#include "app/artifact_folder.hpp"
 #include "app/dataset_setup.hpp"
 #include "app/export_names.hpp"
 #include "app/input_config.hpp"
@@ -111,11 +112,27 @@ int run_profile(config::RunConfig c) {
   for (const auto& w : c.warnings) spdlog::warn("{}", w);
   const core::FdLimit fds = core::raise_fd_limit();
 
+  // ---- output names and folder: checked before anything is sent --------------------------------
+  std::string prefix_warning;
+  if (const std::string e = check_export_prefix(c.output.export_prefix, prefix_warning);
+      !e.empty()) {
+    std::cerr << "error: " << e << "\n";
+    return kExitBadConfig;
+  }
+  if (!prefix_warning.empty()) spdlog::warn("{}", prefix_warning);
+  const ExportNames names = export_names(c.output.export_prefix);
+  // Without --artifact-dir the leaf needs the model name, which may come from the server: its
+  // parent is checked now, the whole path once the model is known.
+  if (const std::string e = check_artifact_folder(c.output.artifact_dir, names); !e.empty()) {
+    std::cerr << "error: " << e << "\n";
+    return kExitBadConfig;
+  }
+
   std::vector<transport::BaseUrl> urls;
   for (const auto& u : c.endpoint.urls) {
     auto parsed = transport::parse_base_url(u);
     if (!parsed) {
-      std::cerr << "error: " << parsed.error().describe() << "\n";
+      print_error(parsed.error());
       return kExitBadConfig;
     }
     urls.push_back(std::move(*parsed));
@@ -249,10 +266,19 @@ int run_profile(config::RunConfig c) {
     const double s = std::atof(poll);
     if (s > 0) plan.video_poll_interval_s = s;
   }
+  fs::path artifact_dir = c.output.artifact_dir;
+  if (!c.output.artifact_dir_explicit) {
+    artifact_dir /= artifact_leaf(c);
+    if (const std::string e = check_artifact_folder(artifact_dir, names); !e.empty()) {
+      std::cerr << "error: " << e << "\n";
+      return kExitBadConfig;
+    }
+  }
+
   if (c.endpoint.preflight && !ds.conversations.empty()) {
     const PreflightResult pf = run_preflight(plan, c.endpoint.wait_for_model_timeout_s);
     if (!pf.ok) {
-      std::cerr << "error: preflight failed: " << pf.message
+      std::cerr << "error: preflight failed: " << core::redact_urls(pf.message)
                 << "\n(the run was not started; --no-preflight skips this check)\n";
       return kExitRunFailed;
     }
@@ -260,8 +286,6 @@ int run_profile(config::RunConfig c) {
   }
 
   // ---- artifact folder: only once the inputs are known to be good ------------------------
-  fs::path artifact_dir = c.output.artifact_dir;
-  if (!c.output.artifact_dir_explicit) artifact_dir /= artifact_leaf(c);
   std::error_code ec;
   fs::create_directories(artifact_dir / "logs", ec);
   if (ec) {
