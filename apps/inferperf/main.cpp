@@ -7,12 +7,16 @@
 #include "app/analyze_trace.hpp"
 #include "app/runner.hpp"
 #include "config/cli.hpp"
+#include "core/secrets.hpp"
 
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   auto outcome = inferperf::config::parse_command_line(args);
   if (outcome.action == inferperf::config::CliOutcome::Action::kExit) {
-    (outcome.exit_code == 0 ? std::cout : std::cerr) << outcome.message;
+    // An error may quote a URL the user gave; its credentials are not repeated.
+    (outcome.exit_code == 0 ? std::cout : std::cerr)
+        << (outcome.exit_code == 0 ? outcome.message
+                                   : inferperf::core::redact_urls(outcome.message));
     return outcome.exit_code;
   }
   try {
@@ -22,7 +26,7 @@ int main(int argc, char** argv) {
       return inferperf::app::run_analyze_trace(outcome.analyze_trace);
     return inferperf::app::run_profile(std::move(outcome.config));
   } catch (const std::exception& e) {
-    std::cerr << "error: " << e.what() << "\n";
+    std::cerr << "error: " << inferperf::core::redact_urls(e.what()) << "\n";
     return 1;
   }
 }

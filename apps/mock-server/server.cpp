@@ -675,8 +675,11 @@ class Session {
     const auto slash = rest.find('/');
     const std::string file = slash == std::string::npos ? "" : rest.substr(slash + 1);
     const std::filesystem::path p = std::filesystem::path(o.hub_dir) / repo / file;
-    if (repo.find("..") != std::string::npos || file.empty() ||
-        file.find("..") != std::string::npos || !std::filesystem::is_regular_file(p)) {
+    // Only files under --hub-dir: no "..", and no absolute part ("//etc/..." would replace the
+    // folder in the join above).
+    if (repo.empty() || repo.front() == '/' || repo.find("..") != std::string::npos ||
+        file.empty() || file.front() == '/' || file.find("..") != std::string::npos ||
+        !std::filesystem::is_regular_file(p)) {
       return fmt::format(
           "HTTP/1.1 404 Not Found\r\nContent-Type: application/json\r\nX-Error-Code: "
           "EntryNotFound\r\n"

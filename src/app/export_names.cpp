@@ -2,10 +2,33 @@
 
 #include <array>
 
+#include "app/run_manifest.hpp"
+#include "core/file_names.hpp"
+#include "records/record_jsonl.hpp"
+
 namespace inferperf::app {
 
-ExportNames export_names(const std::string& prefix) {
-  if (prefix.empty()) return {};
+namespace {
+
+// The part after the last '/'.
+std::string last_component(const std::string& prefix) {
+  const auto slash = prefix.rfind('/');
+  return slash == std::string::npos ? prefix : prefix.substr(slash + 1);
+}
+
+// Longest name export_names() adds to a prefix.
+constexpr std::size_t kLongestSuffix = sizeof("_server_metrics.jsonl") - 1;
+
+bool usable_file_name(const std::string& name) {
+  return !name.empty() && name != "." && name != ".." && !core::has_control_chars(name) &&
+         name.size() + kLongestSuffix <= core::kMaxFileNameBytes;
+}
+
+}  // namespace
+
+ExportNames export_names(const std::string& given) {
+  const std::string prefix = last_component(given);
+  if (!usable_file_name(prefix)) return {};
   // Longest, most specific suffixes first, as AIPerf checks them.
   static constexpr std::array<const char*, 12> kSuffixes = {"_server_metrics.parquet",
                                                             "_server_metrics.jsonl",
@@ -39,6 +62,43 @@ ExportNames export_names(const std::string& prefix) {
   n.server_metrics_csv = p + "_server_metrics.csv";
   n.server_metrics_jsonl = p + "_server_metrics.jsonl";
   return n;
+}
+
+}  // namespace inferperf::app
+
+namespace inferperf::app {
+
+std::string check_export_prefix(std::string& prefix, std::string& warning) {
+  if (prefix.empty()) return "";
+  const std::string flag = "--profile-export-prefix";
+  if (core::has_control_chars(prefix)) return flag + ": the name holds a control character";
+  const std::string name = last_component(prefix);
+  if (name.empty() || name == "." || name == "..") {
+    return flag + " '" + prefix +
+           "' is not a file name (the export files are always written inside the artifact folder; "
+           "choose the folder with --artifact-dir)";
+  }
+  if (!usable_file_name(name)) {
+    return flag + ": '" + name + "' is too long for a file name (at most " +
+           std::to_string(core::kMaxFileNameBytes - kLongestSuffix) + " bytes)";
+  }
+  if (name != prefix) {
+    warning = flag + " '" + prefix +
+              "': the export files are always written inside the artifact folder; using '" + name +
+              "' (choose the folder with --artifact-dir)";
+    prefix = name;
+  }
+  const ExportNames n = export_names(prefix);
+  for (const std::string* f :
+       {&n.summary_json, &n.summary_csv, &n.records_jsonl, &n.raw_jsonl, &n.timeslices_csv,
+        &n.timeslices_json, &n.gpu_telemetry_jsonl, &n.server_metrics_json, &n.server_metrics_csv,
+        &n.server_metrics_jsonl}) {
+    for (const char* own : {"inputs.json", records::kRecordsFileName, kManifestFileName, "logs"}) {
+      if (*f == own)
+        return flag + " '" + prefix + "' would overwrite the run's own " + own + "; choose another";
+    }
+  }
+  return "";
 }
 
 }  // namespace inferperf::app

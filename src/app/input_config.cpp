@@ -2,6 +2,8 @@
 
 #include <sstream>
 
+#include "core/secrets.hpp"
+
 namespace inferperf::app {
 
 nlohmann::ordered_json build_input_config(const config::RunConfig& c,
@@ -16,23 +18,30 @@ nlohmann::ordered_json build_input_config(const config::RunConfig& c,
     endpoint["model_selection_strategy"] = c.endpoint.model_selection;
   if (set("--endpoint-type")) endpoint["type"] = config::to_string(c.endpoint.type);
   if (set("--streaming")) endpoint["streaming"] = c.endpoint.streaming;
-  if (set("--url")) endpoint["urls"] = c.endpoint.urls;
+  auto redacted_urls = [](const std::vector<std::string>& urls) {
+    std::vector<std::string> out;
+    for (const auto& u : urls) out.push_back(core::redact_urls(u));
+    return out;
+  };
+  if (set("--url")) endpoint["urls"] = redacted_urls(c.endpoint.urls);
   if (set("--url-strategy")) endpoint["url_selection_strategy"] = c.endpoint.url_strategy;
   if (set("--custom-endpoint")) endpoint["custom_endpoint"] = c.endpoint.custom_endpoint;
   if (set("--request-timeout-seconds")) endpoint["timeout_seconds"] = c.endpoint.request_timeout_s;
-  if (set("--api-key")) endpoint["api_key"] = "<redacted>";
+  if (set("--api-key")) endpoint["api_key"] = std::string(core::kRedacted);
   if (set("--use-legacy-max-tokens")) endpoint["use_legacy_max_tokens"] = true;
   if (set("--use-server-token-count")) endpoint["use_server_token_count"] = true;
 
   nlohmann::ordered_json input = nlohmann::ordered_json::object();
   if (!c.input.extra.empty()) {
     auto extra = nlohmann::ordered_json::array();
-    for (const auto& [k, v] : c.input.extra) extra.push_back({k, v});
+    for (const auto& [k, v] : c.input.extra)
+      extra.push_back(
+          {k, core::is_secret_name(k) ? nlohmann::json(std::string(core::kRedacted)) : v});
     input["extra"] = extra;
   }
   if (!c.input.headers.empty()) {
     auto h = nlohmann::ordered_json::array();
-    for (const auto& [k, v] : c.input.headers) h.push_back({k, v});
+    for (const auto& [k, v] : c.input.headers) h.push_back({k, core::redact_value(k, v)});
     input["headers"] = h;
   }
   nlohmann::ordered_json prompt = nlohmann::ordered_json::object();
@@ -141,17 +150,26 @@ nlohmann::ordered_json build_input_config(const config::RunConfig& c,
     auto items = nlohmann::ordered_json::array();
     if (t.nvml) items.push_back("pynvml");
     if (t.dashboard) items.push_back("dashboard");
-    for (const auto& u : t.dcgm_urls) items.push_back(u);
+    for (const auto& u : t.dcgm_urls) items.push_back(core::redact_urls(u));
     if (!t.custom_metrics_csv.empty()) items.push_back(t.custom_metrics_csv);
     j["gpu_telemetry"] = items;
   }
   if (t.no_gpu) j["no_gpu_telemetry"] = true;
-  if (set("--server-metrics")) j["server_metrics"] = t.server_urls;
+  if (set("--server-metrics")) j["server_metrics"] = redacted_urls(t.server_urls);
   if (t.no_server_metrics) j["no_server_metrics"] = true;
   if (set("--server-metrics-formats")) j["server_metrics_formats"] = t.server_formats;
   j["cli_command"] = c.cli_command;
   j["benchmark_id"] = benchmark_id;
   return j;
+}
+
+std::vector<std::string> secret_extra_keys(
+    const std::vector<std::pair<std::string, nlohmann::json>>& extra) {
+  std::vector<std::string> keys;
+  for (const auto& [k, v] : extra) {
+    if (core::is_secret_name(k)) keys.push_back(k);
+  }
+  return keys;
 }
 
 }  // namespace inferperf::app

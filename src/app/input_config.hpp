@@ -3,6 +3,8 @@
 #include <nlohmann/json.hpp>
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "config/run_config.hpp"
 
@@ -11,5 +13,10 @@ namespace inferperf::app {
 nlohmann::ordered_json build_input_config(const config::RunConfig& c,
                                           const std::string& artifact_dir,
                                           const std::string& benchmark_id);
+
+// The --extra-inputs keys whose values are credentials (core::is_secret_name); their values are
+// sent but written as "<redacted>" in inputs.json and the raw export's payloads.
+std::vector<std::string> secret_extra_keys(
+    const std::vector<std::pair<std::string, nlohmann::json>>& extra);
 
 }  // namespace inferperf::app

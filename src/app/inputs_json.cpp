@@ -3,6 +3,9 @@
 #include <cstdio>
 #include <memory>
 
+#include "app/input_config.hpp"
+#include "core/secrets.hpp"
+
 namespace inferperf::app {
 
 namespace fs = std::filesystem;
@@ -39,6 +42,9 @@ core::Result<InputsJsonStats> write_inputs_json(const fs::path& path, const data
   std::unique_ptr<std::FILE, FileCloser> f(std::fopen(tmp.c_str(), "wb"));
   if (!f) return io_error("cannot be written");
   InputsJsonStats stats;
+  const std::vector<std::string> secret_keys = plan.body_options.extra
+                                                   ? secret_extra_keys(*plan.body_options.extra)
+                                                   : std::vector<std::string>{};
   plan.bodies.assign(ds.conversations.size(), std::string());
   std::string chunk = "{\n  \"data\": [";
   for (std::size_t i = 0; i < ds.conversations.size(); ++i) {
@@ -51,6 +57,10 @@ core::Result<InputsJsonStats> write_inputs_json(const fs::path& path, const data
       auto body = worker::build_body(plan, conv, {turn});
       if (k == 0 && !conv.turns[k].synthesized && conv.turns[k].segments.empty())
         plan.bodies[i] = body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+      // A credential given with --extra-inputs is sent, never written to the artifact folder.
+      for (const auto& key : secret_keys) {
+        if (body.is_object() && body.contains(key)) body[key] = std::string(core::kRedacted);
+      }
       payloads.push_back(std::move(body));
     }
     stats.payloads += payloads.size();

@@ -7,6 +7,8 @@
 
 #include <cctype>
 
+#include "core/secrets.hpp"
+
 namespace inferperf::app {
 
 namespace {
@@ -25,9 +27,29 @@ class UpperLevelFlag final : public spdlog::custom_flag_formatter {
   }
 };
 
+// The message with every URL's credentials removed (core::redact_urls): whatever a log call
+// prints, "https://user:pass@host" or "?api_key=..." never reaches the console or the log file.
+class RedactedMessageFlag final : public spdlog::custom_flag_formatter {
+ public:
+  void format(const spdlog::details::log_msg& msg, const std::tm&,
+              spdlog::memory_buf_t& dest) override {
+    const std::string_view text(msg.payload.data(), msg.payload.size());
+    if (text.find("://") == std::string_view::npos) {
+      dest.append(text.data(), text.data() + text.size());
+      return;
+    }
+    const std::string redacted = core::redact_urls(text);
+    dest.append(redacted.data(), redacted.data() + redacted.size());
+  }
+  std::unique_ptr<custom_flag_formatter> clone() const override {
+    return std::make_unique<RedactedMessageFlag>();
+  }
+};
+
 std::unique_ptr<spdlog::formatter> make_formatter() {
   auto f = std::make_unique<spdlog::pattern_formatter>();
-  f->add_flag<UpperLevelFlag>('*').set_pattern("%Y-%m-%d %H:%M:%S.%e - %n - %* - %v");
+  f->add_flag<UpperLevelFlag>('*').add_flag<RedactedMessageFlag>('q').set_pattern(
+      "%Y-%m-%d %H:%M:%S.%e - %n - %* - %q");
   return f;
 }
 

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <vector>
 
+#include "core/file_names.hpp"
+
 namespace inferperf::app {
 
 namespace {
@@ -96,9 +98,6 @@ std::string describe(const timing::PhasePlan& p) {
 std::string artifact_leaf(const config::RunConfig& c) {
   std::string model = c.endpoint.model_names.front();
   if (c.endpoint.model_names.size() > 1) model += "_multi";
-  for (auto& ch : model) {
-    if (ch == '/') ch = '_';
-  }
   std::vector<std::string> stimulus;
   if (c.load.fixed_schedule) {
     stimulus.push_back("fixed_schedule");
@@ -110,8 +109,14 @@ std::string artifact_leaf(const config::RunConfig& c) {
     if (c.load.request_rate)
       stimulus.push_back("request_rate" + python_float(*c.load.request_rate));
   }
-  return fmt::format("{}-openai-{}-{}", model, config::to_string(c.endpoint.type),
-                     fmt::join(stimulus, "-"));
+  const std::string rest =
+      fmt::format("-openai-{}-{}", config::to_string(c.endpoint.type), fmt::join(stimulus, "-"));
+  // The model name comes from the user or the server's /v1/models: it becomes one safe component
+  // ("org/model" -> "org_model", "../x" -> "_._x", control characters -> "_"), cut so the whole
+  // leaf fits a file name.
+  const std::size_t room =
+      rest.size() < core::kMaxFileNameBytes ? core::kMaxFileNameBytes - rest.size() : 1;
+  return core::safe_file_name(model, room) + core::safe_file_name(rest);
 }
 
 }  // namespace inferperf::app

@@ -15,6 +15,7 @@
 #include <iostream>
 #include <thread>
 
+#include "app/artifact_folder.hpp"
 #include "app/dataset_setup.hpp"
 #include "app/export_names.hpp"
 #include "app/input_config.hpp"
@@ -31,6 +32,7 @@
 #include "core/clock.hpp"
 #include "core/rlimit.hpp"
 #include "core/rng.hpp"
+#include "core/secrets.hpp"
 #include "core/uuid.hpp"
 #include "endpoint/endpoint.hpp"
 #include "metrics/compute.hpp"
@@ -99,6 +101,11 @@ class SignalWatcher {
   std::thread thread_;
 };
 
+// Errors may quote a URL the user gave: its credentials are never repeated.
+void print_error(const core::Error& e) {
+  std::cerr << "error: " << core::redact_urls(e.describe()) << "\n";
+}
+
 }  // namespace
 
 int run_profile(config::RunConfig c) {
@@ -106,11 +113,27 @@ int run_profile(config::RunConfig c) {
   for (const auto& w : c.warnings) spdlog::warn("{}", w);
   const core::FdLimit fds = core::raise_fd_limit();
 
+  // ---- output names and folder: checked before anything is sent --------------------------------
+  std::string prefix_warning;
+  if (const std::string e = check_export_prefix(c.output.export_prefix, prefix_warning);
+      !e.empty()) {
+    std::cerr << "error: " << e << "\n";
+    return kExitBadConfig;
+  }
+  if (!prefix_warning.empty()) spdlog::warn("{}", prefix_warning);
+  const ExportNames names = export_names(c.output.export_prefix);
+  // Without --artifact-dir the leaf needs the model name, which may come from the server: its
+  // parent is checked now, the whole path once the model is known.
+  if (const std::string e = check_artifact_folder(c.output.artifact_dir, names); !e.empty()) {
+    std::cerr << "error: " << e << "\n";
+    return kExitBadConfig;
+  }
+
   std::vector<transport::BaseUrl> urls;
   for (const auto& u : c.endpoint.urls) {
     auto parsed = transport::parse_base_url(u);
     if (!parsed) {
-      std::cerr << "error: " << parsed.error().describe() << "\n";
+      print_error(parsed.error());
       return kExitBadConfig;
     }
     urls.push_back(std::move(*parsed));
@@ -124,14 +147,14 @@ int run_profile(config::RunConfig c) {
       spdlog::warn("--insecure: TLS certificates and host names are not verified");
     auto made = transport::make_client_tls_context(transport_options);
     if (!made) {
-      std::cerr << "error: " << made.error().describe() << "\n";
+      print_error(made.error());
       return kExitBadConfig;
     }
     tls_context = std::move(*made);
   }
   auto created = endpoint::create_endpoint(c.endpoint.type, c.input.extra);
   if (!created) {
-    std::cerr << "error: " << created.error().describe() << "\n";
+    print_error(created.error());
     return kExitBadConfig;
   }
   const std::unique_ptr<endpoint::Endpoint> endpoint = std::move(*created);
@@ -148,7 +171,7 @@ int run_profile(config::RunConfig c) {
   if (c.endpoint.model_names.empty()) {
     auto model = discover_model(urls.front(), 10, tls_context, c.endpoint.unix_socket);
     if (!model) {
-      std::cerr << "error: " << model.error().describe() << "\n";
+      print_error(model.error());
       return kExitBadConfig;
     }
     spdlog::info("no --model given; using '{}' from {}/v1/models", *model,
@@ -169,7 +192,7 @@ int run_profile(config::RunConfig c) {
   core::SteadyClock clock;
   auto tel = setup_telemetry(c, urls, clock);
   if (!tel) {
-    std::cerr << "error: " << tel.error().describe() << "\n";
+    print_error(tel.error());
     return kExitBadConfig;
   }
 
@@ -184,7 +207,7 @@ int run_profile(config::RunConfig c) {
   if (needs_tokenizer && (!c.endpoint.use_server_token_count || !c.tokenizer.name.empty())) {
     auto loaded = load_run_tokenizer(c);
     if (!loaded) {
-      std::cerr << "error: " << loaded.error().describe() << "\n";
+      print_error(loaded.error());
       return kExitBadConfig;
     }
     if (!loaded->notice.empty()) spdlog::info("{}", loaded->notice);
@@ -203,7 +226,7 @@ int run_profile(config::RunConfig c) {
   const bool client_counts = tok && !c.endpoint.use_server_token_count;
   auto prepared = prepare_dataset(c, rngs, tok.get());
   if (!prepared) {
-    std::cerr << "error: " << prepared.error().describe() << "\n";
+    print_error(prepared.error());
     return kExitBadConfig;
   }
   const dataset::Dataset& ds = prepared->dataset;
@@ -246,10 +269,19 @@ int run_profile(config::RunConfig c) {
     const double s = std::atof(poll);
     if (s > 0) plan.video_poll_interval_s = s;
   }
+  fs::path artifact_dir = c.output.artifact_dir;
+  if (!c.output.artifact_dir_explicit) {
+    artifact_dir /= artifact_leaf(c);
+    if (const std::string e = check_artifact_folder(artifact_dir, names); !e.empty()) {
+      std::cerr << "error: " << e << "\n";
+      return kExitBadConfig;
+    }
+  }
+
   if (c.endpoint.preflight && !ds.conversations.empty()) {
     const PreflightResult pf = run_preflight(plan, c.endpoint.wait_for_model_timeout_s);
     if (!pf.ok) {
-      std::cerr << "error: preflight failed: " << pf.message
+      std::cerr << "error: preflight failed: " << core::redact_urls(pf.message)
                 << "\n(the run was not started; --no-preflight skips this check)\n";
       return kExitRunFailed;
     }
@@ -257,8 +289,6 @@ int run_profile(config::RunConfig c) {
   }
 
   // ---- artifact folder: only once the inputs are known to be good ------------------------
-  fs::path artifact_dir = c.output.artifact_dir;
-  if (!c.output.artifact_dir_explicit) artifact_dir /= artifact_leaf(c);
   std::error_code ec;
   fs::create_directories(artifact_dir / "logs", ec);
   if (ec) {
@@ -274,7 +304,7 @@ int run_profile(config::RunConfig c) {
 
   auto inputs = write_inputs_json(artifact_dir / "inputs.json", ds, plan);
   if (!inputs) {
-    std::cerr << "error: " << inputs.error().describe() << "\n";
+    print_error(inputs.error());
     return kExitRunFailed;
   }
   spdlog::info("inputs.json: {} payloads of {} conversations ({:.1f} MB)", inputs->payloads,
@@ -285,7 +315,7 @@ int run_profile(config::RunConfig c) {
   records::RecordQueue queue;
   records::Collector collector(queue, anchor);
   if (auto o = collector.open(artifact_dir / records::kRecordsFileName); !o) {
-    std::cerr << "error: " << o.error().describe() << "\n";
+    print_error(o.error());
     return kExitRunFailed;
   }
   report::ReportContext ctx;
@@ -294,6 +324,7 @@ int run_profile(config::RunConfig c) {
   ctx.token_source = token_source;
   ctx.title = info.title;
   ctx.input_config = build_input_config(c, artifact_dir.string(), benchmark_id);
+  ctx.secret_body_keys = secret_extra_keys(c.input.extra);
   ctx.anchor = anchor;
   ctx.artifact_dir = artifact_dir;
   ctx.export_http_trace = c.metrics.export_http_trace;
@@ -308,7 +339,7 @@ int run_profile(config::RunConfig c) {
   std::optional<TokenRecount> recount;
   if (client_counts) recount = TokenRecount{tokenizer_file, context_mode_name(ds)};
   if (auto m = write_manifest(artifact_dir, ctx, settings, false, recount); !m) {
-    std::cerr << "error: " << m.error().describe() << "\n";
+    print_error(m.error());
     return kExitRunFailed;
   }
 

@@ -7,6 +7,7 @@
 
 #include "config/key_value.hpp"
 #include "config/validate.hpp"
+#include "core/secrets.hpp"
 #include "core/version.hpp"
 
 namespace inferperf::config {
@@ -70,42 +71,67 @@ bool parse_ui(const std::string& s, UiType& out) {
 
 namespace {
 
-bool secret_header_name(std::string name) {
-  for (auto& ch : name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  return name == "authorization" || name.find("key") != std::string::npos ||
-         name.find("token") != std::string::npos || name.find("secret") != std::string::npos;
-}
-
-// "-H Authorization:Bearer x" keeps the name and hides the value; in a JSON object of headers
-// every secret one is hidden.
-std::string redact_header_arg(const std::string& value) {
+// "-H Authorization:Bearer x" and "--extra-inputs api_key:x" keep the name and hide the value; in
+// a JSON object every secret key's value is hidden.
+std::string redact_key_values(const std::string& value) {
   if (!value.empty() && value.front() == '{') {
     auto j = nlohmann::ordered_json::parse(value, nullptr, false);
     if (j.is_discarded() || !j.is_object()) return value;
     for (auto& [k, v] : j.items()) {
-      if (secret_header_name(k)) v = "<redacted>";
+      if (core::is_secret_name(k)) v = std::string(core::kRedacted);
     }
     return j.dump();
   }
-  const auto colon = value.find(':');
-  if (colon == std::string::npos || !secret_header_name(value.substr(0, colon))) return value;
-  return value.substr(0, colon + 1) + "<redacted>";
+  std::string out;
+  std::size_t start = 0;
+  while (start <= value.size()) {
+    std::size_t comma = value.find(',', start);
+    if (comma == std::string::npos) comma = value.size();
+    const std::string item = value.substr(start, comma - start);
+    const auto colon = item.find(':');
+    if (start > 0) out += ',';
+    if (colon != std::string::npos && core::is_secret_name(item.substr(0, colon))) {
+      out += item.substr(0, colon + 1);
+      out += core::kRedacted;
+    } else {
+      out += item;
+    }
+    start = comma + 1;
+  }
+  return out;
+}
+
+bool is_key_value_flag(const std::string& a) {
+  return a == "-H" || a == "--header" || a == "--extra-inputs";
 }
 
 }  // namespace
 
 std::string build_cli_command(const std::vector<std::string>& args) {
   std::string out = "inferperf";
-  enum class Next { kPlain, kSecret, kHeader } next = Next::kPlain;
+  // A -H/--header/--extra-inputs option takes every value up to the next option.
+  enum class Next { kPlain, kSecret, kKeyValues } next = Next::kPlain;
   for (const auto& raw : args) {
     std::string a = raw;
-    if (next == Next::kSecret) a = "<redacted>";
-    if (next == Next::kHeader) a = redact_header_arg(a);
-    next = Next::kPlain;
-    if (a == "--api-key") next = Next::kSecret;
-    if (a == "-H" || a == "--header") next = Next::kHeader;
-    if (a.starts_with("--api-key=")) a = "--api-key=<redacted>";
-    if (a.starts_with("--header=")) a = "--header=" + redact_header_arg(a.substr(9));
+    if (next == Next::kKeyValues && a.starts_with("-")) next = Next::kPlain;
+    if (next == Next::kSecret) {
+      a = std::string(core::kRedacted);
+      next = Next::kPlain;
+    } else if (next == Next::kKeyValues) {
+      a = redact_key_values(a);
+    } else if (a == "--api-key") {
+      next = Next::kSecret;
+    } else if (is_key_value_flag(a)) {
+      next = Next::kKeyValues;
+    } else if (a.starts_with("--api-key=")) {
+      a = "--api-key=" + std::string(core::kRedacted);
+    } else if (const auto eq = a.find('='); a.starts_with("--") && eq != std::string::npos &&
+                                            is_key_value_flag(a.substr(0, eq))) {
+      a = a.substr(0, eq + 1) + redact_key_values(a.substr(eq + 1));
+    } else if (a.starts_with("-H") && a.size() > 2) {
+      a = "-H" + redact_key_values(a.substr(2));
+    }
+    a = core::redact_urls(a);
     out.push_back(' ');
     auto v = coerce_value(a);
     if (v.is_string() && !a.starts_with("-") && a != "profile") {
@@ -746,12 +772,24 @@ CliOutcome parse_command_line(const std::vector<std::string>& args) {
     for (auto& p : *kv) c.input.extra.push_back(std::move(p));
   }
   for (const auto& item : headers) {
-    auto kv = parse_key_values(item, "--header", false);
+    auto kv = parse_key_values(item, "--header", false, true);
     if (!kv) {
       errors.push_back(kv.error().message);
       continue;
     }
-    for (auto& [k, v] : *kv) c.input.headers.emplace_back(k, v.get<std::string>());
+    for (auto& [k, v] : *kv) {
+      const std::string problem = header_problem(k, v.get<std::string>());
+      if (!problem.empty()) {
+        errors.push_back("--header: " + problem);
+        continue;
+      }
+      c.input.headers.emplace_back(k, v.get<std::string>());
+    }
+  }
+  // The key is sent in a header (Authorization: Bearer KEY or x-api-key: KEY).
+  if (const std::string problem = header_problem("Authorization", c.endpoint.api_key);
+      !problem.empty()) {
+    errors.push_back("--api-key holds a line break or control character; refused");
   }
 
   auto more = validate_and_resolve(c);

@@ -55,17 +55,37 @@ nlohmann::json coerce_value(std::string_view text) {
 }
 
 core::Result<std::vector<std::pair<std::string, nlohmann::json>>> parse_key_values(
-    std::string_view item, std::string_view flag, bool coerce) {
+    std::string_view item, std::string_view flag, bool coerce, bool hide_values) {
   std::vector<std::pair<std::string, nlohmann::json>> out;
+  auto fail = [&](const std::string& why) {
+    return core::Error{core::ErrorKind::kConfig, std::string(flag) + ": " + why};
+  };
+  // What an error may show of the user's text.
+  auto shown = [&](std::string_view text) {
+    std::string s(text);
+    if (hide_values) {
+      const auto cut = s.find_first_of(" \t:");
+      if (cut != std::string::npos && cut + 1 < s.size()) s = s.substr(0, cut + 1) + "...";
+    }
+    return "'" + s + "'";
+  };
   std::string_view t = trim(item);
-  if (!t.empty() && t.front() == '{') {
+  if (!t.empty() && (t.front() == '{' || t.front() == '[' || t.front() == '"')) {
     // ordered_json keeps the keys in the order the user wrote them.
-    auto j = nlohmann::ordered_json::parse(t, nullptr, false);
-    if (j.is_discarded() || !j.is_object()) {
-      return core::Error{core::ErrorKind::kConfig,
-                         std::string(flag) + ": invalid JSON object '" + std::string(t) + "'"};
+    nlohmann::ordered_json j;
+    try {
+      j = nlohmann::ordered_json::parse(t);
+    } catch (const nlohmann::json::parse_error& e) {
+      std::string reason = e.what();
+      if (auto p = reason.find("parse error"); p != std::string::npos) reason = reason.substr(p);
+      return fail("invalid JSON object " + shown(t) + ": " + reason);
+    }
+    if (!j.is_object()) {
+      return fail("expected a JSON object or key:value pairs, got a JSON " +
+                  std::string(j.type_name()) + " " + shown(t));
     }
     for (auto& [k, v] : j.items()) {
+      if (trim(k).empty()) return fail("empty key in the JSON object");
       out.emplace_back(k, coerce ? nlohmann::json::parse(v.dump())
                                  : nlohmann::json(v.is_string() ? v.get<std::string>() : v.dump()));
     }
@@ -79,16 +99,44 @@ core::Result<std::vector<std::pair<std::string, nlohmann::json>>> parse_key_valu
     pos = comma == std::string_view::npos ? t.size() + 1 : comma + 1;
     if (part.empty()) continue;
     auto colon = part.find(':');
-    if (colon == std::string_view::npos || colon == 0) {
-      return core::Error{
-          core::ErrorKind::kConfig,
-          std::string(flag) + ": expected key:value, got '" + std::string(part) + "'"};
-    }
+    if (colon == std::string_view::npos)
+      return fail("expected key:value, got " + shown(part) + " (no ':')");
     std::string key(trim(part.substr(0, colon)));
     std::string_view value = trim(part.substr(colon + 1));
+    if (key.empty()) return fail("expected key:value, got " + shown(part) + " (empty key)");
+    if (value.empty()) {
+      return fail("expected key:value, got " + shown(part) +
+                  " (empty value; a JSON object such as {\"" + key +
+                  "\": \"\"} gives an empty string)");
+    }
     out.emplace_back(key, coerce ? coerce_value(value) : nlohmann::json(std::string(value)));
   }
   return out;
+}
+
+std::string header_problem(std::string_view name, std::string_view value) {
+  static constexpr std::string_view kTokenPunct = "!#$%&'*+-.^_`|~";
+  if (name.empty()) return "empty header name";
+  for (char ch : name) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (!std::isalnum(c) && kTokenPunct.find(ch) == std::string_view::npos) {
+      std::string shown;
+      for (char n : name) shown += std::isprint(static_cast<unsigned char>(n)) ? n : '?';
+      return "header name '" + shown +
+             "' may only hold letters, digits and !#$%&'*+-.^_`|~ (no spaces or control "
+             "characters)";
+    }
+  }
+  for (char ch : value) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c == '\r' || c == '\n' || c == 0) {
+      return "the value of header " + std::string(name) +
+             " holds a line break or NUL (it could inject headers or requests); refused";
+    }
+    if ((c < 0x20 && c != '\t') || c == 0x7F)
+      return "the value of header " + std::string(name) + " holds a control character";
+  }
+  return "";
 }
 
 }  // namespace inferperf::config

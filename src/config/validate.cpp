@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <string>
 
+#include "core/secrets.hpp"
 #include "metrics/compute.hpp"
 
 namespace inferperf::config {
@@ -337,6 +338,29 @@ std::vector<std::string> validate_and_resolve(RunConfig& c) {
     if (auto e = metrics::parse_goodput(c.metrics.goodput, objectives)) errors.push_back(*e);
   }
   if (c.endpoint.urls.empty()) errors.push_back("--url needs at least one value");
+  // Request lines and Host headers are built from these: nothing may split them.
+  auto has_space_or_control = [](const std::string& s) {
+    return std::any_of(s.begin(), s.end(), [](char ch) {
+      const auto u = static_cast<unsigned char>(ch);
+      return u <= 0x20 || u == 0x7F;
+    });
+  };
+  auto check_url = [&](const std::string& flag, const std::string& url) {
+    if (core::url_has_userinfo(url)) {
+      errors.push_back(
+          flag + " " +
+          core::redact_urls(url.find("://") == std::string::npos ? "http://" + url : url) +
+          ": credentials in the URL (user:password@) are not supported; pass them "
+          "with --header 'Authorization: Basic ...' or --api-key");
+    } else if (has_space_or_control(url)) {
+      errors.push_back(flag + ": the URL holds a space, line break or control character");
+    }
+  };
+  for (const auto& u : c.endpoint.urls) check_url("--url", u);
+  for (const auto& u : c.telemetry.server_urls) check_url("--server-metrics", u);
+  for (const auto& u : c.telemetry.dcgm_urls) check_url("--gpu-telemetry", u);
+  if (has_space_or_control(c.endpoint.custom_endpoint))
+    errors.push_back("--endpoint: the path holds a space, line break or control character");
   if (!c.endpoint.ssl_ca_file.empty() && !std::filesystem::is_regular_file(c.endpoint.ssl_ca_file))
     errors.push_back("--ssl-ca-file: no such file: " + c.endpoint.ssl_ca_file);
   if (!c.endpoint.unix_socket.empty() && c.endpoint.unix_socket.size() > 107)

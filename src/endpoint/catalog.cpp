@@ -120,7 +120,10 @@ std::vector<std::pair<std::string, std::string>> protocol_headers(
     if (!user_has("anthropic-version")) out.emplace_back("anthropic-version", "2023-06-01");
     return out;
   }
-  if (!api_key.empty()) out.emplace_back("Authorization", "Bearer " + api_key);
+  // As for x-api-key above: an Authorization header the user gave wins over --api-key (two
+  // Authorization headers would reach the server otherwise).
+  if (!api_key.empty() && !user_has("Authorization"))
+    out.emplace_back("Authorization", "Bearer " + api_key);
   return out;
 }
 

@@ -129,7 +129,7 @@ core::Result<std::unique_ptr<Endpoint>> create_endpoint(
 std::unique_ptr<Endpoint> make_endpoint(config::EndpointType type);
 
 // Headers the protocol needs besides the user's: Authorization: Bearer from --api-key, or for
-// messages (Anthropic) x-api-key and anthropic-version (unless the user set them).
+// messages (Anthropic) x-api-key and anthropic-version, each unless the user set it with -H.
 std::vector<std::pair<std::string, std::string>> protocol_headers(
     config::EndpointType type, const std::string& api_key,
     const std::vector<std::pair<std::string, std::string>>& user_headers);

@@ -1,18 +1,8 @@
 #include "records/raw_exchange.hpp"
 
-#include <algorithm>
-#include <cctype>
+#include "core/secrets.hpp"
 
 namespace inferperf::records {
-
-bool is_secret_header(std::string_view name) {
-  std::string lower(name);
-  std::transform(lower.begin(), lower.end(), lower.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return lower == "authorization" || lower == "x-api-key" || lower == "api-key" ||
-         lower.find("token") != std::string::npos || lower.find("secret") != std::string::npos ||
-         lower.find("key") != std::string::npos;
-}
 
 HeaderList redacted_request_headers(std::string_view head) {
   HeaderList out;
@@ -31,7 +21,7 @@ HeaderList redacted_request_headers(std::string_view head) {
     while (!value.empty() && (value.front() == ' ' || value.front() == '\t'))
       value.remove_prefix(1);
     while (!value.empty() && (value.back() == ' ' || value.back() == '\t')) value.remove_suffix(1);
-    out.emplace_back(name, is_secret_header(name) ? kRedacted : value);
+    out.emplace_back(name, core::redact_value(name, value));
   }
   return out;
 }

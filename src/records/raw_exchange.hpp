@@ -22,20 +22,14 @@ struct RawResponse {
 };
 
 struct RawExchange {
-  std::string payload;         // the request body exactly as sent
-  HeaderList request_headers;  // as sent, secrets already replaced by kRedacted
-  HeaderList response_headers;
+  std::string payload;          // the request body exactly as sent
+  HeaderList request_headers;   // as sent, secrets already replaced by core::kRedacted
+  HeaderList response_headers;  // as received, secrets (Set-Cookie, ...) replaced too
   std::vector<RawResponse> responses;
 };
 
-inline constexpr std::string_view kRedacted = "<redacted>";
-
-// True for headers whose value must never be written out: Authorization, x-api-key, api-key and
-// any name containing "token", "secret" or "key" (case-insensitive).
-bool is_secret_header(std::string_view name);
-
 // Splits the head of a serialized HTTP/1.1 request ("name: value" lines after the request line) and
-// returns its headers with secret values redacted.
+// returns its headers with the values of secret ones (core::is_secret_name) redacted.
 HeaderList redacted_request_headers(std::string_view request_head);
 
 }  // namespace inferperf::records

@@ -44,7 +44,7 @@ nlohmann::ordered_json timeslices_json(const std::vector<metrics::Timeslice>& sl
                                        const ReportContext& ctx);
 
 // Writes `content` to `path` through a temporary file and a rename, so readers never see a half
-// file.
+// file; on failure the temporary file is removed and an earlier `path` is left as it was.
 core::Result<bool> write_atomically(const std::filesystem::path& path, const std::string& content);
 // The same with the content produced by `writer` (large files are streamed, not built in memory).
 core::Result<bool> write_atomically(const std::filesystem::path& path,

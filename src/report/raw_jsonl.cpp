@@ -1,4 +1,5 @@
 // profile_export_raw.jsonl (--export-level raw): each profiling request as sent and received.
+#include "core/secrets.hpp"
 #include "records/raw_exchange.hpp"
 #include "report/exporters.hpp"
 
@@ -37,6 +38,11 @@ std::string raw_jsonl_line(const records::RequestRecord& r, const ReportContext&
   line["start_perf_ns"] = r.start_ns;
   // The body was serialized by us, so it parses; anything else is kept as the text that was sent.
   ordered_json payload = ordered_json::parse(raw.payload, nullptr, false);
+  if (payload.is_object()) {
+    for (const auto& key : ctx.secret_body_keys) {
+      if (payload.contains(key)) payload[key] = std::string(core::kRedacted);
+    }
+  }
   line["payload"] = payload.is_discarded() ? ordered_json(raw.payload) : std::move(payload);
   line["request_headers"] = headers_object(raw.request_headers);
   line["status"] = r.status ? ordered_json(r.status) : ordered_json(nullptr);

@@ -117,16 +117,25 @@ core::Result<bool> write_atomically(const std::filesystem::path& path,
                                     const std::function<void(std::ostream&)>& writer) {
   auto tmp = path;
   tmp += ".tmp";
+  std::error_code ec;
   {
     std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
     if (!f) return core::Error{core::ErrorKind::kIo, "cannot write file", tmp.string()};
     writer(f);
     f.flush();
-    if (!f) return core::Error{core::ErrorKind::kIo, "write failed", tmp.string()};
+    if (!f) {
+      // No half-written file is left behind: the earlier complete one, if any, stays.
+      f.close();
+      std::filesystem::remove(tmp, ec);
+      return core::Error{core::ErrorKind::kIo, "write failed (disk full?)", path.string()};
+    }
   }
-  std::error_code ec;
   std::filesystem::rename(tmp, path, ec);
-  if (ec) return core::Error{core::ErrorKind::kIo, "rename failed: " + ec.message(), path.string()};
+  if (ec) {
+    const std::string why = ec.message();
+    std::filesystem::remove(tmp, ec);
+    return core::Error{core::ErrorKind::kIo, "rename failed: " + why, path.string()};
+  }
   return true;
 }
 

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/clock.hpp"
 #include "metrics/compute.hpp"
@@ -34,6 +35,9 @@ struct ReportContext {
   std::string gpu_telemetry_note;   // printed instead when there is nothing to summarise
   // Trace runs: what the sent rows declared, checked against the measured averages.
   std::optional<WorkloadExpectation> workload;
+  // Top-level body keys given with --extra-inputs whose names are secret (core::is_secret_name):
+  // their values are written as "<redacted>" in the payloads of the raw export.
+  std::vector<std::string> secret_body_keys;
 };
 
 }  // namespace inferperf::report

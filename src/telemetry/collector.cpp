@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "core/secrets.hpp"
 #include "transport/http_get.hpp"
 
 namespace inferperf::telemetry {
@@ -22,7 +23,8 @@ Parts split(const std::string& url) {
     p.scheme = rest.substr(0, s);
     rest = rest.substr(s + 3);
   }
-  const auto slash = rest.find('/');
+  // The authority ends at the path, or at a query when there is no path ("h:8000?x=1").
+  const auto slash = rest.find_first_of("/?#");
   p.authority = slash == std::string::npos ? rest : rest.substr(0, slash);
   p.path = slash == std::string::npos ? "" : rest.substr(slash);
   return p;
@@ -57,10 +59,12 @@ TelemetryCollector::TelemetryCollector(const core::Clock& clock, CollectorOption
     : clock_(clock), opts_(std::move(options)) {
   auto add = [](std::vector<EndpointState>& to, const std::string& url, bool user_given) {
     for (const auto& e : to)
-      if (e.url == url) return false;
+      if (e.fetch_url == url) return false;
     EndpointState e;
-    e.url = url;
-    e.name = endpoint_name(url);
+    // A secret in the URL (?token=...) is sent, never shown, logged or exported.
+    e.fetch_url = url;
+    e.url = core::redact_urls(url);
+    e.name = endpoint_name(e.url);
     e.user_given = user_given;
     to.push_back(std::move(e));
     return true;
@@ -135,7 +139,7 @@ bool TelemetryCollector::fetch(EndpointState& e, bool patient, std::string& body
                                std::int64_t& sent, std::int64_t& done) {
   const bool probing = e.reach == Reach::kUnknown;
   transport::GetRequest req;
-  req.url = e.url;
+  req.url = e.fetch_url;
   req.verify_tls = opts_.verify_tls;
   req.max_redirects = 2;
   req.body_limit = 64ull << 20;
@@ -151,7 +155,7 @@ bool TelemetryCollector::fetch(EndpointState& e, bool patient, std::string& body
   ++e.fetches;
   std::string problem;
   if (!res) {
-    problem = res.error().message;
+    problem = core::redact_urls(res.error().message);
   } else if (res->status != 200) {
     problem = "HTTP " + std::to_string(res->status);
   } else {

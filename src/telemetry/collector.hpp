@@ -37,8 +37,9 @@ struct CollectorOptions {
 enum class Reach { kUnknown, kReachable, kUnreachable };
 
 struct EndpointState {
-  std::string url;
-  std::string name;  // host:port, with the path when it is not /metrics
+  std::string url;        // as shown and exported: secret query values redacted
+  std::string fetch_url;  // as fetched
+  std::string name;       // host:port, with the path when it is not /metrics
   bool user_given = true;
   Reach reach = Reach::kUnknown;
   std::string problem;  // why the first fetch failed

@@ -1,5 +1,7 @@
 #include "tokenizer/hub_download.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <fstream>
 
 namespace inferperf::tokenizer {
@@ -23,6 +25,16 @@ core::Result<bool> write_file(const fs::path& p, const std::string& content) {
   return true;
 }
 
+// One folder or file name inside the cache: letters, digits and ._- only, never "." or "..".
+bool safe_cache_name(const std::string& name) {
+  if (name.empty() || name == "." || name == "..") return false;
+  for (char ch : name) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (!std::isalnum(c) && ch != '.' && ch != '_' && ch != '-') return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 core::Result<fs::path> download_tokenizer(const HubDownloadOptions& o, const HubFetch& fetch) {
@@ -34,6 +46,19 @@ core::Result<fs::path> download_tokenizer(const HubDownloadOptions& o, const Hub
     return endpoint + "/" + o.repo + "/resolve/" + o.revision + "/" + file;
   };
 
+  // A revision is a branch, tag or commit ("main", "v1.0", "refs/pr/1"); it names a file under
+  // refs/, so none of its parts may be empty, "." or "..".
+  for (std::size_t start = 0; start <= o.revision.size();) {
+    const std::size_t slash = std::min(o.revision.find('/', start), o.revision.size());
+    const std::string part = o.revision.substr(start, slash - start);
+    if (part.empty() || part == "." || part == ".." || part.find('\\') != std::string::npos ||
+        std::any_of(part.begin(), part.end(),
+                    [](char ch) { return static_cast<unsigned char>(ch) < 0x20; })) {
+      return core::Error{core::ErrorKind::kConfig,
+                         "--tokenizer-revision '" + o.revision + "' is not a revision name"};
+    }
+    start = slash + 1;
+  }
   std::string repo_dir = "models--" + o.repo;
   for (std::size_t p; (p = repo_dir.find('/')) != std::string::npos;) repo_dir.replace(p, 1, "--");
   const fs::path model_dir = o.hub_cache / repo_dir;
@@ -54,6 +79,11 @@ core::Result<fs::path> download_tokenizer(const HubDownloadOptions& o, const Hub
                          "GET " + url_of(file) + " answered HTTP " + std::to_string(res->status)};
     }
     commit = res->repo_commit.empty() ? o.revision : res->repo_commit;
+    // The commit names a folder: a server's answer (or a revision) may not lead out of the cache.
+    if (!safe_cache_name(commit)) {
+      return core::Error{core::ErrorKind::kNetwork,
+                         "GET " + url_of(file) + ": unusable commit id '" + commit + "'"};
+    }
     main_file = model_dir / "snapshots" / commit / file;
     if (auto w = write_file(main_file, res->body); !w) return w.error();
     break;

@@ -2,6 +2,8 @@
 
 #include <charconv>
 
+#include "core/secrets.hpp"
+
 namespace inferperf::transport {
 
 std::string BaseUrl::host_header() const {
@@ -17,8 +19,8 @@ std::string BaseUrl::to_string() const {
 
 core::Result<BaseUrl> parse_base_url(const std::string& text) {
   auto fail = [&](const std::string& why) {
-    return core::Error{core::ErrorKind::kConfig, "invalid --url '" + text + "': " + why, "", 0,
-                       "url"};
+    return core::Error{core::ErrorKind::kConfig,
+                       "invalid --url '" + core::redact_urls(text) + "': " + why, "", 0, "url"};
   };
   BaseUrl u;
   std::string rest = text;
@@ -38,6 +40,11 @@ core::Result<BaseUrl> parse_base_url(const std::string& text) {
     authority = rest.substr(0, slash);
     u.base_path = rest.substr(slash);
     while (!u.base_path.empty() && u.base_path.back() == '/') u.base_path.pop_back();
+  }
+  if (authority.find('@') != std::string::npos) {
+    return core::Error{core::ErrorKind::kConfig,
+                       "invalid --url: credentials in the URL (user:password@) are not supported",
+                       "", 0, "url"};
   }
   std::string port_text;
   if (!authority.empty() && authority.front() == '[') {

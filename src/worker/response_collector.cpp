@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/secrets.hpp"
 #include "records/raw_exchange.hpp"
 
 namespace inferperf::worker {
@@ -16,11 +17,14 @@ void ResponseCollector::on_header_fields(std::string_view fields) {
     const std::size_t colon = line.find(": ");
     if (colon == std::string_view::npos) continue;
     std::string name(line.substr(0, colon));
-    std::string_view value = line.substr(colon + 2);
+    // Set-Cookie and other credentials the server hands out are never written out.
+    const bool secret = core::is_secret_name(name);
+    std::string_view value = secret ? core::kRedacted : line.substr(colon + 2);
     // A repeated header becomes one comma-separated value (RFC 9110, 5.3).
     auto same =
         std::find_if(out.begin(), out.end(), [&](const auto& h) { return h.first == name; });
     if (same != out.end()) {
+      if (secret) continue;
       same->second += ", ";
       same->second += value;
     } else {

@@ -470,3 +470,91 @@ TEST(ParseCommandLine, PublicDatasetErrorsExitTwo) {
 
 }  // namespace
 }  // namespace inferperf::config
+
+// ---- bad input and secrets (Reliability and security) ------------------------------------------
+
+namespace {
+
+using inferperf::config::build_cli_command;
+using inferperf::config::CliOutcome;
+using inferperf::config::parse_command_line;
+
+struct BadInput {
+  std::vector<std::string> args;  // after "profile -m x"
+  std::string message;            // part of the one error line
+};
+
+TEST(BadInput, EachCaseExitsTwoWithItsMessage) {
+  const std::vector<BadInput> cases = {
+      {{"--extra-inputs", "foo"}, "--extra-inputs: expected key:value, got 'foo' (no ':')"},
+      {{"--extra-inputs", "a:"}, "--extra-inputs: expected key:value, got 'a:' (empty value"},
+      {{"--extra-inputs", "{"}, "--extra-inputs: invalid JSON object '{': parse error"},
+      {{"--extra-inputs", R"("text")"},
+       "--extra-inputs: expected a JSON object or key:value "
+       "pairs, got a JSON string"},
+      // CLI11 splits "[a,b]" into values itself; each is then not key:value.
+      {{"--extra-inputs", "[1]"}, "--extra-inputs: expected key:value, got '1' (no ':')"},
+      {{"-H", "NoColon"}, "--header: expected key:value, got 'NoColon' (no ':')"},
+      {{"-H", ":v"}, "--header: expected key:value, got ':...' (empty key)"},
+      {{"-H", "X A:v"}, "--header: header name 'X A' may only hold letters, digits"},
+      {{"-H", "X-A\x01:v"}, "--header: header name 'X-A?' may only hold"},
+      {{"-H", "X-A:v\r\nX-Injected: 1"}, "--header: the value of header X-A holds a line break"},
+      {{"-H", R"({"X-A": "v\r\nX-Injected: 1"})"}, "the value of header X-A holds a line break"},
+      {{"-H", R"({"Bad Name": "v"})"}, "header name 'Bad Name'"},
+      {{"-H", "X-A:v\x7f"}, "the value of header X-A holds a control character"},
+      {{"--api-key", "k\r\nX-Injected: 1"}, "--api-key holds a line break or control character"},
+      {{"--goodput", "ttft:100"}, "--goodput: unknown metric 'ttft'"},
+      {{"--goodput", "time_to_first_token"}, "is not tag:value"},
+      {{"--goodput", "time_to_first_token:"}, "is not tag:value"},
+      {{"--goodput", "time_to_first_token=100"}, "is not tag:value"},
+      {{"--goodput", "time_to_first_token:-5"},
+       "threshold of time_to_first_token must not be "
+       "negative"},
+      {{"--goodput", "time_to_first_token:abc"}, "'abc' is not a number"},
+      {{"--goodput", "time_to_first_token:100,request_latency:300"},
+       "separate objectives with spaces"},
+      {{"--goodput", "request_latency:1 request_latency:2"}, "request_latency is given twice"},
+      {{"--url", "http://user:hunter2@h:8000"}, "credentials in the URL"},
+      {{"--url", "user:hunter2@h:8000"}, "credentials in the URL"},
+      {{"--url", "http://h:8000/v1 x"}, "--url: the URL holds a space"},
+      {{"--server-metrics", "http://u:hunter2@h:9/metrics"}, "--server-metrics http://<redacted>"},
+      {{"--endpoint", "/v1/x HTTP/1.1\r\nX: y"}, "--endpoint: the path holds a space"},
+  };
+  for (const auto& c : cases) {
+    std::vector<std::string> args = {"profile", "-m", "x"};
+    args.insert(args.end(), c.args.begin(), c.args.end());
+    const CliOutcome o = parse_command_line(args);
+    EXPECT_EQ(o.action, CliOutcome::Action::kExit) << c.args[1];
+    EXPECT_EQ(o.exit_code, 2) << c.args[1];
+    EXPECT_TRUE(contains(o.message, c.message))
+        << "expected '" << c.message << "' in: " << o.message;
+    EXPECT_FALSE(contains(o.message, "hunter2")) << o.message;
+    EXPECT_FALSE(contains(o.message, "X-Injected")) << o.message;
+  }
+}
+
+TEST(BadInput, GoodObjectivesAndHeadersStillParse) {
+  const CliOutcome o = parse_command_line(
+      {"profile", "-m", "x", "--goodput", "time_to_first_token:0 request_latency:250.5", "-H",
+       R"({"X-A": "1", "X-B": 2})", "-H", "X-C: a b\tc", "--extra-inputs", R"({"stop": ""})"});
+  ASSERT_EQ(o.action, CliOutcome::Action::kProfile) << o.message;
+  EXPECT_EQ(o.config.input.headers.size(), 3u);
+  EXPECT_EQ(o.config.input.headers[2].second, "a b\tc");
+}
+
+TEST(BuildCliCommand, RedactsEverySecretForm) {
+  EXPECT_EQ(build_cli_command({"profile", "-H", "X-A:1", "Authorization:Bearer t", "--extra-inputs",
+                               "api_key:s1,max_tokens:5", "hf_token:s2", "--streaming"}),
+            "inferperf profile -H 'X-A:1' 'Authorization:<redacted>' --extra-inputs "
+            "'api_key:<redacted>,max_tokens:5' 'hf_token:<redacted>' --streaming");
+  EXPECT_EQ(build_cli_command({"profile", "--extra-inputs", R"({"api_key":"s","n":1})"}),
+            R"(inferperf profile --extra-inputs '{"api_key":"<redacted>","n":1}')");
+  EXPECT_EQ(build_cli_command({"profile", "--extra-inputs=password:p", "-HCookie:c=1"}),
+            "inferperf profile --extra-inputs=password:<redacted> -HCookie:<redacted>");
+  EXPECT_EQ(build_cli_command({"profile", "-u", "http://h:1/v1?api_key=s&x=1", "--server-metrics",
+                               "https://u:p@m:9/metrics"}),
+            "inferperf profile -u 'http://h:1/v1?api_key=<redacted>&x=1' --server-metrics "
+            "'https://<redacted>@m:9/metrics'");
+}
+
+}  // namespace

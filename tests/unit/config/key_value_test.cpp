@@ -96,6 +96,59 @@ TEST(ParseKeyValues, BadItemsAreErrorsNamingTheFlag) {
   EXPECT_NE(r.error().message.find("'novalue'"), std::string::npos) << r.error().message;
 }
 
+struct BadCase {
+  const char* input;
+  const char* message;  // part of the error
+};
+
+TEST(ParseKeyValues, EveryMalformedValueHasItsOwnMessage) {
+  const std::vector<BadCase> cases = {
+      {"foo", "expected key:value, got 'foo' (no ':')"},
+      {"a:", "expected key:value, got 'a:' (empty value; a JSON object such as {\"a\": \"\"}"},
+      {"a:  ", "(empty value"},
+      {" : x", "expected key:value, got ': x' (empty key)"},
+      {"{", "invalid JSON object '{': parse error at line 1, column 2"},
+      {"{\"a\": }", "invalid JSON object"},
+      {"[1, 2]", "expected a JSON object or key:value pairs, got a JSON array '[1, 2]'"},
+      {"\"text\"", "got a JSON string"},
+      {"{\"\": 1}", "empty key in the JSON object"},
+  };
+  for (const auto& c : cases) {
+    auto r = parse_key_values(c.input, "--extra-inputs", true);
+    ASSERT_FALSE(r.ok()) << "input '" << c.input << "' was accepted";
+    EXPECT_TRUE(r.error().message.starts_with("--extra-inputs: ")) << r.error().message;
+    EXPECT_NE(r.error().message.find(c.message), std::string::npos)
+        << "input '" << c.input << "': " << r.error().message;
+  }
+}
+
+TEST(ParseKeyValues, HiddenValuesShowOnlyTheFirstWord) {
+  auto r = parse_key_values("Authorization Bearer SECRET", "--header", false, true);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message.find("SECRET"), std::string::npos) << r.error().message;
+  EXPECT_NE(r.error().message.find("'Authorization ...'"), std::string::npos) << r.error().message;
+}
+
+TEST(HeaderProblem, NamesAreTokensValuesHaveNoLineBreaks) {
+  using inferperf::config::header_problem;
+  EXPECT_EQ(header_problem("X-Trace_1.a", "any value\twith tab, UTF-8 é"), "");
+  EXPECT_EQ(header_problem("Authorization", "Bearer abc"), "");
+  EXPECT_NE(header_problem("", "v"), "");
+  for (const char* name : {"X Trace", "X-A\r\nX-B", "X:A", "X(A)", "Ä", "X\"A"}) {
+    const std::string p = header_problem(name, "v");
+    EXPECT_NE(p, "") << name;
+    EXPECT_EQ(p.find('\r'), std::string::npos) << name;  // never echoed raw
+  }
+  for (const std::string& value :
+       {std::string("a\r\nX-Injected: 1"), std::string("a\nb"), std::string("a\rb"),
+        std::string("a\0b", 3), std::string("a\x01"), std::string("a\x7f")}) {
+    const std::string p = header_problem("X-A", value);
+    EXPECT_NE(p, "");
+    EXPECT_EQ(p.find("Injected"), std::string::npos) << p;  // the value is not echoed
+    EXPECT_NE(p.find("X-A"), std::string::npos) << p;
+  }
+}
+
 TEST(ParseKeyValues, EmptyInputGivesNoPairs) {
   auto r = parse_key_values("", "--extra-inputs", true);
   ASSERT_TRUE(r.ok());

@@ -90,6 +90,8 @@ TEST(ProtocolHeaders, BearerByDefaultAnthropicForMessages) {
   // The user's own version header wins (case-insensitive).
   EXPECT_EQ(protocol_headers(EndpointType::kMessages, "", {{"Anthropic-Version", "2024-01-01"}}),
             H{});
+  // An Authorization header given with -H replaces the one --api-key would add.
+  EXPECT_EQ(protocol_headers(EndpointType::kChat, "k", {{"authorization", "Basic x"}}), H{});
 }
 
 // ---- bodies

@@ -75,6 +75,18 @@ TEST(RawJsonl, StreamingLine) {
           R"({"name":"event","value":"message"},{"name":"data","value":"[DONE]"}]}]})");
 }
 
+TEST(RawJsonl, SecretExtraInputsAreRedactedInThePayload) {
+  RequestRecord r = base_record();
+  r.status = 200;
+  r.raw = std::make_shared<RawExchange>();
+  r.raw->payload = R"({"model":"m","api_key":"s1","max_tokens":5,"nested":{"api_key":"kept"}})";
+  ReportContext ctx = context();
+  ctx.secret_body_keys = {"api_key", "absent_token"};
+  const auto line = nlohmann::ordered_json::parse(raw_jsonl_line(r, ctx));
+  EXPECT_EQ(line["payload"].dump(),
+            R"({"model":"m","api_key":"<redacted>","max_tokens":5,"nested":{"api_key":"kept"}})");
+}
+
 TEST(RawJsonl, NonStreamingErrorLine) {
   RequestRecord r = base_record();
   r.status = 500;

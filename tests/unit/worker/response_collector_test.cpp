@@ -317,6 +317,18 @@ TEST(ResponseCollectorRaw, StreamingKeepsEveryMessageWithItsRead) {
   ASSERT_EQ(f.record.content_events.size(), 1u);  // decoding is unchanged
 }
 
+TEST(ResponseCollectorRaw, SecretResponseHeadersAreRedacted) {
+  RawFixture f;
+  f.collector.on_header_fields(
+      "Content-Type: application/json\nSet-Cookie: session=abc\nset-cookie: b=2\n"
+      "X-Auth-Token: t\nX-RateLimit-Remaining-Tokens: 10\n");
+  EXPECT_EQ(f.record.raw->response_headers, (Fields{{"Content-Type", "application/json"},
+                                                    {"Set-Cookie", "<redacted>"},
+                                                    {"set-cookie", "<redacted>"},
+                                                    {"X-Auth-Token", "<redacted>"},
+                                                    {"X-RateLimit-Remaining-Tokens", "10"}}));
+}
+
 TEST(ResponseCollectorRaw, MessagesAfterAnErrorEventAreStillKept) {
   RawFixture f;
   f.collector.on_headers(200, "OK", "text/event-stream", 90);

@@ -1,0 +1,20 @@
+// File names built from data (model names, export prefixes): always one safe path component.
+#pragma once
+#include <string>
+#include <string_view>
+
+namespace inferperf::core {
+
+// The longest file name most Linux file systems accept, in bytes.
+inline constexpr std::size_t kMaxFileNameBytes = 255;
+
+// `name` made into a single path component that stays where it is put: '/', '\', NUL, control
+// characters and bytes that are not valid UTF-8 become '_', a leading '.' becomes '_' (so the
+// result is never ".", ".." or hidden), and it is cut to `max_bytes` on a character boundary. An
+// empty result is "_".
+std::string safe_file_name(std::string_view name, std::size_t max_bytes = kMaxFileNameBytes);
+
+// True when `name` contains a NUL or another control character (U+0000-U+001F, U+007F).
+bool has_control_chars(std::string_view name);
+
+}  // namespace inferperf::core
