@@ -104,27 +104,29 @@ TEST(Reliability, ServerKilledAndRestartedOnItsPortMidRun) {
       std::make_unique<MockServerProcess>(std::vector<std::string>{"--ttft", "5", "--itl", "5"});
   const int port = first->port();
   const std::string dir = make_temp_dir("ip-restart-");
+  // Open-ended: the run is stopped with SIGINT once the restarted server has served enough, so
+  // slow (sanitizer) start-ups of either process cannot end it early.
   BackgroundProcess run(
       run_args(*first, dir,
                {"--concurrency", "8", "--request-rate", "40", "--arrival-pattern", "constant",
-                "--request-count", "160", "--request-timeout-seconds", "10"}),
+                "--request-count", "100000", "--request-timeout-seconds", "10"}),
       dir + "/out.txt");
   ASSERT_TRUE(wait_for_requests(*first, 30, 60s)) << read_file(dir + "/out.txt");
   first->kill_now();
   std::this_thread::sleep_for(500ms);
   MockServerProcess second({"--ttft", "5", "--itl", "5"}, port);
-  const int code = run.wait(60s);
-  ASSERT_EQ(code, 0) << read_file(dir + "/out.txt");
+  // New connections reach the restarted server.
+  ASSERT_TRUE(wait_for_requests(second, 20, 60s)) << read_file(dir + "/out.txt");
+  run.signal(SIGINT);
+  ASSERT_EQ(run.wait(60s), 130) << read_file(dir + "/out.txt");
   const auto j = load_summary(dir);
   const long long ok = count_of(j, "request_count");
   const long long bad = count_of(j, "error_request_count");
-  EXPECT_EQ(ok + bad, 160);
-  EXPECT_GE(bad, 1) << "requests sent while the server was down fail";
-  // New connections reach the restarted server, and everything it served succeeded.
+  EXPECT_GE(bad, 1) << "requests in flight at the kill, or sent while the server was down, fail";
+  // Everything the restarted server served succeeded, besides what the first one served.
   const long long served_after = second.metric("inferperf_mock_requests_total");
-  EXPECT_GT(served_after, 20);
-  EXPECT_GE(ok, 30 + served_after - 8);
-  EXPECT_EQ(read_lines(dir + "/inferperf_records.jsonl").size(), 160u);
+  EXPECT_GE(ok, served_after + 30 - 8);
+  EXPECT_EQ(static_cast<long long>(read_lines(dir + "/inferperf_records.jsonl").size()), ok + bad);
 }
 
 TEST(Reliability, FailedRequestThresholdStopsTheRunEarly) {
