@@ -23,6 +23,10 @@ TSAN_TESTS='^(IssuerLoop|PreciseWaiter|Scheduler[A-Za-z]*|Collector|CollectorUrl
 TSAN_TESTS+='|ResponseCollectorRaw|ProfileStreaming|ProfileErrors|Faults/ProfileFaults|LoadModes'
 TSAN_TESTS+='|Types/Endpoints|Endpoints|Preflight|Tls|Transport|GpuTelemetry|ServerMetrics|WekaTrace'
 TSAN_TESTS+='|ProfileDuration|StreamStalls|Reliability|Interruption|Durability)\.'
-bash scripts/build.sh tsan
+# Only the binaries those tests live in (and the apps they run) are built under TSan.
+TSAN_TARGETS=(test_timing test_telemetry test_worker test_metrics test_integration_profile
+  test_integration_endpoints test_integration_transport test_integration_reliability)
+cmake --preset tsan >/dev/null
+cmake --build --preset tsan -j "$(nproc)" --target "${TSAN_TARGETS[@]}"
 TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
   ctest --preset tsan -L sanitizer -R "$TSAN_TESTS" --no-tests=error --timeout 900 -j 2
