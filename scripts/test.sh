@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # One command for the whole test suite: install dependencies, build the release and the
-# ASan+UBSan and TSan trees, and run every CTest label (unit, integration, sanitizer). Idempotent.
+# ASan+UBSan and TSan trees, and run every CTest label (unit, integration, fuzz, sanitizer), plus a
+# time-boxed libFuzzer run of every parser (scripts/fuzz.sh). Idempotent.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -8,7 +9,11 @@ bash scripts/install-deps.sh
 bash scripts/fetch-tokenizers.sh
 
 bash scripts/build.sh release
-ctest --preset release -L 'unit|integration' --timeout 300 -j 2
+ctest --preset release -L 'unit|integration|fuzz' --timeout 300 -j 2
+
+# The fuzz targets over their committed seeds and whatever they find in FUZZ_SECONDS (DECISIONS: the
+# fuzz label has 5 minutes; the seeds replay in well under a second above and again under ASan).
+FUZZ_SECONDS="${FUZZ_SECONDS:-90}" bash scripts/fuzz.sh
 
 bash scripts/build.sh asan-ubsan
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \

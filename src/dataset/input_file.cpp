@@ -110,6 +110,15 @@ core::Error json_syntax_error(const std::string& file, int line, std::string_vie
       file, line, fmt::format("invalid JSON at column {}: {} (near '{}')", at + 1, reason, near));
 }
 
+std::string json_exception_reason(const nlohmann::json::exception& e) {
+  std::string_view what = e.what();
+  if (!what.empty() && what.front() == '[') {
+    if (const auto close = what.find("] "); close != std::string_view::npos)
+      what.remove_prefix(close + 2);
+  }
+  return std::string(what);
+}
+
 std::optional<core::Error> for_each_json_line(std::string_view content, const std::string& file,
                                               const JsonLineFn& fn) {
   int line_no = 0;
@@ -130,6 +139,8 @@ std::optional<core::Error> for_each_json_line(std::string_view content, const st
       if (auto colon = reason.find(": ", reason.find("column")); colon != std::string::npos)
         reason = reason.substr(colon + 2);
       return json_syntax_error(file, line_no, line, e.byte, reason);
+    } catch (const json::exception& e) {
+      return input_error(file, line_no, "invalid JSON: " + json_exception_reason(e));
     }
     if (!value.is_object()) {
       return input_error(file, line_no,

@@ -32,6 +32,11 @@ std::optional<TextPosition> find_invalid_utf8(std::string_view content);
 core::Error json_syntax_error(const std::string& file, int line, std::string_view text,
                               std::size_t byte_position, std::string_view reason);
 
+// Why nlohmann refused a text that is syntactically JSON (a number beyond a double's range, an
+// invalid \u escape): the exception's message without its "[json.exception...]" prefix. Parsing
+// throws these besides parse_error, and a file must never fail with an uncaught exception.
+std::string json_exception_reason(const nlohmann::json::exception& e);
+
 // Calls `fn` with every non-blank line parsed as a JSON object (1-based line numbers). Stops at
 // the first syntax error, non-object line or error `fn` returns.
 using JsonLineFn =

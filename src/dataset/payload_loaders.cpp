@@ -101,6 +101,8 @@ std::optional<core::Error> load_inputs_json(LoadContext& ctx, std::string_view c
         content.substr(line_start, line_end == std::string_view::npos ? std::string_view::npos
                                                                       : line_end - line_start),
         at - line_start + 1, reason);
+  } catch (const ojson::exception& e) {
+    return ctx.error(0, "", "invalid JSON: " + json_exception_reason(e));
   }
   const auto data = doc.find("data");
   if (!doc.is_object() || data == doc.end() || !data->is_array())

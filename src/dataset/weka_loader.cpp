@@ -535,6 +535,8 @@ std::optional<core::Error> load_weka(LoadContext& ctx) {
       j = ojson::parse(*content);
     } catch (const ojson::parse_error& e) {
       return ctx.error(0, "", fmt::format("is not valid JSON: {}", e.what()));
+    } catch (const ojson::exception& e) {
+      return ctx.error(0, "", "is not valid JSON: " + json_exception_reason(e));
     }
     Loaded tr;
     tr.file = ctx.file;

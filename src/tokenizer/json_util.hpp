@@ -31,7 +31,10 @@ inline bool is_null_or_missing(simdjson::dom::element e) {
   return e.is_null();
 }
 
-// The "pattern" of Split/Replace: {"String": s} (literal) or {"Regex": r}. Returns a regex source.
-std::optional<std::string> pattern_source(simdjson::dom::element pattern);
+// The "pattern" of Split/Replace: {"String": s} (literal) or {"Regex": r}. Returns a regex source,
+// or nothing when the field is missing or neither form. Takes the lookup's result (`c["pattern"]`)
+// so a missing field is not converted to an element, which would throw.
+std::optional<std::string> pattern_source(
+    simdjson::simdjson_result<simdjson::dom::element> pattern);
 
 }  // namespace inferperf::tokenizer

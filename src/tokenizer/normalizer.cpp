@@ -11,7 +11,9 @@
 
 namespace inferperf::tokenizer {
 
-std::optional<std::string> pattern_source(simdjson::dom::element pattern) {
+std::optional<std::string> pattern_source(simdjson::simdjson_result<simdjson::dom::element> field) {
+  simdjson::dom::element pattern;
+  if (field.get(pattern) != simdjson::SUCCESS) return std::nullopt;
   std::string_view s;
   if (pattern["String"].get_string().get(s) == simdjson::SUCCESS) return regex_escape(s);
   if (pattern["Regex"].get_string().get(s) == simdjson::SUCCESS) return std::string(s);

@@ -492,7 +492,15 @@ INSTANTIATE_TEST_SUITE_P(
                  "baseten_trace", 1, "output_tokens", "is a required baseten_trace column"},
         BadTrace{"{\"timestamp_start_unix_ms\": 1, \"prompt\": 5, \"input_tokens\": 1, "
                  "\"output_tokens\": 1}\n",
-                 "baseten_trace", 1, "prompt", "must be a string, got an integer"}));
+                 "baseten_trace", 1, "prompt", "must be a string, got an integer"},
+        // Syntactically JSON, but nlohmann refuses the number (it threw out_of_range, which escaped
+        // the loaders: found by fuzz/dataset_fuzz.cpp).
+        BadTrace{"{\"input_length\": 5}\n{\"input_length\": 5, \"timestamp\": 1e309}\n", kMc, 2, "",
+                 "invalid JSON: number overflow parsing '1e309'"},
+        BadTrace{"{\"data\": [{\"session_id\": \"s\", \"payloads\": [{\"a\": -1e400}]}]}",
+                 "inputs_json", 0, "", "invalid JSON: number overflow parsing '-1e400'"},
+        BadTrace{"{\"id\": \"a\", \"requests\": [{\"t\": 1e309}]}", "weka_trace", 0, "",
+                 "is not valid JSON: number overflow parsing '1e309'"}));
 
 TEST_F(TraceLoader, FolderWhereAFileIsExpected) {
   fs::create_directories(dir() / "sub");
