@@ -6,9 +6,10 @@ function(inferperf_module name)
   target_link_libraries(inferperf_${name} PUBLIC ${M_DEPS} PRIVATE inferperf_warnings)
 endfunction()
 
-# inferperf_test(NAME LABEL SOURCES ... DEPS ...): one GoogleTest binary registered with CTest.
+# inferperf_test(NAME LABEL SOURCES ... DEPS ... [TIMEOUT S] [RUN_SERIAL]): one GoogleTest binary
+# registered with CTest. RUN_SERIAL: its tests run with nothing else beside them (timing-sensitive).
 function(inferperf_test name label)
-  cmake_parse_arguments(T "" "TIMEOUT" "SOURCES;DEPS" ${ARGN})
+  cmake_parse_arguments(T "RUN_SERIAL" "TIMEOUT" "SOURCES;DEPS" ${ARGN})
   add_executable(${name} ${T_SOURCES})
   target_link_libraries(${name} PRIVATE ${T_DEPS} GTest::gtest GTest::gtest_main GTest::gmock inferperf_warnings)
   if(NOT T_TIMEOUT)
@@ -17,6 +18,10 @@ function(inferperf_test name label)
   if(INFERPERF_SANITIZE OR INFERPERF_TSAN)
     math(EXPR T_TIMEOUT "${T_TIMEOUT} * 3")
   endif()
-  gtest_discover_tests(${name} PROPERTIES LABELS ${label} TIMEOUT ${T_TIMEOUT}
+  set(serial "")
+  if(T_RUN_SERIAL)
+    set(serial RUN_SERIAL TRUE)
+  endif()
+  gtest_discover_tests(${name} PROPERTIES LABELS ${label} TIMEOUT ${T_TIMEOUT} ${serial}
                        DISCOVERY_TIMEOUT 60)
 endfunction()

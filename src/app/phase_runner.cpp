@@ -9,12 +9,39 @@
 #include <thread>
 
 #include "app/phase_plans.hpp"
+#include "core/cpu_time.hpp"
 #include "timing/scheduler.hpp"
 #include "timing/waiter.hpp"
 
 namespace inferperf::app {
 
 using namespace std::string_literals;
+
+namespace {
+
+health::ClientLoad measure_load(std::chrono::steady_clock::time_point window_start,
+                                const std::vector<worker::WorkerLoad>& before,
+                                const core::ProcessCpu& cpu_before,
+                                const std::vector<worker::WorkerLoad>& after,
+                                std::int64_t issuer_cpu_ns) {
+  health::ClientLoad load;
+  load.window_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - window_start).count();
+  const core::ProcessCpu cpu_after = core::process_cpu();
+  load.process_user_s = static_cast<double>(cpu_after.user_ns - cpu_before.user_ns) / 1e9;
+  load.process_system_s = static_cast<double>(cpu_after.system_ns - cpu_before.system_ns) / 1e9;
+  load.issuer_cpu_s = static_cast<double>(issuer_cpu_ns) / 1e9;
+  for (std::size_t i = 0; i < after.size() && i < before.size(); ++i) {
+    const double cpu_s = after[i].cpu_ns && before[i].cpu_ns
+                             ? static_cast<double>(*after[i].cpu_ns - *before[i].cpu_ns) / 1e9
+                             : 0.0;
+    load.workers.push_back(health::worker_usage(static_cast<int>(i), cpu_s,
+                                                after[i].loop_lag.since(before[i].loop_lag)));
+  }
+  return load;
+}
+
+}  // namespace
 
 PhaseRunner::PhaseRunner(const core::Clock& clock, const core::RngFactory& rngs,
                          const records::Collector& collector, PhaseRunnerOptions options)
@@ -58,7 +85,14 @@ PhaseOutcome PhaseRunner::run(const timing::PhasePlan& pp, double grace_s,
   }
   if (stopped_.load()) loop.stop();
   spdlog::info("{}: {}, {} worker thread(s)", name, describe(pp), options_.workers);
-  std::thread issuer_thread([&] { loop.run(); });
+  const auto window_start = std::chrono::steady_clock::now();
+  const std::vector<worker::WorkerLoad> loads_before = pool.loads();
+  const core::ProcessCpu cpu_before = core::process_cpu();
+  std::int64_t issuer_cpu_ns = 0;
+  std::thread issuer_thread([&] {
+    loop.run();
+    issuer_cpu_ns = core::this_thread_cpu_ns();
+  });
   std::atomic<bool> phase_done{false};
   // One watcher thread: the progress line, and the failure threshold on this phase's records.
   const std::int64_t completed0 = collector_.completed(), errors0 = collector_.errors();
@@ -125,7 +159,8 @@ PhaseOutcome PhaseRunner::run(const timing::PhasePlan& pp, double grace_s,
   }
   phase_done.store(true);
   watcher.join();
-  PhaseOutcome out{sched.start_ns(), clock_.now_ns(), loop.dropped_arrivals()};
+  PhaseOutcome out{sched.start_ns(), clock_.now_ns(), loop.dropped_arrivals(), {}};
+  out.load = measure_load(window_start, loads_before, cpu_before, pool.loads(), issuer_cpu_ns);
   {
     std::lock_guard lock(current_mu_);
     current_.store(nullptr);

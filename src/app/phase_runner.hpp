@@ -11,6 +11,7 @@
 
 #include "core/clock.hpp"
 #include "core/rng.hpp"
+#include "health/client_health.hpp"
 #include "records/collector.hpp"
 #include "timing/issuer_loop.hpp"
 #include "timing/load_plan.hpp"
@@ -21,6 +22,7 @@ namespace inferperf::app {
 struct PhaseOutcome {
   core::MonoNs start_ns = 0, end_ns = 0;
   std::int64_t dropped = 0;
+  health::ClientLoad load;  // the client's own CPU and loop lag over the phase
 };
 
 struct PhaseRunnerOptions {

@@ -5,6 +5,7 @@
 #include "app/export_names.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <spdlog/spdlog.h>
 
 #include <cstdlib>
@@ -71,10 +72,32 @@ metrics::MetricOptions metric_options_for(const config::RunConfig& c, bool clien
   return mo;
 }
 
+static health::Assessment assess_client(const std::vector<records::RequestRecord>& records,
+                                        const metrics::BenchmarkResult& result,
+                                        const std::optional<health::ClientLoad>& load) {
+  health::WorkDone work;
+  for (const auto& r : records) {
+    if (r.phase != records::Phase::kProfiling) continue;
+    ++work.requests;
+    work.events += r.events;
+  }
+  if (const auto* lag = result.find("schedule_lag"); lag && lag->stats.count > 0) {
+    work.schedule_lag_p50_ms = lag->stats.percentile(50);
+    work.schedule_lag_p99_ms = lag->stats.percentile(99);
+  }
+  return health::assess(load, work);
+}
+
 int report_results(const std::vector<records::RequestRecord>& records,
-                   const ExportSettings& settings, const report::ReportContext& ctx) {
+                   const ExportSettings& settings, const report::ReportContext& run_ctx) {
   const metrics::BenchmarkResult result =
       metrics::compute_metrics(records, settings.metric_options);
+  report::ReportContext ctx = run_ctx;
+  const health::Assessment health = assess_client(records, result, ctx.client_load);
+  ctx.client_health = health.block;
+  for (const auto& w : health.warnings) {
+    spdlog::warn("client saturated: {}; the numbers may measure inferperf, not the server", w);
+  }
   if (result.records_without_usage > 0) {
     spdlog::warn("{} of {} valid responses have no token counts; their token metrics are missing",
                  result.records_without_usage, result.valid_count);
@@ -152,6 +175,10 @@ int report_results(const std::vector<records::RequestRecord>& records,
   }
   std::cout << "Raw Records: " << (dir / records::kRecordsFileName).string() << "\n";
   std::cout << "Log File: " << (dir / "logs" / "inferperf.log").string() << "\n";
+  if (health.saturated) {
+    std::cout << "Client health: SATURATED (" << fmt::format("{}", fmt::join(health.warnings, "; "))
+              << ")\n";
+  }
   if (ctx.failure_threshold_exceeded) {
     std::cout << "The benchmark was stopped early: failed requests exceeded "
                  "--failed-request-threshold.\n";

@@ -431,6 +431,7 @@ int run_profile(config::RunConfig c) {
   ctx.phase_start_ns = outcome.start_ns;
   if (profiling.rate > 0 && profiling.num_users == 0) ctx.dropped_arrivals = outcome.dropped;
   ctx.phase_end_ns = outcome.end_ns;
+  ctx.client_load = outcome.load;
   summarise_gpu_telemetry(*tel, c, ctx);
   if (prepared->is_trace) ctx.workload = expected_workload(ds, recs, prepared->type_name);
   // The records file gains the client token counts, the manifest the phase window: together

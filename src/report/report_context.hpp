@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/clock.hpp"
+#include "health/client_health.hpp"
 #include "metrics/compute.hpp"
 #include "report/workload_check.hpp"
 
@@ -38,6 +39,10 @@ struct ReportContext {
   // Top-level body keys given with --extra-inputs whose names are secret (core::is_secret_name):
   // their values are written as "<redacted>" in the payloads of the raw export.
   std::vector<std::string> secret_body_keys;
+  // The client's self-check over the profiling phase (nullopt: the run ended before measuring
+  // it) and, once assessed with the records, the `client_health` block.
+  std::optional<health::ClientLoad> client_load;
+  nlohmann::ordered_json client_health;
 };
 
 }  // namespace inferperf::report

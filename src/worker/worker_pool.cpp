@@ -10,6 +10,7 @@
 
 #include <cmath>
 
+#include "core/cpu_time.hpp"
 #include "core/uuid.hpp"
 #include "records/raw_exchange.hpp"
 #include "worker/response_collector.hpp"
@@ -34,10 +35,37 @@ Worker::~Worker() {
 
 void Worker::start() {
   started_ = true;
+  asio::post(io_, [this] {
+    probe_due_ = std::chrono::steady_clock::now() + kLoopProbePeriod;
+    arm_probe();
+  });
   thread_ = std::thread([this] {
     auto guard = asio::make_work_guard(io_);
     io_.run();
   });
+  native_ = thread_.native_handle();
+}
+
+void Worker::arm_probe() {
+  probe_.expires_at(probe_due_);
+  probe_.async_wait([this](const boost::system::error_code& ec) {
+    if (ec) return;
+    const auto now = std::chrono::steady_clock::now();
+    loop_lag_.record(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(now - probe_due_).count());
+    probe_due_ += kLoopProbePeriod;
+    // After a stall longer than a period the missed ticks are not replayed as a burst of
+    // zero-lag samples: the next one is a full period away.
+    if (probe_due_ <= now) probe_due_ = now + kLoopProbePeriod;
+    arm_probe();
+  });
+}
+
+WorkerLoad Worker::load() const {
+  WorkerLoad l;
+  if (started_) l.cpu_ns = core::thread_cpu_ns(native_);
+  l.loop_lag = loop_lag_.snapshot();
+  return l;
 }
 
 void Worker::stop() {
@@ -305,6 +333,13 @@ void WorkerPool::dispatch(timing::Credit credit) {
   next_ = best + 1;
   if (!credit.final_turn()) session_worker_[credit.session] = best;
   workers_[best]->submit(std::move(credit));
+}
+
+std::vector<WorkerLoad> WorkerPool::loads() const {
+  std::vector<WorkerLoad> out;
+  out.reserve(workers_.size());
+  for (const auto& w : workers_) out.push_back(w->load());
+  return out;
 }
 
 void WorkerPool::cancel_all(const std::string& message) {

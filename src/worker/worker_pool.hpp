@@ -4,6 +4,7 @@
 // assistant replies received) is kept there and every later turn is routed back to it.
 #pragma once
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
 
 #include <atomic>
 #include <functional>
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "core/clock.hpp"
+#include "core/latency_histogram.hpp"
 #include "records/record_queue.hpp"
 #include "timing/credit.hpp"
 #include "transport/connection_pool.hpp"
@@ -28,6 +30,16 @@ struct WorkerEvents {
   std::function<void(std::int64_t credit_id)> first_token;  // may be empty
 };
 
+// How busy a worker is, readable from any thread while it runs.
+struct WorkerLoad {
+  std::optional<std::int64_t> cpu_ns;  // the thread's CPU time so far (nullopt: not running)
+  core::HistogramSnapshot loop_lag;    // lateness of the loop probe, since the worker started
+};
+
+// The loop probe's period: often enough for a p99 over a few seconds, rare enough (100 wakeups
+// per second) to cost nothing measurable.
+inline constexpr std::chrono::milliseconds kLoopProbePeriod{10};
+
 class Worker {
  public:
   Worker(int id, const RequestPlan& plan, const core::Clock& clock, records::RecordQueue& queue,
@@ -42,9 +54,13 @@ class Worker {
   void cancel_all(std::string message);
   void stop();
   int in_flight() const { return in_flight_.load(std::memory_order_relaxed); }
+  WorkerLoad load() const;
 
  private:
   void launch(timing::Credit credit);
+  // Event-loop lag: a timer due every kLoopProbePeriod records how late its handler ran. A loop
+  // busy with socket reads or starved of CPU runs it late, and its read timestamps with it.
+  void arm_probe();
   bool accumulates(const timing::Credit& credit) const;
   std::string body_for(const timing::Credit& credit);
   // video_generation: polls the job the POST created until it completes, fails or is cancelled.
@@ -63,7 +79,11 @@ class Worker {
   // Multi-turn sessions on this worker: the messages sent and received so far.
   std::unordered_map<std::int64_t, std::vector<dataset::Turn>> histories_;
   std::atomic<int> in_flight_{0};
+  boost::asio::steady_timer probe_{io_};
+  std::chrono::steady_clock::time_point probe_due_{};
+  core::LatencyHistogram loop_lag_;
   std::thread thread_;
+  pthread_t native_{};  // for the CPU clock; valid while started_
   bool started_ = false;
 };
 
@@ -77,6 +97,7 @@ class WorkerPool final : public timing::CreditSink {
   void cancel_all(const std::string& message);
   void stop();
   std::size_t size() const { return workers_.size(); }
+  std::vector<WorkerLoad> loads() const;
 
  private:
   WorkerEvents events_;

@@ -1,0 +1,136 @@
+#include "health/client_health.hpp"
+
+#include <gtest/gtest.h>
+
+namespace inferperf::health {
+namespace {
+
+ClientLoad calm_load() {
+  ClientLoad l;
+  l.window_s = 10;
+  WorkerUsage w;
+  w.id = 0;
+  w.cpu_s = 2.0;  // 20 %
+  w.loop_lag_p50_ms = 0.05;
+  w.loop_lag_p99_ms = 0.2;
+  w.loop_lag_max_ms = 0.6;
+  w.loop_lag_samples = 1000;
+  l.workers = {w, w};
+  l.workers[1].id = 1;
+  l.issuer_cpu_s = 0.5;
+  l.process_user_s = 3.0;
+  l.process_system_s = 1.0;
+  return l;
+}
+
+WorkDone calm_work() {
+  WorkDone w;
+  w.requests = 1000;
+  w.events = 100'000;
+  w.schedule_lag_p50_ms = 0.05;
+  w.schedule_lag_p99_ms = 0.3;
+  return w;
+}
+
+TEST(ClientHealth, CalmRunIsNotSaturatedAndReportsEveryField) {
+  const Assessment a = assess(calm_load(), calm_work());
+  EXPECT_FALSE(a.saturated);
+  EXPECT_TRUE(a.warnings.empty());
+  const auto& b = a.block;
+  EXPECT_EQ(b["saturated"], false);
+  EXPECT_TRUE(b["causes"].empty());
+  EXPECT_EQ(b["measured"], true);
+  EXPECT_DOUBLE_EQ(b["worker_cpu_percent_max"].get<double>(), 20.0);
+  EXPECT_DOUBLE_EQ(b["loop_lag_p99_ms_max"].get<double>(), 0.2);
+  EXPECT_DOUBLE_EQ(b["issuer_cpu_percent"].get<double>(), 5.0);
+  EXPECT_DOUBLE_EQ(b["schedule_lag_p99_ms"].get<double>(), 0.3);
+  // 4 s of process CPU over 1,000 requests and 100,000 events.
+  EXPECT_DOUBLE_EQ(b["cpu_us_per_request"].get<double>(), 4000.0);
+  EXPECT_DOUBLE_EQ(b["cpu_us_per_event"].get<double>(), 40.0);
+  ASSERT_EQ(b["workers"].size(), 2u);
+  EXPECT_DOUBLE_EQ(b["workers"][1]["cpu_percent"].get<double>(), 20.0);
+  EXPECT_EQ(b["workers"][1]["loop_lag_samples"], 1000);
+}
+
+TEST(ClientHealth, EachThresholdNamesItsCause) {
+  struct Case {
+    const char* name;
+    void (*change)(ClientLoad&, WorkDone&);
+    const char* cause;
+    const char* phrase;
+  };
+  const Case cases[] = {
+      {"loop lag", [](ClientLoad& l, WorkDone&) { l.workers[1].loop_lag_p99_ms = 3.5; },
+       "event_loop_lag", "worker 1 event-loop lag p99 3.500 ms"},
+      {"worker cpu", [](ClientLoad& l, WorkDone&) { l.workers[0].cpu_s = 9.5; }, "worker_cpu",
+       "worker 0 used 95.0 %"},
+      {"schedule lag", [](ClientLoad&, WorkDone& w) { w.schedule_lag_p99_ms = 2.25; },
+       "schedule_lag", "schedule lag p99 2.250 ms"},
+  };
+  for (const auto& c : cases) {
+    ClientLoad l = calm_load();
+    WorkDone w = calm_work();
+    c.change(l, w);
+    const Assessment a = assess(l, w);
+    EXPECT_TRUE(a.saturated) << c.name;
+    ASSERT_EQ(a.block["causes"].size(), 1u) << c.name;
+    EXPECT_EQ(a.block["causes"][0], c.cause) << c.name;
+    ASSERT_EQ(a.warnings.size(), 1u) << c.name;
+    EXPECT_NE(a.warnings[0].find(c.phrase), std::string::npos) << a.warnings[0];
+  }
+}
+
+TEST(ClientHealth, ThresholdsAreStrictAndConfigurable) {
+  ClientLoad l = calm_load();
+  l.workers[0].loop_lag_p99_ms = 1.0;  // equal to the limit: not over it
+  EXPECT_FALSE(assess(l, calm_work()).saturated);
+  Thresholds tight;
+  tight.loop_lag_p99_ms = 0.5;
+  EXPECT_TRUE(assess(l, calm_work(), tight).saturated);
+}
+
+TEST(ClientHealth, WorkerWithoutProbeSamplesSaysNothingAboutLag) {
+  ClientLoad l = calm_load();
+  l.workers[0].loop_lag_samples = 0;
+  l.workers[0].loop_lag_p99_ms = 50;  // meaningless without samples
+  const Assessment a = assess(l, calm_work());
+  EXPECT_FALSE(a.saturated);
+  EXPECT_DOUBLE_EQ(a.block["loop_lag_p99_ms_max"].get<double>(), 0.2);
+}
+
+TEST(ClientHealth, UnmeasuredRunJudgesScheduleLagOnly) {
+  WorkDone w = calm_work();
+  w.schedule_lag_p99_ms = 4.0;
+  const Assessment a = assess(std::nullopt, w);
+  EXPECT_TRUE(a.saturated);
+  EXPECT_EQ(a.block["measured"], false);
+  EXPECT_TRUE(a.block["worker_cpu_percent_max"].is_null());
+  EXPECT_TRUE(a.block["cpu_us_per_event"].is_null());
+  EXPECT_TRUE(a.block["workers"].empty());
+  EXPECT_EQ(a.block["requests"], 1000);
+}
+
+TEST(ClientHealth, LoadSurvivesTheManifestRoundTrip) {
+  const ClientLoad l = calm_load();
+  const ClientLoad back = load_from_json(nlohmann::json::parse(load_to_json(l).dump()));
+  EXPECT_EQ(assess(back, calm_work()).block, assess(l, calm_work()).block);
+  ClientLoad no_issuer = l;
+  no_issuer.issuer_cpu_s.reset();
+  EXPECT_FALSE(load_from_json(nlohmann::json::parse(load_to_json(no_issuer).dump())).issuer_cpu_s);
+}
+
+TEST(ClientHealth, WorkerUsageSummarisesTheHistogramWindow) {
+  core::LatencyHistogram h;
+  for (int i = 0; i < 98; ++i) h.record(50'000);
+  h.record(3'000'000);
+  h.record(4'000'000);
+  const WorkerUsage w = worker_usage(3, 1.5, h.snapshot());
+  EXPECT_EQ(w.id, 3);
+  EXPECT_EQ(w.loop_lag_samples, 100u);
+  EXPECT_NEAR(w.loop_lag_p50_ms, 0.05, 0.05 / 32);
+  EXPECT_NEAR(w.loop_lag_p99_ms, 3.0, 3.0 / 32);
+  EXPECT_DOUBLE_EQ(w.loop_lag_max_ms, 4.0);
+}
+
+}  // namespace
+}  // namespace inferperf::health
