@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Repeatable client cost: instructions the worker threads execute per received event, counted by
+# callgrind (only code under the workers' io_context::run is collected), against the mock at a
+# pace slow enough that every event arrives in its own read even under valgrind.
+# Usage: bench/callgrind_client.sh [INFERPERF_BINARY (build/release/apps/inferperf)]
+# Prints: events, worker instructions, instructions per event. Takes about a minute.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source bench/lib.sh
+bench_require_build
+BINARY=${1:-$CLIENT}
+OUT=$(mktemp -d /tmp/inferperf-callgrind.XXXXXX)
+bench_start_mock "$OUT/mock.log" "" --ttft 20 --itl 20 --workers 1
+valgrind --tool=callgrind --callgrind-out-file="$OUT/callgrind.out" \
+  --toggle-collect='boost::asio::detail::scheduler::run(*' \
+  "$BINARY" profile -m mock-model -u "http://$ADDR" --no-server-metrics --streaming \
+  --concurrency 20 --request-count 100 --isl 32 --osl 100 --extra-inputs ignore_eos:true \
+  --workers-max 1 --artifact-dir "$OUT/artifacts" --ui-type none >"$OUT/client.log" 2>&1
+EVENTS=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["client_health"]["events"])' \
+  "$OUT/artifacts/profile_export_aiperf.json")
+READS=$(python3 -c '
+import json, sys
+print(sum(json.loads(l).get("reads", 0) for l in open(sys.argv[1])))' "$OUT/artifacts/inferperf_records.jsonl" 2>/dev/null || echo "?")
+IR=$(callgrind_annotate "$OUT/callgrind.out" 2>/dev/null | awk '/PROGRAM TOTALS/ && !ir {gsub(",", "", $1); ir = $1} END {print ir}')
+echo "events $EVENTS, reads $READS, worker instructions $IR, per event $((IR / EVENTS))"
