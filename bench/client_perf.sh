@@ -122,7 +122,7 @@ case_lag() {
   echo "== lag: constant arrivals for 10 s, non-streaming, mock --fast"
   bench_start_mock "$OUT/mock-lag.log" "$CORE_MOCK" --fast --workers 1
   for rate in 1000 5000 20000; do
-    run_case "lag-$rate" --request-rate "$rate" --arrival-pattern constant \
+    run_case "lag-$rate" --request-rate "$rate" --arrival-pattern constant --concurrency 2000 \
       --request-count $((rate * 10)) --isl 32 --osl 8
   done
   bench_stop_mock
