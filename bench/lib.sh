@@ -4,7 +4,7 @@
 
 BIN=${BIN:-build/release/apps}
 MOCK=$BIN/mock-server/inferperf-mock-server
-CLIENT=$BIN/inferperf
+CLIENT=${INFERPERF:-$BIN/inferperf}  # INFERPERF=path compares another build
 BENCH_PIDS=()
 
 bench_cleanup() {

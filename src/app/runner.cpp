@@ -38,6 +38,7 @@
 #include "metrics/compute.hpp"
 #include "records/collector.hpp"
 #include "records/record_jsonl.hpp"
+#include "records/record_line.hpp"
 #include "report/console_table.hpp"
 #include "report/exporters.hpp"
 #include "worker/worker_pool.hpp"
@@ -441,8 +442,8 @@ int run_profile(config::RunConfig c) {
     auto write_all = [&](std::ostream& out) {
       std::string line;
       for (const auto& r : recs) {
-        line = records::record_to_json(r, anchor).dump(-1, ' ', false,
-                                                       nlohmann::json::error_handler_t::replace);
+        line.clear();
+        records::append_record_line(r, anchor, line);
         line += '\n';
         out.write(line.data(), static_cast<std::streamsize>(line.size()));
       }

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "records/record_jsonl.hpp"
+#include "records/record_line.hpp"
 
 namespace inferperf::records {
 
@@ -34,6 +35,7 @@ void Collector::start() {
 
 void Collector::run() {
   std::vector<RequestRecord> batch;
+  std::string line;  // reused: its capacity grows to the longest record once
   auto last_flush = std::chrono::steady_clock::now();
   bool dirty = false;
   for (;;) {
@@ -41,8 +43,8 @@ void Collector::run() {
     bool more = queue_.drain(batch, std::chrono::milliseconds(200));
     for (auto& r : batch) {
       if (file_) {
-        std::string line = record_to_json(r, anchor_)
-                               .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+        line.clear();
+        append_record_line(r, anchor_, line);
         line.push_back('\n');
         std::fwrite(line.data(), 1, line.size(), file_);
         dirty = true;
