@@ -189,8 +189,10 @@ class TokenWrites {
   }
   TokenWrites(const TokenWrites&) = delete;
   TokenWrites& operator=(const TokenWrites&) = delete;
-  void stamp() {
-    if (log_) writes_.push_back(wall(Clock::now()));
+  // Only with a log: the clock read is the log's cost, not the server's.
+  Clock::time_point now() const { return log_ ? Clock::now() : Clock::time_point{}; }
+  void stamp(Clock::time_point handed) {
+    if (log_) writes_.push_back(wall(handed));
   }
 
  private:
@@ -1010,9 +1012,10 @@ class Session {
       events.push_back({false, i, std::min(i + k, plan.output.size())});
     const bool truncate = fault.kind == "truncate";
     const std::size_t stop_at = truncate ? events.size() / 2 : events.size();
-    // --token-log: the wall-clock time each token event's write completed. The line is appended
-    // when this coroutine ends on any path (finished, fault, failed write, server stopped), so a
-    // truncated stream logs the writes it made. Preflight requests are not the benchmark's.
+    // --token-log: the wall-clock time each token event was handed to its write. The line is
+    // appended when this coroutine ends on any path (finished, fault, failed write, server
+    // stopped), so a truncated stream logs the writes it made. Preflight requests are not the
+    // benchmark's.
     TokenWrites writes(client_preflight_ ? nullptr : server_.token_log_.get(), server_.anchor_,
                        request_id_, tm.start, stop_at);
     Clock::time_point first_at{};
@@ -1038,13 +1041,19 @@ class Session {
         server_.counters_.errors_injected.fetch_add(1);
         for (const auto& m : spec.error_event) out += chunk(m);
         out += "0\r\n\r\n";
+        const auto handed = writes.now();
         co_await send(std::move(out));
-        if (!write_failed_) writes.stamp();
+        if (!write_failed_) writes.stamp(handed);
         co_return keep && !write_failed_;
       }
+      // Stamped as the event is handed to the write: asio makes the write system call inside the
+      // initiating call, while the completion resumes this coroutine only after every handler
+      // queued before it, which under load is milliseconds later. Kept only when the write
+      // completes.
+      const auto handed = writes.now();
       co_await send(std::move(out));
       if (write_failed_) co_return false;
-      writes.stamp();
+      writes.stamp(handed);
     }
     if (truncate) {
       server_.counters_.errors_injected.fetch_add(1);
