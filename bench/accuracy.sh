@@ -5,6 +5,7 @@
 # client's records on X-Request-ID and prints the per-event, TTFT and ITL errors (p50/p99/max)
 # against the issue's targets (ITL error p99 <= 50 us, TTFT error p99 <= 200 us).
 # Usage: bench/accuracy.sh [CONCURRENCY (1000)] [REQUESTS (3000)]
+# PIN=1 puts the mock on core 1 and the client on core 0 (taskset), so they do not compete.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 C="${1:-1000}"
@@ -13,12 +14,14 @@ TTFT=100
 ITL=20
 OSL=50
 BIN=build/release/apps
+MOCK_CPU=() CLIENT_CPU=()
+if [[ "${PIN:-0}" == 1 ]]; then MOCK_CPU=(taskset -c 1) CLIENT_CPU=(taskset -c 0); fi
 COMPARE=build/release/bench/inferperf_accuracy_compare
 [[ -x "$BIN/inferperf" && -x "$COMPARE" ]] || bash scripts/build.sh release >/dev/null
 
 OUT=$(mktemp -d)
 echo "artifacts: $OUT"
-"$BIN/mock-server/inferperf-mock-server" --port 0 --ttft "$TTFT" --itl "$ITL" \
+"${MOCK_CPU[@]}" "$BIN/mock-server/inferperf-mock-server" --port 0 --ttft "$TTFT" --itl "$ITL" \
   --token-log "$OUT/mock_tokens.jsonl" >"$OUT/mock.log" 2>&1 &
 MOCK_PID=$!
 stop_mock() { kill "$MOCK_PID" 2>/dev/null || true; wait "$MOCK_PID" 2>/dev/null || true; }
@@ -29,7 +32,7 @@ done
 
 # The warmup opens the connections, so the measured requests do not include connection setup.
 # CPU of both sides: on a saturated machine the errors are queueing, not measurement.
-/usr/bin/time -f "%U %S %e" -o "$OUT/client.time" "$BIN/inferperf" profile -m mock-model \
+"${CLIENT_CPU[@]}" /usr/bin/time -f "%U %S %e" -o "$OUT/client.time" "$BIN/inferperf" profile -m mock-model \
   -u "http://$ADDR" --streaming --concurrency "$C" --request-count "$N" --warmup-request-count "$C" \
   --osl "$OSL" --extra-inputs ignore_eos:true --isl 64 --random-seed 1 \
   --artifact-dir "$OUT/artifacts" --ui-type none >"$OUT/client.log" 2>&1
