@@ -1,43 +1,57 @@
 #!/usr/bin/env bash
-# Accuracy benchmark: TTFT and ITL measured by inferperf against the mock server's own timing
-# model (absolute per-event deadlines: start + TTFT + j x ITL) at 64 concurrent streams.
-# Usage: bench/accuracy.sh [CONCURRENCY (64)] [REQUESTS (640)]
+# Accuracy benchmark: inferperf's per-event timestamps against the mock server's own write times
+# (--token-log) at 1,000 concurrent streams. The mock logs, per request, the wall-clock ns after
+# each token event's socket write completed; inferperf_accuracy_compare joins that log with the
+# client's records on X-Request-ID and prints the per-event, TTFT and ITL errors (p50/p99/max)
+# against the issue's targets (ITL error p99 <= 50 us, TTFT error p99 <= 200 us).
+# Usage: bench/accuracy.sh [CONCURRENCY (1000)] [REQUESTS (3000)]
+# PIN=1 puts the mock on core 1 and the client on core 0 (taskset), so they do not compete.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-C="${1:-64}"
-N="${2:-640}"
+C="${1:-1000}"
+N="${2:-3000}"
 TTFT=100
-ITL=10
+ITL=20
 OSL=50
 BIN=build/release/apps
-[[ -x "$BIN/inferperf" ]] || bash scripts/build.sh release >/dev/null
+MOCK_CPU=() CLIENT_CPU=()
+if [[ "${PIN:-0}" == 1 ]]; then MOCK_CPU=(taskset -c 1) CLIENT_CPU=(taskset -c 0); fi
+COMPARE=build/release/bench/inferperf_accuracy_compare
+[[ -x "$BIN/inferperf" && -x "$COMPARE" ]] || bash scripts/build.sh release >/dev/null
 
 OUT=$(mktemp -d)
 echo "artifacts: $OUT"
-"$BIN/mock-server/inferperf-mock-server" --port 0 --ttft "$TTFT" --itl "$ITL" >"$OUT/mock.log" 2>&1 &
+"${MOCK_CPU[@]}" "$BIN/mock-server/inferperf-mock-server" --port 0 --ttft "$TTFT" --itl "$ITL" \
+  --token-log "$OUT/mock_tokens.jsonl" >"$OUT/mock.log" 2>&1 &
 MOCK_PID=$!
-trap 'kill $MOCK_PID 2>/dev/null || true; wait $MOCK_PID 2>/dev/null || true' EXIT
+stop_mock() { kill "$MOCK_PID" 2>/dev/null || true; wait "$MOCK_PID" 2>/dev/null || true; }
+trap stop_mock EXIT
 for _ in $(seq 1 100); do
   ADDR=$(sed -n 's/^inferperf-mock-server listening on //p' "$OUT/mock.log"); [[ -n "$ADDR" ]] && break; sleep 0.1
 done
 
-"$BIN/inferperf" profile -m mock-model -u "http://$ADDR" --streaming --concurrency "$C" \
-  --request-count "$N" --warmup-request-count "$C" --osl "$OSL" --extra-inputs ignore_eos:true \
-  --isl 64 --random-seed 1 --artifact-dir "$OUT/artifacts" --ui-type none >"$OUT/client.log" 2>&1
+# The warmup opens the connections, so the measured requests do not include connection setup.
+# CPU of both sides: on a saturated machine the errors are queueing, not measurement.
+"${CLIENT_CPU[@]}" /usr/bin/time -f "%U %S %e" -o "$OUT/client.time" "$BIN/inferperf" profile -m mock-model \
+  -u "http://$ADDR" --streaming --concurrency "$C" --request-count "$N" --warmup-request-count "$C" \
+  --osl "$OSL" --extra-inputs ignore_eos:true --isl 64 --random-seed 1 \
+  --artifact-dir "$OUT/artifacts" --ui-type none >"$OUT/client.log" 2>&1
+MOCK_TICKS=$(awk '{print $14 + $15}' "/proc/$MOCK_PID/stat")
 
-python3 - "$OUT" "$TTFT" "$ITL" "$OSL" <<'PY'
+# SIGTERM makes the mock write out the rest of its log before exiting.
+stop_mock
+read -r CU CS CW <"$OUT/client.time"
+echo "CPU: client ${CU} s user + ${CS} s sys over ${CW} s wall; mock $(echo "scale=2; $MOCK_TICKS / $(getconf CLK_TCK)" | bc) s (user + sys)"
+trap - EXIT
+
+python3 - "$OUT" "$TTFT" "$ITL" <<'PY'
 import json, sys
-out, ttft, itl, osl = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), int(sys.argv[4])
+out, ttft, itl = sys.argv[1], float(sys.argv[2]), float(sys.argv[3])
 j = json.load(open(f"{out}/artifacts/profile_export_aiperf.json"))
-expect_itl = itl  # one token per event: ITL is the event spacing
-def row(name, tag, truth, bound):
+print(f"mock: --ttft {ttft:g} --itl {itl:g} ms; requests {j['request_count']['avg']:.0f}, "
+      f"errors {j.get('error_request_count', {}).get('avg', 0)}")
+for name, tag in (("TTFT", "time_to_first_token"), ("ITL", "inter_token_latency")):
     m = j[tag]
-    err = m["avg"] - truth
-    verdict = "ok" if abs(err) <= bound else "OVER"
-    print(f"{name:6} truth {truth:7.3f} ms  avg {m['avg']:8.3f}  p50 {m['p50']:8.3f}  "
-          f"p99 {m['p99']:8.3f}  error of avg {err:+.3f} ms (bound {bound} ms: {verdict})")
-print(f"requests: {j['request_count']['avg']}  errors: {j.get('error_request_count', {}).get('avg', 0)}")
-row("TTFT", "time_to_first_token", ttft, 1.0)
-row("ITL", "inter_token_latency", expect_itl, 0.2)
-row("ICL", "inter_chunk_latency", expect_itl, 0.2)
+    print(f"client {name:4} avg {m['avg']:9.3f}  p50 {m['p50']:9.3f}  p99 {m['p99']:9.3f} ms")
 PY
+"$COMPARE" "$OUT/artifacts" "$OUT/mock_tokens.jsonl"

@@ -161,6 +161,10 @@ int main(int argc, char** argv) {
   app.add_option("--auth-header-name", o.auth_header_name,
                  "Header carrying --api-key: 'Bearer KEY' for Authorization, else exactly KEY")
       ->envname("MOCK_SERVER_AUTH_HEADER_NAME");
+  app.add_option("--token-log", o.token_log,
+                 "Append one JSONL line per streamed generation: X-Request-ID, handler start and "
+                 "the wall-clock ns of every token event write")
+      ->envname("MOCK_SERVER_TOKEN_LOG");
   app.add_flag("--strict-model", o.strict_model,
                "Answer 404 (as vLLM) to requests whose model is not --model-name")
       ->envname("MOCK_SERVER_STRICT_MODEL");

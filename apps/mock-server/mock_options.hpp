@@ -66,6 +66,9 @@ struct MockOptions {
   std::string api_key;                   // when set, requests need it in auth_header_name
   std::string auth_header_name = "Authorization";
   bool strict_model = false;  // a request "model" other than model_name is 404
+  // --token-log: append one JSONL line per streamed generation with the wall-clock ns of every
+  // token event write (token_log.hpp); "" = off.
+  std::string token_log;
 };
 
 }  // namespace inferperf::mock

@@ -17,6 +17,7 @@
 #include <fstream>
 #include <functional>
 #include <iostream>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -168,6 +169,44 @@ std::string joined(const std::vector<std::string>& v) {
   return s;
 }
 
+// Collects one streamed request's write stamps and appends its --token-log line when destroyed
+// (a no-op without a log).
+class TokenWrites {
+ public:
+  TokenWrites(TokenLog* log, const core::WallAnchor& anchor,
+              const std::optional<std::string>& request_id, Clock::time_point received,
+              std::size_t expected)
+      : log_(log), anchor_(anchor), received_(received) {
+    // A copy: the frame may be destroyed after the session moved on (server shutdown).
+    if (log_) request_id_ = request_id;
+    if (log_) writes_.reserve(expected);
+  }
+  ~TokenWrites() {
+    if (!log_) return;
+    std::optional<std::string_view> id;
+    if (request_id_) id = *request_id_;
+    log_->append(token_log_line(id, wall(received_), writes_));
+  }
+  TokenWrites(const TokenWrites&) = delete;
+  TokenWrites& operator=(const TokenWrites&) = delete;
+  // Only with a log: the clock read is the log's cost, not the server's.
+  Clock::time_point now() const { return log_ ? Clock::now() : Clock::time_point{}; }
+  void stamp(Clock::time_point handed) {
+    if (log_) writes_.push_back(wall(handed));
+  }
+
+ private:
+  std::int64_t wall(Clock::time_point t) const {
+    return anchor_.to_wall(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count());
+  }
+  TokenLog* log_;
+  const core::WallAnchor& anchor_;
+  std::optional<std::string> request_id_;
+  Clock::time_point received_;
+  std::vector<std::int64_t> writes_;
+};
+
 }  // namespace
 
 // Serves one connection; Stream is a plain TCP or Unix socket or a TLS stream over one.
@@ -300,6 +339,10 @@ class Session {
     // inferperf's preflight request (X-Inferperf-Preflight) is answered like any other but is
     // neither faulted nor counted: the mock's numbers describe the benchmark alone.
     client_preflight_ = header(req, "X-Inferperf-Preflight").has_value();
+    request_id_.reset();
+    if (server_.token_log_) {
+      if (auto id = header(req, "X-Request-ID")) request_id_ = std::string(*id);
+    }
     if (client_preflight_) co_return co_await serve_inference(req, route, keep) && !write_failed_;
     auto& c = server_.counters_;
     c.requests.fetch_add(1);
@@ -969,6 +1012,12 @@ class Session {
       events.push_back({false, i, std::min(i + k, plan.output.size())});
     const bool truncate = fault.kind == "truncate";
     const std::size_t stop_at = truncate ? events.size() / 2 : events.size();
+    // --token-log: the wall-clock time each token event was handed to its write. The line is
+    // appended when this coroutine ends on any path (finished, fault, failed write, server
+    // stopped), so a truncated stream logs the writes it made. Preflight requests are not the
+    // benchmark's.
+    TokenWrites writes(client_preflight_ ? nullptr : server_.token_log_.get(), server_.anchor_,
+                       request_id_, tm.start, stop_at);
     Clock::time_point first_at{};
     for (std::size_t j = 0; j < stop_at; ++j) {
       co_await sleep_until(tm.first + tm.itl * static_cast<std::int64_t>(j));
@@ -992,11 +1041,19 @@ class Session {
         server_.counters_.errors_injected.fetch_add(1);
         for (const auto& m : spec.error_event) out += chunk(m);
         out += "0\r\n\r\n";
+        const auto handed = writes.now();
         co_await send(std::move(out));
+        if (!write_failed_) writes.stamp(handed);
         co_return keep && !write_failed_;
       }
+      // Stamped as the event is handed to the write: asio makes the write system call inside the
+      // initiating call, while the completion resumes this coroutine only after every handler
+      // queued before it, which under load is milliseconds later. Kept only when the write
+      // completes.
+      const auto handed = writes.now();
       co_await send(std::move(out));
       if (write_failed_) co_return false;
+      writes.stamp(handed);
     }
     if (truncate) {
       server_.counters_.errors_injected.fetch_add(1);
@@ -1016,7 +1073,8 @@ class Session {
   MockServer& server_;
   Stream stream_;
   bool write_failed_ = false;
-  bool client_preflight_ = false;  // the request carries X-Inferperf-Preflight
+  bool client_preflight_ = false;          // the request carries X-Inferperf-Preflight
+  std::optional<std::string> request_id_;  // X-Request-ID, kept only with --token-log
   std::time_t created_ = 0;
 };
 
@@ -1044,6 +1102,7 @@ MockServer::MockServer(MockOptions options, std::shared_ptr<const tokenizer::Tok
       unix_acceptor_(io_),
       tokenizer_(std::move(tokenizer)),
       rng_(options_.random_seed.value_or(std::random_device{}())) {
+  if (!options_.token_log.empty()) token_log_ = std::make_unique<TokenLog>(options_.token_log);
   if (!options_.tls_cert.empty() || !options_.tls_key.empty()) {
     if (options_.tls_cert.empty() || options_.tls_key.empty()) {
       throw std::runtime_error("--tls-cert and --tls-key must be given together");

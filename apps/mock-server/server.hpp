@@ -12,10 +12,12 @@
 #include <mutex>
 #include <random>
 
+#include "core/clock.hpp"
 #include "fake_dcgm.hpp"
 #include "mock_options.hpp"
 #include "routes.hpp"
 #include "served_stats.hpp"
+#include "token_log.hpp"
 #include "tokenizer/tokenizer.hpp"
 
 namespace inferperf::mock {
@@ -64,6 +66,10 @@ class MockServer {
   ServedStats served_;
   ServedStats unmeasured_;  // what inferperf's preflight requests would add (never shown)
   FakeDcgm dcgm_;
+  // --token-log: wall-clock stamps use the client's conversion (one anchor, steady -> wall) so the
+  // two files compare. Before io_: sessions destroyed with io_ still append their lines.
+  core::WallAnchor anchor_ = core::WallAnchor::capture();
+  std::unique_ptr<TokenLog> token_log_;
   boost::asio::io_context io_;
   boost::asio::ip::tcp::acceptor acceptor_;
   boost::asio::local::stream_protocol::acceptor unix_acceptor_;  // with --unix-socket

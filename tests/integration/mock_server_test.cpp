@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstdlib>
 #include <sstream>
 #include <string>
@@ -401,6 +402,73 @@ TEST(MockServer, ReadinessDelayAndApiKey) {
   EXPECT_EQ(nlohmann::json::parse(other.body)["error"]["code"], 404);
   EXPECT_EQ(http_get(port, "/v1/models").status, 401);  // http_get sends no key
   EXPECT_EQ(http_get(port, "/health").status, 200);
+}
+
+std::int64_t wall_now_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+// --token-log: one line per streamed request, one wall-clock stamp per token event, written out
+// by the time the server has exited on SIGTERM.
+TEST(MockServer, TokenLogStampsEveryTokenWrite) {
+  const std::string dir = make_temp_dir("mock-token-log");
+  const std::string path = dir + "/tokens.jsonl";
+  const std::int64_t before = wall_now_ns();
+  {
+    MockServerProcess mock({"--ttft", "50", "--itl", "20", "--no-tokenizer", "--token-log", path});
+    const auto r = http_post(mock.port(), "/v1/chat/completions", chat_body(true, 5),
+                             {{"X-Request-ID", "req-\"one\""}});
+    ASSERT_EQ(r.status, 200) << r.body;
+    // Not streamed: no line. Streamed without an id: "x_request_id": null.
+    ASSERT_EQ(http_post(mock.port(), "/v1/chat/completions", chat_body(false, 2)).status, 200);
+    ASSERT_EQ(http_post(mock.port(), "/v1/chat/completions", chat_body(true, 2)).status, 200);
+  }  // SIGTERM
+  const std::int64_t after = wall_now_ns();
+  const auto lines = read_lines(path);
+  ASSERT_EQ(lines.size(), 2U) << read_file(path);
+  const auto first = nlohmann::json::parse(lines[0]);
+  EXPECT_EQ(first["x_request_id"], "req-\"one\"");
+  const auto received = first["received_ns"].get<std::int64_t>();
+  const auto writes = first["writes_ns"].get<std::vector<std::int64_t>>();
+  ASSERT_EQ(writes.size(), 5U);
+  EXPECT_GT(received, before);  // wall-clock ns, comparable with the client's records
+  EXPECT_LT(writes.back(), after);
+  const double slack_ms = INFERPERF_SANITIZER_BUILD ? 60.0 : 15.0;
+  const double ttft_ms = static_cast<double>(writes[0] - received) / 1e6;
+  EXPECT_GE(ttft_ms, 50.0);
+  EXPECT_LT(ttft_ms, 50.0 + slack_ms);
+  // Absolute deadlines: event j is due at received + 50 + 20j ms, never earlier.
+  for (std::size_t j = 1; j < writes.size(); ++j) {
+    SCOPED_TRACE(j);
+    const double gap_ms = static_cast<double>(writes[j] - writes[j - 1]) / 1e6;
+    EXPECT_GT(gap_ms, 20.0 - slack_ms);
+    EXPECT_LT(gap_ms, 20.0 + slack_ms);
+    const double due_ms = static_cast<double>(writes[j] - received) / 1e6;
+    EXPECT_GE(due_ms, 50.0 + 20.0 * static_cast<double>(j));
+  }
+  const double spacing_ms = static_cast<double>(writes.back() - writes.front()) / 4e6;
+  EXPECT_NEAR(spacing_ms, 20.0, INFERPERF_SANITIZER_BUILD ? 10.0 : 2.0);
+  const auto second = nlohmann::json::parse(lines[1]);
+  EXPECT_TRUE(second["x_request_id"].is_null());
+  EXPECT_EQ(second["writes_ns"].size(), 2U);
+
+  // MOCK_SERVER_TOKEN_LOG, appending to the same file.
+  setenv("MOCK_SERVER_TOKEN_LOG", path.c_str(), 1);
+  {
+    MockServerProcess mock({"--fast", "--no-tokenizer"});
+    unsetenv("MOCK_SERVER_TOKEN_LOG");
+    ASSERT_EQ(http_post(mock.port(), "/v1/chat/completions", chat_body(true, 3),
+                        {{"X-Request-ID", "env"}})
+                  .status,
+              200);
+  }
+  const auto all = read_lines(path);
+  ASSERT_EQ(all.size(), 3U);
+  const auto third = nlohmann::json::parse(all[2]);
+  EXPECT_EQ(third["x_request_id"], "env");
+  EXPECT_EQ(third["writes_ns"].size(), 3U);
 }
 
 TEST(MockServer, ModelsEndpointCanBeDisabledOrLate) {
