@@ -30,6 +30,7 @@
 #include "app/telemetry_setup.hpp"
 #include "app/tokenizer_setup.hpp"
 #include "core/clock.hpp"
+#include "core/cpu_time.hpp"
 #include "core/rlimit.hpp"
 #include "core/rng.hpp"
 #include "core/secrets.hpp"
@@ -54,13 +55,16 @@ constexpr int kExitRunFailed = 1;
 constexpr int kExitBadConfig = 2;
 
 int worker_count(const config::RunConfig& c) {
-  const int hw = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  // The CPUs this process may use: under taskset or a cpuset, more workers than those would
+  // time-slice against each other.
+  const int hw = core::usable_cpus();
   int n = hw;
   if (c.load.concurrency) n = std::min(n, *c.load.concurrency);
   if (c.load.workers_max) {
     int cap = *c.load.workers_max;
     if (cap > hw) {
-      spdlog::warn("--workers-max {} exceeds the {} hardware threads; using {}", cap, hw, hw);
+      spdlog::warn("--workers-max {} exceeds the {} CPUs this process may use; using {}", cap, hw,
+                   hw);
       cap = hw;
     }
     n = std::min(n, cap);

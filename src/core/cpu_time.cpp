@@ -1,7 +1,11 @@
 #include "core/cpu_time.hpp"
 
+#include <sched.h>
 #include <sys/resource.h>
 #include <time.h>
+
+#include <algorithm>
+#include <thread>
 
 namespace inferperf::core {
 
@@ -33,6 +37,13 @@ ProcessCpu process_cpu() {
   rusage u{};
   getrusage(RUSAGE_SELF, &u);
   return {to_ns(u.ru_utime), to_ns(u.ru_stime)};
+}
+
+int usable_cpus() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof(set), &set) == 0) return std::max(1, CPU_COUNT(&set));
+  return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 }
 
 }  // namespace inferperf::core

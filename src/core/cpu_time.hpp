@@ -20,4 +20,8 @@ struct ProcessCpu {
 };
 ProcessCpu process_cpu();
 
+// CPUs this process may run on (its affinity mask: taskset, a container's cpuset), at least 1;
+// std::thread::hardware_concurrency() counts the machine's instead.
+int usable_cpus();
+
 }  // namespace inferperf::core

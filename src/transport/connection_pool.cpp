@@ -1,6 +1,7 @@
 #include "transport/connection_pool.hpp"
 
 #include <boost/asio/connect.hpp>
+#include <boost/asio/redirect_error.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
 #include <stdexcept>
@@ -14,7 +15,8 @@ ConnectionPool::ConnectionPool(asio::any_io_executor executor, BaseUrl url,
     : executor_(std::move(executor)),
       url_(std::move(url)),
       tls_(std::move(tls)),
-      unix_socket_(std::move(unix_socket)) {
+      unix_socket_(std::move(unix_socket)),
+      resolve_done_(executor_) {
   if (url_.scheme == "https" && !tls_) {
     auto made = make_client_tls_context(TransportOptions{});
     if (!made) throw std::runtime_error(made.error().message);
@@ -48,12 +50,34 @@ asio::awaitable<std::unique_ptr<Socket>> ConnectionPool::connect() {
     if (tls_) co_return std::make_unique<Socket>(std::move(sock), *tls_, url_.host);
     co_return std::make_unique<Socket>(std::move(sock));
   }
-  if (resolved_.empty()) {
-    asio::ip::tcp::resolver resolver(executor_);
-    auto results =
-        co_await resolver.async_resolve(url_.host, std::to_string(url_.port), asio::use_awaitable);
-    for (const auto& r : results) resolved_.push_back(r.endpoint());
-    order_ipv4_first(resolved_);
+  // One resolution per pool. Every request that starts before it finishes waits for it: when
+  // each one resolved and appended its own results, N simultaneous first requests left N copies
+  // of the address list, and every connect copied the whole list (memory quadratic in N: 7.6 GB
+  // at 19,500 streams, docs/benchmarks.md).
+  while (resolved_.empty()) {
+    if (resolving_) {
+      boost::system::error_code ec;
+      co_await resolve_done_.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+      continue;  // resolved, or failed: then this request tries once itself
+    }
+    resolving_ = true;
+    resolve_done_.expires_at(asio::steady_timer::time_point::max());
+    std::vector<asio::ip::tcp::endpoint> endpoints;
+    try {
+      asio::ip::tcp::resolver resolver(executor_);
+      auto results = co_await resolver.async_resolve(url_.host, std::to_string(url_.port),
+                                                     asio::use_awaitable);
+      for (const auto& r : results) endpoints.push_back(r.endpoint());
+    } catch (...) {
+      resolving_ = false;
+      resolve_done_.cancel();
+      throw;
+    }
+    resolving_ = false;
+    resolve_done_.cancel();
+    order_ipv4_first(endpoints);
+    if (endpoints.empty()) throw boost::system::system_error(asio::error::host_not_found);
+    resolved_ = std::move(endpoints);
   }
   asio::ip::tcp::socket sock(executor_);
   co_await asio::async_connect(sock, resolved_, asio::use_awaitable);

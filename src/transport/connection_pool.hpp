@@ -4,6 +4,7 @@
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/ssl/context.hpp>
+#include <boost/asio/steady_timer.hpp>
 
 #include <cstdint>
 #include <memory>
@@ -38,6 +39,8 @@ class ConnectionPool {
   void drop(std::int64_t key);
   void close_all();
   std::size_t idle_count() const { return idle_.size(); }
+  // The server's addresses, once the first connect resolved them (in the order connects try).
+  const std::vector<boost::asio::ip::tcp::endpoint>& endpoints() const { return resolved_; }
 
  private:
   boost::asio::any_io_executor executor_;
@@ -45,6 +48,8 @@ class ConnectionPool {
   std::shared_ptr<boost::asio::ssl::context> tls_;
   std::string unix_socket_;
   std::vector<boost::asio::ip::tcp::endpoint> resolved_;
+  bool resolving_ = false;                  // a request is resolving the host now
+  boost::asio::steady_timer resolve_done_;  // cancelled when it finishes: wakes the waiters
   std::vector<std::unique_ptr<Socket>> idle_;
   std::unordered_map<std::int64_t, std::unique_ptr<Socket>> keyed_;
   bool reuse_ = true;
