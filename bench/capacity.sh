@@ -7,18 +7,13 @@ cd "$(dirname "$0")/.."
 CONC="${1:-5000}"
 ITL="${2:-200}"
 OSL="${3:-150}"
-BIN=build/release/apps
-[[ -x "$BIN/inferperf" ]] || bash scripts/build.sh release >/dev/null
+source bench/lib.sh
+bench_require_build
 
 OUT=$(mktemp -d)
-"$BIN/mock-server/inferperf-mock-server" --port 0 --ttft "$ITL" --itl "$ITL" --workers 1 >"$OUT/mock.log" 2>&1 &
-MOCK_PID=$!
-trap 'kill $MOCK_PID 2>/dev/null || true; wait $MOCK_PID 2>/dev/null || true' EXIT
-for _ in $(seq 1 100); do
-  ADDR=$(sed -n 's/^inferperf-mock-server listening on //p' "$OUT/mock.log"); [[ -n "$ADDR" ]] && break; sleep 0.1
-done
+bench_start_mock "$OUT/mock.log" "" --ttft "$ITL" --itl "$ITL" --workers 1
 
-/usr/bin/time -v "$BIN/inferperf" profile -m mock-model -u "http://$ADDR" --streaming \
+/usr/bin/time -v "$CLIENT" profile -m mock-model -u "http://$ADDR" --streaming \
   --concurrency "$CONC" --request-count "$CONC" --isl 32 --osl "$OSL" --extra-inputs ignore_eos:true \
   --artifact-dir "$OUT/artifacts" --ui-type none >"$OUT/client.log" 2>"$OUT/time.log" || true
 

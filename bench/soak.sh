@@ -9,33 +9,21 @@ cd "$(dirname "$0")/.."
 RATE="${1:-2000}"
 SECONDS_RUN="${2:-1800}"
 FAULTS="${3:-1}"
-BIN=build/release/apps
-[[ -x "$BIN/inferperf" ]] || bash scripts/build.sh release >/dev/null
+source bench/lib.sh
+bench_require_build
 
 OUT=$(mktemp -d /tmp/inferperf-soak.XXXXXX)
 echo "soak: $RATE req/s for $SECONDS_RUN s, $FAULTS % faults; files in $OUT"
-"$BIN/mock-server/inferperf-mock-server" --port 0 --ttft 2 --itl 1 --workers 1 \
-  --fault-rate "$FAULTS" --random-seed 1 >"$OUT/mock.log" 2>&1 &
-MOCK_PID=$!
-CLIENT_PID=""
-cleanup() {
-  [[ -n "$CLIENT_PID" ]] && kill "$CLIENT_PID" 2>/dev/null || true
-  kill "$MOCK_PID" 2>/dev/null || true
-  wait 2>/dev/null || true
-}
-trap cleanup EXIT
-for _ in $(seq 1 100); do
-  ADDR=$(sed -n 's/^inferperf-mock-server listening on //p' "$OUT/mock.log")
-  [[ -n "$ADDR" ]] && break
-  sleep 0.1
-done
+bench_start_mock "$OUT/mock.log" "" --ttft 2 --itl 1 --workers 1 \
+  --fault-rate "$FAULTS" --random-seed 1
 
-/usr/bin/time -v "$BIN/inferperf" profile -m mock-model -u "http://$ADDR" --streaming \
+/usr/bin/time -v "$CLIENT" profile -m mock-model -u "http://$ADDR" --streaming \
   --request-rate "$RATE" --arrival-pattern constant --concurrency 512 \
   --benchmark-duration "$SECONDS_RUN" --benchmark-grace-period 15 --request-timeout-seconds 10 \
   --isl 32 --osl 8 --extra-inputs ignore_eos:true --random-seed 7 --no-server-metrics \
   --artifact-dir "$OUT/artifacts" --ui-type none >"$OUT/client.log" 2>"$OUT/time.log" &
 CLIENT_PID=$!
+BENCH_PIDS+=("$CLIENT_PID")
 
 # One sample every 10 s: elapsed, RSS (kB), open descriptors, records on disk.
 echo "t_s rss_kb fds records" >"$OUT/samples.txt"
@@ -55,7 +43,7 @@ set +e
 wait "$CLIENT_PID"
 CODE=$?
 set -e
-CLIENT_PID=""
+
 METRICS=$(curl -s "http://$ADDR/metrics")
 SERVED=$(sed -n 's/^inferperf_mock_requests_total //p' <<<"$METRICS")
 INJECTED=$(sed -n 's/^inferperf_mock_errors_injected_total //p' <<<"$METRICS")
