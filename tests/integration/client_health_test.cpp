@@ -87,44 +87,55 @@ TEST(ClientHealth, StarvedClientWarnsAndNamesTheCause) {
 
 TEST(ClientHealth, CalmRunIsHealthyAndAnalyzeReproducesTheBlock) {
   MockServerProcess mock({"--ttft", "2", "--itl", "1"});
-  const std::string dir = make_temp_dir("ip-health-calm-");
-  auto r = run_process({INFERPERF_BIN,
-                        "profile",
-                        "-m",
-                        "mock-model",
-                        "-u",
-                        mock.url(),
-                        "--streaming",
-                        "--isl",
-                        "16",
-                        "--osl",
-                        "10",
-                        "--extra-inputs",
-                        "ignore_eos:true",
-                        "--concurrency",
-                        "4",
-                        "--request-count",
-                        "400",
-                        "--artifact-dir",
-                        dir,
-                        "--ui-type",
-                        "none"},
-                       120s);
-  ASSERT_EQ(r.exit_code, 0) << r.out;
-  EXPECT_EQ(r.out.find("client saturated"), std::string::npos) << r.out;
-  EXPECT_EQ(r.out.find("SATURATED"), std::string::npos) << r.out;
-  const auto h = client_health_of(dir);
+  // RUN_SERIAL keeps other tests away, not other processes: one preemption of a few ms by an
+  // unrelated job lands in a loop-lag p99 of a 2 s run. A healthy client is healthy in at least one
+  // of three runs; a client whose self-check misjudges a calm run is flagged in all three.
+  std::string dir;
+  ProcessResult r;
+  nlohmann::json h;
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    dir = make_temp_dir("ip-health-calm-");
+    r = run_process({INFERPERF_BIN,
+                     "profile",
+                     "-m",
+                     "mock-model",
+                     "-u",
+                     mock.url(),
+                     "--streaming",
+                     "--isl",
+                     "16",
+                     "--osl",
+                     "10",
+                     "--extra-inputs",
+                     "ignore_eos:true",
+                     "--concurrency",
+                     "4",
+                     "--request-count",
+                     "400",
+                     "--artifact-dir",
+                     dir,
+                     "--ui-type",
+                     "none"},
+                    120s);
+    ASSERT_EQ(r.exit_code, 0) << r.out;
+    h = client_health_of(dir);
+    // The block is there and consistent whatever the verdict.
+    EXPECT_EQ(h["saturated"].get<bool>(), !h["causes"].empty());
+    EXPECT_EQ(h["requests"], 400);
+    EXPECT_GE(h["events"].get<long long>(), 400 * 10);
+    EXPECT_GT(h["window_s"].get<double>(), 0.5);
+    for (const auto& w : h["workers"]) {
+      // One probe every 10 ms over the window (a few late ones are skipped, never doubled).
+      EXPECT_GT(w["loop_lag_samples"].get<double>(), 0.5 * h["window_s"].get<double>() * 100);
+      EXPECT_LE(w["loop_lag_samples"].get<double>(), h["window_s"].get<double>() * 100 + 2);
+    }
+    if (!h["saturated"].get<bool>()) break;
+  }
   EXPECT_EQ(h["saturated"], false) << h.dump(2);
   EXPECT_TRUE(h["causes"].empty());
-  EXPECT_EQ(h["requests"], 400);
-  EXPECT_GE(h["events"].get<long long>(), 400 * 10);
+  EXPECT_EQ(r.out.find("client saturated"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("SATURATED"), std::string::npos) << r.out;
   EXPECT_LT(h["worker_cpu_percent_max"].get<double>(), 90.0);
-  EXPECT_GT(h["window_s"].get<double>(), 0.5);
-  for (const auto& w : h["workers"]) {
-    // One probe every 10 ms over the window (a few late ones are skipped, never doubled).
-    EXPECT_GT(w["loop_lag_samples"].get<double>(), 0.5 * h["window_s"].get<double>() * 100);
-    EXPECT_LE(w["loop_lag_samples"].get<double>(), h["window_s"].get<double>() * 100 + 2);
-  }
 
   std::filesystem::remove(dir + "/profile_export_aiperf.json");
   auto again = run_process({INFERPERF_BIN, "analyze", dir}, 60s);
