@@ -220,7 +220,7 @@ TEST(ParseCommandLine, InvalidValuesAreErrors) {
       {"profile", "-m", "x", "--url", "http://a:1", "--url-strategy", "random"},
       {"profile", "-m", "x", "--isl", "0"},
       {"profile", "-m", "x", "--export-level", "everything"},
-      {"profile", "-m", "x", "--ui-type", "dashboard"},
+      {"profile", "-m", "x", "--ui-type", "fancy"},
   };
   for (const auto& args : bad) {
     const CliOutcome o = parse_command_line(args);
