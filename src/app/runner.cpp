@@ -463,7 +463,9 @@ int run_profile(config::RunConfig c) {
     }
   }
   if (!frontend && ui_type != config::UiType::kNone) {
-    frontend = ui::make_simple_frontend(stderr, isatty(STDERR_FILENO) != 0);
+    std::shared_ptr<spdlog::sinks::sink> above;
+    frontend = ui::make_simple_frontend(stderr, isatty(STDERR_FILENO) != 0, &above);
+    if (above) route_console_logging(above);
   }
   ui::UiThread ui_thread(std::move(frontend), [&view] { return view.snapshot(); });
 

@@ -1,6 +1,10 @@
 #include "ui/frontend.hpp"
 
 #include <fmt/format.h>
+#include <spdlog/details/null_mutex.h>
+#include <spdlog/sinks/base_sink.h>
+
+#include <sys/ioctl.h>
 
 #include <cmath>
 #include <map>
@@ -23,15 +27,93 @@ void Frontend::wait(std::chrono::milliseconds d, const std::atomic<bool>& stop) 
 
 namespace {
 
+// The progress block at the bottom of a terminal, shared by the front end (redraws) and the log
+// sink (lines printed above it).
+class SimpleScreen {
+ public:
+  explicit SimpleScreen(std::FILE* out) : out_(out) {}
+
+  void draw(std::vector<std::string> lines) {
+    std::lock_guard lock(mu_);
+    lines_ = std::move(lines);
+    std::string buf = back_to_top();
+    append_lines(buf);
+    write(buf);
+  }
+
+  // `text` (whole lines, each ending in '\n') where the block was, then the block again below.
+  void print_above(const std::string& text) {
+    std::lock_guard lock(mu_);
+    std::string buf = back_to_top() + text;
+    drawn_ = 0;
+    append_lines(buf);
+    write(buf);
+  }
+
+  void end() {
+    std::lock_guard lock(mu_);
+    if (drawn_ > 0) write("\n");
+    drawn_ = 0;
+  }
+
+ private:
+  // To the start of the block's first line, and everything from there down cleared.
+  std::string back_to_top() const {
+    if (drawn_ == 0) return {};
+    std::string s = "\r";
+    if (drawn_ > 1) s += fmt::format("\x1b[{}A", drawn_ - 1);
+    return s + "\x1b[J";
+  }
+  void append_lines(std::string& buf) {
+    // A line wider than the terminal would wrap, and going back up by the number of lines drawn
+    // would then miss the top of the block: each line is cut to the width.
+    winsize ws{};
+    const std::size_t width = ::ioctl(::fileno(out_), TIOCGWINSZ, &ws) == 0 && ws.ws_col > 1
+                                  ? static_cast<std::size_t>(ws.ws_col - 1)
+                                  : std::string::npos;
+    for (std::size_t i = 0; i < lines_.size(); ++i) {
+      buf += lines_[i].substr(0, width);
+      if (i + 1 < lines_.size()) buf += "\n";
+    }
+    drawn_ = static_cast<int>(lines_.size());
+  }
+  void write(const std::string& buf) {
+    std::fwrite(buf.data(), 1, buf.size(), out_);
+    std::fflush(out_);
+  }
+
+  std::mutex mu_;
+  std::FILE* out_;
+  std::vector<std::string> lines_;
+  int drawn_ = 0;
+};
+
+class SimpleLogSink final : public spdlog::sinks::base_sink<spdlog::details::null_mutex> {
+ public:
+  explicit SimpleLogSink(std::shared_ptr<SimpleScreen> screen) : screen_(std::move(screen)) {}
+
+ protected:
+  void sink_it_(const spdlog::details::log_msg& msg) override {
+    spdlog::memory_buf_t formatted;
+    formatter_->format(msg, formatted);
+    screen_->print_above(std::string(formatted.data(), formatted.size()));
+  }
+  void flush_() override {}
+
+ private:
+  std::shared_ptr<SimpleScreen> screen_;
+};
+
 class SimpleFrontend final : public Frontend {
  public:
-  SimpleFrontend(std::FILE* out, bool terminal) : out_(out), terminal_(terminal) {}
+  SimpleFrontend(std::FILE* out, bool terminal)
+      : out_(out), terminal_(terminal), screen_(std::make_shared<SimpleScreen>(out)) {}
 
   std::chrono::milliseconds period() const override { return std::chrono::milliseconds(250); }
 
   void show(const ProgressSnapshot& s) override {
     if (terminal_) {
-      redraw(simple_lines(s));
+      screen_->draw(simple_lines(s));
     } else {
       print_changes(s);
     }
@@ -39,24 +121,13 @@ class SimpleFrontend final : public Frontend {
 
   void close(const ProgressSnapshot& last) override {
     show(last);
-    if (terminal_ && drawn_ > 0) std::fputs("\n", out_);
+    if (terminal_) screen_->end();
     std::fflush(out_);
   }
+
+  std::shared_ptr<SimpleScreen> screen() const { return screen_; }
 
  private:
-  // Back to the first line drawn last time, then every line cleared and written again.
-  void redraw(const std::vector<std::string>& lines) {
-    std::string buf = "\r";
-    if (drawn_ > 1) buf += fmt::format("\x1b[{}A", drawn_ - 1);
-    for (std::size_t i = 0; i < lines.size(); ++i) {
-      buf += "\x1b[2K" + lines[i];
-      if (i + 1 < lines.size()) buf += "\n";
-    }
-    std::fputs(buf.c_str(), out_);
-    std::fflush(out_);
-    drawn_ = static_cast<int>(lines.size());
-  }
-
   void print_changes(const ProgressSnapshot& s) {
     const auto now = std::chrono::steady_clock::now();
     for (const auto& p : s.phases) {
@@ -79,14 +150,17 @@ class SimpleFrontend final : public Frontend {
   };
   std::FILE* out_;
   bool terminal_;
-  int drawn_ = 0;
+  std::shared_ptr<SimpleScreen> screen_;
   std::map<std::string, Printed> printed_;
 };
 
 }  // namespace
 
-std::unique_ptr<Frontend> make_simple_frontend(std::FILE* out, bool terminal) {
-  return std::make_unique<SimpleFrontend>(out, terminal);
+std::unique_ptr<Frontend> make_simple_frontend(std::FILE* out, bool terminal,
+                                               std::shared_ptr<spdlog::sinks::sink>* log_sink) {
+  auto fe = std::make_unique<SimpleFrontend>(out, terminal);
+  if (log_sink && terminal) *log_sink = std::make_shared<SimpleLogSink>(fe->screen());
+  return fe;
 }
 
 UiThread::UiThread(std::unique_ptr<Frontend> frontend, Source source)

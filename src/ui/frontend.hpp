@@ -11,6 +11,8 @@
 #include <mutex>
 #include <thread>
 
+#include <spdlog/sinks/sink.h>
+
 #include "ui/progress_snapshot.hpp"
 
 namespace inferperf::ui {
@@ -31,7 +33,11 @@ class Frontend {
 // `simple`: one line per phase on `out`. On a terminal the lines are redrawn in place 4 times a
 // second; otherwise a phase's line is printed (never redrawn, no escape codes) when it moved by
 // at least 1 % and a second has passed, and when it ends.
-std::unique_ptr<Frontend> make_simple_frontend(std::FILE* out, bool terminal);
+// On a terminal, `log_sink` (when given) receives an spdlog sink that prints log lines above the
+// progress lines, which are then drawn again: logging straight to the terminal would be
+// overwritten by the next redraw.
+std::unique_ptr<Frontend> make_simple_frontend(
+    std::FILE* out, bool terminal, std::shared_ptr<spdlog::sinks::sink>* log_sink = nullptr);
 
 class UiThread {
  public:

@@ -156,9 +156,35 @@ TEST(SimpleFrontend, ATerminalRedrawsInPlace) {
   fe->close(two);
   const std::string out = written(f);
   std::fclose(f);
-  // The second and third frames go back up one line (two lines drawn) and clear each line.
-  EXPECT_NE(out.find("\r\x1b[1A\x1b[2K[warmup]"), std::string::npos) << out;
+  // The first frame starts in place; the next ones go back up one line (two lines drawn) and
+  // clear everything below before drawing again.
+  EXPECT_EQ(out.rfind("[warmup]", 0), 0u) << out;
+  EXPECT_NE(out.find("\r\x1b[1A\x1b[J[warmup]"), std::string::npos) << out;
   EXPECT_EQ(out.back(), '\n');
+}
+
+TEST(SimpleFrontend, LogLinesGoAboveTheProgressLines) {
+  std::FILE* f = std::tmpfile();
+  ASSERT_NE(f, nullptr);
+  std::shared_ptr<spdlog::sinks::sink> sink;
+  auto fe = make_simple_frontend(f, true, &sink);
+  ASSERT_TRUE(sink);
+  sink->set_pattern("%v");
+  fe->show(with_phase(5, false));
+  sink->log(spdlog::details::log_msg("test", spdlog::level::warn, "something happened"));
+  fe->close(with_phase(100, true));
+  const std::string out = written(f);
+  std::fclose(f);
+  // The block is erased, the log line printed, the block drawn again under it.
+  const auto log_at = out.find("\r\x1b[Jsomething happened\n[profiling]");
+  EXPECT_NE(log_at, std::string::npos) << out;
+  EXPECT_NE(out.find("completed 100 ", log_at), std::string::npos) << out;
+  // Not a terminal: no sink (the log goes to stderr as usual).
+  std::shared_ptr<spdlog::sinks::sink> none;
+  std::FILE* g = std::tmpfile();
+  make_simple_frontend(g, false, &none);
+  std::fclose(g);
+  EXPECT_FALSE(none);
 }
 
 }  // namespace
