@@ -181,8 +181,8 @@ void TelemetryCollector::update_live_lines(std::size_t first_new_gpu_sample) {
   };
   for (std::size_t i = first_new_gpu_sample; i < gpu_samples_.size(); ++i) {
     const GpuSample& s = gpu_samples_[i];
-    lines.push_back(fmt::format("GPU {} {}: {} power, {} util, {} memory, {}", s.gpu.index,
-                                s.gpu.model_name.empty() ? s.source : s.gpu.model_name,
+    lines.push_back(fmt::format("GPU {} {}: {} power, {} util, {} memory, {} temperature",
+                                s.gpu.index, s.gpu.model_name.empty() ? s.source : s.gpu.model_name,
                                 value(s, GpuMetric::kPowerUsage, "{:.0f} W"),
                                 value(s, GpuMetric::kGpuUtilization, "{:.0f} %"),
                                 value(s, GpuMetric::kMemoryUsed, "{:.1f} GB"),
