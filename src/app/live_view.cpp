@@ -3,7 +3,9 @@
 namespace inferperf::app {
 
 config::UiType choose_ui(bool given, config::UiType ui, bool verbose, bool stdout_terminal) {
-  if (given) return ui;
+  // A full-screen view on a pipe would fill it with escape codes: spec 6.10 falls back.
+  if (given)
+    return ui == config::UiType::kDashboard && !stdout_terminal ? config::UiType::kSimple : ui;
   if (!stdout_terminal) return config::UiType::kNone;
   return verbose ? config::UiType::kSimple : config::UiType::kDashboard;
 }

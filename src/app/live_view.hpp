@@ -17,8 +17,9 @@
 
 namespace inferperf::app {
 
-// Which live view a run shows (spec 6.10): an explicit --ui-type wins; otherwise none when
-// stdout is not a terminal, simple with -v/-vv (so the log stays readable), else the dashboard.
+// Which live view a run shows (spec 6.10): an explicit --ui-type wins (but the dashboard falls
+// back to simple when stdout is not a terminal); otherwise none when stdout is not a terminal,
+// simple with -v/-vv (so the log stays readable), else the dashboard.
 config::UiType choose_ui(bool given, config::UiType ui, bool verbose, bool stdout_terminal);
 
 class LiveView {

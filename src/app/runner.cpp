@@ -441,6 +441,9 @@ int run_profile(config::RunConfig c) {
   // a terminal, simple with -v/-vv, else the dashboard.
   const config::UiType ui_type =
       choose_ui(c.set_options.count("--ui-type") > 0, c.ui, c.verbose, isatty(STDOUT_FILENO) != 0);
+  if (ui_type != c.ui && c.set_options.count("--ui-type") > 0) {
+    spdlog::warn("--ui-type dashboard needs a terminal on stdout; showing simple progress lines");
+  }
   ui::LiveStats live(clock.now_ns());
   if (ui_type != config::UiType::kNone) {
     // Only the collector thread writes; without a view nobody reads, so nothing is fed.

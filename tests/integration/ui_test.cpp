@@ -215,6 +215,14 @@ TEST(Ui, OutputToPipesHasNoEscapeCodes) {
                        "in flight 0  errors 0"),
             std::string::npos)
       << r.out;
+  // The dashboard asked for on a pipe falls back to simple: still no escape codes.
+  args = base;
+  args.insert(args.end(), {"--ui-type", "dashboard", "--artifact-dir", dir + "/dashboard"});
+  r = run_process(args, 120s);
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_EQ(r.out.find('\x1b'), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("needs a terminal on stdout"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("completed 100  in flight 0  errors 0"), std::string::npos) << r.out;
 }
 
 }  // namespace

@@ -7,10 +7,12 @@ namespace {
 
 using config::UiType;
 
+// The dashboard asked for on a pipe falls back to simple (no escape codes in the pipe).
 TEST(ChooseUi, AnExplicitChoiceWins) {
   for (bool tty : {false, true}) {
     for (bool verbose : {false, true}) {
-      EXPECT_EQ(choose_ui(true, UiType::kDashboard, verbose, tty), UiType::kDashboard);
+      EXPECT_EQ(choose_ui(true, UiType::kDashboard, verbose, tty),
+                tty ? UiType::kDashboard : UiType::kSimple);
       EXPECT_EQ(choose_ui(true, UiType::kSimple, verbose, tty), UiType::kSimple);
       EXPECT_EQ(choose_ui(true, UiType::kNone, verbose, tty), UiType::kNone);
     }
