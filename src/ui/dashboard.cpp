@@ -7,7 +7,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <csignal>
 #include <cstdio>
+#include <iterator>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -22,6 +24,31 @@ namespace {
 std::atomic<bool> g_active{false};
 termios g_saved_modes{};
 bool g_have_modes = false;
+
+// A crash (SIGSEGV, an abort from a failed check) must not leave the terminal on the alternate
+// screen with echo off: these handlers restore it with async-signal-safe calls, then let the
+// default action happen (SA_RESETHAND re-arms it; raise() delivers it again).
+constexpr int kCrashSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+struct sigaction g_previous[sizeof(kCrashSignals) / sizeof(kCrashSignals[0])];
+
+void restore_and_reraise(int sig) {
+  emergency_restore_terminal();
+  ::raise(sig);
+}
+
+void install_crash_handlers() {
+  struct sigaction sa {};
+  sa.sa_handler = restore_and_reraise;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = SA_RESETHAND | SA_NODEFER;
+  for (std::size_t i = 0; i < std::size(kCrashSignals); ++i)
+    ::sigaction(kCrashSignals[i], &sa, &g_previous[i]);
+}
+
+void remove_crash_handlers() {
+  for (std::size_t i = 0; i < std::size(kCrashSignals); ++i)
+    ::sigaction(kCrashSignals[i], &g_previous[i], nullptr);
+}
 
 enum Pane : int {
   kProgress,
@@ -45,6 +72,7 @@ class Dashboard final : public Frontend {
     if (!screen_) throw std::runtime_error("cannot initialise the terminal for the dashboard");
     set_term(screen_);
     g_active.store(true);
+    install_crash_handlers();
     cbreak();
     noecho();
     keypad(stdscr, TRUE);
@@ -59,6 +87,7 @@ class Dashboard final : public Frontend {
   }
 
   ~Dashboard() override {
+    remove_crash_handlers();
     // endwin leaves the alternate screen and restores the modes newterm changed.
     if (screen_) {
       endwin();

@@ -8,6 +8,7 @@
 
 #include <array>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <regex>
@@ -182,6 +183,36 @@ TEST(Ui, QStopsTheRunLikeTheFirstInterrupt) {
   EXPECT_EQ(j["was_cancelled"], true);
   EXPECT_GE(count_of(j, "request_count"), 20);
   EXPECT_LT(count_of(j, "request_count"), 1000000);
+}
+
+TEST(Ui, ACrashStillRestoresTheTerminal) {
+  if (!have_tmux()) GTEST_SKIP() << "tmux is not installed";
+  MockServerProcess mock({"--ttft", "5", "--itl", "2"});
+  const std::string dir = make_temp_dir("ip-ui-crash-");
+  // In the background to learn its pid (stdin given back: a background job gets /dev/null);
+  // after it dies, the shell reports whether the terminal echoes again.
+  Tmux tmux(
+      std::string("env AIPERF_SERVER_METRICS_COLLECTION_FLUSH_PERIOD=0 "
+                  "AIPERF_GPU_DEFAULT_DCGM_ENDPOINTS= ") +
+      INFERPERF_BIN + " profile -m mock-model -u " + mock.url() +
+      " --streaming --isl 16 --osl 20 --concurrency 2 --request-count 1000000 --artifact-dir " +
+      dir + " --ui-type dashboard </dev/tty & echo $! > " + dir + "/pid; wait $!; echo exit=$? > " +
+      dir + "/exit_code; stty -a </dev/tty > " + dir + "/stty; sleep 120");
+  const std::string running =
+      tmux.wait_for([](const std::string& s) { return on_screen(s, "completed") >= 5; }, 60s);
+  ASSERT_GE(on_screen(running, "completed"), 5) << running;
+  ASSERT_EQ(tmux.display("#{alternate_on}"), "1");
+  const pid_t pid = std::stoi(read_file(dir + "/pid"));
+  ASSERT_EQ(::kill(pid, SIGSEGV), 0);
+  const auto end = std::chrono::steady_clock::now() + 30s;
+  while (!std::filesystem::exists(dir + "/stty") && std::chrono::steady_clock::now() < end)
+    std::this_thread::sleep_for(100ms);
+  std::this_thread::sleep_for(200ms);
+  EXPECT_EQ(read_file(dir + "/exit_code"), "exit=139\n");  // 128 + SIGSEGV: the default action
+  EXPECT_EQ(tmux.display("#{alternate_on}"), "0");
+  const std::string modes = read_file(dir + "/stty");
+  EXPECT_TRUE(std::regex_search(modes, std::regex("(^|\\s)echo(\\s|$)"))) << modes;
+  EXPECT_TRUE(std::regex_search(modes, std::regex("(^|\\s)icanon(\\s|$)"))) << modes;
 }
 
 TEST(Ui, OutputToPipesHasNoEscapeCodes) {
