@@ -106,8 +106,10 @@ class Dashboard final : public Frontend {
   void wait(std::chrono::milliseconds d, const std::atomic<bool>& stop) override {
     const auto end = std::chrono::steady_clock::now() + d;
     while (!stop.load() && std::chrono::steady_clock::now() < end) {
-      if (key(50) == 'q' && !quit_sent_) {
-        quit_sent_ = true;
+      // The first q stops issuing, the second cancels what is in flight (as the first and
+      // second Ctrl-C); a third would be the signal path's _Exit, which q never takes.
+      if (key(50) == 'q' && quits_ < 2) {
+        ++quits_;
         if (opts_.on_quit) opts_.on_quit();
         draw();
       }
@@ -183,11 +185,18 @@ class Dashboard final : public Frontend {
     erase();
     const int w = COLS, h = LINES;
     const ProgressSnapshot& s = last_;
-    const std::string state = s.finished ? "finished" : quit_sent_ ? "stopping" : "running";
+    const std::string state = s.finished    ? "finished"
+                              : quits_ == 1 ? "stopping"
+                              : quits_ >= 2 ? "cancelling"
+                                            : "running";
+    const char* q_does = s.finished    ? "close"
+                         : quits_ == 0 ? "stop gracefully"
+                         : quits_ == 1 ? "cancel requests in flight"
+                                       : "-";
     std::string bar = fmt::format(
         " inferperf dashboard [{}]   q: {}   tab: switch pane   "
         "up/down: scroll log",
-        state, s.finished ? "close" : "stop gracefully");
+        state, q_does);
     bar.resize(static_cast<std::size_t>(std::max(0, w)), ' ');
     text(0, 0, w, bar, A_REVERSE);
     if (w < 60 || h < 20) {
@@ -294,7 +303,7 @@ class Dashboard final : public Frontend {
   ProgressSnapshot last_;
   int focus_ = kMetrics;
   int scroll_ = 0;
-  bool quit_sent_ = false;
+  int quits_ = 0;  // q presses while the run goes
 };
 
 }  // namespace
