@@ -10,6 +10,7 @@ PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libpcre2-dev libutf8proc-dev libsentencepiece-dev sentencepiece
   clang-format openssl time
+  libncurses-dev tmux  # the live dashboard (ncurses); its integration test drives it in tmux
   wrk  # bench/wrk_compare.sh: the HTTP load generator the client's request rate is compared with
   clang libclang-rt-14-dev  # the fuzz preset: clang with libFuzzer and the sanitizer runtimes
 )

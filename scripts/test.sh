@@ -22,15 +22,17 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:ha
 # ThreadSanitizer on the threaded core (DECISIONS: CI budget): the issuer, scheduler and precise
 # waiter, the record and telemetry collectors, the workers' response path, and the end-to-end runs
 # that drive them all together (streaming, faults and signals, load modes, every endpoint type,
-# preflight, TLS and Unix sockets, GPU telemetry, subagent traces). Single-threaded parsers,
+# preflight, TLS and Unix sockets, GPU telemetry, subagent traces, the live views: LiveStats fed
+# and read concurrently, the dashboard's UI thread in tmux). Single-threaded parsers,
 # loaders and tokenizers run under ASan+UBSan above.
 TSAN_TESTS='^(IssuerLoop|PreciseWaiter|Scheduler[A-Za-z]*|Collector|CollectorUrls|ResponseCollector'
 TSAN_TESTS+='|ResponseCollectorRaw|ProfileStreaming|ProfileErrors|Faults/ProfileFaults|LoadModes'
 TSAN_TESTS+='|Types/Endpoints|Endpoints|Preflight|Tls|Transport|GpuTelemetry|ServerMetrics|WekaTrace'
-TSAN_TESTS+='|ProfileDuration|StreamStalls|Reliability|Interruption|Durability)\.'
+TSAN_TESTS+='|ProfileDuration|StreamStalls|Reliability|Interruption|Durability|LiveStats|Ui)\.'
 # Only the binaries those tests live in (and the apps they run) are built under TSan.
 TSAN_TARGETS=(test_timing test_telemetry test_worker test_metrics test_integration_profile
-  test_integration_endpoints test_integration_transport test_integration_reliability)
+  test_integration_endpoints test_integration_transport test_integration_reliability test_ui
+  test_integration_ui)
 cmake --preset tsan >/dev/null
 cmake --build --preset tsan -j "$(nproc)" --target "${TSAN_TARGETS[@]}"
 TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \

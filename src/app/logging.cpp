@@ -6,6 +6,7 @@
 #include <spdlog/spdlog.h>
 
 #include <cctype>
+#include <mutex>
 
 #include "core/secrets.hpp"
 
@@ -62,10 +63,53 @@ spdlog::level::level_enum parse_level(const std::string& l) {
   return spdlog::level::info;  // INFO, NOTICE, SUCCESS
 }
 
+// The console sink: stderr, or a pane while a dashboard covers the terminal. The logger's sink
+// list is never changed while other threads log (spdlog does not guard it); the switch happens
+// inside this sink, under its own lock.
+class ConsoleRouter final : public spdlog::sinks::sink {
+ public:
+  ConsoleRouter() : console_(std::make_shared<spdlog::sinks::stderr_color_sink_mt>()) {}
+  void log(const spdlog::details::log_msg& msg) override {
+    std::lock_guard lock(mu_);
+    (pane_ ? *pane_ : *console_).log(msg);
+  }
+  void flush() override {
+    std::lock_guard lock(mu_);
+    (pane_ ? *pane_ : *console_).flush();
+  }
+  void set_pattern(const std::string& pattern) override { console_->set_pattern(pattern); }
+  void set_formatter(std::unique_ptr<spdlog::formatter> f) override {
+    console_->set_formatter(std::move(f));
+  }
+  void route(std::shared_ptr<spdlog::sinks::sink> pane) {
+    if (pane) {
+      pane->set_formatter(make_formatter());
+      pane->set_level(spdlog::level::trace);  // this sink's own level filters first
+    }
+    std::lock_guard lock(mu_);
+    pane_ = std::move(pane);
+  }
+
+ private:
+  std::mutex mu_;
+  std::shared_ptr<spdlog::sinks::sink> console_;
+  std::shared_ptr<spdlog::sinks::sink> pane_;
+};
+
+std::shared_ptr<ConsoleRouter>& console_router() {
+  static std::shared_ptr<ConsoleRouter> router;
+  return router;
+}
+
 }  // namespace
 
+void route_console_logging(std::shared_ptr<spdlog::sinks::sink> pane) {
+  if (auto& router = console_router()) router->route(std::move(pane));
+}
+
 void init_console_logging(const std::string& level) {
-  auto console = std::make_shared<spdlog::sinks::stderr_color_sink_mt>();
+  auto console = std::make_shared<ConsoleRouter>();
+  console_router() = console;
   console->set_level(parse_level(level));
   auto logger = std::make_shared<spdlog::logger>("inferperf", console);
   logger->set_formatter(make_formatter());

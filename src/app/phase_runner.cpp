@@ -4,7 +4,6 @@
 #include <spdlog/spdlog.h>
 
 #include <cmath>
-#include <iostream>
 #include <string>
 #include <thread>
 
@@ -63,6 +62,24 @@ void PhaseRunner::first_token(std::int64_t credit_id) {
   current_.load()->first_token(credit_id);
 }
 
+std::vector<ui::PhaseProgress> PhaseRunner::progress() const {
+  std::lock_guard lock(current_mu_);
+  std::vector<ui::PhaseProgress> out;
+  const core::MonoNs now = clock_.now_ns();
+  for (const Track& t : tracks_) {
+    ui::PhaseProgress p = t.view;
+    if (!p.done) {
+      if (const auto* loop = current_.load()) {
+        p.sent = loop->issued();
+        p.in_flight = loop->issued() - loop->returned();
+      }
+    }
+    p.elapsed_s = static_cast<double>((t.end_ns ? t.end_ns : now) - t.start_ns) / 1e9;
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
 PhaseOutcome PhaseRunner::run(const timing::PhasePlan& pp, double grace_s,
                               worker::WorkerPool& pool) {
   const std::string name = records::to_string(pp.phase);
@@ -82,6 +99,12 @@ PhaseOutcome PhaseRunner::run(const timing::PhasePlan& pp, double grace_s,
   {
     std::lock_guard lock(current_mu_);
     current_.store(&loop);
+    Track t;
+    t.view.name = name;
+    t.view.target_count = pp.request_count;
+    t.view.duration_s = pp.duration_s;
+    t.start_ns = sched.start_ns();
+    tracks_.push_back(std::move(t));
   }
   if (stopped_.load()) loop.stop();
   spdlog::info("{}: {}, {} worker thread(s)", name, describe(pp), options_.workers);
@@ -94,10 +117,9 @@ PhaseOutcome PhaseRunner::run(const timing::PhasePlan& pp, double grace_s,
     issuer_cpu_ns = core::this_thread_cpu_ns();
   });
   std::atomic<bool> phase_done{false};
-  // One watcher thread: the progress line, and the failure threshold on this phase's records.
+  // One watcher thread: the failure threshold on this phase's records.
   const std::int64_t completed0 = collector_.completed(), errors0 = collector_.errors();
   std::thread watcher([&] {
-    auto next_print = std::chrono::steady_clock::now();
     while (!phase_done.load()) {
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
       if (phase_done.load()) break;
@@ -116,15 +138,7 @@ PhaseOutcome PhaseRunner::run(const timing::PhasePlan& pp, double grace_s,
         stop();
         pool.cancel_all("stopped: failed requests exceeded --failed-request-threshold");
       }
-      if (options_.show_progress && std::chrono::steady_clock::now() >= next_print) {
-        next_print += std::chrono::milliseconds(250);
-        std::cerr << fmt::format("\r[{}] sent {}{} completed {} errors {}   ", name, loop.issued(),
-                                 pp.request_count ? fmt::format("/{}", *pp.request_count) : "",
-                                 collector_.completed(), collector_.errors())
-                  << std::flush;
-      }
     }
-    if (options_.show_progress) std::cerr << "\n";
   });
   issuer_thread.join();
   if (sched.skipped_arrivals() > 0) {
@@ -164,6 +178,11 @@ PhaseOutcome PhaseRunner::run(const timing::PhasePlan& pp, double grace_s,
   {
     std::lock_guard lock(current_mu_);
     current_.store(nullptr);
+    Track& t = tracks_.back();
+    t.view.sent = loop.issued();
+    t.view.in_flight = loop.issued() - loop.returned();
+    t.view.done = true;
+    t.end_ns = out.end_ns;
   }
   return out;
 }

@@ -1,7 +1,7 @@
 // Runs the phases of one benchmark (warmup, then profiling) one after the other on one worker
 // pool: a scheduler and issuer thread per phase, the wait for what is in flight, the grace
-// period, and the progress line. Workers' reports go to whichever phase is running (phases
-// never overlap).
+// period and the failure threshold. progress() tells a live view what each phase has sent.
+// Workers' reports go to whichever phase is running (phases never overlap).
 #pragma once
 #include <atomic>
 #include <cstdint>
@@ -15,6 +15,7 @@
 #include "records/collector.hpp"
 #include "timing/issuer_loop.hpp"
 #include "timing/load_plan.hpp"
+#include "ui/progress_snapshot.hpp"
 #include "worker/worker_pool.hpp"
 
 namespace inferperf::app {
@@ -28,7 +29,6 @@ struct PhaseOutcome {
 struct PhaseRunnerOptions {
   std::vector<timing::SessionShape> shapes;  // one per dataset conversation
   timing::SamplingStrategy sampling = timing::SamplingStrategy::kShuffle;
-  bool show_progress = false;
   int workers = 1;  // for the log line
   // After stop(): how long in-flight requests may still finish, in any phase (∞ waits for them).
   double stop_grace_s = 30.0;
@@ -55,14 +55,23 @@ class PhaseRunner {
   // Worker threads: forwarded to the running phase's issuer.
   void returned(std::int64_t credit_id, std::int64_t session);
   void first_token(std::int64_t credit_id);
+  // Any thread (the UI thread): each phase started so far with what it has sent, what is in
+  // flight, its target and elapsed time. Completed and error counts come from the records
+  // (ui::LiveStats), not from here.
+  std::vector<ui::PhaseProgress> progress() const;
 
  private:
+  struct Track {
+    ui::PhaseProgress view;  // sent / in flight final once done
+    core::MonoNs start_ns = 0, end_ns = 0;
+  };
   const core::Clock& clock_;
   const core::RngFactory& rngs_;
   const records::Collector& collector_;
   PhaseRunnerOptions options_;
   std::atomic<timing::IssuerLoop*> current_{nullptr};
-  std::mutex current_mu_;  // stop() must not reach a loop that is being destroyed
+  mutable std::mutex current_mu_;  // stop() and progress() must not reach a destroyed loop
+  std::vector<Track> tracks_;      // guarded by current_mu_
   std::atomic<bool> stopped_{false};
   std::atomic<core::MonoNs> stop_ns_{0};
   std::atomic<bool> threshold_exceeded_{false};

@@ -20,6 +20,7 @@
 #include "app/export_names.hpp"
 #include "app/input_config.hpp"
 #include "app/inputs_json.hpp"
+#include "app/live_view.hpp"
 #include "app/logging.hpp"
 #include "app/model_discovery.hpp"
 #include "app/phase_plans.hpp"
@@ -42,6 +43,10 @@
 #include "records/record_line.hpp"
 #include "report/console_table.hpp"
 #include "report/exporters.hpp"
+#include "ui/dashboard.hpp"
+#include "ui/frontend.hpp"
+#include "ui/live_stats.hpp"
+#include "ui/log_buffer.hpp"
 #include "worker/worker_pool.hpp"
 
 namespace inferperf::app {
@@ -105,6 +110,22 @@ class SignalWatcher {
   std::atomic<bool> fired_{false};
   std::thread thread_;
 };
+
+// Puts the console log back on stderr when the dashboard goes, whichever way the run ends.
+struct ConsoleLogRoute {
+  ~ConsoleLogRoute() { route_console_logging(nullptr); }
+};
+
+// How long the dashboard's last frame stays up (q closes it sooner): INFERPERF_UI_LINGER_S,
+// default 1 s, so the final counts can be read before the report replaces the screen.
+double dashboard_linger_s() {
+  if (const char* v = std::getenv("INFERPERF_UI_LINGER_S")) {
+    char* end = nullptr;
+    const double s = std::strtod(v, &end);
+    if (end != v && std::isfinite(s) && s >= 0) return std::min(s, 3600.0);
+  }
+  return 1.0;
+}
 
 // Errors may quote a URL the user gave: its credentials are never repeated.
 void print_error(const core::Error& e) {
@@ -372,8 +393,6 @@ int run_profile(config::RunConfig c) {
   PhaseRunnerOptions pro;
   pro.shapes = std::move(shapes);
   pro.sampling = sampling_strategy_of(c.input.sampling_strategy);
-  pro.show_progress = c.set_options.count("--ui-type") ? c.ui == config::UiType::kSimple
-                                                       : isatty(STDERR_FILENO) != 0;
   pro.workers = workers;
   pro.stop_grace_s = c.grace_period_s();
   pro.failed_request_threshold = c.load.failed_request_threshold;
@@ -388,35 +407,75 @@ int run_profile(config::RunConfig c) {
   }
   worker::WorkerPool pool(workers, plan, clock, queue, events);
 
-  // First SIGINT/SIGTERM: no more sending; what is in flight has the grace period to finish.
-  // Second: cancel it. Third: leave at once (the records file already holds what finished).
+  // First SIGINT/SIGTERM (or the dashboard's q): no more sending; what is in flight has the
+  // grace period to finish. Second: cancel it. Third: leave at once (the records file already
+  // holds what finished). One function for every source, so q is exactly a first Ctrl-C.
   std::atomic<bool> cancelled{false};
-  std::atomic<int> signal_count{0};
+  std::atomic<bool> stop_requested{false};
+  std::atomic<int> stop_count{0};
   const double stop_grace_s = c.grace_period_s();
-  SignalWatcher signals([&](int sig) {
-    const int n = ++signal_count;
+  auto request_stop = [&](const std::string& what) {
+    const int n = ++stop_count;
     cancelled.store(true);
+    stop_requested.store(true);
     if (n == 1) {
       spdlog::warn(
-          "received {}: no more requests are sent; waiting {} for those in flight, then "
+          "{}: no more requests are sent; waiting {} for those in flight, then "
           "exporting (send it again to cancel them now)",
-          strsignal(sig),
+          what,
           std::isfinite(stop_grace_s) ? fmt::format("up to {} s", stop_grace_s) : "without limit"s);
       phases.stop();
     } else if (n == 2) {
-      spdlog::warn("received {} again: cancelling the requests in flight, then exporting",
-                   strsignal(sig));
+      spdlog::warn("{} again: cancelling the requests in flight, then exporting", what);
       pool.cancel_all("benchmark cancelled by signal");
     } else {
+      ui::emergency_restore_terminal();
       std::cerr << "inferperf: third signal, exiting without exporting (the records file holds "
                    "every finished request)\n";
       std::_Exit(130);
     }
-  });
+  };
+  SignalWatcher signals([&](int sig) { request_stop(fmt::format("received {}", strsignal(sig))); });
+
+  // ---- live view (spec 6.10): an explicit --ui-type wins; otherwise none when stdout is not
+  // a terminal, simple with -v/-vv, else the dashboard.
+  const config::UiType ui_type =
+      choose_ui(c.set_options.count("--ui-type") > 0, c.ui, c.verbose, isatty(STDOUT_FILENO) != 0);
+  if (ui_type != c.ui && c.set_options.count("--ui-type") > 0) {
+    spdlog::warn("--ui-type dashboard needs a terminal on stdout; showing simple progress lines");
+  }
+  ui::LiveStats live(clock.now_ns());
+  if (ui_type != config::UiType::kNone) {
+    // Only the collector thread writes; without a view nobody reads, so nothing is fed.
+    collector.set_observer([&live](const records::RequestRecord& r) { live.add(r); });
+  }
+  auto log_pane = std::make_shared<ui::LogBuffer>();
+  LiveView view(clock, phases, live, pool, tel->collector.get(), log_pane);
+  std::unique_ptr<ui::Frontend> frontend;
+  ConsoleLogRoute console_route;  // declared before the UI thread: restored after it is gone
+  if (ui_type == config::UiType::kDashboard) {
+    try {
+      ui::DashboardOptions o;
+      o.on_quit = [&] { request_stop("q pressed"); };
+      o.log = log_pane;
+      o.linger_s = dashboard_linger_s();
+      frontend = ui::make_dashboard(std::move(o));
+      route_console_logging(ui::make_log_sink(log_pane));
+    } catch (const std::exception& e) {
+      spdlog::warn("{}; showing the simple progress lines instead", e.what());
+    }
+  }
+  if (!frontend && ui_type != config::UiType::kNone) {
+    std::shared_ptr<spdlog::sinks::sink> above;
+    frontend = ui::make_simple_frontend(stderr, isatty(STDERR_FILENO) != 0, &above);
+    if (above) route_console_logging(above);
+  }
+  ui::UiThread ui_thread(std::move(frontend), [&view] { return view.snapshot(); });
 
   collector.start();
   pool.start();
   tel->collector->start();
+  ui_thread.start();
   if (c.load.warmup_enabled && !cancelled.load()) {
     phases.run(warmup_plan(c), c.load.warmup.grace_period_s.value_or(INFINITY), pool);
   }
@@ -426,13 +485,16 @@ int run_profile(config::RunConfig c) {
   pool.stop();
   std::vector<records::RequestRecord> recs = collector.finish();
   finish_telemetry(*tel, cancelled);
+  // The last frame shows every record; then the terminal is restored and the report printed.
+  ui_thread.finish();
+  route_console_logging(nullptr);
 
   // ---- analyse and export -----------------------------------------------------------------------
   // Exact counts after the run, so no worker ever waited on a tokenizer.
   if (client_counts) count_tokens(*tok, ds, recs);
-  ctx.was_cancelled = signals.fired() || phases.failure_threshold_exceeded();
-  // A signal wins: the user stopped the run (130) whatever its failures.
-  ctx.failure_threshold_exceeded = phases.failure_threshold_exceeded() && !signals.fired();
+  ctx.was_cancelled = stop_requested.load() || phases.failure_threshold_exceeded();
+  // A signal (or q) wins: the user stopped the run (130) whatever its failures.
+  ctx.failure_threshold_exceeded = phases.failure_threshold_exceeded() && !stop_requested.load();
   ctx.phase_start_ns = outcome.start_ns;
   if (profiling.rate > 0 && profiling.num_users == 0) ctx.dropped_arrivals = outcome.dropped;
   ctx.phase_end_ns = outcome.end_ns;

@@ -625,8 +625,12 @@ CliOutcome parse_command_line(const std::vector<std::string>& args) {
       ->group("Service");
   profile->add_flag("-v,--verbose", verbose, "DEBUG logging")->group("Service");
   profile->add_flag("--extra-verbose", extra_verbose, "TRACE logging (also -vv)")->group("Service");
-  profile->add_option("--ui-type,--ui", ui, "simple | none (the dashboard UI is not available yet)")
-      ->check(CLI::IsMember({"simple", "none"}))
+  profile
+      ->add_option(
+          "--ui-type,--ui", ui,
+          "dashboard | simple | none. Default: dashboard when stdout is a terminal, simple "
+          "with -v/-vv, none when stdout is not a terminal")
+      ->check(CLI::IsMember({"dashboard", "simple", "none"}))
       ->group("Service");
   for (std::size_t i = 0; i < kInternalFlags.size(); ++i) {
     profile->add_option(kInternalFlags[i], internal_values[i], "AIPerf internal tuning (ignored)")
@@ -709,6 +713,7 @@ CliOutcome parse_command_line(const std::vector<std::string>& args) {
   for (auto& ch : c.log_level) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
   if (verbose) c.log_level = "DEBUG";
   if (extra_verbose) c.log_level = "TRACE";
+  c.verbose = verbose || extra_verbose;
   if (!ui.empty()) {
     parse_ui(ui, c.ui);
   } else {

@@ -193,6 +193,7 @@ struct RunConfig {
   TokenizerConfig tokenizer;
   std::string log_level = "INFO";
   UiType ui = UiType::kNone;
+  bool verbose = false;  // -v / -vv given (the default UI is then `simple`, so logs stay readable)
   std::string cli_command;            // reproduction line, "inferperf profile ..."
   std::set<std::string> set_options;  // long names of the options the user gave
   std::vector<std::string> warnings;  // notices produced while resolving defaults

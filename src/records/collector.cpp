@@ -49,6 +49,7 @@ void Collector::run() {
         std::fwrite(line.data(), 1, line.size(), file_);
         dirty = true;
       }
+      if (observer_) observer_(r);
       if (r.error) errors_.fetch_add(1);
       completed_.fetch_add(1);
       records_.push_back(std::move(r));

@@ -22,6 +22,11 @@ class Collector {
   Collector& operator=(const Collector&) = delete;
 
   core::Result<bool> open(const std::filesystem::path& file);
+  // Called on the collector thread with every record as it arrives (the live view's counters);
+  // set before start().
+  void set_observer(std::function<void(const RequestRecord&)> observer) {
+    observer_ = std::move(observer);
+  }
   void start();
   // Waits until the queue is closed and drained; returns every record received.
   std::vector<RequestRecord> finish();
@@ -37,6 +42,7 @@ class Collector {
   std::FILE* file_ = nullptr;
   std::thread thread_;
   std::vector<RequestRecord> records_;
+  std::function<void(const RequestRecord&)> observer_;
   std::atomic<std::int64_t> completed_{0};
   std::atomic<std::int64_t> errors_{0};
 };

@@ -1,5 +1,6 @@
 #include "telemetry/collector.hpp"
 
+#include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
 #include <chrono>
@@ -167,7 +168,52 @@ bool TelemetryCollector::fetch(EndpointState& e, bool patient, std::string& body
   return false;
 }
 
+std::vector<std::string> TelemetryCollector::live_lines() const {
+  std::lock_guard lock(live_mu_);
+  return live_lines_;
+}
+
+void TelemetryCollector::update_live_lines(std::size_t first_new_gpu_sample) {
+  std::vector<std::string> lines;
+  auto value = [](const GpuSample& s, GpuMetric m, const char* fmt_unit) -> std::string {
+    const auto& v = s[m];
+    return v ? fmt::format(fmt::runtime(fmt_unit), *v) : std::string("-");
+  };
+  for (std::size_t i = first_new_gpu_sample; i < gpu_samples_.size(); ++i) {
+    const GpuSample& s = gpu_samples_[i];
+    lines.push_back(fmt::format("GPU {} {}: {} power, {} util, {} memory, {} temperature",
+                                s.gpu.index, s.gpu.model_name.empty() ? s.source : s.gpu.model_name,
+                                value(s, GpuMetric::kPowerUsage, "{:.0f} W"),
+                                value(s, GpuMetric::kGpuUtilization, "{:.0f} %"),
+                                value(s, GpuMetric::kMemoryUsed, "{:.1f} GB"),
+                                value(s, GpuMetric::kTemperature, "{:.0f} C")));
+  }
+  for (std::size_t i = 0; i < server_.size(); ++i) {
+    const auto& e = server_[i];
+    const char* reach = e.reach == Reach::kReachable     ? "reachable"
+                        : e.reach == Reach::kUnreachable ? "unreachable"
+                                                         : "probing";
+    lines.push_back(fmt::format("server metrics {}: {}, {} scrapes ({} failed)", e.name, reach,
+                                e.fetches, e.failed_fetches));
+  }
+  std::lock_guard lock(live_mu_);
+  live_lines_ = std::move(lines);
+}
+
 void TelemetryCollector::round(bool patient) {
+  const std::size_t first_new_gpu_sample = gpu_samples_.size();
+  // Whatever the round did, the live lines show its outcome.
+  struct Publish {
+    TelemetryCollector& self;
+    std::size_t first;
+    ~Publish() {
+      try {
+        self.update_live_lines(first);
+      } catch (...) {
+        // Only the live view loses a line; the measurement goes on.
+      }
+    }
+  } publish{*this, first_new_gpu_sample};
   std::string body;
   std::int64_t sent = 0, done = 0;
   // Each source on its own: one that throws (a page too big to hold, say) costs only itself.

@@ -65,6 +65,10 @@ class TelemetryCollector {
 
   bool active() const { return !gpu_endpoints_.empty() || opts_.gpu_sampler || !server_.empty(); }
 
+  // One line per GPU and per server-metrics endpoint as of the last finished round, for a live
+  // view; any thread, while the collector runs.
+  std::vector<std::string> live_lines() const;
+
   // Read after stop().
   const std::vector<GpuSample>& gpu_samples() const { return gpu_samples_; }
   const std::vector<EndpointState>& gpu_endpoints() const { return gpu_endpoints_; }
@@ -74,6 +78,7 @@ class TelemetryCollector {
  private:
   void loop();
   void round(bool patient);
+  void update_live_lines(std::size_t first_new_gpu_sample);
   bool fetch(EndpointState& e, bool patient, std::string& body, std::int64_t& sent,
              std::int64_t& done);
 
@@ -83,6 +88,9 @@ class TelemetryCollector {
   std::vector<EndpointState> server_;
   std::vector<ScrapeLog> server_logs_;
   std::vector<GpuSample> gpu_samples_;
+
+  mutable std::mutex live_mu_;
+  std::vector<std::string> live_lines_;
 
   std::mutex mu_;
   std::condition_variable cv_;

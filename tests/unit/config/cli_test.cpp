@@ -15,6 +15,7 @@ using inferperf::config::CliOutcome;
 using inferperf::config::EndpointType;
 using inferperf::config::ExportLevel;
 using inferperf::config::parse_command_line;
+using inferperf::config::UiType;
 using nlohmann::json;
 
 bool contains(const std::string& haystack, const std::string& needle) {
@@ -220,13 +221,33 @@ TEST(ParseCommandLine, InvalidValuesAreErrors) {
       {"profile", "-m", "x", "--url", "http://a:1", "--url-strategy", "random"},
       {"profile", "-m", "x", "--isl", "0"},
       {"profile", "-m", "x", "--export-level", "everything"},
-      {"profile", "-m", "x", "--ui-type", "dashboard"},
+      {"profile", "-m", "x", "--ui-type", "fancy"},
   };
   for (const auto& args : bad) {
     const CliOutcome o = parse_command_line(args);
     EXPECT_EQ(o.action, CliOutcome::Action::kExit) << args[3];
     EXPECT_EQ(o.exit_code, 2) << args[3] << ": " << o.message;
   }
+}
+
+TEST(ParseCommandLine, UiTypesAndVerbosity) {
+  for (const auto& [value, ui] :
+       std::vector<std::pair<std::string, UiType>>{{"dashboard", UiType::kDashboard},
+                                                   {"simple", UiType::kSimple},
+                                                   {"none", UiType::kNone}}) {
+    for (const std::string flag : {"--ui-type", "--ui"}) {
+      const CliOutcome o = parse_command_line({"profile", "-m", "x", flag, value});
+      ASSERT_EQ(o.action, CliOutcome::Action::kProfile) << flag << " " << value << o.message;
+      EXPECT_EQ(o.config.ui, ui) << value;
+      EXPECT_EQ(o.config.set_options.count("--ui-type"), 1u);
+      EXPECT_FALSE(o.config.verbose);
+    }
+  }
+  const CliOutcome plain = parse_command_line({"profile", "-m", "x"});
+  EXPECT_EQ(plain.config.set_options.count("--ui-type"), 0u);
+  EXPECT_TRUE(parse_command_line({"profile", "-m", "x", "-v"}).config.verbose);
+  EXPECT_TRUE(parse_command_line({"profile", "-m", "x", "-vv"}).config.verbose);
+  EXPECT_FALSE(parse_command_line({"profile", "-m", "x", "--log-level", "DEBUG"}).config.verbose);
 }
 
 TEST(ParseCommandLine, ExportLevelRawIsAccepted) {

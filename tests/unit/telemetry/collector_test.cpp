@@ -1,5 +1,6 @@
 #include "telemetry/collector.hpp"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -105,6 +106,31 @@ TEST(Collector, ScrapeNowWaitsForAWholeFreshRound) {
   c.stop();
   c.stop();  // idempotent
   EXPECT_EQ(c.gpu_samples().size(), static_cast<std::size_t>(calls.load()));
+}
+
+TEST(Collector, LiveLinesShowTheLastRoundsGpus) {
+  core::SteadyClock clock;
+  std::atomic<int> calls{0};
+  CollectorOptions o;
+  o.interval_s = 3600;
+  o.gpu_sampler = [&](std::int64_t t) {
+    GpuSample s = one_gpu(t, 100.0 * ++calls);
+    s.gpu.model_name = "H200";
+    s[GpuMetric::kGpuUtilization] = 87;
+    return std::vector<GpuSample>{s};
+  };
+  TelemetryCollector c(clock, o);
+  EXPECT_TRUE(c.live_lines().empty());  // nothing scraped yet
+  c.start();
+  c.scrape_now();
+  c.scrape_now();
+  const int n = calls.load();
+  const auto lines = c.live_lines();
+  c.stop();
+  // One line, for the latest round only (not one per sample so far).
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_EQ(lines[0],
+            fmt::format("GPU 0 H200: {} W power, 87 % util, - memory, - temperature", 100 * n));
 }
 
 TEST(Collector, ThrowingSamplerCostsOnlyItsOwnRound) {
