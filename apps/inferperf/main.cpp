@@ -8,9 +8,19 @@
 #include "app/runner.hpp"
 #include "config/cli.hpp"
 #include "core/secrets.hpp"
+#include "plot/plot.hpp"
+#include "plot/plot_cli.hpp"
 
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
+  if (!args.empty() && args[0] == "plot") {
+    auto plot = inferperf::plot::parse_plot_command({args.begin() + 1, args.end()});
+    if (!plot.run) {
+      (plot.exit_code == 0 ? std::cout : std::cerr) << plot.message;
+      return plot.exit_code;
+    }
+    return inferperf::plot::run_plot(plot.options);
+  }
   auto outcome = inferperf::config::parse_command_line(args);
   if (outcome.action == inferperf::config::CliOutcome::Action::kExit) {
     // An error may quote a URL the user gave; its credentials are not repeated.
