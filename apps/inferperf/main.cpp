@@ -5,6 +5,7 @@
 
 #include "app/analyze.hpp"
 #include "app/analyze_trace.hpp"
+#include "app/profile_command.hpp"
 #include "app/runner.hpp"
 #include "config/cli.hpp"
 #include "core/secrets.hpp"
@@ -20,6 +21,14 @@ int main(int argc, char** argv) {
       return plot.exit_code;
     }
     return inferperf::plot::run_plot(plot.options);
+  }
+  if (!args.empty() && args.front() == "profile") {
+    try {
+      return inferperf::app::run_profile_command(args);
+    } catch (const std::exception& e) {
+      std::cerr << "error: " << inferperf::core::redact_urls(e.what()) << "\n";
+      return 1;
+    }
   }
   auto outcome = inferperf::config::parse_command_line(args);
   if (outcome.action == inferperf::config::CliOutcome::Action::kExit) {

@@ -134,7 +134,7 @@ void print_error(const core::Error& e) {
 
 }  // namespace
 
-int run_profile(config::RunConfig c) {
+int run_profile(config::RunConfig c, fs::path* artifact_dir_out) {
   init_console_logging(c.log_level);
   for (const auto& w : c.warnings) spdlog::warn("{}", w);
   const core::FdLimit fds = core::raise_fd_limit();
@@ -323,6 +323,7 @@ int run_profile(config::RunConfig c) {
     return kExitBadConfig;
   }
   artifact_dir = fs::absolute(artifact_dir);
+  if (artifact_dir_out) *artifact_dir_out = artifact_dir;
   add_log_file(artifact_dir / "logs" / "inferperf.log");
   std::vector<std::string> url_names;
   for (const auto& u : urls) url_names.push_back(u.to_string());

@@ -21,8 +21,7 @@ const std::vector<std::string> kInternalFlags = {
 
 // AIPerf profile flags whose behaviour inferperf does not have yet: rejected by name (exit 2),
 // never silently ignored.
-const std::vector<std::string> kUnsupportedFlags = {"--num-profile-runs",
-                                                    "--image-width-mean",
+const std::vector<std::string> kUnsupportedFlags = {"--image-width-mean",
                                                     "--image-height-mean",
                                                     "--audio-length-mean",
                                                     "--video-width",
@@ -99,6 +98,35 @@ std::string redact_key_values(const std::string& value) {
     start = comma + 1;
   }
   return out;
+}
+
+// Sweeps and repeated runs are taken off the command line by sweep::extract_sweep_args before this
+// parser runs; they are declared here so that --help lists them, and they never reach `c`.
+void add_sweep_options(CLI::App& profile) {
+  static std::string ignored;
+  static bool ignored_flag = false;
+  const char* group = "Sweeps and repeated runs";
+  const std::vector<std::pair<const char*, const char*>> options = {
+      {"--num-profile-runs",
+       "Run every point N times (1-10) into profile_runs/run_NNNN/ and "
+       "write aggregate/ confidence statistics"},
+      {"--profile-run-cooldown-seconds", "Seconds to wait between repeated runs (0)"},
+      {"--confidence-level", "Confidence level of the cross-run intervals (0.95)"},
+      {"--sweep-type", "grid (every combination of the comma lists, default) | zip (item by item)"},
+      {"--sweep-cooldown-seconds", "Seconds to wait between sweep points (0)"},
+  };
+  for (const auto& [name, help] : options) profile.add_option(name, ignored, help)->group(group);
+  const std::vector<std::pair<const char*, const char*>> flags = {
+      {"--profile-run-disable-warmup-after-first,!--no-profile-run-disable-warmup-after-first",
+       "Warmup only in the first of the repeated runs (default on)"},
+      {"--set-consistent-seed,!--no-set-consistent-seed",
+       "The same --random-seed in every repeated run (default on; one is chosen when not given)"},
+      {"--cache-salt-per-run",
+       "Send a fresh random hex cache_salt extra input in every run, so the server's prefix cache "
+       "cannot carry results from one run or point to the next"},
+      {"--auto-plot", "Run `inferperf plot` over the results at the end"},
+  };
+  for (const auto& [name, help] : flags) profile.add_flag(name, ignored_flag, help)->group(group);
 }
 
 bool is_key_value_flag(const std::string& a) {
@@ -272,7 +300,7 @@ CliOutcome parse_command_line(const std::vector<std::string>& args) {
       ->group("Input");
   profile
       ->add_option("--synthetic-input-tokens-mean,--prompt-input-tokens-mean,--isl",
-                   c.input.isl_mean, "Mean input sequence length (tokens)")
+                   c.input.isl_mean, "Mean input sequence length (tokens; a comma list sweeps)")
       ->check(CLI::NonNegativeNumber)
       ->group("Input Sequence Length");
   profile
@@ -282,7 +310,7 @@ CliOutcome parse_command_line(const std::vector<std::string>& args) {
       ->group("Input Sequence Length");
   profile
       ->add_option("--output-tokens-mean,--prompt-output-tokens-mean,--osl", c.input.osl_mean,
-                   "Mean output sequence length (max tokens requested)")
+                   "Mean output sequence length (max tokens requested; a comma list sweeps)")
       ->check(CLI::PositiveNumber)
       ->group("Output Sequence Length");
   profile
@@ -456,15 +484,18 @@ CliOutcome parse_command_line(const std::vector<std::string>& args) {
                  "Accepted for compatibility; inferperf never executes tokenizer code")
       ->group("Tokenizer");
 
-  profile->add_option("--concurrency", c.load.concurrency, "Concurrent sessions kept in flight")
+  profile
+      ->add_option("--concurrency", c.load.concurrency,
+                   "Concurrent sessions kept in flight (a comma list sweeps: 1,2,4,8)")
       ->group("Load Generator");
   profile
       ->add_option("--prefill-concurrency", c.load.prefill_concurrency,
                    "Requests without a first token yet (needs --streaming)")
       ->group("Load Generator");
   profile
-      ->add_option("--request-rate", c.load.request_rate,
-                   "Requests per second (open loop; --concurrency becomes a ceiling)")
+      ->add_option(
+          "--request-rate", c.load.request_rate,
+          "Requests per second (open loop; --concurrency becomes a ceiling; a comma list sweeps)")
       ->group("Load Generator");
   profile
       ->add_option("--arrival-pattern,--request-rate-mode", c.load.arrival_pattern,
@@ -537,6 +568,11 @@ CliOutcome parse_command_line(const std::vector<std::string>& args) {
       ->add_option("--warmup-grace-period", c.load.warmup.grace_period_s,
                    "Seconds to wait for warmup responses after --warmup-duration (default inf)")
       ->group("Warmup");
+  profile
+      ->add_flag("--no-warmup", c.load.no_warmup,
+                 "Skip the warmup phase (repeated runs pass it to every run after the first)")
+      ->group("Warmup");
+  add_sweep_options(*profile);
   profile->add_option("--benchmark-duration", c.load.duration_s, "Seconds to keep issuing requests")
       ->group("Load Generator");
   profile

@@ -146,6 +146,9 @@ struct LoadConfig : PhaseLoad {
   // Warmup: present when any warmup stop condition is given (resolved by validation).
   PhaseLoad warmup;
   bool warmup_enabled = false;
+  // --no-warmup: skip the warmup phase whatever the --warmup-* options say (repeated runs give it
+  // to every run after the first).
+  bool no_warmup = false;
 };
 
 struct TokenizerConfig {

@@ -304,6 +304,7 @@ std::vector<std::string> validate_and_resolve(RunConfig& c) {
   if (w.grace_period_s && !w.duration_s) {
     errors.push_back("--warmup-grace-period can only be used with --warmup-duration");
   }
+  if (load.no_warmup) load.warmup_enabled = false;
 
   const auto& in = c.input;
   if (in.turn_mean < 1) errors.push_back("--conversation-turn-mean must be at least 1");

@@ -1,7 +1,7 @@
 // The client's self-check end to end: a client starved of CPU (one worker pinned with taskset to
 // a core that CPU burners occupy) must say so, naming the cause, in its output and in the
-// `client_health` block; a calm run's verdict must follow from its own reported numbers. RUN_SERIAL:
-// other tests on the same two cores would blur both.
+// `client_health` block; a calm run's verdict must follow from its own reported numbers.
+// RUN_SERIAL: other tests on the same two cores would blur both.
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -132,7 +132,8 @@ TEST(ClientHealth, CalmRunIsJudgedByItsOwnNumbersAndAnalyzeReproducesTheBlock) {
     EXPECT_GT(w["loop_lag_samples"].get<double>(), 0.5 * h["window_s"].get<double>() * 100);
     EXPECT_LE(w["loop_lag_samples"].get<double>(), h["window_s"].get<double>() * 100 + 2);
     EXPECT_LE(w["loop_lag_p50_ms"].get<double>(), w["loop_lag_p99_ms"].get<double>());
-    EXPECT_LE(w["loop_lag_p99_ms"].get<double>(), w["loop_lag_max_ms"].get<double>() * 1.04 + 0.001);
+    EXPECT_LE(w["loop_lag_p99_ms"].get<double>(),
+              w["loop_lag_max_ms"].get<double>() * 1.04 + 0.001);
     lag_max = std::max(lag_max, w["loop_lag_p99_ms"].get<double>());
   }
   EXPECT_DOUBLE_EQ(h["loop_lag_p99_ms_max"].get<double>(), lag_max);

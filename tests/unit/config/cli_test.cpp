@@ -141,7 +141,7 @@ TEST(ParseCommandLine, AliasesAndValues) {
 TEST(ParseCommandLine, UnsupportedAiperfFlagExitsTwoAndNamesIt) {
   for (const auto& args :
        std::vector<std::vector<std::string>>{{"profile", "-m", "x", "--image-width-mean", "64"},
-                                             {"profile", "-m", "x", "--num-profile-runs=5"}}) {
+                                             {"profile", "-m", "x", "--replay-speedup=2"}}) {
     const CliOutcome o = parse_command_line(args);
     EXPECT_EQ(o.action, CliOutcome::Action::kExit);
     EXPECT_EQ(o.exit_code, 2);

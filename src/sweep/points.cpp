@@ -1,0 +1,69 @@
+#include "sweep/points.hpp"
+
+#include <fmt/format.h>
+
+namespace inferperf::sweep {
+
+namespace {
+
+SweepPoint make_point(const std::vector<SweepParam>& params, std::vector<std::string> values) {
+  SweepPoint p;
+  for (std::size_t k = 0; k < params.size(); ++k) {
+    if (k > 0) {
+      p.folder += '-';
+      p.label += ' ';
+    }
+    p.folder += params[k].name + "_" + values[k];
+    p.label += params[k].name + "=" + values[k];
+  }
+  p.values = std::move(values);
+  return p;
+}
+
+}  // namespace
+
+core::Result<std::vector<SweepPoint>> expand_points(const std::vector<SweepParam>& params,
+                                                    const std::string& sweep_type) {
+  std::vector<SweepPoint> out;
+  if (params.empty()) {
+    out.push_back(SweepPoint{});
+    return out;
+  }
+  if (sweep_type == "zip") {
+    const std::size_t n = params.front().values.size();
+    for (const auto& p : params) {
+      if (p.values.size() != n) {
+        return core::Error{core::ErrorKind::kConfig,
+                           fmt::format("--sweep-type zip: --{} has {} values but {} has {}; zip "
+                                       "pairs the lists item by item, so they must be as long",
+                                       params.front().name, n, p.flag, p.values.size())};
+      }
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+      std::vector<std::string> values;
+      for (const auto& p : params) values.push_back(p.values[i]);
+      out.push_back(make_point(params, std::move(values)));
+    }
+    return out;
+  }
+  // Grid: an odometer over the lists, the last parameter turning fastest.
+  std::vector<std::size_t> at(params.size(), 0);
+  while (true) {
+    std::vector<std::string> values;
+    for (std::size_t k = 0; k < params.size(); ++k) values.push_back(params[k].values[at[k]]);
+    out.push_back(make_point(params, std::move(values)));
+    std::size_t k = params.size();
+    while (k > 0) {
+      --k;
+      if (++at[k] < params[k].values.size()) break;
+      at[k] = 0;
+      if (k == 0) return out;
+    }
+  }
+}
+
+std::string run_folder(int run) {
+  return fmt::format("run_{:04d}", run);
+}
+
+}  // namespace inferperf::sweep

@@ -1,0 +1,64 @@
+// Sweeps and repeated runs on the command line: comma lists on the sweepable profile flags and the
+// orchestration flags (--num-profile-runs, --sweep-type, ...) are taken off the argument list here,
+// before the profile parser sees it, so every point is then an ordinary single-value profile
+// command line that the parser validates like any other.
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace inferperf::sweep {
+
+// One swept flag: its name in folder names and summaries ("concurrency", "request_rate", "isl",
+// "osl"), the flag the child gets, and the values in the order given.
+struct SweepParam {
+  std::string name;
+  std::string flag;
+  std::vector<std::string> values;
+};
+
+struct SweepOptions {
+  int num_profile_runs = 1;                 // 1..10
+  double profile_run_cooldown_s = 0.0;      // between repeated runs of one point
+  double confidence_level = 0.95;           // (0, 1)
+  bool disable_warmup_after_first = true;   // warmup only in the first run of each point
+  bool consistent_seed = true;              // every run of a point uses the same seed
+  std::string sweep_type = "grid";          // grid | zip
+  double sweep_cooldown_s = 0.0;            // between points
+  bool cache_salt_per_run = false;          // fresh cache_salt extra input for every run
+  bool auto_plot = false;                   // inferperf plot over the results at the end
+  std::optional<std::string> artifact_dir;  // --artifact-dir / --output-artifact-dir, if given
+  std::optional<std::string> random_seed;   // --random-seed, if given
+};
+
+struct SweepArgs {
+  // The profile arguments without the orchestration flags, the artifact folder flag and the swept
+  // flags (each swept flag is put back per point by child_args).
+  std::vector<std::string> base;
+  std::vector<SweepParam> params;  // only flags given a list of two or more values
+  SweepOptions options;
+  std::vector<std::string> errors;  // one line per bad flag or value
+
+  // A sweep, several runs, or both: the orchestrator runs each run as its own process.
+  bool orchestrated() const { return !params.empty() || options.num_profile_runs > 1; }
+};
+
+// `args` are the words after the program name; only a `profile` command is looked at (anything
+// else comes back as `base` unchanged).
+SweepArgs extract_sweep_args(const std::vector<std::string>& args);
+
+// What one run gets: `base` with each swept flag set to its value at this point (in params order),
+// the artifact folder, and the extra words (cache salt, seed, warmup switch) appended.
+struct RunArgs {
+  std::vector<std::string> point_values;  // one per SweepParam
+  std::string artifact_dir;               // empty: none given (the profile default applies)
+  std::optional<std::string> cache_salt;
+  std::optional<std::string> random_seed;
+  bool no_warmup = false;
+};
+std::vector<std::string> child_args(const SweepArgs& s, const RunArgs& run);
+
+// A fresh cache salt: 12 random hex digits (hex, not base64: base64 can hold '/' and '+').
+std::string random_cache_salt();
+
+}  // namespace inferperf::sweep

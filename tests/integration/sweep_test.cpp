@@ -1,0 +1,262 @@
+// Sweeps and repeated runs end to end: the real binary against the mock server, each point and run
+// in its own folder, the summaries read back against the per-run exports they were built from.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <thread>
+
+#include "process.hpp"
+
+namespace inferperf::testing {
+namespace {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+using namespace std::chrono_literals;
+
+json read_json(const std::string& path) {
+  return json::parse(read_file(path));
+}
+
+ProcessResult profile(const MockServerProcess& mock, const std::string& dir,
+                      const std::vector<std::string>& extra) {
+  std::vector<std::string> args = {INFERPERF_BIN,     "profile",   "-m",
+                                   "mock-model",      "-u",        mock.url(),
+                                   "--isl",           "16",        "--extra-inputs",
+                                   "ignore_eos:true", "--ui-type", "none",
+                                   "--artifact-dir",  dir};
+  if (std::find(extra.begin(), extra.end(), "--osl") == extra.end()) {
+    args.push_back("--osl");
+    args.push_back("8");
+  }
+  args.insert(args.end(), extra.begin(), extra.end());
+  return run_process(args, 180s);
+}
+
+TEST(Sweep, ConcurrencyListRunsEachPointIntoItsFolderAndSummarises) {
+  MockServerProcess mock({"--fast"});
+  const std::string dir = make_temp_dir("ip-sweep-");
+  const auto r =
+      profile(mock, dir, {"--streaming", "--request-count", "12", "--concurrency", "1,2,4"});
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_EQ(mock.metric("inferperf_mock_requests_total"), 36);
+  const json s = read_json(dir + "/sweep_summary.json");
+  EXPECT_EQ(s["metadata"]["sweep_type"], "grid");
+  EXPECT_EQ(s["metadata"]["parameters"][0]["name"], "concurrency");
+  ASSERT_EQ(s["points"].size(), 3u);
+  const int levels[] = {1, 2, 4};
+  for (int i = 0; i < 3; ++i) {
+    const auto& p = s["points"][i];
+    const std::string folder = "concurrency_" + std::to_string(levels[i]);
+    EXPECT_EQ(p["folder"], folder);
+    EXPECT_EQ(p["label"], "concurrency=" + std::to_string(levels[i]));
+    EXPECT_EQ(p["parameters"]["concurrency"], levels[i]);
+    EXPECT_EQ(p["status"], "ok");
+    // Each point is an ordinary run folder, and the summary carries its numbers.
+    const json run = read_json(dir + "/" + folder + "/profile_export_aiperf.json");
+    EXPECT_EQ(run["request_count"]["avg"], 12);
+    EXPECT_EQ(run["input_config"]["loadgen"]["concurrency"], levels[i]) << run["input_config"];
+    EXPECT_DOUBLE_EQ(p["metrics"]["output_token_throughput"]["avg"].get<double>(),
+                     run["output_token_throughput"]["avg"].get<double>());
+    EXPECT_DOUBLE_EQ(p["metrics"]["inter_token_latency"]["p99"].get<double>(),
+                     run["inter_token_latency"]["p99"].get<double>());
+    EXPECT_TRUE(fs::exists(dir + "/" + folder + "/inferperf_records.jsonl"));
+  }
+  // The frontier is made of the points no other beats on both axes.
+  const auto& front = s["pareto_frontier"]["throughput_vs_itl"];
+  ASSERT_FALSE(front.empty());
+  for (const auto& p : s["points"]) {
+    bool beaten = false;
+    const double thr = p["metrics"]["output_token_throughput"]["avg"];
+    const double itl = p["metrics"]["inter_token_latency"]["avg"];
+    for (const auto& q : s["points"]) {
+      const double qt = q["metrics"]["output_token_throughput"]["avg"];
+      const double qi = q["metrics"]["inter_token_latency"]["avg"];
+      beaten |= qt >= thr && qi <= itl && (qt > thr || qi < itl);
+    }
+    EXPECT_EQ(p["pareto_throughput_vs_itl"].get<bool>(), !beaten) << p.dump();
+  }
+  const std::string csv = read_file(dir + "/sweep_summary.csv");
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 4);
+  EXPECT_NE(csv.find("\nconcurrency=4,concurrency_4,4,ok,1,1,"), std::string::npos) << csv;
+  EXPECT_NE(r.out.find("inferperf | Sweep Summary"), std::string::npos) << r.out;
+  EXPECT_TRUE(fs::exists(dir + "/logs/inferperf.log"));
+}
+
+TEST(Sweep, RepeatedRunsShareTheSeedWarmOnceAndAggregate) {
+  MockServerProcess mock({"--fast"});
+  const std::string dir = make_temp_dir("ip-runs-");
+  const auto r =
+      profile(mock, dir,
+              {"--streaming", "--request-count", "10", "--concurrency", "2",
+               "--warmup-request-count", "4", "--num-profile-runs", "3", "--random-seed", "5"});
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  // Warmup only in run 1 (--profile-run-disable-warmup-after-first defaults on).
+  EXPECT_EQ(mock.metric("inferperf_mock_requests_total"), 4 + 3 * 10);
+  std::vector<double> ttft;
+  std::string first_inputs;
+  for (int run = 1; run <= 3; ++run) {
+    const std::string rd = dir + "/profile_runs/run_000" + std::to_string(run);
+    const json j = read_json(rd + "/profile_export_aiperf.json");
+    EXPECT_EQ(j["request_count"]["avg"], 10);
+    ttft.push_back(j["time_to_first_token"]["avg"]);
+    // One seed: the same dataset in every run.
+    const std::string inputs = read_file(rd + "/inputs.json");
+    if (run == 1) first_inputs = inputs;
+    EXPECT_EQ(inputs, first_inputs) << rd;
+  }
+  const json agg = read_json(dir + "/aggregate/profile_export_aiperf_aggregate.json");
+  EXPECT_EQ(agg["metadata"]["aggregation_type"], "confidence");
+  EXPECT_EQ(agg["metadata"]["num_profile_runs"], 3);
+  EXPECT_EQ(agg["metadata"]["num_successful_runs"], 3);
+  EXPECT_EQ(agg["metadata"]["run_labels"], json({"run_0001", "run_0002", "run_0003"}));
+  const auto& t = agg["metrics"]["time_to_first_token"];
+  const double mean = (ttft[0] + ttft[1] + ttft[2]) / 3;
+  EXPECT_NEAR(t["mean"].get<double>(), mean, 1e-9);
+  EXPECT_DOUBLE_EQ(t["min"].get<double>(), *std::min_element(ttft.begin(), ttft.end()));
+  EXPECT_NEAR(t["t_critical"].get<double>(), 4.3027, 1e-4);
+  EXPECT_NEAR(t["ci_high"].get<double>() - t["mean"].get<double>(),
+              t["t_critical"].get<double>() * t["se"].get<double>(), 1e-9);
+  EXPECT_EQ(agg["metrics"]["request_count"]["mean"], 10.0);
+  const std::string csv = read_file(dir + "/aggregate/profile_export_aiperf_aggregate.csv");
+  EXPECT_NE(csv.find("\nrequest_count,requests,10,0,10,10,0,0,10,10,"), std::string::npos) << csv;
+  EXPECT_NE(r.out.find("inferperf | 3 runs"), std::string::npos) << r.out;
+  EXPECT_FALSE(fs::exists(dir + "/sweep_summary.json"));  // repeated runs alone: no sweep
+}
+
+// The salt each run sent, read from the payloads it wrote.
+std::set<std::string> salts_in(const std::string& inputs_json) {
+  std::set<std::string> out;
+  const std::regex salt("\"cache_salt\": \"([0-9a-f]+)\"");
+  for (std::sregex_iterator it(inputs_json.begin(), inputs_json.end(), salt), end; it != end; ++it)
+    out.insert((*it)[1]);
+  return out;
+}
+
+TEST(Sweep, GridOverTwoListsWithAFreshCacheSaltPerRun) {
+  MockServerProcess mock({"--fast"});
+  const std::string dir = make_temp_dir("ip-grid-");
+  const auto r = profile(
+      mock, dir,
+      {"--request-count", "4", "--concurrency", "1,2", "--osl", "4,6", "--cache-salt-per-run"});
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  std::set<std::string> all;
+  for (const char* folder : {"concurrency_1-osl_4", "concurrency_1-osl_6", "concurrency_2-osl_4",
+                             "concurrency_2-osl_6"}) {
+    const auto salts = salts_in(read_file(dir + "/" + folder + "/inputs.json"));
+    ASSERT_EQ(salts.size(), 1u) << folder;
+    EXPECT_EQ(salts.begin()->size(), 12u);
+    all.insert(*salts.begin());
+  }
+  EXPECT_EQ(all.size(), 4u);  // one fresh salt per point
+  const json osl6 = read_json(dir + "/concurrency_2-osl_6/profile_export_aiperf.json");
+  EXPECT_EQ(osl6["output_sequence_length"]["avg"], 6);
+  const json s = read_json(dir + "/sweep_summary.json");
+  EXPECT_EQ(s["points"].size(), 4u);
+  EXPECT_EQ(s["points"][1]["parameters"], json({{"concurrency", 1}, {"osl", 6}}));
+  EXPECT_EQ(s["metadata"]["cache_salt_per_run"], true);
+}
+
+TEST(Sweep, ZipPairsTheListsAndABadPointStopsEverythingBeforeSending) {
+  MockServerProcess mock({"--fast"});
+  const std::string dir = make_temp_dir("ip-zip-");
+  auto r = profile(mock, dir, {"--request-count", "10", "--concurrency", "1,50"});
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+  EXPECT_NE(r.out.find("at concurrency=50"), std::string::npos) << r.out;
+  EXPECT_FALSE(fs::exists(dir + "/concurrency_1"));
+  r = profile(
+      mock, dir,
+      {"--request-count", "4", "--concurrency", "1,2", "--osl", "4,6,8", "--sweep-type", "zip"});
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+  EXPECT_NE(r.out.find("--osl has 3"), std::string::npos) << r.out;
+  r = profile(mock, dir, {"--concurrency", "1,x"});
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+  EXPECT_NE(r.out.find("'x' in '1,x'"), std::string::npos) << r.out;
+  EXPECT_EQ(mock.metric("inferperf_mock_requests_total"), 0);
+
+  r = profile(
+      mock, dir,
+      {"--request-count", "4", "--concurrency", "1,2", "--osl", "4,6", "--sweep-type", "zip"});
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_TRUE(fs::exists(dir + "/concurrency_1-osl_4/profile_export_aiperf.json"));
+  EXPECT_TRUE(fs::exists(dir + "/concurrency_2-osl_6/profile_export_aiperf.json"));
+  EXPECT_FALSE(fs::exists(dir + "/concurrency_1-osl_6"));
+  EXPECT_EQ(mock.metric("inferperf_mock_requests_total"), 8);
+}
+
+TEST(Sweep, ASignalStopsTheSweepAfterThePointItInterrupts) {
+  MockServerProcess mock({"--ttft", "5", "--itl", "5"});
+  const std::string dir = make_temp_dir("ip-sweep-int-");
+  BackgroundProcess p({INFERPERF_BIN,
+                       "profile",
+                       "-m",
+                       "mock-model",
+                       "-u",
+                       mock.url(),
+                       "--streaming",
+                       "--isl",
+                       "16",
+                       "--osl",
+                       "20",
+                       "--extra-inputs",
+                       "ignore_eos:true",
+                       "--ui-type",
+                       "none",
+                       "--artifact-dir",
+                       dir,
+                       "--concurrency",
+                       "1,2",
+                       "--benchmark-duration",
+                       "20"},
+                      dir + "/../" + fs::path(dir).filename().string() + ".log");
+  // Wait until the first point is sending, then stop it as a job manager would (kill -INT).
+  for (int i = 0; i < 200 && !fs::exists(dir + "/concurrency_1/inputs.json"); ++i)
+    std::this_thread::sleep_for(50ms);
+  std::this_thread::sleep_for(1s);
+  p.signal(SIGINT);
+  EXPECT_EQ(p.wait(60s), 130);
+  EXPECT_TRUE(fs::exists(dir + "/concurrency_1/profile_export_aiperf.json"));
+  EXPECT_FALSE(fs::exists(dir + "/concurrency_2"));
+  const json s = read_json(dir + "/sweep_summary.json");
+  ASSERT_EQ(s["points"].size(), 1u);
+  EXPECT_EQ(s["points"][0]["status"], "ok");
+  EXPECT_GT(s["points"][0]["metrics"]["request_count"]["avg"].get<double>(), 0);
+}
+
+TEST(Sweep, OneRunTakesTheSaltAndNoWarmupAndKeepsTheTypedCommand) {
+  MockServerProcess mock({"--fast"});
+  const std::string dir = make_temp_dir("ip-one-");
+  const auto r = profile(mock, dir,
+                         {"--request-count", "5", "--concurrency", "1", "--cache-salt-per-run",
+                          "--warmup-request-count", "3", "--no-warmup"});
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_EQ(mock.metric("inferperf_mock_requests_total"), 5);
+  EXPECT_EQ(salts_in(read_file(dir + "/inputs.json")).size(), 1u);
+  const json j = read_json(dir + "/profile_export_aiperf.json");
+  const std::string cmd = j["input_config"]["cli_command"];
+  EXPECT_NE(cmd.find("--cache-salt-per-run --warmup-request-count 3 --no-warmup"),
+            std::string::npos)
+      << cmd;
+  const auto twice =
+      profile(mock, dir, {"--cache-salt-per-run", "--extra-inputs", "cache_salt:ab"});
+  EXPECT_EQ(twice.exit_code, 2) << twice.out;
+  EXPECT_NE(twice.out.find("both set the cache salt"), std::string::npos) << twice.out;
+}
+
+TEST(Sweep, HelpListsTheSweepOptions) {
+  const auto r = run_process({INFERPERF_BIN, "profile", "--help"}, 30s);
+  EXPECT_EQ(r.exit_code, 0);
+  for (const char* flag : {"Sweeps and repeated runs", "--num-profile-runs", "--sweep-type",
+                           "--cache-salt-per-run", "--auto-plot", "--confidence-level"}) {
+    EXPECT_NE(r.out.find(flag), std::string::npos) << flag;
+  }
+}
+
+}  // namespace
+}  // namespace inferperf::testing
