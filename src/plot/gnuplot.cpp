@@ -143,7 +143,10 @@ std::string gnuplot_script(const Chart& chart, const Theme& t) {
   g << "set border 3 lc " << fg << "\n";
   g << "set tics nomirror textcolor " << fg << "\n";
   g << "set grid lc rgb " << quoted(t.grid) << " lw 1\n";
-  g << "set key outside right top textcolor " << fg << " box lc rgb " << quoted(t.grid) << "\n";
+  g << "set key at screen 0.995, screen " << kPlotTop << " right top textcolor " << fg
+    << " box lc rgb " << quoted(t.grid) << "\n";
+  g << fmt::format("set lmargin at screen {}\nset rmargin at screen {}\n", kPlotLeft, kPlotRight);
+  g << fmt::format("set bmargin at screen {}\nset tmargin at screen {}\n", kPlotBottom, kPlotTop);
   g << "set offsets graph 0.02, graph 0.02, graph 0.08, graph 0.02\n";
   if (chart.y_from_zero) g << "set yrange [0:*]\n";
   bool right = false;

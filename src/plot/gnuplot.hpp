@@ -11,6 +11,12 @@ namespace inferperf::plot {
 
 inline constexpr int kChartWidth = 1600;
 inline constexpr int kChartHeight = 800;
+// The plot area as fractions of the image, from the left and from the bottom (fixed margins, so
+// the legend and axis labels never move it; tests probe inside it).
+inline constexpr double kPlotLeft = 0.07;
+inline constexpr double kPlotRight = 0.74;
+inline constexpr double kPlotBottom = 0.11;
+inline constexpr double kPlotTop = 0.91;
 
 // The script that draws `chart` from NAME.dat in the current folder into ../NAME.png and
 // ../NAME.svg. Pure, for tests.
