@@ -16,6 +16,7 @@
 #include <random>
 #include <thread>
 
+#include "app/exit_codes.hpp"
 #include "app/export_names.hpp"
 #include "app/logging.hpp"
 #include "app/phase_plans.hpp"
@@ -36,10 +37,6 @@ namespace inferperf::app {
 namespace fs = std::filesystem;
 
 namespace {
-
-constexpr int kExitRunFailed = 1;
-constexpr int kExitBadConfig = 2;
-constexpr int kExitInterrupted = 130;
 
 std::atomic<pid_t> g_child{0};
 std::atomic<int> g_signals{0};
@@ -139,7 +136,7 @@ sweep::RunResult read_run(const std::string& label, const fs::path& dir, const E
   }
   const bool exported = r.summary.is_object() && !r.summary.empty();
   // 130: stopped by a signal after exporting what it had measured.
-  r.ok = exported && (exit_code == 0 || exit_code == kExitInterrupted);
+  r.ok = exported && (exit_code == 0 || exit_code == kExitSignal);
   if (!r.ok) {
     r.error = exit_code < 0 ? "could not start the run"
               : !exported   ? fmt::format("exited with code {} and wrote no {}", exit_code,
@@ -294,7 +291,7 @@ int run_orchestrated(const sweep::SweepArgs& s, const std::vector<std::string>& 
         spdlog::error("{}: {}", where, r.error);
       }
       pr.runs.push_back(std::move(r));
-      if (rc == kExitInterrupted) g_signals.fetch_add(1);  // the child was stopped: so is the rest
+      if (rc == kExitSignal) g_signals.fetch_add(1);  // the child was stopped: so is the rest
     }
     if (o.num_profile_runs > 1 && !pr.runs.empty()) {
       sweep::AggregateMeta meta{o.num_profile_runs, o.confidence_level, o.profile_run_cooldown_s};
@@ -326,7 +323,7 @@ int run_orchestrated(const sweep::SweepArgs& s, const std::vector<std::string>& 
                  results.size(), total_points);
   }
   if (o.auto_plot && !interrupted) auto_plot(root);
-  if (interrupted) return kExitInterrupted;
+  if (interrupted) return kExitSignal;
   return any_failed ? kExitRunFailed : 0;
 }
 

@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "app/exit_codes.hpp"
 #include "app/orchestrator.hpp"
 #include "app/runner.hpp"
 #include "config/cli.hpp"
@@ -16,7 +17,7 @@ int run_profile_command(const std::vector<std::string>& args) {
   if (!sw.errors.empty()) {
     for (const auto& e : sw.errors) std::cerr << "error: " << core::redact_urls(e) << "\n";
     std::cerr << "Run 'inferperf profile --help' for the options.\n";
-    return 2;
+    return kExitBadConfig;
   }
   if (sw.orchestrated()) return run_orchestrated(sw, args);
 
@@ -33,13 +34,13 @@ int run_profile_command(const std::vector<std::string>& args) {
   }
   if (sw.options.cache_salt_per_run && cache_salt_given_twice(outcome.config)) {
     std::cerr << kCacheSaltTwice;
-    return 2;
+    return kExitBadConfig;
   }
   // The reproduction line is what the user typed, not the reordered words parsed above.
   outcome.config.cli_command = config::build_cli_command(args);
   std::filesystem::path dir;
   const int rc = run_profile(std::move(outcome.config), &dir);
-  if (sw.options.auto_plot && !dir.empty() && (rc == 0 || rc == 130)) auto_plot(dir);
+  if (sw.options.auto_plot && !dir.empty() && (rc == kExitOk || rc == kExitSignal)) auto_plot(dir);
   return rc;
 }
 

@@ -2,6 +2,7 @@
 
 #include "endpoint/endpoint.hpp"
 
+#include "app/exit_codes.hpp"
 #include "app/export_names.hpp"
 
 #include <fmt/format.h>
@@ -24,9 +25,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr int kExitOk = 0;
-constexpr int kExitRunFailed = 1;
-constexpr int kExitSignal = 130;
 // Label values from scraped pages may hold any bytes; one bad byte must not lose the report.
 constexpr auto kReplaceInvalidUtf8 = nlohmann::json::error_handler_t::replace;
 

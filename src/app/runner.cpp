@@ -17,6 +17,7 @@
 
 #include "app/artifact_folder.hpp"
 #include "app/dataset_setup.hpp"
+#include "app/exit_codes.hpp"
 #include "app/export_names.hpp"
 #include "app/input_config.hpp"
 #include "app/inputs_json.hpp"
@@ -55,9 +56,6 @@ namespace fs = std::filesystem;
 using namespace std::string_literals;
 
 namespace {
-
-constexpr int kExitRunFailed = 1;
-constexpr int kExitBadConfig = 2;
 
 int worker_count(const config::RunConfig& c) {
   // The CPUs this process may use: under taskset or a cpuset, more workers than those would
