@@ -249,6 +249,26 @@ TEST(Sweep, OneRunTakesTheSaltAndNoWarmupAndKeepsTheTypedCommand) {
   EXPECT_NE(twice.out.find("both set the cache salt"), std::string::npos) << twice.out;
 }
 
+TEST(Sweep, AutoPlotDrawsTheSweepAtTheEnd) {
+  MockServerProcess mock({"--fast"});
+  const std::string dir = make_temp_dir("ip-autoplot-");
+  const auto r = profile(
+      mock, dir, {"--streaming", "--request-count", "6", "--concurrency", "1,2", "--auto-plot"});
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.out.find("--auto-plot: inferperf plot " + dir), std::string::npos) << r.out;
+  // The sweep's own chart, over both points, and the report that inlines it.
+  EXPECT_GT(fs::file_size(dir + "/plots/output_token_throughput_vs_itl.png"), 1000u);
+  const std::string html = read_file(dir + "/plots/report.html");
+  EXPECT_NE(html.find("<svg"), std::string::npos);
+  EXPECT_NE(html.find("c=2"), std::string::npos);
+  // A single run plots its own folder.
+  const std::string one = make_temp_dir("ip-autoplot-one-");
+  const auto r1 = profile(mock, one, {"--streaming", "--request-count", "4", "--auto-plot"});
+  ASSERT_EQ(r1.exit_code, 0) << r1.out;
+  EXPECT_TRUE(fs::exists(one + "/plots/report.html")) << r1.out;
+  EXPECT_TRUE(fs::exists(one + "/plots/ttft_over_time.png")) << r1.out;
+}
+
 TEST(Sweep, HelpListsTheSweepOptions) {
   const auto r = run_process({INFERPERF_BIN, "profile", "--help"}, 30s);
   EXPECT_EQ(r.exit_code, 0);
