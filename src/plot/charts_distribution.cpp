@@ -16,6 +16,7 @@ struct Field {
   const char* unit;
   double RequestRow::*value;
   bool with_cdf;
+  bool whole_numbers;
 };
 
 std::vector<double> values_of(const RunData& run, double RequestRow::*field) {
@@ -32,16 +33,16 @@ const char* kNoRecords = "no run has per-request records (profile_export.jsonl)"
 
 void add_distribution_charts(const std::vector<RunSeries>& runs, ChartSet& set) {
   const Field fields[] = {
-      {"ttft", "Time to first token", "ms", &RequestRow::ttft_ms, true},
-      {"itl", "Inter-token latency (per request)", "ms", &RequestRow::itl_ms, true},
-      {"request_latency", "Request latency", "ms", &RequestRow::latency_ms, true},
-      {"isl", "Input sequence length", "tokens", &RequestRow::isl, false},
-      {"osl", "Output sequence length", "tokens", &RequestRow::osl, false},
+      {"ttft", "Time to first token", "ms", &RequestRow::ttft_ms, true, false},
+      {"itl", "Inter-token latency (per request)", "ms", &RequestRow::itl_ms, true, false},
+      {"request_latency", "Request latency", "ms", &RequestRow::latency_ms, true, false},
+      {"isl", "Input sequence length", "tokens", &RequestRow::isl, false, true},
+      {"osl", "Output sequence length", "tokens", &RequestRow::osl, false, true},
   };
   for (const auto& f : fields) {
     std::vector<std::vector<double>> sets;
     for (const auto& r : runs) sets.push_back(values_of(*r.run, f.value));
-    const auto edges = shared_bin_edges(sets, kBins);
+    const auto edges = shared_bin_edges(sets, kBins, f.whole_numbers);
     const std::string axis = std::string(f.what) + " (" + f.unit + ")";
 
     Chart hist;
@@ -49,18 +50,20 @@ void add_distribution_charts(const std::vector<RunSeries>& runs, ChartSet& set) 
     hist.title = std::string(f.what) + ": distribution";
     hist.x_label = axis;
     hist.y_label = "Requests";
-    hist.caption = "Successful requests per bin; all runs share the bins so the bars overlay.";
+    hist.caption = "Successful requests per bin; all runs share the bins, their bars side by side.";
     hist.y_from_zero = true;
     for (std::size_t i = 0; i < runs.size() && edges.size() > 1; ++i) {
       Series s;
       s.title = runs[i].label;
       s.style = Style::kBoxes;
       s.color = runs[i].color;
-      s.box_width = edges[1] - edges[0];
+      // Each run its own slice of the bin, so no run's bar hides another's.
+      const double slice = (edges[1] - edges[0]) / static_cast<double>(runs.size());
+      s.box_width = slice;
       const auto counts = histogram(sets[i], edges);
       for (std::size_t b = 0; b < counts.size(); ++b) {
         if (counts[b] == 0) continue;
-        s.x.push_back((edges[b] + edges[b + 1]) / 2);
+        s.x.push_back(edges[b] + slice * (static_cast<double>(i) + 0.5));
         s.y.push_back(counts[b]);
       }
       hist.series.push_back(std::move(s));

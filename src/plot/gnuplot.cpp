@@ -239,7 +239,8 @@ bool gnuplot_available(std::string* why) {
 }
 
 std::string render_chart(const Chart& chart, const Theme& theme, const fs::path& output_dir) {
-  const fs::path work = output_dir / "gnuplot";
+  // Absolute: gnuplot runs with its working folder set to `work`.
+  const fs::path work = fs::absolute(output_dir) / "gnuplot";
   std::error_code ec;
   fs::create_directories(work, ec);
   if (ec)

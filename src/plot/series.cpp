@@ -23,8 +23,8 @@ double percentile_sorted(const std::vector<double>& s, double pct) {
 
 }  // namespace
 
-std::vector<double> shared_bin_edges(const std::vector<std::vector<double>>& sets,
-                                     std::size_t bins) {
+std::vector<double> shared_bin_edges(const std::vector<std::vector<double>>& sets, std::size_t bins,
+                                     bool whole_numbers) {
   double lo = std::numeric_limits<double>::infinity();
   double hi = -lo;
   for (const auto& s : sets)
@@ -34,6 +34,16 @@ std::vector<double> shared_bin_edges(const std::vector<std::vector<double>>& set
         hi = std::max(hi, v);
       }
   if (!std::isfinite(lo) || bins == 0) return {};
+  if (whole_numbers) {
+    lo = std::floor(lo);
+    hi = std::floor(hi);
+    const double width = std::max(1.0, std::ceil((hi - lo + 1) / static_cast<double>(bins)));
+    std::vector<double> edges;
+    for (double e = lo - 0.5; e <= hi + 0.5 + 1e-9 || edges.size() < 2; e += width)
+      edges.push_back(e);
+    if (edges.back() < hi + 0.5) edges.push_back(edges.back() + width);
+    return edges;
+  }
   // One value (or all equal): a unit-wide bin around it, so it still shows.
   if (hi - lo <= 0) {
     lo -= 0.5;

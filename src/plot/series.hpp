@@ -10,8 +10,9 @@ namespace inferperf::plot {
 
 // `bins` equal-width bins spanning every finite value of all `sets` (one shared axis, so
 // overlaid histograms compare); edges.size() == bins + 1, empty when there is no finite value.
+// With `whole_numbers` (token counts) the bins are whole numbers wide and centred on them.
 std::vector<double> shared_bin_edges(const std::vector<std::vector<double>>& sets,
-                                     std::size_t bins);
+                                     std::size_t bins, bool whole_numbers = false);
 // Count of finite values per bin; the last bin includes its upper edge.
 std::vector<double> histogram(const std::vector<double>& values, const std::vector<double>& edges);
 

@@ -22,6 +22,17 @@ TEST(PlotSeries, SharedBinEdgesSpanEverySetAndSkipNaN) {
   EXPECT_DOUBLE_EQ(one.back(), 3.5);
 }
 
+TEST(PlotSeries, WholeNumberBinsAreCentredOnTheValues) {
+  EXPECT_EQ(shared_bin_edges({{32, 32}}, 40, true), (std::vector<double>{31.5, 32.5}));
+  EXPECT_EQ(shared_bin_edges({{13, 16}}, 40, true),
+            (std::vector<double>{12.5, 13.5, 14.5, 15.5, 16.5}));
+  const auto wide = shared_bin_edges({{0, 99}}, 40, true);  // 100 values: bins 3 wide
+  EXPECT_DOUBLE_EQ(wide[1] - wide[0], 3);
+  EXPECT_GE(wide.back(), 99.5);
+  EXPECT_EQ(histogram({13, 13, 16}, shared_bin_edges({{13, 16}}, 40, true)),
+            (std::vector<double>{2, 0, 0, 1}));
+}
+
 TEST(PlotSeries, HistogramCountsWithTheLastEdgeIncluded) {
   const std::vector<double> edges = {0, 1, 2, 3};
   EXPECT_EQ(histogram({0, 0.5, 1, 2.99, 3, kNaN, 4}, edges), (std::vector<double>{2, 1, 2}));
