@@ -171,6 +171,29 @@ std::string aggregate_table(const nlohmann::ordered_json& agg, const std::string
                               rows, 1);
 }
 
+fs::path run_dir(const fs::path& root, const sweep::SweepPoint& point, int runs, int run) {
+  const fs::path point_dir = point.folder.empty() ? root : root / point.folder;
+  return runs > 1 ? point_dir / "profile_runs" / sweep::run_folder(run) : point_dir;
+}
+
+void print_dry_run(const sweep::SweepArgs& s, const std::vector<sweep::SweepPoint>& points,
+                   const fs::path& root) {
+  const auto& o = s.options;
+  std::cout << fmt::format(
+      "dry run: {} point(s) x {} run(s), every command line valid; nothing was sent\n"
+      "root: {}\n",
+      points.size(), o.num_profile_runs, root.string());
+  for (const auto& p : points) {
+    for (int run = 1; run <= o.num_profile_runs; ++run) {
+      sweep::RunArgs ra{
+          p.values, run_dir(root, p, o.num_profile_runs, run).string(),
+          o.cache_salt_per_run ? std::optional<std::string>("<fresh salt>") : std::nullopt,
+          o.random_seed, o.num_profile_runs > 1 && run > 1 && o.disable_warmup_after_first};
+      std::cout << config::build_cli_command(sweep::child_args(s, ra)) << "\n";
+    }
+  }
+}
+
 }  // namespace
 
 bool cache_salt_given_twice(const config::RunConfig& c) {
@@ -208,7 +231,7 @@ int run_orchestrated(const sweep::SweepArgs& s, const std::vector<std::string>& 
   std::vector<config::RunConfig> configs;
   std::string errors;
   for (const auto& p : points) {
-    sweep::RunArgs probe{p.values, "probe",
+    sweep::RunArgs probe{p.values, o.artifact_dir.value_or(""),
                          o.cache_salt_per_run ? std::optional<std::string>("0") : std::nullopt,
                          o.random_seed, false};
     auto outcome = config::parse_command_line(sweep::child_args(s, probe));
@@ -232,11 +255,14 @@ int run_orchestrated(const sweep::SweepArgs& s, const std::vector<std::string>& 
     return kExitBadConfig;
   }
   const config::RunConfig& first = configs.front();
-  init_console_logging(first.log_level);
-
   const fs::path root =
       o.artifact_dir ? fs::path(*o.artifact_dir)
                      : fs::path(first.output.artifact_dir) / orchestrated_leaf(first, s.params);
+  if (o.dry_run) {
+    print_dry_run(s, points, root);
+    return kExitOk;
+  }
+  init_console_logging(first.log_level);
   std::error_code ec;
   fs::create_directories(root / "logs", ec);
   if (ec) {
@@ -260,7 +286,8 @@ int run_orchestrated(const sweep::SweepArgs& s, const std::vector<std::string>& 
   std::vector<sweep::PointResult> results;
   bool any_failed = false;
   SignalScope signals;
-  for (int pi = 0; pi < total_points && !stopping(); ++pi) {
+  bool bad_input = false;
+  for (int pi = 0; pi < total_points && !stopping() && !bad_input; ++pi) {
     if (pi > 0) cooldown(o.sweep_cooldown_s, "sweep");
     const auto& point = points[pi];
     const fs::path point_dir = point.folder.empty() ? root : root / point.folder;
@@ -269,8 +296,7 @@ int run_orchestrated(const sweep::SweepArgs& s, const std::vector<std::string>& 
       if (run > 1) cooldown(o.profile_run_cooldown_s, "profile run");
       if (stopping()) break;
       const bool repeated = o.num_profile_runs > 1;
-      const fs::path dir =
-          repeated ? point_dir / "profile_runs" / sweep::run_folder(run) : point_dir;
+      const fs::path dir = run_dir(root, point, o.num_profile_runs, run);
       sweep::RunArgs ra;
       ra.point_values = point.values;
       ra.artifact_dir = dir.string();
@@ -292,6 +318,13 @@ int run_orchestrated(const sweep::SweepArgs& s, const std::vector<std::string>& 
       }
       pr.runs.push_back(std::move(r));
       if (rc == kExitSignal) g_signals.fetch_add(1);  // the child was stopped: so is the rest
+      if (rc == kExitBadConfig) {
+        // Its input was refused before anything was sent (a tokenizer, a dataset file, the
+        // folder): every later run shares that command line, so none is started.
+        bad_input = true;
+        spdlog::error("{}: its input was refused; the remaining runs are not started", where);
+        break;
+      }
     }
     if (o.num_profile_runs > 1 && !pr.runs.empty()) {
       sweep::AggregateMeta meta{o.num_profile_runs, o.confidence_level, o.profile_run_cooldown_s};
@@ -322,9 +355,10 @@ int run_orchestrated(const sweep::SweepArgs& s, const std::vector<std::string>& 
     spdlog::warn("stopped by a signal after {} of {} point(s); the summaries cover what ran",
                  results.size(), total_points);
   }
-  if (o.auto_plot && !interrupted) auto_plot(root);
+  if (o.auto_plot && !interrupted && !bad_input) auto_plot(root);
   if (interrupted) return kExitSignal;
-  return any_failed ? kExitRunFailed : 0;
+  if (bad_input) return kExitBadConfig;
+  return any_failed ? kExitRunFailed : kExitOk;
 }
 
 }  // namespace inferperf::app

@@ -5,12 +5,32 @@
 
 #include "app/exit_codes.hpp"
 #include "app/orchestrator.hpp"
+#include "app/phase_plans.hpp"
 #include "app/runner.hpp"
 #include "config/cli.hpp"
 #include "core/secrets.hpp"
 #include "sweep/sweep_args.hpp"
 
 namespace inferperf::app {
+
+namespace {
+
+// What one run would do, from the configuration alone: no file, folder or server is touched (a
+// dataset file, the tokenizer and the model list are checked when the run starts).
+void print_dry_run(const config::RunConfig& c) {
+  std::cout << "dry run: the command line is valid; nothing was sent\n" << c.cli_command << "\n";
+  if (c.load.warmup_enabled) std::cout << "warmup: " << describe(warmup_plan(c)) << "\n";
+  std::cout << "profiling: " << describe(profiling_plan(c, 0.0)) << "\n";
+  std::filesystem::path dir = c.output.artifact_dir;
+  if (!c.output.artifact_dir_explicit) {
+    dir /= c.endpoint.model_names.empty() ? std::string("<model from the server>-...")
+                                          : artifact_leaf(c);
+  }
+  std::cout << "artifact folder: " << dir.string() << "\n";
+  for (const auto& w : c.warnings) std::cout << "warning: " << w << "\n";
+}
+
+}  // namespace
 
 int run_profile_command(const std::vector<std::string>& args) {
   const sweep::SweepArgs sw = sweep::extract_sweep_args(args);
@@ -38,6 +58,10 @@ int run_profile_command(const std::vector<std::string>& args) {
   }
   // The reproduction line is what the user typed, not the reordered words parsed above.
   outcome.config.cli_command = config::build_cli_command(args);
+  if (sw.options.dry_run) {
+    print_dry_run(outcome.config);
+    return kExitOk;
+  }
   std::filesystem::path dir;
   const int rc = run_profile(std::move(outcome.config), &dir);
   if (sw.options.auto_plot && !dir.empty() && (rc == kExitOk || rc == kExitSignal)) auto_plot(dir);

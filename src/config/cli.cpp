@@ -125,6 +125,9 @@ void add_sweep_options(CLI::App& profile) {
        "Send a fresh random hex cache_salt extra input in every run, so the server's prefix cache "
        "cannot carry results from one run or point to the next"},
       {"--auto-plot", "Run `inferperf plot` over the results at the end"},
+      {"--dry-run",
+       "Check the whole command line (every point and run of a sweep) and print what would run; "
+       "nothing is sent, no file or folder is read or written"},
   };
   for (const auto& [name, help] : flags) profile.add_flag(name, ignored_flag, help)->group(group);
 }

@@ -169,6 +169,8 @@ SweepArgs extract_sweep_args(const std::vector<std::string>& args) {
       take_switch(o.cache_salt_per_run, true);
     } else if (flag == "--auto-plot") {
       take_switch(o.auto_plot, true);
+    } else if (flag == "--dry-run") {
+      take_switch(o.dry_run, true);
     } else if (flag == "--artifact-dir" || flag == "--output-artifact-dir") {
       if (auto v = take_value()) o.artifact_dir = *v;
     } else if (flag == "--random-seed") {

@@ -18,15 +18,16 @@ struct SweepParam {
 };
 
 struct SweepOptions {
-  int num_profile_runs = 1;                 // 1..10
-  double profile_run_cooldown_s = 0.0;      // between repeated runs of one point
-  double confidence_level = 0.95;           // (0, 1)
-  bool disable_warmup_after_first = true;   // warmup only in the first run of each point
-  bool consistent_seed = true;              // every run of a point uses the same seed
-  std::string sweep_type = "grid";          // grid | zip
-  double sweep_cooldown_s = 0.0;            // between points
-  bool cache_salt_per_run = false;          // fresh cache_salt extra input for every run
-  bool auto_plot = false;                   // inferperf plot over the results at the end
+  int num_profile_runs = 1;                // 1..10
+  double profile_run_cooldown_s = 0.0;     // between repeated runs of one point
+  double confidence_level = 0.95;          // (0, 1)
+  bool disable_warmup_after_first = true;  // warmup only in the first run of each point
+  bool consistent_seed = true;             // every run of a point uses the same seed
+  std::string sweep_type = "grid";         // grid | zip
+  double sweep_cooldown_s = 0.0;           // between points
+  bool cache_salt_per_run = false;         // fresh cache_salt extra input for every run
+  bool auto_plot = false;                  // inferperf plot over the results at the end
+  bool dry_run = false;  // --dry-run: check every run's command line, send nothing
   std::optional<std::string> artifact_dir;  // --artifact-dir / --output-artifact-dir, if given
   std::optional<std::string> random_seed;   // --random-seed, if given
 };

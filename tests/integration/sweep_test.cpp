@@ -269,6 +269,81 @@ TEST(Sweep, AutoPlotDrawsTheSweepAtTheEnd) {
   EXPECT_TRUE(fs::exists(one + "/plots/ttft_over_time.png")) << r1.out;
 }
 
+TEST(Sweep, WithoutAnArtifactDirTheRootIsNamedForTheSweep) {
+  MockServerProcess mock({"--fast"});
+  const std::string cwd = make_temp_dir("ip-sweep-cwd-");
+  const auto r = run_process({INFERPERF_BIN,
+                              "profile",
+                              "-m",
+                              "org/mock-model",
+                              "-u",
+                              mock.url(),
+                              "--isl",
+                              "16",
+                              "--osl",
+                              "4",
+                              "--ui-type",
+                              "none",
+                              "--request-count",
+                              "3",
+                              "--concurrency",
+                              "1,2",
+                              "--request-rate",
+                              "50,100",
+                              "--tokenizer",
+                              "builtin"},
+                             120s, cwd);
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  const std::string root =
+      cwd + "/artifacts/org_mock-model-openai-chat-sweep-concurrency-request_rate";
+  EXPECT_TRUE(fs::exists(root + "/sweep_summary.json")) << r.out;
+  EXPECT_TRUE(fs::exists(root + "/concurrency_2-request_rate_100/profile_export_aiperf.json"));
+  EXPECT_EQ(read_json(root + "/sweep_summary.json")["points"].size(), 4u);
+}
+
+TEST(Sweep, ARunWhoseInputIsRefusedStopsTheSweep) {
+  MockServerProcess mock({"--fast"});
+  const std::string dir = make_temp_dir("ip-sweep-bad-");
+  // Found only when the run starts: the tokenizer of a model name nobody has.
+  const auto r = run_process(
+      {INFERPERF_BIN, "profile", "-m", "org/no-such-model", "-u", mock.url(), "--ui-type", "none",
+       "--request-count", "3", "--concurrency", "1,2", "--artifact-dir", dir},
+      120s);
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+  EXPECT_NE(r.out.find("no tokenizer found"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("the remaining runs are not started"), std::string::npos) << r.out;
+  EXPECT_FALSE(fs::exists(dir + "/concurrency_2"));
+  const json s = read_json(dir + "/sweep_summary.json");
+  ASSERT_EQ(s["points"].size(), 1u);
+  EXPECT_EQ(s["points"][0]["status"], "failed");
+  EXPECT_EQ(mock.metric("inferperf_mock_requests_total"), 0);
+}
+
+TEST(Sweep, DryRunChecksEveryRunAndSendsNothing) {
+  MockServerProcess mock({"--fast"});
+  const std::string dir = make_temp_dir("ip-dry-");
+  fs::remove(dir);
+  auto r = profile(mock, dir,
+                   {"--request-count", "5", "--concurrency", "1,2", "--num-profile-runs", "2",
+                    "--warmup-request-count", "2", "--dry-run"});
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.out.find("dry run: 2 point(s) x 2 run(s)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("--concurrency 2 --artifact-dir '" + dir +
+                       "/concurrency_2/profile_runs/run_0002' --no-warmup"),
+            std::string::npos)
+      << r.out;
+  EXPECT_FALSE(fs::exists(dir));
+  r = profile(mock, dir, {"--request-count", "5", "--concurrency", "3", "--dry-run"});
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.out.find("profiling: concurrency 3, 5 requests"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("artifact folder: " + dir), std::string::npos) << r.out;
+  r = profile(mock, dir, {"--request-count", "5", "--concurrency", "1,9", "--dry-run"});
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+  EXPECT_NE(r.out.find("at concurrency=9"), std::string::npos) << r.out;
+  EXPECT_FALSE(fs::exists(dir));
+  EXPECT_EQ(mock.metric("inferperf_mock_requests_total"), 0);
+}
+
 TEST(Sweep, HelpListsTheSweepOptions) {
   const auto r = run_process({INFERPERF_BIN, "profile", "--help"}, 30s);
   EXPECT_EQ(r.exit_code, 0);
