@@ -13,6 +13,9 @@ PACKAGES=(
   libncurses-dev tmux  # the live dashboard (ncurses); its integration test drives it in tmux
   wrk  # bench/wrk_compare.sh: the HTTP load generator the client's request rate is compared with
   clang libclang-rt-14-dev  # the fuzz preset: clang with libFuzzer and the sanitizer runtimes
+  gnuplot-nox fonts-dejavu-core  # inferperf plot: PNG (pngcairo) and SVG charts, the font they name
+  libpng-dev  # the plot tests decode the PNGs
+  chromium  # the plot report's browser test (tests/browser, headless)
 )
 
 missing=()

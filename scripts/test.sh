@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One command for the whole test suite: install dependencies, build the release and the
-# ASan+UBSan and TSan trees, and run every CTest label (unit, integration, fuzz, sanitizer), plus a
+# ASan+UBSan and TSan trees, and run every CTest label (unit, integration, fuzz, browser, sanitizer), plus a
 # time-boxed libFuzzer run of every parser (scripts/fuzz.sh). Idempotent.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,6 +10,10 @@ bash scripts/fetch-tokenizers.sh
 
 bash scripts/build.sh release
 ctest --preset release -L 'unit|integration|fuzz' --timeout 300 -j 2
+
+# The plot report in headless chromium (playwright-core, pinned by tests/browser/package-lock.json).
+(cd tests/browser && npm ci --no-audit --no-fund --loglevel=error)
+ctest --preset release -L browser --timeout 180 --output-on-failure
 
 # The fuzz targets over their committed seeds and whatever they find in FUZZ_SECONDS (DECISIONS: the
 # fuzz label has 5 minutes; the seeds replay in well under a second above and again under ASan).
