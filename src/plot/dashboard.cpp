@@ -111,9 +111,20 @@ int serve_dashboard(const fs::path& root, const std::string& host, int port,
   asio::io_context io;
   tcp::acceptor acceptor(io);
   boost::system::error_code ec;
-  const auto address = asio::ip::make_address(host, ec);
-  if (ec) throw input_error("inferperf plot: --host " + host + ": not an IP address");
-  const tcp::endpoint ep(address, static_cast<unsigned short>(port));
+  tcp::endpoint ep;
+  if (const auto address = asio::ip::make_address(host, ec); !ec) {
+    ep = tcp::endpoint(address, static_cast<unsigned short>(port));
+  } else {
+    // A name ("localhost"): its first address.
+    tcp::resolver resolver(io);
+    const auto found = resolver.resolve(host, std::to_string(port), ec);
+    if (ec || found.empty())
+      throw input_error("inferperf plot: --host " + host +
+                        ": not an address this machine can "
+                        "listen on (" +
+                        (ec ? ec.message() : "no address") + ")");
+    ep = found.begin()->endpoint();
+  }
   acceptor.open(ep.protocol(), ec);
   if (!ec) acceptor.set_option(asio::socket_base::reuse_address(true), ec);
   if (!ec) acceptor.bind(ep, ec);

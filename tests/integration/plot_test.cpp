@@ -103,6 +103,25 @@ TEST_F(PlotCommand, ReferenceWorkflowLayoutFromTheDefaultPath) {
   EXPECT_NE(html.find("<td>c=4</td>"), std::string::npos);
 }
 
+TEST_F(PlotCommand, PlottingAgainRemovesOnlyChartsItNoLongerDraws) {
+  REQUIRE_GNUPLOT();
+  const fs::path out = dir_ / "out";
+  fs::create_directories(out);
+  std::ofstream(out / "notes.png") << "the user's own file";
+  auto r = run_process(
+      {INFERPERF_BIN, "plot", (kData / "sweep").string(), "--output", out.string()}, 120s);
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  ASSERT_TRUE(fs::exists(out / "dispatch_timeline.png"));
+  r = run_process({INFERPERF_BIN, "plot", (kData / "workflow").string(), "--output", out.string()},
+                  120s);
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_FALSE(fs::exists(out / "dispatch_timeline.png"));  // no raw records in workflow/
+  EXPECT_FALSE(fs::exists(out / "dispatch_timeline.svg"));
+  EXPECT_FALSE(fs::exists(out / "gnuplot/dispatch_timeline.gp"));
+  EXPECT_TRUE(fs::exists(out / "ttft_cdf.png"));
+  EXPECT_EQ(read_file((out / "notes.png").string()), "the user's own file");
+}
+
 TEST_F(PlotCommand, SingleRunDarkThemeToAnOutputFolder) {
   REQUIRE_GNUPLOT();
   const fs::path out = dir_ / "out";
@@ -171,6 +190,14 @@ TEST_F(PlotCommand, DashboardServesTheReportUntilSigterm) {
   }
   ASSERT_TRUE(std::regex_search(text, m, listening)) << text;
   const int port = std::stoi(m[1].str());
+  // A second server on the same port is refused by name.
+  const auto busy =
+      run_process({INFERPERF_BIN, "plot", (kData / "workflow").string(), "--output",
+                   (dir_ / "out2").string(), "--dashboard", "--port", std::to_string(port)},
+                  120s);
+  EXPECT_EQ(busy.exit_code, 2);
+  EXPECT_NE(busy.out.find("cannot listen on 127.0.0.1:" + std::to_string(port)), std::string::npos)
+      << busy.out;
   auto page = http_get(port, "/");
   EXPECT_EQ(page.status, 200);
   EXPECT_EQ(page.body, read_file((out / "report.html").string()));
