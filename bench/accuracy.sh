@@ -13,33 +13,27 @@ N="${2:-3000}"
 TTFT=100
 ITL=20
 OSL=50
-BIN=build/release/apps
-MOCK_CPU=() CLIENT_CPU=()
-if [[ "${PIN:-0}" == 1 ]]; then MOCK_CPU=(taskset -c 1) CLIENT_CPU=(taskset -c 0); fi
+source bench/lib.sh
+MOCK_CPUS="" CLIENT_CPU=()
+if [[ "${PIN:-0}" == 1 ]]; then MOCK_CPUS=1 CLIENT_CPU=(taskset -c 0); fi
 COMPARE=build/release/bench/inferperf_accuracy_compare
-[[ -x "$BIN/inferperf" && -x "$COMPARE" ]] || bash scripts/build.sh release >/dev/null
+[[ -x "$CLIENT" && -x "$MOCK" && -x "$COMPARE" ]] || bash scripts/build.sh release >/dev/null
 
 OUT=$(mktemp -d)
 echo "artifacts: $OUT"
-"${MOCK_CPU[@]}" "$BIN/mock-server/inferperf-mock-server" --port 0 --ttft "$TTFT" --itl "$ITL" \
-  --token-log "$OUT/mock_tokens.jsonl" >"$OUT/mock.log" 2>&1 &
-MOCK_PID=$!
-stop_mock() { kill "$MOCK_PID" 2>/dev/null || true; wait "$MOCK_PID" 2>/dev/null || true; }
-trap stop_mock EXIT
-for _ in $(seq 1 100); do
-  ADDR=$(sed -n 's/^inferperf-mock-server listening on //p' "$OUT/mock.log"); [[ -n "$ADDR" ]] && break; sleep 0.1
-done
+bench_start_mock "$OUT/mock.log" "$MOCK_CPUS" --ttft "$TTFT" --itl "$ITL" \
+  --token-log "$OUT/mock_tokens.jsonl"
 
 # The warmup opens the connections, so the measured requests do not include connection setup.
 # CPU of both sides: on a saturated machine the errors are queueing, not measurement.
-"${CLIENT_CPU[@]}" /usr/bin/time -f "%U %S %e" -o "$OUT/client.time" "$BIN/inferperf" profile -m mock-model \
+"${CLIENT_CPU[@]}" /usr/bin/time -f "%U %S %e" -o "$OUT/client.time" "$CLIENT" profile -m mock-model \
   -u "http://$ADDR" --streaming --concurrency "$C" --request-count "$N" --warmup-request-count "$C" \
   --osl "$OSL" --extra-inputs ignore_eos:true --isl 64 --random-seed 1 \
   --artifact-dir "$OUT/artifacts" --ui-type none >"$OUT/client.log" 2>&1
 MOCK_TICKS=$(awk '{print $14 + $15}' "/proc/$MOCK_PID/stat")
 
 # SIGTERM makes the mock write out the rest of its log before exiting.
-stop_mock
+bench_stop_mock
 read -r CU CS CW <"$OUT/client.time"
 echo "CPU: client ${CU} s user + ${CS} s sys over ${CW} s wall; mock $(echo "scale=2; $MOCK_TICKS / $(getconf CLK_TCK)" | bc) s (user + sys)"
 trap - EXIT

@@ -7,20 +7,14 @@ cd "$(dirname "$0")/.."
 RATE="${1:-5000}"
 SECS="${2:-10}"
 PATTERN="${3:-constant}"
-BIN=build/release/apps
-[[ -x "$BIN/inferperf" ]] || bash scripts/build.sh release >/dev/null
+source bench/lib.sh
+bench_require_build
 
 OUT=$(mktemp -d)
 echo "artifacts: $OUT"
-taskset -c 0 "$BIN/mock-server/inferperf-mock-server" --port 0 --fast --workers 1 --no-tokenizer \
-  >"$OUT/mock.log" 2>&1 &
-MOCK_PID=$!
-trap 'kill $MOCK_PID 2>/dev/null || true; wait $MOCK_PID 2>/dev/null || true' EXIT
-for _ in $(seq 1 100); do
-  ADDR=$(sed -n 's/^inferperf-mock-server listening on //p' "$OUT/mock.log"); [[ -n "$ADDR" ]] && break; sleep 0.1
-done
+bench_start_mock "$OUT/mock.log" 0 --fast --workers 1 --no-tokenizer
 
-/usr/bin/time -v taskset -c 1 "$BIN/inferperf" profile -m mock-model -u "http://$ADDR" \
+/usr/bin/time -v taskset -c 1 "$CLIENT" profile -m mock-model -u "http://$ADDR" \
   --request-rate "$RATE" --arrival-pattern "$PATTERN" --benchmark-duration "$SECS" \
   --benchmark-grace-period 5 --isl 16 --osl 4 --workers-max 1 --random-seed 1 \
   --artifact-dir "$OUT/artifacts" --ui-type none >"$OUT/client.log" 2>"$OUT/time.log" || true

@@ -7,26 +7,21 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TOK="${1:-.cache/tokenizers/qwen3/tokenizer.json}"
-BIN=build/release
-[[ -x "$BIN/bench/inferperf_dataset_bench" ]] || cmake --build "$BIN" >/dev/null
+BUILD=build/release
+source bench/lib.sh
+[[ -x "$BUILD/bench/inferperf_dataset_bench" ]] || cmake --build "$BUILD" >/dev/null
 
 OUT=$(mktemp -d)
 echo "artifacts: $OUT"
-"$BIN/bench/inferperf_trace_gen" "$OUT/trace.jsonl" 2>"$OUT/trace_gen.log"
-"$BIN/apps/inferperf" analyze-trace "$OUT/trace.jsonl" | sed -n '1,20p'
+"$BUILD/bench/inferperf_trace_gen" "$OUT/trace.jsonl" 2>"$OUT/trace_gen.log"
+"$CLIENT" analyze-trace "$OUT/trace.jsonl" | sed -n '1,20p'
 
 echo "== 1. load + build every prompt + stream inputs.json"
-"$BIN/bench/inferperf_dataset_bench" "$OUT/trace.jsonl" "$OUT/load" "$TOK"
+"$BUILD/bench/inferperf_dataset_bench" "$OUT/trace.jsonl" "$OUT/load" "$TOK"
 
 echo "== 2. replay against the mock server (concurrency 64, --synthesis-max-osl 64)"
-"$BIN/apps/mock-server/inferperf-mock-server" --port 0 --fast --no-tokenizer --workers 1 \
-  >"$OUT/mock.log" 2>&1 &
-MOCK_PID=$!
-trap 'kill $MOCK_PID 2>/dev/null || true; wait $MOCK_PID 2>/dev/null || true' EXIT
-for _ in $(seq 1 100); do
-  ADDR=$(sed -n 's/^inferperf-mock-server listening on //p' "$OUT/mock.log"); [[ -n "$ADDR" ]] && break; sleep 0.1
-done
-/usr/bin/time -v "$BIN/apps/inferperf" profile --ui-type none -m mock-model --tokenizer "$TOK" \
+bench_start_mock "$OUT/mock.log" "" --fast --no-tokenizer --workers 1
+/usr/bin/time -v "$CLIENT" profile --ui-type none -m mock-model --tokenizer "$TOK" \
   -u "http://$ADDR" --endpoint-type chat --streaming --concurrency 64 \
   --input-file "$OUT/trace.jsonl" --custom-dataset-type mooncake_trace --no-fixed-schedule \
   --dataset-sampling-strategy sequential --extra-inputs ignore_eos:true \

@@ -10,20 +10,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 C="${1:-64}"
 N="${2:-200000}"
-BIN=build/release/apps
-[[ -x "$BIN/inferperf" ]] || bash scripts/build.sh release >/dev/null
+source bench/lib.sh
+bench_require_build
 command -v wrk >/dev/null || { echo "wrk not installed (scripts/install-deps.sh)" >&2; exit 2; }
 TCK=$(getconf CLK_TCK)
 
 OUT=$(mktemp -d)
 echo "artifacts: $OUT"
-taskset -c 1 "$BIN/mock-server/inferperf-mock-server" --port 0 --fast --workers 1 --no-tokenizer \
-  >"$OUT/mock.log" 2>&1 &
-MOCK_PID=$!
-trap 'kill $MOCK_PID 2>/dev/null || true; wait $MOCK_PID 2>/dev/null || true' EXIT
-for _ in $(seq 1 100); do
-  ADDR=$(sed -n 's/^inferperf-mock-server listening on //p' "$OUT/mock.log"); [[ -n "$ADDR" ]] && break; sleep 0.1
-done
+bench_start_mock "$OUT/mock.log" 1 --fast --workers 1 --no-tokenizer
 echo "mock: --fast --workers 1 on core 1 ($ADDR); clients on core 0"
 
 # utime + stime of a process, in clock ticks.
@@ -50,7 +44,7 @@ run_sampled() {
 # 100 distinct prompts (the dataset is built before the load starts; 200,000 would only lengthen
 # the start-up), one worker as wrk's one thread.
 SAMPLES="$OUT/inferperf.samples"
-run_sampled taskset -c 0 "$BIN/inferperf" profile -m mock-model -u "http://$ADDR" \
+run_sampled taskset -c 0 "$CLIENT" profile -m mock-model -u "http://$ADDR" \
   --endpoint-type chat --concurrency "$C" --request-count "$N" --num-dataset-entries 100 \
   --workers-max 1 --isl 64 --osl 16 --extra-inputs ignore_eos:true --random-seed 1 \
   --artifact-dir "$OUT/artifacts" --ui-type none >"$OUT/client.log" 2>&1
