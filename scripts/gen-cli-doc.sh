@@ -17,6 +17,15 @@ BIN=build/release/apps
   echo "AIPerf options that inferperf does not implement yet are rejected by name (exit code 2);"
   echo "options that only tune AIPerf internals (\`--zmq-host\`, \`--zmq-ipc-path\`, \`--record-processors\`,"
   echo "\`--api-port\`, \`--api-host\`) are accepted with one warning. \`-vv\` is \`--extra-verbose\`."
+  echo "Comma lists and the \"Sweeps and repeated runs\" options: [sweeps.md](sweeps.md)."
+  echo
+  echo "## inferperf plot"
+  echo
+  echo '```text'
+  "$BIN/inferperf" plot --help
+  echo '```'
+  echo
+  echo "Layouts read, every chart, the report and the dashboard: [plots.md](plots.md)."
   echo
   echo "## inferperf analyze-trace"
   echo
