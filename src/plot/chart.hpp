@@ -43,4 +43,9 @@ struct Chart {
 // Whether any series has a point to draw.
 bool has_points(const Chart& chart);
 
+// Keeps every k-th point (and the last) of series longer than `max_points`, so a chart of a long
+// run stays a few MB of SVG; histogram bars are never thinned. Returns the largest k used (1:
+// nothing thinned).
+std::size_t thin(Chart& chart, std::size_t max_points);
+
 }  // namespace inferperf::plot

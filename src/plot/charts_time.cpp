@@ -63,8 +63,9 @@ void add_over_time(const std::vector<RunSeries>& runs, ChartSet& set) {
       line.style = Style::kLines;
       line.color = r.color;
       line.dashed = pct == 90;
-      line.x = dots.x;
-      line.y = rolling_percentile(dots.y, window, pct);
+      const Curve rolling = rolling_percentile(dots.x, dots.y, window, pct);
+      line.x = rolling.x;
+      line.y = rolling.y;
       lat.series.push_back(std::move(line));
     }
     dots.title.clear();

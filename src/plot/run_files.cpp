@@ -8,6 +8,8 @@
 #include <set>
 #include <sstream>
 
+#include <simdjson.h>
+
 #include "plot/plot_error.hpp"
 
 namespace inferperf::plot {
@@ -116,21 +118,39 @@ void load_requests(RunData& run) {
 }
 
 void load_dispatch(RunData& run) {
+  // The raw records carry every content event, so they dwarf the other files: simdjson, and only
+  // the three fields wanted are looked at.
   const fs::path path = run.dir / "inferperf_records.jsonl";
-  std::vector<std::pair<std::int64_t, std::int64_t>> raw;  // intended, start
-  const bool found = for_each_json_line(path, [&](const json& j, int line) {
-    const auto phase = j.find("phase");
-    if (phase == j.end() || !phase->is_string())
-      throw line_error(path, line, "field phase missing or not a string");
-    if (*phase != "profiling") return;
-    const std::int64_t intended = required_ns(j, "intended_ns", path, line, "");
-    const std::int64_t start = required_ns(j, "start_ns", path, line, "");
-    if (intended == 0 || start == 0) return;  // never scheduled, or never started
-    raw.emplace_back(intended, start);
-  });
-  if (!found) {
+  std::ifstream in(path);
+  if (!in) {
+    std::error_code ec;
+    if (fs::exists(path, ec))
+      throw input_error("inferperf plot: " + path.string() + ": cannot be read");
     run.notes.push_back(path.string() + " missing: no dispatch charts for this run");
     return;
+  }
+  simdjson::dom::parser parser;
+  std::vector<std::pair<std::int64_t, std::int64_t>> raw;  // intended, start
+  std::string text;
+  int line = 0;
+  while (std::getline(in, text)) {
+    ++line;
+    if (text.find_first_not_of(" \t\r") == std::string::npos) continue;
+    simdjson::dom::element doc;
+    if (auto err = parser.parse(text).get(doc))
+      throw line_error(path, line,
+                       std::string("not valid JSON (") + simdjson::error_message(err) + ")");
+    std::string_view phase;
+    if (doc["phase"].get(phase))
+      throw line_error(path, line, "field phase missing or not a string");
+    if (phase != "profiling") continue;
+    std::int64_t intended = 0, start = 0;
+    if (doc["intended_ns"].get(intended))
+      throw line_error(path, line, "field intended_ns missing or not an integer");
+    if (doc["start_ns"].get(start))
+      throw line_error(path, line, "field start_ns missing or not an integer");
+    if (intended == 0 || start == 0) continue;  // never scheduled, or never started
+    raw.emplace_back(intended, start);
   }
   std::sort(raw.begin(), raw.end());
   std::vector<DispatchRow> rows;

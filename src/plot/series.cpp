@@ -89,17 +89,22 @@ double percentile(std::vector<double> values, double pct) {
   return percentile_sorted(values, pct);
 }
 
-std::vector<double> rolling_percentile(const std::vector<double>& values, std::size_t window,
-                                       double pct) {
-  std::vector<double> out(values.size());
+Curve rolling_percentile(const std::vector<double>& x, const std::vector<double>& values,
+                         std::size_t window, double pct, std::size_t points) {
+  Curve c;
+  const std::size_t n = std::min(x.size(), values.size());
+  if (n == 0) return c;
   window = std::max<std::size_t>(window, 1);
-  for (std::size_t i = 0; i < values.size(); ++i) {
+  const std::size_t step = std::max<std::size_t>(1, n / std::max<std::size_t>(points, 1));
+  for (std::size_t i = (n - 1) % step; i < n; i += step) {
     const std::size_t first = i + 1 >= window ? i + 1 - window : 0;
-    out[i] = percentile(std::vector<double>(values.begin() + static_cast<std::ptrdiff_t>(first),
-                                            values.begin() + static_cast<std::ptrdiff_t>(i) + 1),
-                        pct);
+    c.x.push_back(x[i]);
+    c.y.push_back(
+        percentile(std::vector<double>(values.begin() + static_cast<std::ptrdiff_t>(first),
+                                       values.begin() + static_cast<std::ptrdiff_t>(i) + 1),
+                   pct));
   }
-  return out;
+  return c;
 }
 
 std::vector<std::size_t> pareto_frontier(const std::vector<XY>& points, bool x_larger_is_better) {

@@ -11,8 +11,8 @@ namespace inferperf::plot {
 // `bins` equal-width bins spanning every finite value of all `sets` (one shared axis, so
 // overlaid histograms compare); edges.size() == bins + 1, empty when there is no finite value.
 // With `whole_numbers` (token counts) the bins are whole numbers wide and centred on them.
-std::vector<double> shared_bin_edges(const std::vector<std::vector<double>>& sets,
-                                     std::size_t bins, bool whole_numbers = false);
+std::vector<double> shared_bin_edges(const std::vector<std::vector<double>>& sets, std::size_t bins,
+                                     bool whole_numbers = false);
 // Count of finite values per bin; the last bin includes its upper edge.
 std::vector<double> histogram(const std::vector<double>& values, const std::vector<double>& edges);
 
@@ -27,9 +27,11 @@ Curve cdf(std::vector<double> values);
 // Linear-interpolated percentile (numpy's default) of the finite values; NaN when none.
 double percentile(std::vector<double> values, double pct);
 
-// Percentile of each window of `window` consecutive values ending at i (fewer at the start).
-std::vector<double> rolling_percentile(const std::vector<double>& values, std::size_t window,
-                                       double pct);
+// Percentile of the window of `window` consecutive values ending at each of about `points`
+// evenly spaced indices (fewer values at the start; the last index always included), against x
+// at those indices. Bounded work however many requests a run has.
+Curve rolling_percentile(const std::vector<double>& x, const std::vector<double>& values,
+                         std::size_t window, double pct, std::size_t points = 400);
 
 struct XY {
   double x = 0;

@@ -1,5 +1,7 @@
 #include "plot/series.hpp"
 
+#include "plot/chart.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -51,7 +53,15 @@ TEST(PlotSeries, PercentileInterpolatesLikeNumpy) {
 }
 
 TEST(PlotSeries, RollingPercentileUsesTheTrailingWindow) {
-  EXPECT_EQ(rolling_percentile({1, 3, 5, 7}, 2, 50), (std::vector<double>{1, 2, 4, 6}));
+  const Curve all = rolling_percentile({0, 1, 2, 3}, {1, 3, 5, 7}, 2, 50);
+  EXPECT_EQ(all.x, (std::vector<double>{0, 1, 2, 3}));
+  EXPECT_EQ(all.y, (std::vector<double>{1, 2, 4, 6}));
+  // Ten values, about three points: every third index, ending on the last.
+  std::vector<double> x(10), v(10);
+  for (int i = 0; i < 10; ++i) x[i] = v[i] = i;
+  const Curve some = rolling_percentile(x, v, 3, 100, 3);
+  EXPECT_EQ(some.x, (std::vector<double>{0, 3, 6, 9}));
+  EXPECT_EQ(some.y, (std::vector<double>{0, 3, 6, 9}));
 }
 
 TEST(PlotSeries, ParetoFrontierKeepsUndominatedPointsInXOrder) {
@@ -80,6 +90,26 @@ TEST(PlotSeries, DispersedThroughputSpreadsTokensOverFirstTokenToEnd) {
   EXPECT_NEAR(c.y[0], 5, 1e-9);
   EXPECT_NEAR(c.y[1], 9, 1e-9);
   EXPECT_DOUBLE_EQ(throughput_bin_seconds({a, b}, 100), 0.015);
+}
+
+TEST(PlotSeries, ThinKeepsEveryKthPointAndTheLast) {
+  Chart c;
+  Series dots;
+  dots.style = Style::kPoints;
+  Series bars;
+  bars.style = Style::kBoxes;
+  for (int i = 0; i < 10; ++i) {
+    dots.x.push_back(i);
+    dots.y.push_back(i * 2);
+    bars.x.push_back(i);
+    bars.y.push_back(1);
+  }
+  c.series = {dots, bars};
+  EXPECT_EQ(thin(c, 4), 3u);
+  EXPECT_EQ(c.series[0].x, (std::vector<double>{0, 3, 6, 9}));
+  EXPECT_EQ(c.series[0].y, (std::vector<double>{0, 6, 12, 18}));
+  EXPECT_EQ(c.series[1].x.size(), 10u);
+  EXPECT_EQ(thin(c, 100), 1u);
 }
 
 }  // namespace
