@@ -77,8 +77,10 @@ h2 {{ font-size: 18px; margin: 0 0 4px; }}
 .meta {{ opacity: 0.75; margin: 0 0 20px; }}
 table {{ border-collapse: collapse; margin: 8px 0 28px; background: {panel}; }}
 th, td {{ padding: 6px 10px; border: 1px solid {grid}; text-align: right; white-space: nowrap; }}
-th:first-child, td:first-child {{ text-align: left; }}
-th {{ background: {accent}; color: #000; font-weight: 600; }}
+th:nth-child(-n+2), td:nth-child(-n+2) {{ text-align: left; }}
+.table-wrap {{ overflow-x: auto; margin: 8px 0 28px; }}
+.table-wrap table {{ margin: 0; }}
+th {{ background: {accent}; color: #000; font-weight: 600; white-space: normal; vertical-align: bottom; }}
 tr.mean td {{ font-weight: 600; }}
 .charts {{ display: grid; grid-template-columns: 1fr; gap: 28px; }}
 figure.chart {{ margin: 0; padding: 16px; background: {panel}; border: 1px solid {grid};
@@ -91,6 +93,25 @@ details {{ margin-top: 28px; }}
                      fmt::arg("name", t.name), fmt::arg("bg", t.background),
                      fmt::arg("fg", t.foreground), fmt::arg("panel", t.panel),
                      fmt::arg("grid", t.grid), fmt::arg("accent", t.palette[0]));
+}
+
+// A run's value of a column; error_request_count is only written when there were errors.
+std::optional<double> column_value(const RunData& r, std::string_view tag, std::string_view stat) {
+  auto v = r.stat(tag, stat);
+  if (!v && tag == "error_request_count" && r.stat("request_count")) return 0.0;
+  return v;
+}
+
+std::optional<double> column_mean(const Point& p, std::string_view tag, std::string_view stat) {
+  double sum = 0;
+  int n = 0;
+  for (const auto& r : p.runs)
+    if (auto v = column_value(r, tag, stat)) {
+      sum += *v;
+      ++n;
+    }
+  if (n == 0) return std::nullopt;
+  return sum / n;
 }
 
 std::string cell(const std::optional<double>& v, int decimals = 2) {
@@ -119,7 +140,8 @@ constexpr Column kColumns[] = {
 
 std::string metrics_table(const std::vector<Point>& points) {
   std::ostringstream h;
-  h << "<table id=\"key-metrics\">\n<thead><tr><th>Run</th><th>Folder</th>";
+  h << "<div class=\"table-wrap\"><table "
+       "id=\"key-metrics\">\n<thead><tr><th>Run</th><th>Folder</th>";
   for (const auto& c : kColumns) h << "<th>" << c.header << "</th>";
   h << "</tr></thead>\n<tbody>\n";
   for (const auto& p : points) {
@@ -130,18 +152,18 @@ std::string metrics_table(const std::vector<Point>& points) {
       h << "<tr><td>" << html_escape(label) << "</td><td>" << html_escape(r.dir.string())
         << "</td>";
       for (const auto& c : kColumns)
-        h << "<td>" << cell(r.stat(c.tag, c.stat), c.decimals) << "</td>";
+        h << "<td>" << cell(column_value(r, c.tag, c.stat), c.decimals) << "</td>";
       h << "</tr>\n";
     }
     if (p.runs.size() > 1) {
       h << "<tr class=\"mean\"><td>" << html_escape(p.label) << " mean of " << p.runs.size()
         << " runs</td><td>" << html_escape(p.name) << "</td>";
       for (const auto& c : kColumns)
-        h << "<td>" << cell(p.mean(c.tag, c.stat), c.decimals) << "</td>";
+        h << "<td>" << cell(column_mean(p, c.tag, c.stat), c.decimals) << "</td>";
       h << "</tr>\n";
     }
   }
-  h << "</tbody>\n</table>\n";
+  h << "</tbody>\n</table></div>\n";
   return h.str();
 }
 

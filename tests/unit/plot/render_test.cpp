@@ -117,6 +117,8 @@ TEST_F(PlotRender, EverySweepChartShowsItsData) {
   EXPECT_FALSE(std::regex_search(html, std::regex(R"(href=["']https?:)")));
   EXPECT_NE(html.find("c=2 mean of 2 runs"), std::string::npos);
   EXPECT_NE(html.find("742.2"), std::string::npos);  // concurrency_4's output token throughput
+  // No error_request_count in a run without errors: 0 errors, not an unknown.
+  EXPECT_NE(html.find("<td>16</td><td>0</td>"), std::string::npos);
 }
 
 TEST_F(PlotRender, SingleRunDrawsTheTimelineAndDarkTheme) {
