@@ -186,6 +186,10 @@ CliOutcome parse_command_line(const std::vector<std::string>& args) {
   CLI::App* analyze = app.add_subcommand(
       "analyze", "Rebuild a run's reports from its artifact folder (records file and manifest)");
   analyze->add_option("artifact_dir", outcome.analyze_dir, "The run's artifact folder")->required();
+  // `inferperf plot` is parsed by plot::parse_plot_command before this parser runs (main); it is
+  // declared here so that `inferperf --help` lists it.
+  app.add_subcommand("plot", "Charts and a self-contained HTML report from artifact folders")
+      ->allow_extras();
   CLI::App* analyze_trace = app.add_subcommand("analyze-trace",
                                                "Statistics of a Mooncake-style trace: lengths, "
                                                "prefix sharing, cache hit rates, block reuse");
