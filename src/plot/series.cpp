@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "core/pareto.hpp"
+
 namespace inferperf::plot {
 
 namespace {
@@ -108,18 +110,12 @@ Curve rolling_percentile(const std::vector<double>& x, const std::vector<double>
 }
 
 std::vector<std::size_t> pareto_frontier(const std::vector<XY>& points, bool x_larger_is_better) {
-  auto better_x = [&](double a, double b) { return x_larger_is_better ? a > b : a < b; };
+  std::vector<std::pair<double, double>> xy;
+  for (const auto& p : points) xy.emplace_back(p.x, p.y);
+  const auto mask = core::pareto_mask(xy, x_larger_is_better, true);
   std::vector<std::size_t> out;
-  for (std::size_t i = 0; i < points.size(); ++i) {
-    bool dominated = false;
-    for (std::size_t j = 0; j < points.size() && !dominated; ++j) {
-      if (i == j) continue;
-      const bool no_worse = !better_x(points[i].x, points[j].x) && points[j].y >= points[i].y;
-      const bool strictly = better_x(points[j].x, points[i].x) || points[j].y > points[i].y;
-      dominated = no_worse && strictly;
-    }
-    if (!dominated) out.push_back(i);
-  }
+  for (std::size_t i = 0; i < points.size(); ++i)
+    if (mask[i]) out.push_back(i);
   std::sort(out.begin(), out.end(),
             [&](std::size_t a, std::size_t b) { return points[a].x < points[b].x; });
   return out;
