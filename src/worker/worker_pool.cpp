@@ -34,6 +34,7 @@ Worker::~Worker() {
 }
 
 void Worker::start() {
+  std::lock_guard lock(life_mu_);
   started_ = true;
   asio::post(io_, [this] {
     probe_due_ = std::chrono::steady_clock::now() + kLoopProbePeriod;
@@ -63,14 +64,20 @@ void Worker::arm_probe() {
 
 WorkerLoad Worker::load() const {
   WorkerLoad l;
-  if (started_) l.cpu_ns = core::thread_cpu_ns(native_);
+  {
+    std::lock_guard lock(life_mu_);
+    if (started_) l.cpu_ns = core::thread_cpu_ns(native_);
+  }
   l.loop_lag = loop_lag_.snapshot();
   return l;
 }
 
 void Worker::stop() {
-  if (!started_) return;
-  started_ = false;
+  {
+    std::lock_guard lock(life_mu_);
+    if (!started_) return;
+    started_ = false;
+  }
   asio::post(io_, [this] {
     for (auto& p : pools_) p->close_all();
     io_.stop();

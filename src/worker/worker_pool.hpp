@@ -9,6 +9,7 @@
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <thread>
 #include <unordered_map>
 #include <vector>
@@ -83,8 +84,12 @@ class Worker {
   std::chrono::steady_clock::time_point probe_due_{};
   core::LatencyHistogram loop_lag_;
   std::thread thread_;
-  pthread_t native_{};  // for the CPU clock; valid while started_
-  bool started_ = false;
+  // The live view's thread reads this worker's CPU clock (load()) while the main thread starts and
+  // stops it: the lock keeps the clock from being read across the join, when native_ stops naming
+  // a thread.
+  mutable std::mutex life_mu_;
+  pthread_t native_{};    // for the CPU clock; valid while started_
+  bool started_ = false;  // guarded by life_mu_
 };
 
 class WorkerPool final : public timing::CreditSink {
