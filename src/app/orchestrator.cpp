@@ -1,9 +1,7 @@
 #include "app/orchestrator.hpp"
 
 #include <fmt/format.h>
-#include <spawn.h>
 #include <spdlog/spdlog.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -21,6 +19,7 @@
 #include "app/logging.hpp"
 #include "app/phase_plans.hpp"
 #include "config/cli.hpp"
+#include "core/child_process.hpp"
 #include "core/file_names.hpp"
 #include "core/secrets.hpp"
 #include "report/console_table.hpp"
@@ -29,8 +28,6 @@
 #include "sweep/confidence.hpp"
 #include "sweep/points.hpp"
 #include "sweep/summary.hpp"
-
-extern char** environ;
 
 namespace inferperf::app {
 
@@ -88,24 +85,16 @@ void cooldown(double seconds, const char* what) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
 }
 
-// Runs `exe args...` and waits; the exit code, or 128 + the signal that ended it; -1 when it could
-// not be started.
+// Runs `exe args...` (argv[0] "inferperf") in this terminal and waits; the exit code, or 128 +
+// the signal that ended it; -1 when it could not be started. The child's pid is published for
+// the signal handler while it runs.
 int spawn_and_wait(const std::string& exe, const std::vector<std::string>& args) {
-  std::vector<std::string> words = {"inferperf"};
+  std::vector<std::string> words = {exe};
   words.insert(words.end(), args.begin(), args.end());
-  std::vector<char*> argv;
-  for (auto& w : words) argv.push_back(w.data());
-  argv.push_back(nullptr);
-  pid_t pid = 0;
-  if (posix_spawn(&pid, exe.c_str(), nullptr, nullptr, argv.data(), environ) != 0) return -1;
-  g_child.store(pid);
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  g_child.store(0);
-  if (WIFEXITED(status)) return WEXITSTATUS(status);
-  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
-  return -1;
+  core::ChildOptions o;
+  o.on_start = [](pid_t pid) { g_child.store(pid); };
+  o.on_end = [] { g_child.store(0); };
+  return core::run_child(words, o);
 }
 
 std::string orchestrated_leaf(const config::RunConfig& c,

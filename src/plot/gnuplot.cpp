@@ -1,5 +1,7 @@
 #include "plot/gnuplot.hpp"
 
+#include "core/child_process.hpp"
+
 #include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -187,32 +189,6 @@ std::string gnuplot_program() {
   return env && *env ? env : "gnuplot";
 }
 
-// Runs `argv` in `cwd` with stdin from /dev/null and stdout+stderr into `log`; the exit status,
-// or -1 when it could not be started.
-int run_child(const std::vector<std::string>& argv, const fs::path& cwd, const fs::path& log) {
-  std::vector<char*> args;
-  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  const pid_t pid = fork();
-  if (pid < 0) return -1;
-  if (pid == 0) {
-    if (!cwd.empty() && chdir(cwd.c_str()) != 0) _exit(126);
-    const int in = open("/dev/null", O_RDONLY);
-    const int out = open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (in < 0 || out < 0) _exit(126);
-    dup2(in, 0);
-    dup2(out, 1);
-    dup2(out, 2);
-    execvp(args[0], args.data());
-    _exit(127);
-  }
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR) return -1;
-  if (WIFEXITED(status)) return WEXITSTATUS(status);
-  return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-}
-
 std::string slurp(const fs::path& p) {
   std::ifstream in(p);
   std::ostringstream s;
@@ -225,8 +201,8 @@ std::string slurp(const fs::path& p) {
 bool gnuplot_available(std::string* why) {
   const fs::path dir = fs::temp_directory_path();
   const fs::path log = dir / fmt::format("inferperf-gnuplot-check-{}.log", getpid());
-  const int rc =
-      run_child({gnuplot_program(), "-e", "set terminal pngcairo; set terminal svg"}, dir, log);
+  const int rc = core::run_child(
+      {gnuplot_program(), "-e", "set terminal pngcairo; set terminal svg"}, {dir, log});
   const std::string text = slurp(log);
   std::error_code ec;
   fs::remove(log, ec);
@@ -257,7 +233,7 @@ std::string render_chart(const Chart& chart, const Theme& theme, const fs::path&
   fs::remove(png, ec);
   fs::remove(svg, ec);
   const fs::path log = work / (chart.name + ".log");
-  const int rc = run_child({gnuplot_program(), chart.name + ".gp"}, work, log);
+  const int rc = core::run_child({gnuplot_program(), chart.name + ".gp"}, {work, log});
   const std::string messages = slurp(log);
   if (rc != 0 || !fs::exists(png, ec) || !fs::exists(svg, ec) || fs::file_size(png, ec) == 0)
     throw output_error(fmt::format("inferperf plot: gnuplot failed on {} (exit {}): {}",
