@@ -5,6 +5,7 @@
 
 #include "app/analyze.hpp"
 #include "app/analyze_trace.hpp"
+#include "app/merge.hpp"
 #include "app/profile_command.hpp"
 #include "app/runner.hpp"
 #include "config/cli.hpp"
@@ -21,6 +22,19 @@ int main(int argc, char** argv) {
       return plot.exit_code;
     }
     return inferperf::plot::run_plot(plot.options);
+  }
+  if (!args.empty() && args[0] == "merge") {
+    auto merge = inferperf::app::parse_merge_command({args.begin() + 1, args.end()});
+    if (!merge.run) {
+      (merge.exit_code == 0 ? std::cout : std::cerr) << merge.message;
+      return merge.exit_code;
+    }
+    try {
+      return inferperf::app::run_merge(merge.options);
+    } catch (const std::exception& e) {
+      std::cerr << "error: " << e.what() << "\n";
+      return 1;
+    }
   }
   if (!args.empty() && args.front() == "profile") {
     try {

@@ -53,21 +53,13 @@ core::Result<bool> recount_tokens(const fs::path& dir, const TokenRecount& recou
 
 }  // namespace
 
-int run_analyze(const std::string& artifact_dir) {
-  init_console_logging("INFO");
-  const fs::path dir = fs::absolute(artifact_dir);
+core::Result<LoadedRun> load_run(const fs::path& dir) {
   auto manifest = read_manifest(dir);
-  if (!manifest) {
-    std::cerr << "error: " << manifest.error().describe() << "\n";
-    return 2;
-  }
+  if (!manifest) return manifest.error();
   const fs::path file = dir / records::kRecordsFileName;
   std::ifstream in(file);
-  if (!in) {
-    std::cerr << "error: " << file.string() << ": cannot read the records file\n";
-    return 2;
-  }
-  std::vector<records::RequestRecord> recs;
+  if (!in) return core::Error{core::ErrorKind::kIo, "cannot read the records file", file.string()};
+  LoadedRun run{std::move(*manifest), {}};
   std::string line;
   int line_no = 0;
   while (std::getline(in, line)) {
@@ -83,35 +75,48 @@ int run_analyze(const std::string& artifact_dir) {
         spdlog::warn("{}:{}: incomplete last record skipped", file.string(), line_no);
         break;
       }
-      std::cerr << "error: " << file.string() << ":" << line_no << ": " << r.error().message
-                << "\n";
-      return 2;
+      core::Error e = r.error();
+      e.file = file.string();
+      e.line = line_no;
+      return e;
     }
-    recs.push_back(std::move(*r));
+    run.records.push_back(std::move(*r));
   }
-  if (!manifest->complete) {
+  RunManifest& m = run.manifest;
+  if (!m.complete) {
     // Killed (kill -9, a crash, the machine): what finished is reported as a cancelled run.
-    manifest->context.was_cancelled = true;
-    if (manifest->recount) {
+    m.context.was_cancelled = true;
+    if (m.recount) {
       spdlog::warn(
-          "the run did not finish: client token counts are made now from inputs.json with {}; "
+          "{}: the run did not finish: client token counts are made now from inputs.json with {}; "
           "the phase window is that of the records",
-          manifest->recount->tokenizer_file);
-      if (auto r = recount_tokens(dir, *manifest->recount, recs); !r) {
-        std::cerr << "error: " << r.error().describe() << "\n";
-        return 2;
-      }
+          dir.string(), m.recount->tokenizer_file);
+      if (auto r = recount_tokens(dir, *m.recount, run.records); !r) return r.error();
     } else {
-      spdlog::warn("the run did not finish: the phase window is that of the records");
+      spdlog::warn("{}: the run did not finish: the phase window is that of the records",
+                   dir.string());
     }
   }
-  if (manifest->settings.export_level == config::ExportLevel::kRaw) {
+  return run;
+}
+
+int run_analyze(const std::string& artifact_dir) {
+  init_console_logging("INFO");
+  const fs::path dir = fs::absolute(artifact_dir);
+  auto run = load_run(dir);
+  if (!run) {
+    std::cerr << "error: " << run.error().describe() << "\n";
+    return 2;
+  }
+  RunManifest& m = run->manifest;
+  if (m.settings.export_level == config::ExportLevel::kRaw) {
     // Request bodies and raw responses are not in the records file.
     spdlog::info("profile_export_raw.jsonl is left as the run wrote it");
-    manifest->settings.export_level = config::ExportLevel::kRecords;
+    m.settings.export_level = config::ExportLevel::kRecords;
   }
-  spdlog::info("analyze: {} record(s) from {}", recs.size(), file.string());
-  return report_results(recs, manifest->settings, manifest->context);
+  spdlog::info("analyze: {} record(s) from {}", run->records.size(),
+               (dir / records::kRecordsFileName).string());
+  return report_results(run->records, m.settings, m.context);
 }
 
 }  // namespace inferperf::app

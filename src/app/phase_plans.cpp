@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/file_names.hpp"
+#include "timing/shard.hpp"
 
 namespace inferperf::app {
 
@@ -37,6 +38,30 @@ timing::PhasePlan plan_from(const config::PhaseLoad& l, records::Phase phase, in
   return p;
 }
 
+// The plan with this shard's share cut; shard_problem() has refused a plan that cannot be cut.
+timing::PhasePlan share(timing::PhasePlan p, const config::RunConfig& c) {
+  p.shard = {c.shard.index, c.shard.count};
+  auto cut = timing::shard_plan(p);
+  return cut ? *cut : p;
+}
+
+timing::PhasePlan global_profiling_plan(const config::RunConfig& c, double schedule_zero_ms) {
+  const auto& l = c.load;
+  timing::PhasePlan p =
+      plan_from(l, records::Phase::kProfiling, static_cast<int>(c.endpoint.urls.size()));
+  p.cancel_rate_pct = l.cancellation_rate_pct.value_or(0.0);
+  p.cancel_delay_s = l.cancellation_delay_s.value_or(0.0);
+  if (l.fixed_schedule) {
+    p.fixed_schedule = true;
+    p.schedule_zero_ms = schedule_zero_ms;
+  }
+  if (l.user_centric_rate) {
+    p.rate = *l.user_centric_rate;
+    p.num_users = l.num_users.value_or(1);
+  }
+  return p;
+}
+
 // Python's float repr, as AIPerf's folder names: 10 -> "10.0", 2.5 -> "2.5".
 std::string python_float(double v) {
   return v == std::floor(v) && std::fabs(v) < 1e15 ? fmt::format("{:.1f}", v)
@@ -52,25 +77,24 @@ timing::SamplingStrategy sampling_strategy_of(const std::string& name) {
 }
 
 timing::PhasePlan warmup_plan(const config::RunConfig& c) {
-  return plan_from(c.load.warmup, records::Phase::kWarmup,
-                   static_cast<int>(c.endpoint.urls.size()));
+  return share(
+      plan_from(c.load.warmup, records::Phase::kWarmup, static_cast<int>(c.endpoint.urls.size())),
+      c);
 }
 
 timing::PhasePlan profiling_plan(const config::RunConfig& c, double schedule_zero_ms) {
-  const auto& l = c.load;
-  timing::PhasePlan p =
-      plan_from(l, records::Phase::kProfiling, static_cast<int>(c.endpoint.urls.size()));
-  p.cancel_rate_pct = l.cancellation_rate_pct.value_or(0.0);
-  p.cancel_delay_s = l.cancellation_delay_s.value_or(0.0);
-  if (l.fixed_schedule) {
-    p.fixed_schedule = true;
-    p.schedule_zero_ms = schedule_zero_ms;
+  return share(global_profiling_plan(c, schedule_zero_ms), c);
+}
+
+std::string shard_problem(const config::RunConfig& c) {
+  if (!c.shard.sharded()) return "";
+  std::vector<timing::PhasePlan> plans{global_profiling_plan(c, 0.0)};
+  if (c.load.warmup_enabled) plans.push_back(plan_from(c.load.warmup, records::Phase::kWarmup, 1));
+  for (auto& p : plans) {
+    p.shard = {c.shard.index, c.shard.count};
+    if (auto cut = timing::shard_plan(p); !cut) return cut.error().message;
   }
-  if (l.user_centric_rate) {
-    p.rate = *l.user_centric_rate;
-    p.num_users = l.num_users.value_or(1);
-  }
-  return p;
+  return "";
 }
 
 std::string describe(const timing::PhasePlan& p) {
@@ -92,6 +116,15 @@ std::string describe(const timing::PhasePlan& p) {
   if (p.num_sessions) parts.push_back(fmt::format("{} sessions", *p.num_sessions));
   if (p.duration_s) parts.push_back(fmt::format("{} s", *p.duration_s));
   if (p.url_count > 1) parts.push_back(fmt::format("{} URLs round robin", p.url_count));
+  if (p.shard.count > 1) {
+    std::string of = fmt::format("shard {} of {}", p.shard.index, p.shard.count);
+    if (p.pattern != timing::ArrivalPattern::kConcurrencyBurst && !p.fixed_schedule &&
+        p.num_users == 0)
+      of += p.pattern == timing::ArrivalPattern::kConstant
+                ? fmt::format(": every {}th arrival of the whole schedule", p.shard.count)
+                : fmt::format(": about 1 in {} arrivals of the whole schedule", p.shard.count);
+    parts.push_back(of);
+  }
   return fmt::format("{}", fmt::join(parts, ", "));
 }
 

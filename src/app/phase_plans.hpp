@@ -10,10 +10,14 @@ namespace inferperf::app {
 
 timing::SamplingStrategy sampling_strategy_of(const std::string& name);
 
-// The warmup phase: its own stop conditions and load, never cancellation (as AIPerf).
+// The warmup phase: its own stop conditions and load, never cancellation (as AIPerf). Sharded
+// runs get this shard's share (timing/shard.hpp).
 timing::PhasePlan warmup_plan(const config::RunConfig& c);
-// The profiling phase. A fixed schedule's zero (ms) is only known once the file is read.
+// The profiling phase (this shard's share). A fixed schedule's zero (ms) is only known once the
+// file is read.
 timing::PhasePlan profiling_plan(const config::RunConfig& c, double schedule_zero_ms);
+// Why this shard's share of a phase cannot be cut ("" when it can, or when not sharded).
+std::string shard_problem(const config::RunConfig& c);
 
 // One line for the log: "5 req/s poisson, concurrency 4, 100 requests".
 std::string describe(const timing::PhasePlan& p);

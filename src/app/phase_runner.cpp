@@ -88,8 +88,11 @@ PhaseOutcome PhaseRunner::run(const timing::PhasePlan& pp, double grace_s,
   const char* interval_stream = pp.pattern == timing::ArrivalPattern::kGamma
                                     ? "timing.request.gamma_interval"
                                     : "timing.request.poisson_interval";
+  // Sharded rate runs: every shard draws the same arrival-to-shard assignment.
+  timing::PhasePlan plan = pp;
+  plan.shard_seed = rngs_.stream(prefix + "timing.request.shard"s)();
   timing::Scheduler sched(
-      pp, options_.shapes,
+      plan, options_.shapes,
       timing::ConversationSampler(options_.sampling, timing::root_indices(options_.shapes),
                                   rngs_.stream(prefix + "dataset.sampler"s)),
       rngs_.stream(prefix + interval_stream), rngs_.stream(prefix + "timing.request.cancellation"s),

@@ -26,7 +26,9 @@ void print_dry_run(const config::RunConfig& c) {
     dir /= c.endpoint.model_names.empty() ? std::string("<model from the server>-...")
                                           : artifact_leaf(c);
   }
+  if (c.shard.sharded()) dir /= "shard-" + std::to_string(c.shard.index);
   std::cout << "artifact folder: " << dir.string() << "\n";
+  if (c.shard.start_at) std::cout << "start at: " << std::fixed << *c.shard.start_at << "\n";
   for (const auto& w : c.warnings) std::cout << "warning: " << w << "\n";
 }
 
@@ -58,6 +60,10 @@ int run_profile_command(const std::vector<std::string>& args) {
   }
   // The reproduction line is what the user typed, not the reordered words parsed above.
   outcome.config.cli_command = config::build_cli_command(args);
+  if (const std::string e = shard_problem(outcome.config); !e.empty()) {
+    std::cerr << "error: " << e << "\n";
+    return kExitBadConfig;
+  }
   if (sw.options.dry_run) {
     print_dry_run(outcome.config);
     return kExitOk;

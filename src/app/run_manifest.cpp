@@ -92,6 +92,7 @@ core::Result<bool> write_manifest(const std::filesystem::path& dir,
   if (!ctx.gpu_telemetry_note.empty()) j["gpu_telemetry_note"] = ctx.gpu_telemetry_note;
   if (ctx.workload) j["workload_expectation"] = report::expectation_json(*ctx.workload);
   if (ctx.client_load) j["client_load"] = health::load_to_json(*ctx.client_load);
+  if (!ctx.shard.is_null()) j["shard"] = ctx.shard;
   if (recount) {
     j["client_token_recount"] = {{"tokenizer_file", recount->tokenizer_file},
                                  {"context_mode", recount->context_mode}};
@@ -134,6 +135,7 @@ core::Result<RunManifest> read_manifest(const std::filesystem::path& dir) {
     ctx.gpu_telemetry_note = j.value("gpu_telemetry_note", "");
     if (j.contains("workload_expectation"))
       ctx.workload = report::expectation_from_json(j.at("workload_expectation"));
+    if (j.contains("shard")) ctx.shard = j.at("shard");
     if (j.contains("client_load")) ctx.client_load = health::load_from_json(j.at("client_load"));
     if (j.contains("client_token_recount")) {
       const auto& r = j.at("client_token_recount");

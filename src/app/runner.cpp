@@ -44,6 +44,7 @@
 #include "records/record_line.hpp"
 #include "report/console_table.hpp"
 #include "report/exporters.hpp"
+#include "timing/shard.hpp"
 #include "ui/dashboard.hpp"
 #include "ui/frontend.hpp"
 #include "ui/live_stats.hpp"
@@ -56,6 +57,31 @@ namespace fs = std::filesystem;
 using namespace std::string_literals;
 
 namespace {
+
+std::int64_t wall_now_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+// --start-at: every shard starts its first phase at the same wall-clock instant. A stop (signal,
+// q) ends the wait; a time already past starts at once, with the lateness in the log (merge
+// compares the shards' actual starts).
+void wait_for_start_at(double start_at, const std::atomic<bool>& cancelled) {
+  const auto target = static_cast<std::int64_t>(start_at * 1e9);
+  const double late_s = static_cast<double>(wall_now_ns() - target) / 1e9;
+  if (late_s > 0) {
+    spdlog::warn("--start-at {:.3f} was {:.3f} s ago; starting now", start_at, late_s);
+    return;
+  }
+  spdlog::info("waiting {:.3f} s for --start-at {:.3f}", -late_s, start_at);
+  for (;;) {
+    const std::int64_t left = target - wall_now_ns();
+    if (left <= 0 || cancelled.load()) return;
+    // Slices of at most 50 ms, so a signal is answered promptly; the last one ends on time.
+    std::this_thread::sleep_for(std::chrono::nanoseconds(std::min<std::int64_t>(left, 50'000'000)));
+  }
+}
 
 int worker_count(const config::RunConfig& c) {
   // The CPUs this process may use: under taskset or a cpuset, more workers than those would
@@ -164,7 +190,8 @@ int run_profile(config::RunConfig c, fs::path* artifact_dir_out) {
   }
   // One client TLS context for every worker (and the model discovery), when any URL is https://.
   const transport::TransportOptions transport_options{c.endpoint.ssl_ca_file, c.endpoint.insecure,
-                                                      c.endpoint.unix_socket};
+                                                      c.endpoint.unix_socket,
+                                                      c.endpoint.local_addresses};
   std::shared_ptr<boost::asio::ssl::context> tls_context;
   if (std::any_of(urls.begin(), urls.end(), [](const auto& u) { return u.scheme == "https"; })) {
     if (c.endpoint.insecure)
@@ -260,6 +287,10 @@ int run_profile(config::RunConfig c, fs::path* artifact_dir_out) {
     if (!c.set_options.count("--concurrency")) c.load.concurrency.reset();
     if (!c.set_options.count("--request-count")) c.load.request_count.reset();
   }
+  if (const std::string e = shard_problem(c); !e.empty()) {
+    std::cerr << "error: " << e << "\n";
+    return kExitBadConfig;
+  }
 
   endpoint::BodyOptions bo;
   bo.model = c.endpoint.model_names.front();
@@ -301,6 +332,9 @@ int run_profile(config::RunConfig c, fs::path* artifact_dir_out) {
       return kExitBadConfig;
     }
   }
+
+  // Shards of one benchmark share the folder: each writes its own shard-<i> inside it.
+  if (c.shard.sharded()) artifact_dir /= fmt::format("shard-{}", c.shard.index);
 
   if (c.endpoint.preflight && !ds.conversations.empty()) {
     const PreflightResult pf = run_preflight(plan, c.endpoint.wait_for_model_timeout_s);
@@ -353,6 +387,10 @@ int run_profile(config::RunConfig c, fs::path* artifact_dir_out) {
   ctx.anchor = anchor;
   ctx.artifact_dir = artifact_dir;
   ctx.export_http_trace = c.metrics.export_http_trace;
+  if (c.shard.sharded()) {
+    ctx.shard = {{"index", c.shard.index}, {"count", c.shard.count}};
+    if (c.shard.start_at) ctx.shard["start_at"] = *c.shard.start_at;
+  }
   ExportSettings settings;
   settings.export_level = c.output.export_level;
   settings.metric_options = metric_options_for(c, client_counts);
@@ -387,7 +425,17 @@ int run_profile(config::RunConfig c, fs::path* artifact_dir_out) {
                        [&](const timing::Join& j) { return j.turn == *link.join_turn; }))
         shape.joins.push_back({*link.join_turn, *link.join_turn});
     }
+    // Sharded: a session belongs to one shard by a hash of its id (children follow their parent).
+    if (c.shard.sharded() && !conv.child)
+      shape.elsewhere = timing::shard_of(conv.session_id, c.shard.count) != c.shard.index;
     shapes.push_back(std::move(shape));
+  }
+  if (c.shard.sharded() && timing::root_indices(shapes).empty()) {
+    std::cerr << fmt::format(
+        "error: shard {} of {} has none of the dataset's {} conversations (sessions are shared "
+        "out by a hash of their id); use more --num-dataset-entries or fewer shards\n",
+        c.shard.index, c.shard.count, ds.conversations.size());
+    return kExitBadConfig;
   }
   PhaseRunnerOptions pro;
   pro.shapes = std::move(shapes);
@@ -475,6 +523,9 @@ int run_profile(config::RunConfig c, fs::path* artifact_dir_out) {
   pool.start();
   tel->collector->start();
   ui_thread.start();
+  if (c.shard.start_at) wait_for_start_at(*c.shard.start_at, cancelled);
+  // When this shard began sending: merge compares the shards' starts (their clock skew).
+  if (c.shard.sharded()) ctx.shard["started_wall_ns"] = anchor.to_wall(clock.now_ns());
   if (c.load.warmup_enabled && !cancelled.load()) {
     phases.run(warmup_plan(c), c.load.warmup.grace_period_s.value_or(INFINITY), pool);
   }

@@ -2,6 +2,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cerrno>
+#include <cstdlib>
 #include <map>
 #include <sstream>
 
@@ -132,6 +134,30 @@ void add_sweep_options(CLI::App& profile) {
   for (const auto& [name, help] : flags) profile.add_flag(name, ignored_flag, help)->group(group);
 }
 
+// A Kubernetes Indexed Job gives each pod JOB_COMPLETION_INDEX; the shard count comes from the
+// manifest's INFERPERF_SHARD_COUNT. The flags win over both.
+void shard_from_environment(RunConfig& c, std::vector<std::string>& errors) {
+  auto whole = [&](const char* var, int& out) {
+    const char* v = std::getenv(var);
+    if (!v || !*v) return false;
+    char* end = nullptr;
+    errno = 0;
+    const long n = std::strtol(v, &end, 10);
+    if (errno != 0 || *end != '\0' || n < 0 || n > 1'000'000) {
+      errors.push_back(std::string(var) + "=" + v + ": not a whole number");
+      return false;
+    }
+    out = static_cast<int>(n);
+    return true;
+  };
+  if (!c.set_options.count("--shard-count") && whole("INFERPERF_SHARD_COUNT", c.shard.count))
+    c.set_options.insert("--shard-count");
+  // An index alone (any Indexed Job) means nothing without a shard count above 1.
+  if (!c.set_options.count("--shard-index") && c.shard.count > 1 &&
+      whole("JOB_COMPLETION_INDEX", c.shard.index))
+    c.set_options.insert("--shard-index");
+}
+
 bool is_key_value_flag(const std::string& a) {
   return a == "-H" || a == "--header" || a == "--extra-inputs";
 }
@@ -189,6 +215,10 @@ CliOutcome parse_command_line(const std::vector<std::string>& args) {
   // `inferperf plot` is parsed by plot::parse_plot_command before this parser runs (main); it is
   // declared here so that `inferperf --help` lists it.
   app.add_subcommand("plot", "Charts and a self-contained HTML report from artifact folders")
+      ->allow_extras();
+  // So is `inferperf merge` (app::parse_merge_command).
+  app.add_subcommand("merge",
+                     "Join the artifact folders of one benchmark's shards into one artifact folder")
       ->allow_extras();
   CLI::App* analyze_trace = app.add_subcommand("analyze-trace",
                                                "Statistics of a Mooncake-style trace: lengths, "
@@ -255,6 +285,12 @@ CliOutcome parse_command_line(const std::vector<std::string>& args) {
   profile
       ->add_option("--unix-socket", c.endpoint.unix_socket,
                    "Connect to this Unix domain socket; --url still gives the Host header and path")
+      ->group("Endpoint");
+  profile
+      ->add_option("--local-address", c.endpoint.local_addresses,
+                   "Source IP addresses to spread connections over (comma list or repeated); each "
+                   "address has its own ephemeral ports towards the server")
+      ->delimiter(',')
       ->group("Endpoint");
   profile
       ->add_flag("--use-legacy-max-tokens", c.endpoint.use_legacy_max_tokens,
@@ -600,6 +636,21 @@ CliOutcome parse_command_line(const std::vector<std::string>& args) {
       ->add_option("--output-artifact-dir,--artifact-dir", c.output.artifact_dir, "Artifact folder")
       ->group("Output");
   profile
+      ->add_option("--shard-count", c.shard.count,
+                   "This run is one of N load generators of one benchmark (default: "
+                   "$INFERPERF_SHARD_COUNT, else 1); `inferperf merge` joins their folders")
+      ->group("Scale Out");
+  profile
+      ->add_option("--shard-index", c.shard.index,
+                   "Which of the --shard-count shards this is, 0 to N-1 (default: "
+                   "$JOB_COMPLETION_INDEX, a Kubernetes Indexed Job's)")
+      ->group("Scale Out");
+  profile
+      ->add_option("--start-at", c.shard.start_at,
+                   "Unix time in seconds (fractional) at which the first phase starts; give every "
+                   "shard the same value")
+      ->group("Scale Out");
+  profile
       ->add_option("--profile-export-prefix,--profile-export-file", c.output.export_prefix,
                    "Name the export files <prefix>.json, <prefix>.csv, <prefix>.jsonl, "
                    "<prefix>_raw.jsonl, <prefix>_timeslices.* (inside the artifact folder)")
@@ -840,6 +891,7 @@ CliOutcome parse_command_line(const std::vector<std::string>& args) {
     errors.push_back("--api-key holds a line break or control character; refused");
   }
 
+  shard_from_environment(c, errors);
   auto more = validate_and_resolve(c);
   errors.insert(errors.end(), more.begin(), more.end());
   if (!errors.empty()) {

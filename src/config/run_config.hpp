@@ -57,6 +57,9 @@ struct EndpointConfig {
   std::string ssl_ca_file;  // --ssl-ca-file: PEM CA bundle trusted on top of the system store
   bool insecure = false;    // --insecure: no TLS certificate or host-name verification
   std::string unix_socket;  // --unix-socket: connect here; the URL still gives Host and path
+  // --local-address: source addresses the connections are spread over (empty: the kernel's
+  // choice). One address has about 28,000 ephemeral ports towards one server address and port.
+  std::vector<std::string> local_addresses;
   // Preflight: how long to poll until the server answers one request (0: one try).
   double wait_for_model_timeout_s = 0.0;
   bool preflight = true;  // --no-preflight skips the check
@@ -186,8 +189,19 @@ struct TelemetryConfig {
   std::vector<std::string> server_formats{"json", "csv"};  // --server-metrics-formats
 };
 
+// --shard-index / --shard-count / --start-at: this process is one of `count` load generators of
+// one benchmark (docs/scale-out.md). Every shard builds the same dataset from the same seed and
+// sends a disjoint share of the load; `inferperf merge` joins their artifact folders.
+struct ShardConfig {
+  int index = 0;
+  int count = 1;
+  std::optional<double> start_at;  // Unix seconds: the first phase starts then, on every shard
+  bool sharded() const { return count > 1; }
+};
+
 struct RunConfig {
   EndpointConfig endpoint;
+  ShardConfig shard;
   InputConfig input;
   LoadConfig load;
   OutputConfig output;

@@ -90,6 +90,29 @@ std::string resolve_pattern(std::optional<double> rate, std::string& pattern,
   return "";
 }
 
+// The shard options on their own; how each load splits is checked by the timing module's
+// shard_plan (a share of zero is refused there, once the defaults are resolved).
+void validate_shard(const RunConfig& c, std::vector<std::string>& errors) {
+  const ShardConfig& s = c.shard;
+  if (s.count < 1) {
+    errors.push_back("--shard-count must be at least 1 (got " + std::to_string(s.count) + ")");
+    return;
+  }
+  if (s.index < 0 || s.index >= s.count) {
+    errors.push_back("--shard-index must be between 0 and --shard-count - 1 = " +
+                     std::to_string(s.count - 1) + " (got " + std::to_string(s.index) + ")");
+  }
+  if (s.start_at && !(std::isfinite(*s.start_at) && *s.start_at > 0)) {
+    errors.push_back("--start-at must be a Unix time in seconds (got " + num(*s.start_at) + ")");
+  }
+  if (s.sharded() && !c.input.random_seed) {
+    errors.push_back(
+        "--shard-count " + std::to_string(s.count) +
+        ": give every shard the same --random-seed, so that they all build the same dataset "
+        "and share it out without overlap");
+  }
+}
+
 }  // namespace
 
 std::vector<std::string> validate_and_resolve(RunConfig& c) {
@@ -366,6 +389,7 @@ std::vector<std::string> validate_and_resolve(RunConfig& c) {
     errors.push_back("--ssl-ca-file: no such file: " + c.endpoint.ssl_ca_file);
   if (!c.endpoint.unix_socket.empty() && c.endpoint.unix_socket.size() > 107)
     errors.push_back("--unix-socket: path longer than 107 bytes: " + c.endpoint.unix_socket);
+  validate_shard(c, errors);
   if (!errors.empty()) return errors;
 
   if (c.input.sampling_strategy.empty())

@@ -43,6 +43,9 @@ struct ReportContext {
   // it) and, once assessed with the records, the `client_health` block.
   std::optional<health::ClientLoad> client_load;
   nlohmann::ordered_json client_health;
+  // Sharded runs: {index, count, start_at?, started_wall_ns}, kept in the manifest for `merge`
+  // (null otherwise; no export shows it).
+  nlohmann::ordered_json shard;
 };
 
 }  // namespace inferperf::report

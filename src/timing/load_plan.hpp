@@ -35,15 +35,23 @@ struct SessionShape {
   bool root = true;
   std::vector<Spawn> spawns;  // children this session starts, by parent turn
   std::vector<Join> joins;    // turns that wait for a spawn group
+  // Sharded runs: another shard sends this session (never sampled or scheduled here).
+  bool elsewhere = false;
 };
 
-// The conversations new sessions may be drawn from (every root shape, in order).
+// The conversations new sessions may be drawn from (every root shape this shard sends, in order).
 inline std::vector<std::size_t> root_indices(const std::vector<SessionShape>& shapes) {
   std::vector<std::size_t> out;
   for (std::size_t i = 0; i < shapes.size(); ++i)
-    if (shapes[i].root) out.push_back(i);
+    if (shapes[i].root && !shapes[i].elsewhere) out.push_back(i);
   return out;
 }
+
+// This process's place among the load generators of one benchmark (--shard-index/--shard-count).
+struct ShardSpec {
+  int index = 0;
+  int count = 1;
+};
 
 struct PhasePlan {
   records::Phase phase = records::Phase::kProfiling;
@@ -67,6 +75,12 @@ struct PhasePlan {
   // num_users / rate seconds after its previous one (`rate` is --user-centric-rate).
   int num_users = 0;
   int url_count = 1;  // --url values: each new session takes the next one, its turns keep it
+  // Sharded runs (timing/shard.hpp): rate arrivals are filtered by shard with a stream seeded
+  // from `shard_seed` (the same on every shard); user-centric shards start their first user
+  // `start_offset_s` after the phase starts, so the shards' users interleave.
+  ShardSpec shard;
+  std::uint64_t shard_seed = 0;
+  double start_offset_s = 0.0;
 };
 
 }  // namespace inferperf::timing

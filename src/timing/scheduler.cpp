@@ -32,13 +32,15 @@ Scheduler::Scheduler(PhasePlan plan, std::vector<SessionShape> shapes, Conversat
       shapes_(std::move(shapes)),
       sampler_(std::move(sampler)),
       intervals_(plan_.pattern, plan_.smoothness, std::move(interval_rng)),
+      arrivals_(plan_.pattern, plan_.shard, plan_.shard_seed),
       cancel_rng_(std::move(cancel_rng)),
       start_ns_(start_ns) {
   if (plan_.duration_s && std::isfinite(*plan_.duration_s))
     end_ns_ = start_ns_ + seconds(*plan_.duration_s);
   if (plan_.fixed_schedule) {
     for (std::size_t i = 0; i < shapes_.size(); ++i) {
-      if (!shapes_[i].root) continue;  // started by its parent's spawn
+      // Children are started by their parent's spawn; `elsewhere` sessions by another shard.
+      if (!shapes_[i].root || shapes_[i].elsewhere) continue;
       const auto& ts = shapes_[i].timestamp_ms;
       const double first = ts.empty() || !ts[0] ? plan_.schedule_zero_ms : *ts[0];
       schedule_.push_back({start_ns_ + seconds((first - plan_.schedule_zero_ms) / 1000.0), i});
@@ -52,21 +54,32 @@ Scheduler::Scheduler(PhasePlan plan, std::vector<SessionShape> shapes, Conversat
     double total_turns = 0;
     std::size_t roots = 0;
     for (const auto& sh : shapes_) {
-      if (!sh.root) continue;
+      if (!sh.root || sh.elsewhere) continue;
       total_turns += std::max(1, sh.turns);
       ++roots;
     }
     const int session_turns =
         roots == 0 ? 1 : static_cast<int>(std::lround(total_turns / static_cast<double>(roots)));
     for (const InitialUser& u : initial_users(plan_.num_users, session_turns)) {
-      user_starts_.push(
-          {start_ns_ + seconds(u.order / plan_.rate), user_seq_++, sampler_.next(), u.turns});
+      user_starts_.push({start_ns_ + seconds(plan_.start_offset_s + u.order / plan_.rate),
+                         user_seq_++, sampler_.next(), u.turns});
     }
   }
   if (rate_mode()) {
+    // A shard sends its own among the first --request-count arrivals of the global sequence.
+    if (plan_.shard.count > 1 && plan_.request_count)
+      plan_.request_count = arrivals_.owned_among(*plan_.request_count);
     // As AIPerf: the first arrival is one interval after the phase starts.
-    next_arrival_ns_ = start_ns_ + seconds(intervals_.next(rate_at(start_ns_)));
+    next_arrival_ns_ = next_owned_arrival(start_ns_);
   }
+}
+
+core::MonoNs Scheduler::next_owned_arrival(core::MonoNs from) {
+  core::MonoNs t = from;
+  do {
+    t += seconds(intervals_.next(rate_at(t)));
+  } while (!arrivals_.owns_next());
+  return t;
 }
 
 std::optional<int> Scheduler::ramped(std::optional<int> target, double ramp_s,
@@ -158,7 +171,8 @@ int Scheduler::start_session(std::size_t conversation, core::MonoNs intended, co
   s.conversation = conversation;
   s.turns = conversation < shapes_.size() ? std::max(1, shapes_[conversation].turns) : 1;
   if (max_turns > 0) s.turns = std::min(s.turns, max_turns);
-  s.url_index = static_cast<int>(id % std::max(1, plan_.url_count));
+  // Shards start their round robin one URL apart.
+  s.url_index = static_cast<int>((id + plan_.shard.index) % std::max(1, plan_.url_count));
   s.scheduled_ns = intended;
   s.x_correlation_id = core::uuid4();
   auto& stored = sessions_.emplace(id, std::move(s)).first->second;
@@ -320,9 +334,9 @@ void Scheduler::poll(core::MonoNs now, std::vector<Credit>& out) {
       } else {
         break;  // only later turns remain, and none is ready: the arrival waits for one
       }
-      core::MonoNs next = tick + seconds(intervals_.next(rate_at(tick)));
+      core::MonoNs next = next_owned_arrival(tick);
       while (next + kCatchUpWindowNs <= now) {
-        next += seconds(intervals_.next(rate_at(next)));
+        next = next_owned_arrival(next);
         ++skipped_;
       }
       next_arrival_ns_ = next;

@@ -32,6 +32,7 @@
 #include "timing/credit.hpp"
 #include "timing/intervals.hpp"
 #include "timing/load_plan.hpp"
+#include "timing/shard.hpp"
 
 namespace inferperf::timing {
 
@@ -131,10 +132,14 @@ class Scheduler {
   std::optional<core::MonoNs> next_ramp_step(std::optional<int> target, double ramp_s,
                                              core::MonoNs after) const;
 
+  // Rate modes: the next arrival of this shard after `from` (every arrival when not sharded).
+  core::MonoNs next_owned_arrival(core::MonoNs from);
+
   PhasePlan plan_;
   std::vector<SessionShape> shapes_;
   ConversationSampler sampler_;
   IntervalGenerator intervals_;
+  ArrivalFilter arrivals_;
   std::mt19937_64 cancel_rng_;
   core::MonoNs start_ns_;
   std::optional<core::MonoNs> end_ns_;  // duration end

@@ -1,0 +1,430 @@
+#include "app/merge.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <spdlog/spdlog.h>
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <regex>
+#include <tuple>
+
+#include "app/export_names.hpp"
+#include "app/logging.hpp"
+#include "config/cli.hpp"
+#include "core/uuid.hpp"
+#include "records/record_jsonl.hpp"
+#include "records/record_line.hpp"
+#include "report/exporters.hpp"
+
+namespace inferperf::app {
+
+namespace fs = std::filesystem;
+using nlohmann::ordered_json;
+
+MergeCommand parse_merge_command(const std::vector<std::string>& args) {
+  MergeCommand cmd;
+  MergeOptions& o = cmd.options;
+  CLI::App app(
+      "Join the artifact folders of one benchmark's shards (profile --shard-index/--shard-count) "
+      "into one artifact folder",
+      "inferperf merge");
+  app.add_option("dirs", o.inputs, "Shard folders, or folders holding shard-* folders")->required();
+  app.add_option("--artifact-dir,--output-artifact-dir", o.artifact_dir,
+                 "The merged artifact folder (created; reports in it are rewritten)")
+      ->required();
+  app.add_option("--max-start-skew-ms", o.max_start_skew_ms,
+                 "Warn when the shards' actual starts differ by more than this (default 100)")
+      ->check(CLI::NonNegativeNumber);
+  app.add_flag("--dry-run", o.dry_run,
+               "Check the command line and print what would be merged; nothing is read or written");
+  std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 parses last to first
+  try {
+    app.parse(reversed);
+  } catch (const CLI::CallForHelp&) {
+    cmd.message = app.help();
+    return cmd;
+  } catch (const CLI::ParseError& e) {
+    cmd.exit_code = 2;
+    cmd.message = std::string("inferperf merge: ") + e.what() + "\nRun 'inferperf merge --help'.\n";
+    return cmd;
+  }
+  // build_cli_command quotes every word that is not a flag or a number; "merge" is a word.
+  o.cli_command =
+      "inferperf merge" + config::build_cli_command(args).substr(sizeof("inferperf") - 1);
+  cmd.run = true;
+  return cmd;
+}
+
+core::Result<std::vector<fs::path>> shard_folders(const std::vector<std::string>& inputs) {
+  std::vector<fs::path> out;
+  for (const auto& input : inputs) {
+    const fs::path dir = fs::absolute(input);
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec))
+      return core::Error{core::ErrorKind::kInput, "no such folder", dir.string()};
+    if (fs::exists(dir / kManifestFileName, ec)) {
+      out.push_back(dir);
+      continue;
+    }
+    std::vector<fs::path> found;
+    for (const auto& entry : fs::directory_iterator(dir, ec)) {
+      const std::string name = entry.path().filename().string();
+      if (entry.is_directory() && name.starts_with("shard-") &&
+          fs::exists(entry.path() / kManifestFileName))
+        found.push_back(entry.path());
+    }
+    if (found.empty()) {
+      return core::Error{core::ErrorKind::kInput,
+                         "neither a shard folder (no inferperf_run.json) nor a folder holding "
+                         "shard-* folders",
+                         dir.string()};
+    }
+    std::sort(found.begin(), found.end());
+    out.insert(out.end(), found.begin(), found.end());
+  }
+  return out;
+}
+
+namespace {
+
+// Where two configuration echoes first differ ("loadgen.concurrency"), or "" when they do not.
+std::string first_difference(const ordered_json& a, const ordered_json& b,
+                             const std::string& path) {
+  if (a.is_object() && b.is_object()) {
+    for (const auto& [k, v] : a.items()) {
+      const std::string at = path.empty() ? k : path + "." + k;
+      if (!b.contains(k)) return at;
+      if (auto d = first_difference(v, b.at(k), at); !d.empty()) return d;
+    }
+    for (const auto& [k, v] : b.items())
+      if (!a.contains(k)) return path.empty() ? k : path + "." + k;
+    return "";
+  }
+  return a == b ? "" : (path.empty() ? "(the whole value)" : path);
+}
+
+// What every shard must share: the configuration echo without the folder and identity, and the
+// analysis settings.
+ordered_json comparable(const RunManifest& m) {
+  ordered_json j;
+  ordered_json cfg = m.context.input_config;
+  cfg.erase("benchmark_id");
+  if (cfg.contains("output") && cfg["output"].is_object())
+    cfg["output"].erase("artifact_directory");
+  j["input_config"] = std::move(cfg);
+  const auto& s = m.settings;
+  j["export_level"] = config::to_string(s.export_level);
+  j["show_trace_timing"] = s.show_trace_timing;
+  j["slice_duration"] = s.slice_duration_s ? ordered_json(*s.slice_duration_s) : ordered_json();
+  j["profile_export_prefix"] = s.export_prefix;
+  const auto& mo = s.metric_options;
+  j["metric_options"] = {{"streaming", mo.streaming},
+                         {"produces_tokens", mo.produces_tokens},
+                         {"tokenizes_input", mo.tokenizes_input},
+                         {"token_source", static_cast<int>(mo.token_source)},
+                         {"goodput", mo.goodput.size()},
+                         {"cross_tool", mo.cross_tool}};
+  j["token_source"] = m.context.token_source;
+  return j;
+}
+
+// The one-process command line: the shard's, without the shard options.
+std::string unsharded_command(const std::string& cli) {
+  static const std::regex shard_flag(R"( --(shard-index|shard-count|start-at)(=| )\S+)");
+  return std::regex_replace(cli, shard_flag, "");
+}
+
+int worker_count_of(const ShardRun& s) {
+  int n = s.run.manifest.context.client_load
+              ? static_cast<int>(s.run.manifest.context.client_load->workers.size())
+              : 0;
+  for (const auto& r : s.run.records) n = std::max(n, r.worker_id + 1);
+  return n;
+}
+
+}  // namespace
+
+core::Result<MergedRun> merge_shards(std::vector<ShardRun> shards, const MergeOptions& o) {
+  if (shards.empty()) return core::Error{core::ErrorKind::kInput, "no shard folder given"};
+  int count = 0;
+  std::map<int, fs::path> by_index;
+  for (const auto& s : shards) {
+    const ordered_json& sh = s.run.manifest.context.shard;
+    if (sh.is_object() && sh.contains("merged")) {
+      return core::Error{core::ErrorKind::kInput, "already a merged folder, not a shard",
+                         s.dir.string()};
+    }
+    if (!sh.is_object() || !sh.contains("index") || !sh.contains("count")) {
+      return core::Error{core::ErrorKind::kInput,
+                         "not a shard of a sharded run (its inferperf_run.json has no shard "
+                         "block); `inferperf analyze` rebuilds a single run's reports",
+                         s.dir.string()};
+    }
+    const int index = sh.at("index").get<int>(), n = sh.at("count").get<int>();
+    if (count == 0) count = n;
+    if (n != count) {
+      return core::Error{core::ErrorKind::kInput,
+                         fmt::format("a shard of {} shards, but {} is a shard of {}", n,
+                                     shards.front().dir.string(), count),
+                         s.dir.string()};
+    }
+    if (auto [it, fresh] = by_index.emplace(index, s.dir); !fresh) {
+      return core::Error{core::ErrorKind::kInput, fmt::format("shard {} twice: {} and {}", index,
+                                                              it->second.string(), s.dir.string())};
+    }
+  }
+  std::vector<std::string> missing;
+  for (int i = 0; i < count; ++i)
+    if (!by_index.count(i)) missing.push_back(std::to_string(i));
+  if (!missing.empty()) {
+    return core::Error{core::ErrorKind::kInput,
+                       fmt::format("shard(s) {} of {} missing; a benchmark is merged only whole "
+                                   "(rerun the sharded job)",
+                                   fmt::join(missing, ", "), count)};
+  }
+  std::sort(shards.begin(), shards.end(), [](const ShardRun& a, const ShardRun& b) {
+    return a.run.manifest.context.shard.at("index").get<int>() <
+           b.run.manifest.context.shard.at("index").get<int>();
+  });
+  const ordered_json reference = comparable(shards.front().run.manifest);
+  for (std::size_t i = 1; i < shards.size(); ++i) {
+    if (auto d = first_difference(reference, comparable(shards[i].run.manifest), ""); !d.empty()) {
+      return core::Error{core::ErrorKind::kInput,
+                         fmt::format("its configuration differs from shard 0's ({}) in {}",
+                                     shards.front().dir.string(), d),
+                         shards[i].dir.string()};
+    }
+  }
+
+  MergedRun out;
+  RunManifest& m = out.run.manifest;
+  m = shards.front().run.manifest;
+  report::ReportContext& ctx = m.context;
+  ctx.benchmark_id = core::uuid4();
+  ctx.cli_command = unsharded_command(ctx.cli_command);
+  ctx.artifact_dir = fs::absolute(o.artifact_dir);
+  ctx.input_config["benchmark_id"] = ctx.benchmark_id;
+  if (ctx.input_config.contains("output") && ctx.input_config["output"].is_object())
+    ctx.input_config["output"]["artifact_directory"] = ctx.artifact_dir.string();
+  m.complete = true;
+  m.recount.reset();  // load_run counted whatever a killed shard had not
+  ctx.phase_start_ns = 0;
+  ctx.phase_end_ns = 0;
+  ctx.dropped_arrivals.reset();
+  ctx.client_load.reset();
+  ctx.workload.reset();
+  ctx.telemetry_data = nullptr;
+  std::optional<std::int64_t> earliest, latest;
+  ordered_json folders = ordered_json::array();
+  int worker_offset = 0;
+  double workload_isl = 0, workload_osl = 0;
+  std::size_t isl_rows = 0, osl_rows = 0;
+  struct Key {
+    std::int64_t issued;
+    int shard;
+    std::int64_t credit;
+  };
+  std::vector<std::pair<Key, std::size_t>> order[2];  // per phase: record positions
+  for (std::size_t si = 0; si < shards.size(); ++si) {
+    ShardRun& s = shards[si];
+    const report::ReportContext& c = s.run.manifest.context;
+    folders.push_back(s.dir.string());
+    ctx.was_cancelled = ctx.was_cancelled || c.was_cancelled;
+    ctx.failure_threshold_exceeded = ctx.failure_threshold_exceeded || c.failure_threshold_exceeded;
+    if (c.phase_start_ns && (!ctx.phase_start_ns || c.phase_start_ns < ctx.phase_start_ns))
+      ctx.phase_start_ns = c.phase_start_ns;
+    ctx.phase_end_ns = std::max(ctx.phase_end_ns, c.phase_end_ns);
+    if (c.dropped_arrivals)
+      ctx.dropped_arrivals = ctx.dropped_arrivals.value_or(0) + *c.dropped_arrivals;
+    if (ctx.telemetry_data.is_null() && !c.telemetry_data.is_null()) {
+      // Every shard watched the same servers' GPUs: the first shard's view is the benchmark's.
+      ctx.telemetry_data = c.telemetry_data;
+    }
+    if (c.workload) {
+      if (!ctx.workload) {
+        ctx.workload = *c.workload;
+        ctx.workload->rows = 0;
+      }
+      ctx.workload->rows += c.workload->rows;
+      if (c.workload->isl_avg) {
+        workload_isl += *c.workload->isl_avg * static_cast<double>(c.workload->rows);
+        isl_rows += c.workload->rows;
+      }
+      if (c.workload->osl_avg) {
+        workload_osl += *c.workload->osl_avg * static_cast<double>(c.workload->rows);
+        osl_rows += c.workload->rows;
+      }
+    }
+    if (c.client_load) {
+      // One client of many workers: each shard's workers keep their own numbers, offset.
+      if (!ctx.client_load) ctx.client_load = health::ClientLoad{};
+      auto& load = *ctx.client_load;
+      load.window_s = std::max(load.window_s, c.client_load->window_s);
+      for (auto w : c.client_load->workers) {
+        w.id += worker_offset;
+        load.workers.push_back(w);
+      }
+      if (c.client_load->issuer_cpu_s)
+        load.issuer_cpu_s = load.issuer_cpu_s.value_or(0) + *c.client_load->issuer_cpu_s;
+      load.process_user_s += c.client_load->process_user_s;
+      load.process_system_s += c.client_load->process_system_s;
+    }
+    if (c.shard.contains("started_wall_ns")) {
+      const auto started = c.shard.at("started_wall_ns").get<std::int64_t>();
+      earliest = earliest ? std::min(*earliest, started) : started;
+      latest = latest ? std::max(*latest, started) : started;
+    }
+    const int shard_workers = worker_count_of(s);
+    for (auto& r : s.run.records) {
+      r.worker_id += worker_offset;
+      const int phase = r.phase == records::Phase::kWarmup ? 0 : 1;
+      order[phase].push_back(
+          {{r.issued_ns, static_cast<int>(si), r.credit_num}, out.run.records.size()});
+      out.run.records.push_back(std::move(r));
+    }
+    worker_offset += shard_workers;
+  }
+  if (ctx.workload) {
+    ctx.workload->isl_avg.reset();
+    ctx.workload->osl_avg.reset();
+    if (isl_rows) ctx.workload->isl_avg = workload_isl / static_cast<double>(isl_rows);
+    if (osl_rows) ctx.workload->osl_avg = workload_osl / static_cast<double>(osl_rows);
+  }
+  // Credit numbers (session_num) as one issuer would have given them: in order of issue.
+  for (auto& phase : order) {
+    std::sort(phase.begin(), phase.end(), [](const auto& a, const auto& b) {
+      return std::tie(a.first.issued, a.first.shard, a.first.credit) <
+             std::tie(b.first.issued, b.first.shard, b.first.credit);
+    });
+    for (std::size_t n = 0; n < phase.size(); ++n)
+      out.run.records[phase[n].second].credit_num = static_cast<std::int64_t>(n);
+  }
+  // The records file in completion order, as one collector writes it.
+  std::stable_sort(out.run.records.begin(), out.run.records.end(),
+                   [](const records::RequestRecord& a, const records::RequestRecord& b) {
+                     return a.end_ns < b.end_ns;
+                   });
+  if (earliest && latest) out.start_spread_ms = static_cast<double>(*latest - *earliest) / 1e6;
+  if (out.start_spread_ms > o.max_start_skew_ms) {
+    out.warnings.push_back(fmt::format(
+        "the shards started {:.1f} ms apart (more than --max-start-skew-ms {:g}): their clocks "
+        "differ or they did not start together (give every shard the same --start-at, keep the "
+        "machines' clocks synchronised); metrics over the pooled window mix a ramp in and out",
+        out.start_spread_ms, o.max_start_skew_ms));
+  }
+  ctx.shard = {
+      {"merged",
+       {{"shards", count}, {"folders", folders}, {"start_spread_ms", out.start_spread_ms}}}};
+  return out;
+}
+
+namespace {
+
+core::Result<bool> write_records(const fs::path& file,
+                                 const std::vector<records::RequestRecord>& recs) {
+  const core::WallAnchor wall{0, 0};  // records read back are wall-clock already
+  return report::write_atomically(file, [&](std::ostream& out) {
+    std::string line;
+    for (const auto& r : recs) {
+      line.clear();
+      records::append_record_line(r, wall, line);
+      line += '\n';
+      out.write(line.data(), static_cast<std::streamsize>(line.size()));
+    }
+  });
+}
+
+// Files the analysis does not rebuild: the raw exchanges are concatenated; the dataset and the
+// server and GPU telemetry exports (every shard watched the same servers) are shard 0's.
+void carry_files(const std::vector<fs::path>& shards, const fs::path& out,
+                 const ExportNames& names) {
+  std::error_code ec;
+  fs::copy_file(shards.front() / "inputs.json", out / "inputs.json",
+                fs::copy_options::overwrite_existing, ec);
+  for (const auto& name : {names.gpu_telemetry_jsonl, names.server_metrics_json,
+                           names.server_metrics_csv, names.server_metrics_jsonl}) {
+    if (fs::exists(shards.front() / name))
+      fs::copy_file(shards.front() / name, out / name, fs::copy_options::overwrite_existing, ec);
+  }
+  bool any_raw = false;
+  for (const auto& s : shards) any_raw = any_raw || fs::exists(s / names.raw_jsonl);
+  if (!any_raw) return;
+  std::ofstream raw(out / names.raw_jsonl, std::ios::binary | std::ios::trunc);
+  for (const auto& s : shards) {
+    std::ifstream in(s / names.raw_jsonl, std::ios::binary);
+    if (in) raw << in.rdbuf();
+  }
+}
+
+}  // namespace
+
+int run_merge(const MergeOptions& o) {
+  init_console_logging("INFO");
+  if (o.dry_run) {
+    std::cout << "dry run: the command line is valid; nothing was read or written\n"
+              << o.cli_command << "\n";
+    for (const auto& in : o.inputs)
+      std::cout << "shards from: " << fs::absolute(in).string() << "\n";
+    std::cout << "merged artifact folder: " << fs::absolute(o.artifact_dir).string() << "\n";
+    return 0;
+  }
+  auto folders = shard_folders(o.inputs);
+  if (!folders) {
+    std::cerr << "error: " << folders.error().describe() << "\n";
+    return 2;
+  }
+  const fs::path out = fs::absolute(o.artifact_dir);
+  for (const auto& f : *folders) {
+    if (fs::weakly_canonical(f) == fs::weakly_canonical(out)) {
+      std::cerr << "error: --artifact-dir " << out.string() << " is one of the shard folders\n";
+      return 2;
+    }
+  }
+  std::vector<ShardRun> shards;
+  for (const auto& f : *folders) {
+    auto run = load_run(f);
+    if (!run) {
+      std::cerr << "error: " << run.error().describe() << "\n";
+      return 2;
+    }
+    spdlog::info("merge: {} record(s) from {}", run->records.size(), f.string());
+    shards.push_back({f, std::move(*run)});
+  }
+  auto merged = merge_shards(std::move(shards), o);
+  if (!merged) {
+    std::cerr << "error: " << merged.error().describe() << "\n";
+    return 2;
+  }
+  std::error_code ec;
+  fs::create_directories(out / "logs", ec);
+  if (ec) {
+    std::cerr << "error: cannot create " << out.string() << ": " << ec.message() << "\n";
+    return 2;
+  }
+  add_log_file(out / "logs" / "inferperf.log");
+  spdlog::info("{}", o.cli_command);
+  for (const auto& w : merged->warnings) spdlog::warn("{}", w);
+  spdlog::info("merge: {} shards, {} record(s); the shards started {:.1f} ms apart",
+               folders->size(), merged->run.records.size(), merged->start_spread_ms);
+  RunManifest& m = merged->run.manifest;
+  if (auto w = write_records(out / records::kRecordsFileName, merged->run.records); !w) {
+    std::cerr << "error: " << w.error().describe() << "\n";
+    return 1;
+  }
+  if (auto w = write_manifest(out, m.context, m.settings, true); !w) {
+    std::cerr << "error: " << w.error().describe() << "\n";
+    return 1;
+  }
+  carry_files(*folders, out, export_names(m.settings.export_prefix));
+  ExportSettings settings = m.settings;
+  // The raw exchanges were carried over above; the analysis cannot rebuild them.
+  if (settings.export_level == config::ExportLevel::kRaw)
+    settings.export_level = config::ExportLevel::kRecords;
+  return report_results(merged->run.records, settings, m.context);
+}
+
+}  // namespace inferperf::app
