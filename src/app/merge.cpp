@@ -113,6 +113,7 @@ ordered_json comparable(const RunManifest& m) {
   ordered_json j;
   ordered_json cfg = m.context.input_config;
   cfg.erase("benchmark_id");
+  cfg.erase("cli_command");
   if (cfg.contains("output") && cfg["output"].is_object())
     cfg["output"].erase("artifact_directory");
   j["input_config"] = std::move(cfg);
@@ -208,6 +209,7 @@ core::Result<MergedRun> merge_shards(std::vector<ShardRun> shards, const MergeOp
   ctx.cli_command = unsharded_command(ctx.cli_command);
   ctx.artifact_dir = fs::absolute(o.artifact_dir);
   ctx.input_config["benchmark_id"] = ctx.benchmark_id;
+  if (ctx.input_config.contains("cli_command")) ctx.input_config["cli_command"] = ctx.cli_command;
   if (ctx.input_config.contains("output") && ctx.input_config["output"].is_object())
     ctx.input_config["output"]["artifact_directory"] = ctx.artifact_dir.string();
   m.complete = true;

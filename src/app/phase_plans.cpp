@@ -121,8 +121,10 @@ std::string describe(const timing::PhasePlan& p) {
     if (p.pattern != timing::ArrivalPattern::kConcurrencyBurst && !p.fixed_schedule &&
         p.num_users == 0)
       of += p.pattern == timing::ArrivalPattern::kConstant
-                ? fmt::format(": every {}th arrival of the whole schedule", p.shard.count)
-                : fmt::format(": about 1 in {} arrivals of the whole schedule", p.shard.count);
+                ? fmt::format(": 1 of every {} arrivals of the whole schedule (round robin)",
+                              p.shard.count)
+                : fmt::format(": about 1 in {} arrivals of the whole schedule (random thinning)",
+                              p.shard.count);
     parts.push_back(of);
   }
   return fmt::format("{}", fmt::join(parts, ", "));
