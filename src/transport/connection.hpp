@@ -27,6 +27,9 @@ struct TransportOptions {
   std::string ssl_ca_file;  // PEM bundle trusted on top of the system store
   bool insecure = false;    // no certificate or host-name verification
   std::string unix_socket;  // every connection goes to this socket; the URL gives Host and path
+  // --local-address: each new TCP connection binds to the next of these source addresses (round
+  // robin); empty: the kernel picks the source.
+  std::vector<std::string> local_addresses;
 };
 
 // The client TLS context for https:// targets: the system CA store (or SSL_CERT_FILE /

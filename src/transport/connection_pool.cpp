@@ -4,6 +4,9 @@
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
+#include <netinet/in.h>
+#include <sys/socket.h>
+
 #include <stdexcept>
 
 namespace inferperf::transport {
@@ -80,10 +83,56 @@ asio::awaitable<std::unique_ptr<Socket>> ConnectionPool::connect() {
     resolved_ = std::move(endpoints);
   }
   asio::ip::tcp::socket sock(executor_);
-  co_await asio::async_connect(sock, resolved_, asio::use_awaitable);
+  if (local_addresses_.empty()) {
+    co_await asio::async_connect(sock, resolved_, asio::use_awaitable);
+  } else {
+    sock = co_await connect_from_local();
+  }
   sock.set_option(asio::ip::tcp::no_delay(true));
   if (tls_) co_return std::make_unique<Socket>(std::move(sock), *tls_, url_.host);
   co_return std::make_unique<Socket>(std::move(sock));
+}
+
+// The source address is bound before connect(): with IP_BIND_ADDRESS_NO_PORT the kernel leaves the
+// port open at bind() and picks it at connect(), when the whole 4-tuple is known, so each address
+// has a full ephemeral range towards each server address and port (a bind() with port 0 alone
+// would take a port for good and share one range across all destinations). The round robin is
+// per pool, i.e. per worker thread, started at the worker's id (set_local_addresses): no shared
+// counter to contend on, and the workers do not all begin on the first address; each address
+// gets its share to within one connection per worker.
+asio::awaitable<asio::ip::tcp::socket> ConnectionPool::connect_from_local() {
+  const std::string& text = local_addresses_[next_local_];
+  next_local_ = (next_local_ + 1) % local_addresses_.size();
+  boost::system::error_code ec;
+  const asio::ip::address local = asio::ip::make_address(text, ec);
+  if (ec) throw LocalAddressError(ec, "--local-address " + text + ": not an IP address");
+  asio::ip::tcp::socket sock(executor_);
+  boost::system::error_code last;
+  bool family_found = false;
+  for (const auto& ep : resolved_) {
+    if (ep.address().is_v4() != local.is_v4()) continue;  // an IPv4 source cannot reach IPv6
+    family_found = true;
+    boost::system::error_code ignored;
+    sock.close(ignored);
+    sock.open(ep.protocol(), ec);
+    if (ec) throw boost::system::system_error(ec);  // out of file descriptors: as without
+#ifdef IP_BIND_ADDRESS_NO_PORT
+    // Best effort: without it (kernels before 4.2) bind() takes the port, which still works.
+    const int one = 1;
+    ::setsockopt(sock.native_handle(), IPPROTO_IP, IP_BIND_ADDRESS_NO_PORT, &one, sizeof one);
+#endif
+    sock.bind(asio::ip::tcp::endpoint(local, 0), ec);
+    if (ec) throw LocalAddressError(ec, ec.message() + " (bind to --local-address " + text + ")");
+    co_await sock.async_connect(ep, asio::redirect_error(asio::use_awaitable, ec));
+    if (!ec) co_return sock;
+    last = ec;
+  }
+  if (!family_found) {
+    throw LocalAddressError(asio::error::address_family_not_supported,
+                            "--local-address " + text + ": " + url_.host + " has no " +
+                                (local.is_v4() ? "IPv4" : "IPv6") + " address");
+  }
+  throw LocalAddressError(last, last.message() + " (from --local-address " + text + ")");
 }
 
 void ConnectionPool::give_back(std::unique_ptr<Socket> s, std::int64_t key) {

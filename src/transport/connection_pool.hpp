@@ -5,10 +5,13 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/ssl/context.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <boost/system/system_error.hpp>
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "transport/connection.hpp"
@@ -17,6 +20,18 @@
 namespace inferperf::transport {
 
 using Socket = Connection;
+
+// A connect through a --local-address that failed (bind, connect, or no server address of the
+// address's family); detail() is the message, naming the address.
+class LocalAddressError : public boost::system::system_error {
+ public:
+  LocalAddressError(boost::system::error_code ec, std::string detail)
+      : boost::system::system_error(ec), detail_(std::move(detail)) {}
+  const std::string& detail() const { return detail_; }
+
+ private:
+  std::string detail_;
+};
 
 class ConnectionPool {
  public:
@@ -28,6 +43,12 @@ class ConnectionPool {
 
   // --connection-reuse-strategy never: every request opens a connection and closes it after.
   void set_reuse(bool reuse) { reuse_ = reuse; }
+  // --local-address: new TCP connections bind to these source addresses in turn, beginning with
+  // addresses[first % size] (ignored with a Unix socket).
+  void set_local_addresses(std::vector<std::string> addresses, std::size_t first = 0) {
+    local_addresses_ = std::move(addresses);
+    next_local_ = local_addresses_.empty() ? 0 : first % local_addresses_.size();
+  }
   // An idle connection if one exists (reused = true), else nullptr. `key` >= 0 selects the
   // connection kept for one session (sticky-user-sessions); -1 the shared idle list.
   std::unique_ptr<Socket> take_idle(std::int64_t key = -1);
@@ -53,6 +74,11 @@ class ConnectionPool {
   std::vector<std::unique_ptr<Socket>> idle_;
   std::unordered_map<std::int64_t, std::unique_ptr<Socket>> keyed_;
   bool reuse_ = true;
+  std::vector<std::string> local_addresses_;
+  std::size_t next_local_ = 0;
+
+  // One TCP connection from the next local address to a resolved endpoint of its family.
+  boost::asio::awaitable<boost::asio::ip::tcp::socket> connect_from_local();
 };
 
 }  // namespace inferperf::transport

@@ -76,7 +76,10 @@ asio::awaitable<Attempt> attempt(ConnectionPool& pool, ExchangeRequest request, 
       if (cancel.cancelled()) {
         result.error = cancel.reason();
       } else {
-        result.error = ExchangeError{error_type_for(e.code()), e.code().message(), std::nullopt};
+        // A --local-address failure names the address; the type still follows the code.
+        const auto* local = dynamic_cast<const LocalAddressError*>(&e);
+        result.error = ExchangeError{error_type_for(e.code()),
+                                     local ? local->detail() : e.code().message(), std::nullopt};
       }
       co_return result;
     }

@@ -26,6 +26,8 @@ Worker::Worker(int id, const RequestPlan& plan, const core::Clock& clock,
     pools_.push_back(std::make_unique<transport::ConnectionPool>(
         io_.get_executor(), t.url, plan_.tls_context, plan_.transport.unix_socket));
     pools_.back()->set_reuse(plan_.connection_reuse != "never");
+    pools_.back()->set_local_addresses(plan_.transport.local_addresses,
+                                       static_cast<std::size_t>(id));
   }
 }
 
