@@ -27,6 +27,14 @@ BIN=build/release/apps
   echo
   echo "Layouts read, every chart, the report and the dashboard: [plots.md](plots.md)."
   echo
+  echo "## inferperf merge"
+  echo
+  echo '```text'
+  "$BIN/inferperf" merge --help
+  echo '```'
+  echo
+  echo "Sharded runs (\`--shard-count\`, \`--shard-index\`, \`--start-at\`) and what merge writes: [scale-out.md](scale-out.md)."
+  echo
   echo "## inferperf analyze-trace"
   echo
   echo '```text'

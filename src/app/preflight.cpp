@@ -53,6 +53,8 @@ Attempt attempt_once(const worker::RequestPlan& plan, const std::string& request
   core::SteadyClock clock;
   transport::ConnectionPool pool(io.get_executor(), plan.targets.front().url, plan.tls_context,
                                  plan.transport.unix_socket);
+  // The check goes out the way the run will: from the first --local-address, when given.
+  pool.set_local_addresses(plan.transport.local_addresses);
   worker::ResponseCollector collector(*plan.endpoint, a.record);
   transport::CancelHandle cancel;
   asio::steady_timer timeout(io);

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <string>
 
+#include "config/local_address.hpp"
 #include "core/secrets.hpp"
 #include "metrics/compute.hpp"
 
@@ -389,6 +390,8 @@ std::vector<std::string> validate_and_resolve(RunConfig& c) {
     errors.push_back("--ssl-ca-file: no such file: " + c.endpoint.ssl_ca_file);
   if (!c.endpoint.unix_socket.empty() && c.endpoint.unix_socket.size() > 107)
     errors.push_back("--unix-socket: path longer than 107 bytes: " + c.endpoint.unix_socket);
+  for (auto& e : check_local_addresses(c.endpoint.local_addresses, c.endpoint.unix_socket))
+    errors.push_back(std::move(e));
   validate_shard(c, errors);
   if (!errors.empty()) return errors;
 
