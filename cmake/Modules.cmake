@@ -11,6 +11,10 @@ endfunction()
 function(inferperf_test name label)
   cmake_parse_arguments(T "RUN_SERIAL" "TIMEOUT" "SOURCES;DEPS" ${ARGN})
   add_executable(${name} ${T_SOURCES})
+  # The sanitizer and fuzz presets build the libraries as unity batches (CMAKE_UNITY_BUILD, about
+  # half the CPU time); test files keep their own translation units, since each has its own
+  # helpers (kStart, make, poll) under the same names.
+  set_target_properties(${name} PROPERTIES UNITY_BUILD OFF)
   target_link_libraries(${name} PRIVATE ${T_DEPS} GTest::gtest GTest::gtest_main GTest::gmock inferperf_warnings)
   if(NOT T_TIMEOUT)
     set(T_TIMEOUT 120)

@@ -244,4 +244,10 @@ std::string timings_json(const Timings& t) {
       json_double(per_second(t.predicted_ms, t.predicted_n)));
 }
 
+std::string joined(const std::vector<std::string>& pieces) {
+  std::string s;
+  for (const auto& t : pieces) s += t;
+  return s;
+}
+
 }  // namespace inferperf::mock

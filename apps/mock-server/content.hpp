@@ -48,6 +48,8 @@ GenerationPlan plan_generation(const GenerationRequest& req,
                                const tokenizer::Tokenizer* tok = nullptr);
 
 std::string json_escape(std::string_view s);
+// The pieces of a planned reply as one text.
+std::string joined(const std::vector<std::string>& pieces);
 
 // llama.cpp-style per-request timings (its server's top-level "timings" object).
 struct Timings {

@@ -9,12 +9,6 @@ namespace inferperf::mock {
 namespace {
 using nlohmann::json;
 
-std::string joined(const std::vector<std::string>& v) {
-  std::string s;
-  for (const auto& t : v) s += t;
-  return s;
-}
-
 // A string, or a list of blocks whose "text" blocks count; false on another shape.
 bool content_text(const json& c, std::string& out) {
   const auto add = [&out](const std::string& t) {

@@ -10,12 +10,6 @@ namespace inferperf::mock {
 namespace {
 using nlohmann::json;
 
-std::string joined(const std::vector<std::string>& v) {
-  std::string s;
-  for (const auto& t : v) s += t;
-  return s;
-}
-
 void append_text(std::string& out, const std::string& t) {
   if (t.empty()) return;
   if (!out.empty()) out.push_back(' ');

@@ -17,7 +17,7 @@ namespace {
 
 using nlohmann::json;
 
-std::uint64_t splitmix64(std::uint64_t& state) {
+std::uint64_t next_splitmix64(std::uint64_t& state) {
   std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
@@ -25,7 +25,7 @@ std::uint64_t splitmix64(std::uint64_t& state) {
 }
 
 double unit(std::uint64_t& state) {  // [0, 1)
-  return static_cast<double>(splitmix64(state) >> 11) * 0x1.0p-53;
+  return static_cast<double>(next_splitmix64(state) >> 11) * 0x1.0p-53;
 }
 
 std::optional<json> parse_object(std::string_view body, std::optional<RouteError>& err) {
@@ -262,7 +262,7 @@ std::optional<RouteError> image_retrieval_reply(std::string_view body, FixedRepl
     const std::size_t payload = comma == std::string::npos ? u.size() : u.size() - comma - 1;
     bytes += static_cast<double>(payload) * 3.0 / 4.0;
     std::uint64_t state = fnv1a(u);
-    const int boxes = 1 + static_cast<int>(splitmix64(state) % 2);
+    const int boxes = 1 + static_cast<int>(next_splitmix64(state) % 2);
     fmt::format_to(std::back_inserter(b), R"({}{{"index":{},"bounding_boxes":{{"chart":[)",
                    i ? "," : "", i);
     for (int k = 0; k < boxes; ++k) {

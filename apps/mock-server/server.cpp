@@ -163,12 +163,6 @@ Clock::duration ms_duration(double ms) {
   return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double, std::milli>(ms));
 }
 
-std::string joined(const std::vector<std::string>& v) {
-  std::string s;
-  for (const auto& t : v) s += t;
-  return s;
-}
-
 // Collects one streamed request's write stamps and appends its --token-log line when destroyed
 // (a no-op without a log).
 class TokenWrites {

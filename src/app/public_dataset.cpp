@@ -31,7 +31,7 @@ constexpr std::string_view kAiperfCacheDir = ".cache/aiperf/datasets";
 constexpr std::chrono::seconds kDownloadTimeout{3600};
 constexpr std::uint64_t kDownloadLimit = 4ull << 30;
 
-std::string env(const char* name) {
+std::string env_or_empty(const char* name) {
   const char* v = std::getenv(name);
   return v ? std::string(v) : std::string();
 }
@@ -139,11 +139,12 @@ const PublicDatasetInfo* find_public_dataset(std::string_view name) {
 
 PublicSourceEnv public_source_env() {
   PublicSourceEnv e;
-  if (!env("HF_ENDPOINT").empty()) e.hf_endpoint = env("HF_ENDPOINT");
-  e.hf_token = env("HF_TOKEN");
-  e.offline = env("HF_HUB_OFFLINE") == "1" || env("HF_HUB_OFFLINE") == "true";
-  e.verify_tls = env("AIPERF_HTTP_SSL_VERIFY") != "false" && env("AIPERF_HTTP_SSL_VERIFY") != "0";
-  e.cache_override = env("INFERPERF_DATASET_CACHE");
+  if (!env_or_empty("HF_ENDPOINT").empty()) e.hf_endpoint = env_or_empty("HF_ENDPOINT");
+  e.hf_token = env_or_empty("HF_TOKEN");
+  e.offline = env_or_empty("HF_HUB_OFFLINE") == "1" || env_or_empty("HF_HUB_OFFLINE") == "true";
+  e.verify_tls = env_or_empty("AIPERF_HTTP_SSL_VERIFY") != "false" &&
+                 env_or_empty("AIPERF_HTTP_SSL_VERIFY") != "0";
+  e.cache_override = env_or_empty("INFERPERF_DATASET_CACHE");
   std::error_code ec;
   e.working_dir = fs::current_path(ec);
   return e;

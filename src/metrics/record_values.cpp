@@ -10,7 +10,7 @@ namespace {
 constexpr double kStallFloorNs = 100e6;   // a stall is at least 100 ms ...
 constexpr double kStallMedianFactor = 5;  // ... and 5x the record's median gap
 
-const MetricInfo& info(std::string_view tag) {
+const MetricInfo& tag_info(std::string_view tag) {
   return *find_metric(tag);
 }
 
@@ -28,7 +28,7 @@ double median(std::vector<double> v) {
 // worker, so DNS time is 0 here and a first lookup falls inside "connecting".
 void http_trace(const records::RequestRecord& r, RecordValues& v) {
   if (!r.send_start_ns || !r.end_ns) return;
-  auto put = [&](std::string_view tag, double x) { v.scalars.emplace_back(&info(tag), x); };
+  auto put = [&](std::string_view tag, double x) { v.scalars.emplace_back(&tag_info(tag), x); };
   const bool connected = !r.connection_reused && r.connect_start_ns && r.connect_end_ns;
   const double blocked =
       std::max(0.0, ns((connected ? r.connect_start_ns : r.send_start_ns) - r.start_ns));
@@ -80,7 +80,7 @@ void usage_discrepancy(const records::RequestRecord& r, const TokenCounts& clien
                      std::optional<double> mine) {
     if (!server || !mine || *mine <= 0) return;
     const double pct = std::abs(static_cast<double>(*server) - *mine) / *mine * 100.0;
-    v.scalars.emplace_back(&info(tag), pct);
+    v.scalars.emplace_back(&tag_info(tag), pct);
     flags.usage_compared = true;
     if (pct > o.usage_pct_diff_threshold) flags.usage_discrepancy = true;
   };
@@ -94,7 +94,7 @@ void usage_discrepancy(const records::RequestRecord& r, const TokenCounts& clien
 
 void cross_tool(const records::RequestRecord& r, double ttft, double latency,
                 std::optional<double> osl, RecordValues& v) {
-  auto put = [&](std::string_view tag, double x) { v.scalars.emplace_back(&info(tag), x); };
+  auto put = [&](std::string_view tag, double x) { v.scalars.emplace_back(&tag_info(tag), x); };
   const auto& ev = r.content_events;
   // vLLM: output length from the server's usage when present, else the tokenizer.
   std::optional<double> n =
@@ -104,7 +104,7 @@ void cross_tool(const records::RequestRecord& r, double ttft, double latency,
   if (n && *n >= 2) put("vllm_tpot", (latency - ttft) / (*n - 1));
   std::vector<double> gaps;
   for (std::size_t i = 1; i < ev.size(); ++i) gaps.push_back(ns(ev[i].ts_ns - ev[i - 1].ts_ns));
-  if (!gaps.empty()) v.lists.emplace_back(&info("vllm_itl"), std::move(gaps));
+  if (!gaps.empty()) v.lists.emplace_back(&tag_info("vllm_itl"), std::move(gaps));
   // GuideLLM: start to last token over the token count (usage, else the number of iterations).
   const double g = r.usage.completion_tokens ? static_cast<double>(*r.usage.completion_tokens)
                                              : static_cast<double>(ev.size());
@@ -125,7 +125,7 @@ std::optional<std::int64_t> server_ns(const std::optional<double>& ms) {
 void server_timings(const records::RequestRecord& r, bool streaming, RecordValues& v) {
   if (!r.server_timings) return;
   auto put = [&](std::string_view tag, std::int64_t x) {
-    v.scalars.emplace_back(&info(tag), static_cast<double>(x));
+    v.scalars.emplace_back(&tag_info(tag), static_cast<double>(x));
   };
   const auto prefill = server_ns(r.server_timings->prefill_ms);
   const auto decode = server_ns(r.server_timings->decode_ms);
@@ -169,7 +169,7 @@ RecordValues record_values(const records::RequestRecord& r, const MetricOptions&
                            RecordFlags& flags) {
   RecordValues v;
   v.record = &r;
-  auto put = [&](std::string_view tag, double x) { v.scalars.emplace_back(&info(tag), x); };
+  auto put = [&](std::string_view tag, double x) { v.scalars.emplace_back(&tag_info(tag), x); };
   const TokenCounts tok = token_counts(r, o.token_source);
   if (!r.valid()) {
     if (tok.input) put("error_isl", *tok.input);
@@ -191,7 +191,7 @@ RecordValues record_values(const records::RequestRecord& r, const MetricOptions&
 RecordValues record_values_gated(const records::RequestRecord& r, const MetricOptions& o,
                                  bool streaming, RecordFlags& flags, const TokenCounts& tok,
                                  RecordValues v) {
-  auto put = [&](std::string_view tag, double x) { v.scalars.emplace_back(&info(tag), x); };
+  auto put = [&](std::string_view tag, double x) { v.scalars.emplace_back(&tag_info(tag), x); };
   const auto& ev = r.content_events;
   // Differences in integers first: wall-clock ns (records read back from disk) exceed the
   // 2^53 a double holds exactly.
@@ -227,7 +227,7 @@ RecordValues record_values_gated(const records::RequestRecord& r, const MetricOp
   std::vector<double> gaps;
   if (streaming) {
     for (std::size_t i = 1; i < ev.size(); ++i) gaps.push_back(ns(ev[i].ts_ns - ev[i - 1].ts_ns));
-    if (!gaps.empty()) v.lists.emplace_back(&info("inter_chunk_latency"), gaps);
+    if (!gaps.empty()) v.lists.emplace_back(&tag_info("inter_chunk_latency"), gaps);
     if (tok.input && ttft > 0) put("prefill_throughput_per_user", *tok.input / (ttft / 1e9));
   }
   if (r.usage.prompt_tokens)
@@ -264,7 +264,7 @@ RecordValues record_values_gated(const records::RequestRecord& r, const MetricOp
   }
   if (streaming) {
     if (auto per_token = per_token_gaps(r); !per_token.empty())
-      v.lists.emplace_back(&info("per_token_itl"), std::move(per_token));
+      v.lists.emplace_back(&tag_info("per_token_itl"), std::move(per_token));
     double coalesced = 0;
     for (std::size_t i = 1; i < ev.size(); ++i)
       coalesced += ev[i].read_index == ev[i - 1].read_index;

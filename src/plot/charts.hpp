@@ -8,6 +8,9 @@
 
 namespace inferperf::plot {
 
+// Why a chart of per-request values is missing.
+inline constexpr const char* kNoRecords = "no run has per-request records (profile_export.jsonl)";
+
 struct Skipped {
   std::string name;
   std::string reason;

@@ -27,8 +27,6 @@ std::vector<double> values_of(const RunData& run, double RequestRow::*field) {
   return out;
 }
 
-const char* kNoRecords = "no run has per-request records (profile_export.jsonl)";
-
 }  // namespace
 
 void add_distribution_charts(const std::vector<RunSeries>& runs, ChartSet& set) {

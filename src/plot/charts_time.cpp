@@ -10,8 +10,6 @@ namespace inferperf::plot {
 
 namespace {
 
-const char* kNoRecords = "no run has per-request records (profile_export.jsonl)";
-
 Chart chart(const char* name, const char* title, const char* x, const char* y,
             const char* caption) {
   Chart c;

@@ -233,9 +233,10 @@ class BertNormalizer final : public Normalizer {
   bool clean_, chinese_, strip_, lower_;
 };
 
-class Sequence final : public Normalizer {
+class NormalizerSequence final : public Normalizer {
  public:
-  explicit Sequence(std::vector<std::unique_ptr<Normalizer>> parts) : parts_(std::move(parts)) {}
+  explicit NormalizerSequence(std::vector<std::unique_ptr<Normalizer>> parts)
+      : parts_(std::move(parts)) {}
   std::string normalize(std::string t) const override {
     for (const auto& p : parts_) t = p->normalize(std::move(t));
     return t;
@@ -292,7 +293,7 @@ core::Result<std::unique_ptr<Normalizer>> make_normalizer(simdjson::dom::element
         if (*n) parts.push_back(std::move(*n));
       }
     }
-    return std::unique_ptr<Normalizer>(new Sequence(std::move(parts)));
+    return std::unique_ptr<Normalizer>(new NormalizerSequence(std::move(parts)));
   }
   return unsupported(type);
 }

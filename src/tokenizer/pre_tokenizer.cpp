@@ -149,9 +149,10 @@ class Metaspace final : public PreTokenizer {
   std::shared_ptr<Regex> re_;
 };
 
-class Sequence final : public PreTokenizer {
+class PreTokenizerSequence final : public PreTokenizer {
  public:
-  explicit Sequence(std::vector<std::unique_ptr<PreTokenizer>> parts) : parts_(std::move(parts)) {}
+  explicit PreTokenizerSequence(std::vector<std::unique_ptr<PreTokenizer>> parts)
+      : parts_(std::move(parts)) {}
   void pre_tokenize(std::vector<std::string>& pieces, bool first) const override {
     for (const auto& p : parts_) p->pre_tokenize(pieces, first);
   }
@@ -224,7 +225,7 @@ core::Result<std::unique_ptr<PreTokenizer>> make_pre_tokenizer(simdjson::dom::el
     if (!punct) return punct.error();
     parts.push_back(std::move(*ws));
     parts.push_back(std::move(*punct));
-    return std::unique_ptr<PreTokenizer>(new Sequence(std::move(parts)));
+    return std::unique_ptr<PreTokenizer>(new PreTokenizerSequence(std::move(parts)));
   }
   if (type == "Sequence") {
     std::vector<std::unique_ptr<PreTokenizer>> parts;
@@ -236,7 +237,7 @@ core::Result<std::unique_ptr<PreTokenizer>> make_pre_tokenizer(simdjson::dom::el
         if (*p) parts.push_back(std::move(*p));
       }
     }
-    return std::unique_ptr<PreTokenizer>(new Sequence(std::move(parts)));
+    return std::unique_ptr<PreTokenizer>(new PreTokenizerSequence(std::move(parts)));
   }
   return fail("pre-tokenizer type '" + type + "' is not supported");
 }
