@@ -65,7 +65,14 @@ core::Result<PhasePlan> shard_plan(const PhasePlan& global) {
   split(p.num_sessions, f.sessions);
   // Rate arrivals count their requests on the global sequence (Scheduler: the shard's own among
   // the first N); every other mode splits the count.
-  if (!rate_arrivals(p)) split(p.request_count, f.requests);
+  if (!rate_arrivals(p)) {
+    split(p.request_count, f.requests);
+  } else if (p.request_count && *p.request_count < s.count && error.empty()) {
+    // Fewer arrivals than shards: some shard would surely have none.
+    error = std::string(f.requests) + " " + std::to_string(*p.request_count) +
+            " cannot be split over " + std::to_string(s.count) +
+            " shards: each shard needs at least one";
+  }
   if (p.num_users > 0) {
     const std::int64_t users = even_share(p.num_users, s.index, s.count);
     if (users < 1) {

@@ -78,6 +78,16 @@ TEST(ShardPlan, RefusesAShareOfZeroNamingTheFlag) {
   auto w = shard_plan(sharded(p, 2, 3));
   ASSERT_FALSE(w);
   EXPECT_NE(w.error().message.find("--warmup-concurrency 2"), std::string::npos);
+  PhasePlan rate;
+  rate.pattern = ArrivalPattern::kConstant;
+  rate.rate = 10;
+  rate.request_count = 2;
+  auto r = shard_plan(sharded(rate, 0, 3));
+  ASSERT_FALSE(r) << "2 arrivals leave one of 3 shards without any";
+  EXPECT_EQ(r.error().message,
+            "--request-count 2 cannot be split over 3 shards: each shard needs at least one");
+  rate.request_count = 3;
+  EXPECT_TRUE(shard_plan(sharded(rate, 2, 3)));
 }
 
 TEST(ShardPlan, UserCentricKeepsEachUsersGapAndInterleavesTheShards) {
