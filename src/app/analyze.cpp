@@ -10,6 +10,8 @@
 #include "app/run_manifest.hpp"
 #include "app/tokenizer_setup.hpp"
 #include "records/record_jsonl.hpp"
+#include "records/record_line.hpp"
+#include "report/exporters.hpp"
 #include "tokenizer/resolve.hpp"
 
 namespace inferperf::app {
@@ -98,6 +100,20 @@ core::Result<LoadedRun> load_run(const fs::path& dir) {
     }
   }
   return run;
+}
+
+core::Result<bool> save_records(const fs::path& file,
+                                const std::vector<records::RequestRecord>& recs,
+                                const core::WallAnchor& anchor) {
+  return report::write_atomically(file, [&](std::ostream& out) {
+    std::string line;
+    for (const auto& r : recs) {
+      line.clear();
+      records::append_record_line(r, anchor, line);
+      line += '\n';
+      out.write(line.data(), static_cast<std::streamsize>(line.size()));
+    }
+  });
 }
 
 int run_analyze(const std::string& artifact_dir) {

@@ -20,6 +20,11 @@ struct LoadedRun {
   std::vector<records::RequestRecord> records;
 };
 core::Result<LoadedRun> load_run(const std::filesystem::path& dir);
+// Writes `records` as inferperf_records.jsonl lines (atomically), times through `anchor`; records
+// read back by load_run are wall-clock already (anchor {0, 0}).
+core::Result<bool> save_records(const std::filesystem::path& file,
+                                const std::vector<records::RequestRecord>& records,
+                                const core::WallAnchor& anchor);
 
 // Exit codes as `profile`: 0, 1 (no valid record or a write failed), 2 (unreadable input).
 int run_analyze(const std::string& artifact_dir);

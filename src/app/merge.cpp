@@ -326,20 +326,6 @@ core::Result<MergedRun> merge_shards(std::vector<ShardRun> shards, const MergeOp
 
 namespace {
 
-core::Result<bool> write_records(const fs::path& file,
-                                 const std::vector<records::RequestRecord>& recs) {
-  const core::WallAnchor wall{0, 0};  // records read back are wall-clock already
-  return report::write_atomically(file, [&](std::ostream& out) {
-    std::string line;
-    for (const auto& r : recs) {
-      line.clear();
-      records::append_record_line(r, wall, line);
-      line += '\n';
-      out.write(line.data(), static_cast<std::streamsize>(line.size()));
-    }
-  });
-}
-
 // Files the analysis does not rebuild: the raw exchanges are concatenated; the dataset and the
 // server and GPU telemetry exports (every shard watched the same servers) are shard 0's.
 void carry_files(const std::vector<fs::path>& shards, const fs::path& out,
@@ -413,7 +399,9 @@ int run_merge(const MergeOptions& o) {
   spdlog::info("merge: {} shards, {} record(s); the shards started {:.1f} ms apart",
                folders->size(), merged->run.records.size(), merged->start_spread_ms);
   RunManifest& m = merged->run.manifest;
-  if (auto w = write_records(out / records::kRecordsFileName, merged->run.records); !w) {
+  if (auto w = save_records(out / records::kRecordsFileName, merged->run.records,
+                            core::WallAnchor{0, 0});
+      !w) {
     std::cerr << "error: " << w.error().describe() << "\n";
     return 1;
   }

@@ -15,6 +15,7 @@
 #include <iostream>
 #include <thread>
 
+#include "app/analyze.hpp"
 #include "app/artifact_folder.hpp"
 #include "app/dataset_setup.hpp"
 #include "app/exit_codes.hpp"
@@ -555,17 +556,7 @@ int run_profile(config::RunConfig c, fs::path* artifact_dir_out) {
   // they let `inferperf analyze` rebuild every report.
   bool saved = true;
   if (client_counts) {
-    auto write_all = [&](std::ostream& out) {
-      std::string line;
-      for (const auto& r : recs) {
-        line.clear();
-        records::append_record_line(r, anchor, line);
-        line += '\n';
-        out.write(line.data(), static_cast<std::streamsize>(line.size()));
-      }
-    };
-    if (auto w = report::write_atomically(artifact_dir / records::kRecordsFileName, write_all);
-        !w) {
+    if (auto w = save_records(artifact_dir / records::kRecordsFileName, recs, anchor); !w) {
       spdlog::error("{}", w.error().describe());
       saved = false;
     }
