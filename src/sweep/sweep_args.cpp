@@ -1,10 +1,13 @@
 #include "sweep/sweep_args.hpp"
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
+#include <iostream>
 #include <random>
 #include <set>
 
@@ -243,15 +246,30 @@ std::vector<std::string> child_args(const SweepArgs& s, const RunArgs& run) {
   if (run.cache_salt) {
     // Last: --extra-inputs takes every word up to the next flag.
     out.push_back("--extra-inputs");
-    out.push_back("cache_salt:" + *run.cache_salt);
+    out.push_back(cache_salt_extra_input(*run.cache_salt));
   }
   return out;
 }
 
+std::string cache_salt_extra_input(const std::string& salt) {
+  return nlohmann::json{{"cache_salt", salt}}.dump();
+}
+
+std::string cache_salt_from_bits(std::uint64_t bits) {
+  return fmt::format("{:012x}", bits & 0xffffffffffffULL);
+}
+
 std::string random_cache_salt() {
-  std::random_device rd;
-  std::mt19937_64 gen((static_cast<std::uint64_t>(rd()) << 32) ^ rd());
-  return fmt::format("{:012x}", gen() & 0xffffffffffffULL);
+  static std::mt19937_64 gen = [] {
+    if (const char* seed = std::getenv("INFERPERF_CACHE_SALT_SEED")) {
+      if (const auto v = parse_integer(seed)) return std::mt19937_64(static_cast<std::uint64_t>(*v));
+      std::cerr << "warning: INFERPERF_CACHE_SALT_SEED='" << seed
+                << "' is not a whole number; the cache salts are random\n";
+    }
+    std::random_device rd;
+    return std::mt19937_64((static_cast<std::uint64_t>(rd()) << 32) ^ rd());
+  }();
+  return cache_salt_from_bits(gen());
 }
 
 }  // namespace inferperf::sweep

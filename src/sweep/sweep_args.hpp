@@ -3,6 +3,7 @@
 // before the profile parser sees it, so every point is then an ordinary single-value profile
 // command line that the parser validates like any other.
 #pragma once
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -59,7 +60,16 @@ struct RunArgs {
 };
 std::vector<std::string> child_args(const SweepArgs& s, const RunArgs& run);
 
-// A fresh cache salt: 12 random hex digits (hex, not base64: base64 can hold '/' and '+').
+// The --extra-inputs word that sends `salt` as the cache_salt: a JSON object, so the salt is a JSON
+// string whatever its digits (as "key:value" text an all-digit salt would become a number).
+std::string cache_salt_extra_input(const std::string& salt);
+
+// A cache salt from 48 random bits: 12 hex digits (hex, not base64: base64 can hold '/' and '+').
+std::string cache_salt_from_bits(std::uint64_t bits);
+
+// A fresh cache salt for each call. The process-wide source is seeded from std::random_device, or
+// from INFERPERF_CACHE_SALT_SEED (a whole number) when that is set, so tests and a user reproducing
+// a run's exact request bodies get the same salts.
 std::string random_cache_salt();
 
 }  // namespace inferperf::sweep

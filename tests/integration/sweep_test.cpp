@@ -25,7 +25,8 @@ json read_json(const std::string& path) {
 }
 
 ProcessResult profile(const MockServerProcess& mock, const std::string& dir,
-                      const std::vector<std::string>& extra) {
+                      const std::vector<std::string>& extra,
+                      const std::vector<std::string>& env = {}) {
   std::vector<std::string> args = {INFERPERF_BIN,     "profile",   "-m",
                                    "mock-model",      "-u",        mock.url(),
                                    "--isl",           "16",        "--extra-inputs",
@@ -36,7 +37,7 @@ ProcessResult profile(const MockServerProcess& mock, const std::string& dir,
     args.push_back("8");
   }
   args.insert(args.end(), extra.begin(), extra.end());
-  return run_process(args, 180s);
+  return run_process(args, 180s, "", env);
 }
 
 TEST(Sweep, ConcurrencyListRunsEachPointIntoItsFolderAndSummarises) {
@@ -142,9 +143,11 @@ std::set<std::string> salts_in(const std::string& inputs_json) {
 TEST(Sweep, GridOverTwoListsWithAFreshCacheSaltPerRun) {
   MockServerProcess mock({"--fast"});
   const std::string dir = make_temp_dir("ip-grid-");
+  // Seed 1133's first salt is 871926050550: all digits, the salt that was once sent as a number.
   const auto r = profile(
       mock, dir,
-      {"--request-count", "4", "--concurrency", "1,2", "--osl", "4,6", "--cache-salt-per-run"});
+      {"--request-count", "4", "--concurrency", "1,2", "--osl", "4,6", "--cache-salt-per-run"},
+      {"INFERPERF_CACHE_SALT_SEED=1133"});
   ASSERT_EQ(r.exit_code, 0) << r.out;
   std::set<std::string> all;
   for (const char* folder : {"concurrency_1-osl_4", "concurrency_1-osl_6", "concurrency_2-osl_4",
@@ -155,6 +158,7 @@ TEST(Sweep, GridOverTwoListsWithAFreshCacheSaltPerRun) {
     all.insert(*salts.begin());
   }
   EXPECT_EQ(all.size(), 4u);  // one fresh salt per point
+  EXPECT_EQ(all.count("871926050550"), 1u);
   const json osl6 = read_json(dir + "/concurrency_2-osl_6/profile_export_aiperf.json");
   EXPECT_EQ(osl6["output_sequence_length"]["avg"], 6);
   const json s = read_json(dir + "/sweep_summary.json");

@@ -124,9 +124,15 @@ TEST(SweepArgs, ChildArgsPutThePointBackWithTheRunsExtras) {
   EXPECT_EQ(child_args(s, r),
             (Words{"profile", "-m", "x", "--extra-inputs", "a:1", "--concurrency", "2",
                    "--artifact-dir", "out/concurrency_2", "--random-seed", "42", "--no-warmup",
-                   "--extra-inputs", "cache_salt:00ff00ff00ff"}));
+                   "--extra-inputs", R"({"cache_salt":"00ff00ff00ff"})"}));
   EXPECT_EQ(child_args(s, RunArgs{{"1"}, "", std::nullopt, std::nullopt, false}),
             (Words{"profile", "-m", "x", "--extra-inputs", "a:1", "--concurrency", "1"}));
+}
+
+TEST(SweepArgs, CacheSaltsAreTwelveHexDigitsOfTheLow48Bits) {
+  EXPECT_EQ(cache_salt_from_bits(0), "000000000000");
+  EXPECT_EQ(cache_salt_from_bits(0xabcdef0123456789ULL), "ef0123456789");
+  EXPECT_EQ(cache_salt_from_bits(0x123e45678901ULL), "123e45678901");
 }
 
 TEST(SweepArgs, CacheSaltsAreFreshHex) {
