@@ -235,8 +235,11 @@ std::string timings_json(const Timings& t) {
   const auto per_second = [](double ms, std::int64_t n) {
     return ms > 0 ? 1e3 / ms * static_cast<double>(n) : 0.0;
   };
-  return fmt::format(
-      R"({{"prompt_n":{},"prompt_ms":{},"prompt_per_token_ms":{},"prompt_per_second":{},)"
+  // cache_n only when the prefix cache served some of the prompt, so uncached responses stay as
+  // they were; prompt_n counts the whole prompt either way.
+  return (t.cache_n > 0 ? fmt::format(R"({{"cache_n":{},)", t.cache_n) : std::string("{")) +
+         fmt::format(
+      R"("prompt_n":{},"prompt_ms":{},"prompt_per_token_ms":{},"prompt_per_second":{},)"
       R"("predicted_n":{},"predicted_ms":{},"predicted_per_token_ms":{},"predicted_per_second":{}}})",
       t.prompt_n, json_double(t.prompt_ms), json_double(per_token(t.prompt_ms, t.prompt_n)),
       json_double(per_second(t.prompt_ms, t.prompt_n)), t.predicted_n, json_double(t.predicted_ms),

@@ -36,6 +36,7 @@ struct GenerationPlan {
   std::vector<std::string> reasoning;  // reasoning token texts (reasoning models only)
   std::vector<std::string> output;     // content token texts
   std::string finish_reason;           // "length" or "stop"
+  std::size_t cached_tokens = 0;       // leading prompt tokens the prefix cache already held
 };
 
 // The prompt's tokens as texts: with a tokenizer each id decoded on its own (a character split
@@ -57,6 +58,7 @@ struct Timings {
   double prompt_ms = 0;          // handler start to first token
   std::int64_t predicted_n = 0;  // output tokens (content + reasoning)
   double predicted_ms = 0;       // first token to last token
+  std::int64_t cache_n = 0;      // prompt tokens served from the prefix cache (shown when > 0)
 };
 // {"prompt_n":…,"prompt_ms":…,"prompt_per_token_ms":…,"prompt_per_second":…,"predicted_n":…,
 // "predicted_ms":…,"predicted_per_token_ms":…,"predicted_per_second":…}; a rate whose time or

@@ -85,6 +85,15 @@ int main(int argc, char** argv) {
   app.add_flag("--close-after-response", o.close_after_response,
                "Close every connection after its response despite keep-alive")
       ->envname("MOCK_SERVER_CLOSE_AFTER_RESPONSE");
+  app.add_option("--close-after-response-delay-ms", o.close_after_response_delay_ms,
+                 "Close every connection this long after its response despite keep-alive, "
+                 "leaving a request sent meanwhile unread")
+      ->check(CLI::Range(0.0, 60000.0))
+      ->envname("MOCK_SERVER_CLOSE_AFTER_RESPONSE_DELAY_MS");
+  app.add_flag("--close-only-after-streams", o.close_only_after_streams,
+               "The close-after-response flags apply to streamed responses only (as llama.cpp's "
+               "server)")
+      ->envname("MOCK_SERVER_CLOSE_ONLY_AFTER_STREAMS");
   app.add_option("--random-seed", o.random_seed, "Seed for error and fault injection")
       ->envname("MOCK_SERVER_RANDOM_SEED");
   app.add_option("--tokens-per-event", o.tokens_per_event, "Tokens carried by each streamed event")

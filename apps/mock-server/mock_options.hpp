@@ -22,6 +22,12 @@ struct MockOptions {
                                        "malformed",  "truncate", "error-event"};
   // --close-after-response: every response says keep-alive, then the connection is closed.
   bool close_after_response = false;
+  // --close-after-response-delay-ms: the same, this long after the response; a request the client
+  // writes meanwhile is never read (it meets the close, as with llama.cpp's server).
+  double close_after_response_delay_ms = -1;  // < 0: off
+  // --close-only-after-streams: both of the above apply to streamed responses only (llama.cpp's
+  // server keeps a connection after a non-streamed response).
+  bool close_only_after_streams = false;
   std::optional<std::uint64_t> random_seed;
   int tokens_per_event = 1;
   std::string model_name = "mock-model";  // the id /v1/models lists

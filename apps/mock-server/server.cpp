@@ -60,6 +60,7 @@ struct Fault {
   std::string kind;  // "" = none
   int status = 0;
   int delay_ms = 1000;
+  bool has_value = false;  // "kind=N" rather than "kind"
 };
 
 Fault parse_fault(std::string_view header) {
@@ -68,6 +69,7 @@ Fault parse_fault(std::string_view header) {
   auto eq = v.find('=');
   f.kind = v.substr(0, eq);
   if (eq != std::string::npos) {
+    f.has_value = true;
     try {
       int n = std::stoi(v.substr(eq + 1));
       if (f.kind == "status")
@@ -232,10 +234,16 @@ class Session {
       if (ec) break;
       auto req = parser.release();
       close_after_ = false;
+      close_after_delay_ms_ = 0;
+      streamed_ = false;
       const bool keep = co_await handle(req);
-      // --close-after-response / close-after: the response said keep-alive, the server closes.
-      if (!keep || close_after_ || server_.options_.close_after_response || !socket().is_open())
+      if (!keep || !socket().is_open()) break;
+      // The response said keep-alive and the server closes anyway: at once, or after a delay in
+      // which a request the client already wrote is never read (llama.cpp's server after streams).
+      if (const auto delay_ms = close_delay_ms()) {
+        if (*delay_ms > 0) co_await sleep_until(Clock::now() + ms_duration(*delay_ms));
         break;
+      }
     }
     beast::error_code ignored;
     socket().shutdown(tcp::socket::shutdown_send, ignored);
@@ -246,6 +254,19 @@ class Session {
  private:
   using Request = http::request<http::string_body>;
   mutable bool close_after_ = false;  // this request asked for close-after
+  mutable int close_after_delay_ms_ = 0;  // close-after=N: its delay
+  bool streamed_ = false;                 // the response just sent was text/event-stream
+
+  // --close-after-response[-delay-ms] (only after streams with --close-only-after-streams) or the
+  // request's close-after[=N]: how long after the response to close; nullopt to keep the connection.
+  std::optional<double> close_delay_ms() const {
+    if (close_after_) return close_after_delay_ms_;
+    const auto& o = server_.options_;
+    if (o.close_only_after_streams && !streamed_) return std::nullopt;
+    if (o.close_after_response) return 0.0;
+    if (o.close_after_response_delay_ms >= 0) return o.close_after_response_delay_ms;
+    return std::nullopt;
+  }
 
   struct Timing {
     Clock::time_point start;  // handler start
@@ -467,7 +488,10 @@ class Session {
     } else if (const std::string drawn = server_.draw_fault(); !drawn.empty()) {
       f = parse_fault(drawn);
     }
-    if (f.kind == "close-after") close_after_ = true;
+    if (f.kind == "close-after") {
+      close_after_ = true;
+      close_after_delay_ms_ = f.has_value ? std::max(0, f.delay_ms) : 0;
+    }
     return f;
   }
 
@@ -559,7 +583,7 @@ class Session {
     }
     if (route == Route::Rag) co_return co_await answer_plan(req, g, fault, start, keep);
 
-    GenerationPlan plan = plan_generation(g, server_.tokenizer_.get());
+    GenerationPlan plan = planned(g);
     if (fault.kind == "big-event" && !plan.output.empty())
       plan.output.front() = std::string(1 << 20, 'x');
     const auto n = static_cast<std::int64_t>(plan.output.size() + plan.reasoning.size());
@@ -649,6 +673,7 @@ class Session {
           plain_response(200, "application/json", image_whole_json(r, created_, p), keep));
       co_return keep;
     }
+    streamed_ = true;
     co_await send(fmt::format(
         "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n"
         "Transfer-Encoding: chunked\r\nConnection: {}\r\n\r\n",
@@ -809,6 +834,7 @@ class Session {
                                     Clock::time_point first, Clock::time_point last) {
     if (!wanted) return "";
     Timings t;
+    t.cache_n = static_cast<std::int64_t>(p.cached_tokens);
     t.prompt_n = static_cast<std::int64_t>(p.prompt_tokens.size());
     t.prompt_ms = ms_between(start, first);
     t.predicted_n = static_cast<std::int64_t>(p.output.size() + p.reasoning.size());
@@ -823,9 +849,20 @@ class Session {
             ? ""
             : fmt::format(R"(,"completion_tokens_details":{{"reasoning_tokens":{}}})",
                           p.reasoning.size());
+    // As vLLM with prefix caching: the cached share of the prompt, only when there is one.
+    if (p.cached_tokens > 0)
+      details += fmt::format(R"(,"prompt_tokens_details":{{"cached_tokens":{}}})", p.cached_tokens);
     return fmt::format(R"({{"prompt_tokens":{},"completion_tokens":{},"total_tokens":{}{}}})",
                        p.prompt_tokens.size(), completion, p.prompt_tokens.size() + completion,
                        details);
+  }
+
+  // The generation for `g`, with the share of its prompt the prefix cache held (the preflight's
+  // prompt is cached too, as a real server would).
+  GenerationPlan planned(const GenerationRequest& g) {
+    GenerationPlan plan = plan_generation(g, server_.tokenizer_.get());
+    plan.cached_tokens = server_.prefix_cache_.lookup_and_insert(plan.prompt_tokens);
+    return plan;
   }
 
   // Whether a body the mock turns away asked for streaming (for the frontend's request counts).
@@ -865,7 +902,7 @@ class Session {
                                     const Fault& fault, Clock::time_point start, bool keep) {
     const bool chat = g.chat;
     const auto& o = server_.options_;
-    GenerationPlan plan = plan_generation(g, server_.tokenizer_.get());
+    GenerationPlan plan = planned(g);
     if (fault.kind == "big-event" && !plan.output.empty())
       plan.output.front() = std::string(1 << 20, 'x');
     const std::string id = (chat ? "chatcmpl-" : "cmpl-") + core::uuid4();
@@ -986,6 +1023,7 @@ class Session {
         "Transfer-Encoding: chunked\r\nConnection: {}\r\n\r\n",
         keep ? "keep-alive" : "close");
     if (!spec.head.empty()) head += chunk(spec.head);
+    streamed_ = true;
     co_await send(std::move(head));
     if (write_failed_) co_return false;
     if (fault.kind == "stall") {

@@ -16,6 +16,7 @@
 #include "fake_dcgm.hpp"
 #include "mock_options.hpp"
 #include "routes.hpp"
+#include "prefix_cache.hpp"
 #include "served_stats.hpp"
 #include "token_log.hpp"
 #include "tokenizer/tokenizer.hpp"
@@ -75,6 +76,7 @@ class MockServer {
   boost::asio::local::stream_protocol::acceptor unix_acceptor_;  // with --unix-socket
   MockCounters counters_;
   std::shared_ptr<const tokenizer::Tokenizer> tokenizer_;
+  PrefixCache prefix_cache_;
   std::unique_ptr<boost::asio::ssl::context> tls_;  // set when --tls-cert/--tls-key are given
   std::mutex rng_mu_;
   std::mt19937_64 rng_;

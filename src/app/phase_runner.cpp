@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
 #include <thread>
 
@@ -22,7 +24,8 @@ health::ClientLoad measure_load(std::chrono::steady_clock::time_point window_sta
                                 const std::vector<worker::WorkerLoad>& before,
                                 const core::ProcessCpu& cpu_before,
                                 const std::vector<worker::WorkerLoad>& after,
-                                std::int64_t issuer_cpu_ns) {
+                                std::int64_t issuer_cpu_ns,
+                                const std::optional<std::int64_t>& steal_before) {
   health::ClientLoad load;
   load.window_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - window_start).count();
@@ -36,7 +39,16 @@ health::ClientLoad measure_load(std::chrono::steady_clock::time_point window_sta
                              : 0.0;
     load.workers.push_back(health::worker_usage(static_cast<int>(i), cpu_s,
                                                 after[i].loop_lag.since(before[i].loop_lag)));
+    if (after[i].sched && before[i].sched) {
+      load.workers.back().run_delay_s =
+          static_cast<double>(after[i].sched->run_delay_ns - before[i].sched->run_delay_ns) / 1e9;
+      load.workers.back().involuntary_switches = static_cast<double>(
+          after[i].sched->involuntary_switches - before[i].sched->involuntary_switches);
+    }
   }
+  if (const auto steal_after = core::host_steal_ns(); steal_after && steal_before)
+    load.host_steal_s = static_cast<double>(*steal_after - *steal_before) / 1e9;
+  load.host_cpus = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   return load;
 }
 
@@ -114,6 +126,7 @@ PhaseOutcome PhaseRunner::run(const timing::PhasePlan& pp, double grace_s,
   const auto window_start = std::chrono::steady_clock::now();
   const std::vector<worker::WorkerLoad> loads_before = pool.loads();
   const core::ProcessCpu cpu_before = core::process_cpu();
+  const std::optional<std::int64_t> steal_before = core::host_steal_ns();
   std::int64_t issuer_cpu_ns = 0;
   std::thread issuer_thread([&] {
     loop.run();
@@ -177,7 +190,8 @@ PhaseOutcome PhaseRunner::run(const timing::PhasePlan& pp, double grace_s,
   phase_done.store(true);
   watcher.join();
   PhaseOutcome out{sched.start_ns(), clock_.now_ns(), loop.dropped_arrivals(), {}};
-  out.load = measure_load(window_start, loads_before, cpu_before, pool.loads(), issuer_cpu_ns);
+  out.load = measure_load(window_start, loads_before, cpu_before, pool.loads(), issuer_cpu_ns,
+                          steal_before);
   {
     std::lock_guard lock(current_mu_);
     current_.store(nullptr);

@@ -26,12 +26,29 @@ constexpr int kPreflightMaxTokens = 16;
 // One attempt's limit unless --wait-for-model-timeout or --request-timeout-seconds say otherwise.
 constexpr double kAttemptTimeoutS = 60.0;
 
+// The first turn's shape (endpoint fields, media, the row's extra keys) with a short text of its
+// own: the preflight must not prime the server's prefix cache with a prompt or a shared prefix
+// (system prompt, user context, tools, trace messages) that the run then measures.
+dataset::Turn preflight_turn(const dataset::Dataset& ds, const dataset::Conversation& conv) {
+  dataset::Turn t = dataset::materialize(ds, conv.turns.front());
+  if (t.payload) return t;  // a verbatim body: its prompt cannot be told apart from the rest
+  t.text = fmt::format("inferperf preflight {}: reply with OK.", core::uuid4());
+  t.more_texts.clear();
+  t.messages = nullptr;
+  t.tools = nullptr;
+  t.segments.clear();
+  t.synthesized.reset();
+  for (auto& p : t.passages) p = "preflight passage " + core::uuid4();
+  return t;
+}
+
 std::string preflight_body(const worker::RequestPlan& plan) {
   const dataset::Dataset& ds = *plan.dataset;
-  const dataset::Conversation& conv = ds.conversations.front();
-  std::vector<dataset::Turn> history;
-  history.push_back(dataset::materialize(ds, conv.turns.front()));
-  nlohmann::ordered_json body = worker::build_body(plan, conv, history);
+  endpoint::BodyOptions options = plan.body_options;
+  options.system_message = {};  // no system prompt or user context: shared prefixes
+  options.user_context = {};
+  const std::vector<dataset::Turn> history = {preflight_turn(ds, ds.conversations.front())};
+  nlohmann::ordered_json body = endpoint::build_request_body(*plan.endpoint, history, options);
   // A short answer proves as much as a long one. Not with extended thinking, whose budget must
   // stay below the output limit.
   if (body.is_object() && !body.contains("thinking")) {

@@ -92,9 +92,16 @@ int report_results(const std::vector<records::RequestRecord>& records,
       metrics::compute_metrics(records, settings.metric_options);
   report::ReportContext ctx = run_ctx;
   const health::Assessment health = assess_client(records, result, ctx.client_load);
+  if (ctx.workload_plan) {
+    ctx.workload_integrity =
+        report::workload_integrity_json(records, *ctx.workload_plan, ctx.was_cancelled);
+  }
   ctx.client_health = health.block;
   for (const auto& w : health.warnings) {
     spdlog::warn("client saturated: {}; the numbers may measure inferperf, not the server", w);
+  }
+  for (const auto& w : health.contention) {
+    spdlog::warn("host contended: {}; the timings include waits for a CPU", w);
   }
   if (result.records_without_usage > 0) {
     spdlog::warn("{} of {} valid responses have no token counts; their token metrics are missing",
@@ -116,6 +123,15 @@ int report_results(const std::vector<records::RequestRecord>& records,
 
   std::cout << "\n" << report::render_metrics_table(result, ctx);
   std::cout << "token source: " << ctx.token_source << "\n";
+  if (const auto& sb = ctx.server_behaviour; !sb.is_null()) {
+    std::cout << "connections: " << sb.value("connection_retry_count", 0)
+              << " request(s) met a connection the server had just closed and were sent again on a "
+                 "new one (not errors)"
+              << (sb.value("closes_connection_after_stream", false)
+                      ? "; the server closes connections after streamed responses"
+                      : "")
+              << "\n";
+  }
   if (auto errors = report::render_error_table(result); !errors.empty())
     std::cout << "\n" << errors;
   if (auto advice = report::render_error_advice(result); !advice.empty())
@@ -131,7 +147,7 @@ int report_results(const std::vector<records::RequestRecord>& records,
     else if (!ctx.gpu_telemetry_note.empty())
       std::cout << "\n" << ctx.gpu_telemetry_note << "\n";
   }
-  if (auto warnings = report::render_token_warnings(result, settings.metric_options);
+  if (auto warnings = report::render_token_warnings(result, settings.metric_options, ctx);
       !warnings.empty())
     std::cout << "\n" << warnings;
   if (ctx.workload) {
@@ -140,6 +156,8 @@ int report_results(const std::vector<records::RequestRecord>& records,
         !w.empty())
       std::cout << "\n" << w;
   }
+  if (auto w = report::render_workload_integrity(ctx.workload_integrity); !w.empty())
+    std::cout << "\n" << w;
   std::cout << "\nCLI Command: " << ctx.cli_command << "\n";
   if (const auto* d = result.find("benchmark_duration")) {
     std::cout << fmt::format("Benchmark Duration: {:.2f} sec\n", d->value);
@@ -177,6 +195,11 @@ int report_results(const std::vector<records::RequestRecord>& records,
     std::cout << "Client health: SATURATED (" << fmt::format("{}", fmt::join(health.warnings, "; "))
               << ")\n";
   }
+  if (health.host_contended) {
+    std::cout << "Host: CONTENDED, inferperf's threads waited for CPUs another process held ("
+              << fmt::format("{}", fmt::join(health.contention, "; "))
+              << "); the client was not saturated, but its timestamps include those waits\n";
+  }
   if (ctx.failure_threshold_exceeded) {
     std::cout << "The benchmark was stopped early: failed requests exceeded "
                  "--failed-request-threshold.\n";
@@ -191,6 +214,10 @@ int report_results(const std::vector<records::RequestRecord>& records,
   if (!export_ok) return kExitRunFailed;
   if (result.valid_count == 0) {
     spdlog::error("no request produced a valid record ({} errors)", result.error_count);
+    return kExitRunFailed;
+  }
+  if (ctx.fail_on_incomplete_workload && !ctx.workload_integrity.value("complete", true)) {
+    spdlog::error("--fail-on-incomplete-workload: the workload was not measured completely");
     return kExitRunFailed;
   }
   return kExitOk;

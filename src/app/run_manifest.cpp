@@ -93,6 +93,9 @@ core::Result<bool> write_manifest(const std::filesystem::path& dir,
   if (ctx.workload) j["workload_expectation"] = report::expectation_json(*ctx.workload);
   if (ctx.client_load) j["client_load"] = health::load_to_json(*ctx.client_load);
   if (!ctx.shard.is_null()) j["shard"] = ctx.shard;
+  if (!ctx.server_behaviour.is_null()) j["server_behaviour"] = ctx.server_behaviour;
+  if (ctx.workload_plan) j["workload_plan"] = report::plan_json(*ctx.workload_plan);
+  j["fail_on_incomplete_workload"] = ctx.fail_on_incomplete_workload;
   if (recount) {
     j["client_token_recount"] = {{"tokenizer_file", recount->tokenizer_file},
                                  {"context_mode", recount->context_mode}};
@@ -136,6 +139,9 @@ core::Result<RunManifest> read_manifest(const std::filesystem::path& dir) {
     if (j.contains("workload_expectation"))
       ctx.workload = report::expectation_from_json(j.at("workload_expectation"));
     if (j.contains("shard")) ctx.shard = j.at("shard");
+    if (j.contains("server_behaviour")) ctx.server_behaviour = j.at("server_behaviour");
+    if (j.contains("workload_plan")) ctx.workload_plan = report::plan_from_json(j.at("workload_plan"));
+    ctx.fail_on_incomplete_workload = j.value("fail_on_incomplete_workload", false);
     if (j.contains("client_load")) ctx.client_load = health::load_from_json(j.at("client_load"));
     if (j.contains("client_token_recount")) {
       const auto& r = j.at("client_token_recount");

@@ -152,6 +152,41 @@ double dashboard_linger_s() {
   return 1.0;
 }
 
+// The server_behaviour block: null unless some server closed connections under requests.
+nlohmann::ordered_json server_behaviour_json(const std::vector<worker::Target>& targets) {
+  std::int64_t retries = 0;
+  bool closes_after_stream = false;
+  for (const auto& t : targets) {
+    if (!t.behaviour) continue;
+    retries += t.behaviour->connection_retries();
+    closes_after_stream = closes_after_stream || t.behaviour->closes_after_stream();
+  }
+  if (retries == 0 && !closes_after_stream) return nullptr;
+  return {{"closes_connection_after_stream", closes_after_stream},
+          {"connection_retry_count", retries}};
+}
+
+// What the profiling phase set out to send, for the workload_integrity block.
+report::WorkloadPlan workload_plan(const config::RunConfig& c, const timing::PhasePlan& profiling,
+                                   const dataset::Dataset& ds, bool file_dataset) {
+  report::WorkloadPlan p;
+  std::int64_t turns = 0;
+  for (const auto& conv : ds.conversations) turns += static_cast<std::int64_t>(conv.turns.size());
+  if (profiling.fixed_schedule) {
+    p.planned_requests = turns;
+  } else if (profiling.request_count && !profiling.duration_s) {
+    p.planned_requests = *profiling.request_count;
+  }
+  if (file_dataset && !c.shard.sharded()) {
+    for (const auto& conv : ds.conversations)
+      p.conversations.emplace_back(conv.session_id, static_cast<int>(conv.turns.size()));
+    // Sequential sampling starts at row 0 unless a warmup phase took the first rows.
+    p.rows_in_order = profiling.fixed_schedule ||
+                      (c.input.sampling_strategy == "sequential" && !c.load.warmup_enabled);
+  }
+  return p;
+}
+
 // Errors may quote a URL the user gave: its credentials are never repeated.
 void print_error(const core::Error& e) {
   std::cerr << "error: " << core::redact_urls(e.describe()) << "\n";
@@ -296,8 +331,9 @@ int run_profile(config::RunConfig c, fs::path* artifact_dir_out) {
   endpoint::BodyOptions bo;
   bo.model = c.endpoint.model_names.front();
   bo.streaming = c.endpoint.streaming;
-  // As AIPerf: streaming usage is requested only when the server's counts are the token source.
-  bo.include_usage = c.endpoint.use_server_token_count;
+  // As AIPerf 0.11: every streaming run asks for usage, so the server's counts are recorded beside
+  // the client's (--no-stream-usage for servers that reject stream_options).
+  bo.include_usage = !c.endpoint.no_stream_usage;
   bo.use_legacy_max_tokens = c.endpoint.use_legacy_max_tokens;
   bo.extra = &c.input.extra;
 
@@ -306,6 +342,10 @@ int run_profile(config::RunConfig c, fs::path* artifact_dir_out) {
     worker::Target t{u, endpoint::join_path(u.base_path, c.endpoint.custom_endpoint,
                                             endpoint->path(c.endpoint.streaming))};
     if (!u.query.empty()) t.path += "?" + u.query;
+    t.behaviour = std::make_shared<transport::ServerBehaviour>();
+    t.behaviour->on_learned = [url = core::redact_urls(u.to_string())](const std::string& what) {
+      spdlog::warn("{}: {}", url, what);
+    };
     plan.targets.push_back(std::move(t));
   }
   plan.headers = c.input.headers;
@@ -550,6 +590,10 @@ int run_profile(config::RunConfig c, fs::path* artifact_dir_out) {
   if (profiling.rate > 0 && profiling.num_users == 0) ctx.dropped_arrivals = outcome.dropped;
   ctx.phase_end_ns = outcome.end_ns;
   ctx.client_load = outcome.load;
+  ctx.server_behaviour = server_behaviour_json(plan.targets);
+  ctx.fail_on_incomplete_workload = c.load.fail_on_incomplete_workload;
+  ctx.workload_plan = workload_plan(c, profiling, ds,
+                                    !c.input.input_file.empty() || !c.input.public_dataset.empty());
   summarise_gpu_telemetry(*tel, c, ctx);
   if (prepared->is_trace) ctx.workload = expected_workload(ds, recs, prepared->type_name);
   // The records file gains the client token counts, the manifest the phase window: together

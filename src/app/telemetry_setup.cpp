@@ -63,7 +63,9 @@ core::Result<RunTelemetry> setup_telemetry(const config::RunConfig& c,
   o.interval_s = std::min(env_seconds("AIPERF_GPU_COLLECTION_INTERVAL", 0.333),
                           env_seconds("AIPERF_SERVER_METRICS_COLLECTION_INTERVAL", 0.333));
   t.interval_s = o.interval_s;
-  t.flush_s = env_seconds("AIPERF_SERVER_METRICS_COLLECTION_FLUSH_PERIOD", 2.0);
+  // 0 by default: the final scrape follows the last response at once, so a run ends within
+  // ~100 ms of it (AIPerf waits 2 s; set the variable to wait for late histograms).
+  t.flush_s = env_seconds("AIPERF_SERVER_METRICS_COLLECTION_FLUSH_PERIOD", 0.0);
   if (!tc.no_gpu) {
     if (!tc.custom_metrics_csv.empty()) {
       auto fields = telemetry::load_custom_gpu_fields(tc.custom_metrics_csv);

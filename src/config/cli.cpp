@@ -311,6 +311,11 @@ CliOutcome parse_command_line(const std::vector<std::string>& args) {
       ->add_flag("--use-server-token-count", c.endpoint.use_server_token_count,
                  "Token metrics from the server's usage")
       ->group("Endpoint");
+  profile
+      ->add_flag("--no-stream-usage", c.endpoint.no_stream_usage,
+                 "Do not ask streaming chat/completions requests for usage "
+                 "(stream_options.include_usage), for servers that reject the field")
+      ->group("Endpoint");
 
   struct RankingFlag {
     const char* name;
@@ -622,6 +627,11 @@ CliOutcome parse_command_line(const std::vector<std::string>& args) {
       ->add_option("--benchmark-grace-period", c.load.grace_period_s,
                    "Seconds to wait for in-flight responses after the duration or a first "
                    "SIGINT/SIGTERM")
+      ->group("Load Generator");
+  profile
+      ->add_flag("--fail-on-incomplete-workload", c.load.fail_on_incomplete_workload,
+                 "Exit 1 when any planned request is missing from the results (failed or never "
+                 "sent); the run still exports everything")
       ->group("Load Generator");
   profile
       ->add_option("--failed-request-threshold", c.load.failed_request_threshold,

@@ -54,6 +54,9 @@ struct EndpointConfig {
   std::string api_key;
   bool use_legacy_max_tokens = false;
   bool use_server_token_count = false;
+  // --no-stream-usage: streaming requests do not carry stream_options.include_usage (asked on
+  // every streaming run otherwise, as AIPerf 0.11, so server counts sit beside client counts).
+  bool no_stream_usage = false;
   std::string ssl_ca_file;  // --ssl-ca-file: PEM CA bundle trusted on top of the system store
   bool insecure = false;    // --insecure: no TLS certificate or host-name verification
   std::string unix_socket;  // --unix-socket: connect here; the URL still gives Host and path
@@ -137,6 +140,8 @@ struct LoadConfig : PhaseLoad {
   // --failed-request-threshold: stop when failed / finished exceeds this ratio (armed after
   // max(concurrency, 10) finished requests of the phase).
   std::optional<double> failed_request_threshold;
+  // --fail-on-incomplete-workload: exit 1 when the workload_integrity block is not complete.
+  bool fail_on_incomplete_workload = false;
   // --user-centric-rate / --num-users: simulated users with a fixed gap between their turns.
   std::optional<double> user_centric_rate;
   std::optional<int> num_users;

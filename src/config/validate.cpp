@@ -93,6 +93,15 @@ std::string resolve_pattern(std::optional<double> rate, std::string& pattern,
 
 // The shard options on their own; how each load splits is checked by the timing module's
 // shard_plan (a share of zero is refused there, once the defaults are resolved).
+// Streaming runs ask for usage unless --no-stream-usage; the server's counts need it.
+void validate_stream_usage(const RunConfig& c, std::vector<std::string>& errors) {
+  if (c.endpoint.no_stream_usage && c.endpoint.use_server_token_count && c.endpoint.streaming) {
+    errors.push_back(
+        "--no-stream-usage: --use-server-token-count takes the token counts from the usage that "
+        "streaming responses carry only when asked; drop one of the two");
+  }
+}
+
 void validate_shard(const RunConfig& c, std::vector<std::string>& errors) {
   const ShardConfig& s = c.shard;
   if (s.count < 1) {
@@ -393,6 +402,7 @@ std::vector<std::string> validate_and_resolve(RunConfig& c) {
   for (auto& e : check_local_addresses(c.endpoint.local_addresses, c.endpoint.unix_socket))
     errors.push_back(std::move(e));
   validate_shard(c, errors);
+  validate_stream_usage(c, errors);
   if (!errors.empty()) return errors;
 
   if (c.input.sampling_strategy.empty())

@@ -14,6 +14,21 @@ std::optional<std::int64_t> thread_cpu_ns(pthread_t thread);
 // The calling thread's CPU time.
 std::int64_t this_thread_cpu_ns();
 
+// What the scheduler did to one thread so far (Linux /proc/self/task/TID): time it waited on a
+// run queue while runnable, and how often it was preempted. A thread that waits without being busy
+// itself shares its CPUs with another process: the host is contended, the client is not saturated.
+struct ThreadSched {
+  std::int64_t run_delay_ns = 0;
+  std::int64_t involuntary_switches = 0;
+};
+// The calling thread's kernel id (for thread_sched from another thread).
+int this_thread_tid();
+// nullopt when the kernel does not say (no schedstats, the thread gone).
+std::optional<ThreadSched> thread_sched(int tid);
+// CPU time stolen from this (virtual) machine by its hypervisor so far, over all CPUs
+// (/proc/stat); nullopt when unknown.
+std::optional<std::int64_t> host_steal_ns();
+
 struct ProcessCpu {
   std::int64_t user_ns = 0;
   std::int64_t system_ns = 0;

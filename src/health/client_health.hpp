@@ -20,6 +20,10 @@ struct WorkerUsage {
   double cpu_s = 0;  // over the window
   double loop_lag_p50_ms = 0, loop_lag_p99_ms = 0, loop_lag_max_ms = 0;
   std::uint64_t loop_lag_samples = 0;
+  // Over the window, from the scheduler (nullopt when the kernel does not say): time the thread
+  // waited on a run queue while runnable, and times it was preempted.
+  std::optional<double> run_delay_s;
+  std::optional<double> involuntary_switches;
 };
 
 // What was measured over one phase (the profiling phase is the one reported).
@@ -28,6 +32,9 @@ struct ClientLoad {
   std::vector<WorkerUsage> workers;
   std::optional<double> issuer_cpu_s;
   double process_user_s = 0, process_system_s = 0;
+  // CPU time the hypervisor stole over the window, summed over the host's `host_cpus` CPUs.
+  std::optional<double> host_steal_s;
+  int host_cpus = 1;
 };
 
 // Summarises a worker's loop-lag histogram over a window.
@@ -41,6 +48,10 @@ struct Thresholds {
   double loop_lag_p99_ms = 1.0;
   double worker_cpu_percent = 90.0;
   double schedule_lag_p99_ms = 1.0;
+  // A worker that spent this share of the window runnable but waiting for a CPU (or a host whose
+  // CPUs lost this share to the hypervisor) shares its CPUs with someone else.
+  double run_queue_wait_percent = 5.0;
+  double steal_percent = 5.0;
 };
 
 // What the records say, beside the thread measurements.
@@ -50,9 +61,14 @@ struct WorkDone {
   std::optional<double> schedule_lag_p50_ms, schedule_lag_p99_ms;
 };
 
+// Late loops or sends have two causes, worded apart: the client's own threads are busy
+// (`saturated`: inferperf is the bottleneck), or they wait for CPUs another process holds
+// (`host_contended`: a server or job on the same cores; the numbers include that wait).
 struct Assessment {
   bool saturated = false;
-  std::vector<std::string> warnings;  // one per cause, naming it
+  bool host_contended = false;
+  std::vector<std::string> warnings;  // one per cause of saturation, naming it
+  std::vector<std::string> contention;  // one per sign of host contention
   nlohmann::ordered_json block;       // `client_health`
 };
 

@@ -52,6 +52,7 @@ nlohmann::ordered_json record_to_json(const RequestRecord& r, const core::WallAn
   j["end_ns"] = w(r.end_ns);
   j["status"] = r.status;
   j["connection_reused"] = r.connection_reused;
+  if (r.connection_retries) j["connection_retries"] = r.connection_retries;
   j["bytes_sent"] = r.bytes_sent;
   j["bytes_received"] = r.bytes_received;
   j["reads"] = r.reads;
@@ -129,6 +130,7 @@ core::Result<RequestRecord> record_from_json(const nlohmann::json& j) {
     r.end_ns = j.value("end_ns", std::int64_t{0});
     r.status = j.value("status", 0);
     r.connection_reused = j.value("connection_reused", false);
+    r.connection_retries = j.value("connection_retries", 0u);
     r.bytes_sent = j.value("bytes_sent", std::int64_t{0});
     r.bytes_received = j.value("bytes_received", std::int64_t{0});
     r.reads = j.value("reads", 0u);

@@ -153,6 +153,7 @@ void append_record_line(const RequestRecord& r, const core::WallAnchor& a, std::
   int_field("status", r.status);
   key("connection_reused", first, out);
   out += r.connection_reused ? "true" : "false";
+  if (r.connection_retries) int_field("connection_retries", r.connection_retries);
   int_field("bytes_sent", r.bytes_sent);
   int_field("bytes_received", r.bytes_received);
   int_field("reads", r.reads);

@@ -83,6 +83,9 @@ struct RequestRecord {
 
   int status = 0;
   bool connection_reused = false;
+  // 1 when the first send met a reused connection the server had just closed (no response byte)
+  // and the request went again on a new connection; the timestamps are the second send's.
+  std::uint32_t connection_retries = 0;
   std::int64_t bytes_sent = 0;
   std::int64_t bytes_received = 0;
   std::uint32_t reads = 0;

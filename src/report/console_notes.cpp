@@ -35,33 +35,6 @@ std::string render_server_timings_table(const metrics::BenchmarkResult& result) 
   return render_metrics_table(result, "Server Timings", metrics::Visibility::kServerTimings);
 }
 
-std::string render_token_warnings(const metrics::BenchmarkResult& result,
-                                  const metrics::MetricOptions& options) {
-  std::string out;
-  if (result.osl_mismatches > 0) {
-    out += panel(
-        "Output Sequence Length Mismatch Warning",
-        {fmt::format("{} of {} requests produced an output length that differs from the requested "
-                     "max tokens",
-                     result.osl_mismatches, result.valid_count),
-         fmt::format("by more than min({:g} % of the request, {:g} tokens) (osl_mismatch_count).",
-                     options.osl_mismatch_pct_threshold, options.osl_mismatch_max_token_threshold),
-         "The server may stop at an end-of-sequence token: pass --extra-inputs ignore_eos:true",
-         "(and/or min_tokens:<n>) if it supports them, or compare with --use-server-token-count."});
-  }
-  if (result.usage_discrepancies > 0) {
-    out +=
-        panel("Token Count Discrepancy Warning",
-              {fmt::format("{} of {} requests have server usage counts that differ from the client "
-                           "tokenizer's by more than {:g} %",
-                           result.usage_discrepancies, result.valid_count,
-                           options.usage_pct_diff_threshold),
-               "(usage_*_diff_pct). Check that --tokenizer matches the served model, or use",
-               "--use-server-token-count to report the server's counts."});
-  }
-  return out;
-}
-
 std::string render_error_advice(const metrics::BenchmarkResult& result) {
   std::string out;
   bool max_tokens = false, stream_options = false, model = false;

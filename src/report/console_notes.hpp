@@ -19,10 +19,13 @@ std::string render_trace_table(const metrics::BenchmarkResult& result);
 // empty when no record carried server timings.
 std::string render_server_timings_table(const metrics::BenchmarkResult& result);
 
-// "Output Sequence Length Mismatch Warning" and "Token Count Discrepancy Warning" panels when
-// records tripped them; empty otherwise.
+// "Output Sequence Length Mismatch Warning" (saying which way the lengths differ and why, never
+// advising an --extra-inputs key the run sent, read from ctx.input_config) and "Token Count
+// Discrepancy Warning" (after the server's constant prompt offset, which is printed as a note)
+// panels; a note alone when the records' differences are explained; empty otherwise
+// (report/token_warnings.cpp).
 std::string render_token_warnings(const metrics::BenchmarkResult& result,
-                                  const metrics::MetricOptions& options);
+                                  const metrics::MetricOptions& options, const ReportContext& ctx);
 
 // Advice for errors whose server message says what is wrong (e.g. a rejected
 // max_completion_tokens field); empty when none is recognised.

@@ -29,6 +29,7 @@ nlohmann::ordered_json trace_data(const records::RequestRecord& r, const core::W
   t["first_byte_ns"] = w(r.first_byte_ns);
   t["end_ns"] = w(r.end_ns);
   t["connection_reused"] = r.connection_reused;
+  if (r.connection_retries) t["connection_retry_count"] = r.connection_retries;
   t["bytes_sent"] = r.bytes_sent;
   t["bytes_received"] = r.bytes_received;
   t["reads"] = r.reads;
@@ -55,6 +56,9 @@ nlohmann::ordered_json record_metadata(const records::RequestRecord& r, const Re
   meta["benchmark_phase"] = records::to_string(r.phase);
   meta["was_cancelled"] = r.was_cancelled;
   if (r.was_cancelled) meta["cancellation_time_ns"] = ctx.anchor.to_wall(r.end_ns);
+  // Beyond AIPerf, only when it happened: the request met a reused connection the server had
+  // just closed and was sent again on a new one (its timestamps are the second send's).
+  if (r.connection_retries) meta["connection_retry_count"] = r.connection_retries;
   return meta;
 }
 

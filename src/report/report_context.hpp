@@ -12,6 +12,7 @@
 #include "health/client_health.hpp"
 #include "metrics/compute.hpp"
 #include "report/workload_check.hpp"
+#include "report/workload_integrity.hpp"
 
 namespace inferperf::report {
 
@@ -43,6 +44,14 @@ struct ReportContext {
   // it) and, once assessed with the records, the `client_health` block.
   std::optional<health::ClientLoad> client_load;
   nlohmann::ordered_json client_health;
+  // What the profiling phase set out to send (null for reports built without one); the
+  // workload_integrity block is computed from it and the records when the report is written.
+  std::optional<WorkloadPlan> workload_plan;
+  bool fail_on_incomplete_workload = false;  // --fail-on-incomplete-workload: exit 1 when incomplete
+  nlohmann::ordered_json workload_integrity;
+  // What the run learned about the server's connection handling (ServerBehaviour), null when it
+  // was unremarkable: {closes_connection_after_stream, connection_retry_count}.
+  nlohmann::ordered_json server_behaviour;
   // Sharded runs: {index, count, start_at?, started_wall_ns}, kept in the manifest for `merge`
   // (null otherwise; no export shows it).
   nlohmann::ordered_json shard;

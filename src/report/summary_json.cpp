@@ -86,6 +86,8 @@ nlohmann::ordered_json summary_json(const metrics::BenchmarkResult& result,
     if (auto check = workload_check_json(result, *ctx.workload); !check.is_null())
       j["workload_check"] = std::move(check);
   }
+  if (!ctx.workload_integrity.is_null()) j["workload_integrity"] = ctx.workload_integrity;
+  if (!ctx.server_behaviour.is_null()) j["server_behaviour"] = ctx.server_behaviour;
   // After every AIPerf key: readers that know only AIPerf's schema never meet it first.
   if (!ctx.client_health.is_null()) j["client_health"] = ctx.client_health;
   return j;

@@ -11,6 +11,7 @@
 #include <boost/asio/ssl/context.hpp>
 #include <boost/asio/ssl/stream.hpp>
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <type_traits>
@@ -94,7 +95,21 @@ class Connection {
   // Closes the socket underneath: pending operations complete with operation_aborted.
   void close(boost::system::error_code& ec);
 
+  // Set when the connection goes back to its pool: whether the response it just carried was a
+  // stream (text/event-stream) and when it went idle. A server that closes right after streams is
+  // recognised from these (ServerBehaviour).
+  void mark_idle(bool streamed, std::int64_t now_ns) {
+    last_streamed_ = streamed;
+    idle_since_ns_ = now_ns;
+  }
+  // The connection was given back after a stream at most `window_ns` before `now_ns`.
+  bool idle_after_stream_within(std::int64_t now_ns, std::int64_t window_ns) const {
+    return last_streamed_ && idle_since_ns_ > 0 && now_ns - idle_since_ns_ <= window_ns;
+  }
+
  private:
+  bool last_streamed_ = false;
+  std::int64_t idle_since_ns_ = 0;
   std::variant<Tcp, TlsTcp, Unix, TlsUnix> s_;
 };
 

@@ -7,11 +7,21 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 
+#include <chrono>
 #include <stdexcept>
 
 namespace inferperf::transport {
 
 namespace asio = boost::asio;
+
+namespace {
+// The pool's own clock for idle stamps (never mixed with the records' timestamps).
+std::int64_t steady_now_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+}  // namespace
 
 ConnectionPool::ConnectionPool(asio::any_io_executor executor, BaseUrl url,
                                std::shared_ptr<asio::ssl::context> tls, std::string unix_socket)
@@ -35,14 +45,27 @@ std::unique_ptr<Socket> ConnectionPool::take_idle(std::int64_t key) {
     if (it == keyed_.end()) return nullptr;
     auto s = std::move(it->second);
     keyed_.erase(it);
-    return s && s->idle_usable() ? std::move(s) : nullptr;
+    if (!s) return nullptr;
+    if (s->idle_usable()) return s;
+    note_closed_idle(*s);
+    return nullptr;
   }
   while (!idle_.empty()) {
     auto s = std::move(idle_.back());
     idle_.pop_back();
     if (s->idle_usable()) return s;
+    note_closed_idle(*s);
   }
   return nullptr;
+}
+
+void ConnectionPool::note_closed_idle(const Socket& s) {
+  if (s.idle_after_stream_within(steady_now_ns(), ServerBehaviour::kCloseAfterStreamWindowNs))
+    behaviour_->saw_close_after_stream();
+}
+
+void ConnectionPool::note_reuse_failure(const Socket& s) {
+  note_closed_idle(s);
 }
 
 asio::awaitable<std::unique_ptr<Socket>> ConnectionPool::connect() {
@@ -135,13 +158,14 @@ asio::awaitable<asio::ip::tcp::socket> ConnectionPool::connect_from_local() {
   throw LocalAddressError(last, last.message() + " (from --local-address " + text + ")");
 }
 
-void ConnectionPool::give_back(std::unique_ptr<Socket> s, std::int64_t key) {
+void ConnectionPool::give_back(std::unique_ptr<Socket> s, std::int64_t key, bool streamed) {
   if (!s || !s->is_open()) return;
-  if (!reuse_) {
+  if (!reuse_ || (streamed && behaviour_->closes_after_stream())) {
     boost::system::error_code ec;
     s->close(ec);
     return;
   }
+  s->mark_idle(streamed, steady_now_ns());
   if (key >= 0) {
     keyed_[key] = std::move(s);
   } else {

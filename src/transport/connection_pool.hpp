@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "transport/connection.hpp"
+#include "transport/server_behaviour.hpp"
 #include "transport/url.hpp"
 
 namespace inferperf::transport {
@@ -49,13 +50,24 @@ class ConnectionPool {
     local_addresses_ = std::move(addresses);
     next_local_ = local_addresses_.empty() ? 0 : first % local_addresses_.size();
   }
+  // What this run learns about the server, shared with the other workers' pools for the same URL
+  // (each pool has its own until this is called).
+  void set_behaviour(std::shared_ptr<ServerBehaviour> b) { behaviour_ = std::move(b); }
+  ServerBehaviour& behaviour() { return *behaviour_; }
   // An idle connection if one exists (reused = true), else nullptr. `key` >= 0 selects the
-  // connection kept for one session (sticky-user-sessions); -1 the shared idle list.
+  // connection kept for one session (sticky-user-sessions); -1 the shared idle list. An idle
+  // connection the server closed is dropped here; one closed right after a stream teaches the
+  // ServerBehaviour.
   std::unique_ptr<Socket> take_idle(std::int64_t key = -1);
   // Opens a new connection; throws boost::system::system_error on failure. A TLS connection
   // comes back before its handshake (Connection::handshake), so the two are timed apart.
   boost::asio::awaitable<std::unique_ptr<Socket>> connect();
-  void give_back(std::unique_ptr<Socket> s, std::int64_t key = -1);
+  // A connection whose response ended with keep-alive; `streamed`: that response was a stream
+  // (closed instead once the server is known to close after streams).
+  void give_back(std::unique_ptr<Socket> s, std::int64_t key = -1, bool streamed = false);
+  // A reused connection `s` that failed before any response byte: tells the ServerBehaviour when
+  // the connection had carried a stream just before (the server closed it after the stream).
+  void note_reuse_failure(const Socket& s);
   // Closes the connection kept for `key` (a sticky session that ended).
   void drop(std::int64_t key);
   void close_all();
@@ -74,9 +86,12 @@ class ConnectionPool {
   std::vector<std::unique_ptr<Socket>> idle_;
   std::unordered_map<std::int64_t, std::unique_ptr<Socket>> keyed_;
   bool reuse_ = true;
+  std::shared_ptr<ServerBehaviour> behaviour_ = std::make_shared<ServerBehaviour>();
   std::vector<std::string> local_addresses_;
   std::size_t next_local_ = 0;
 
+  // `s` is no longer usable: was it closed right after a stream?
+  void note_closed_idle(const Socket& s);
   // One TCP connection from the next local address to a resolved endpoint of its family.
   boost::asio::awaitable<boost::asio::ip::tcp::socket> connect_from_local();
 };

@@ -60,13 +60,20 @@ ExchangeError tls_error(const error_code& ec, SSL* ssl) {
 
 struct Attempt {
   std::optional<ExchangeError> error;
+  bool retryable = false;  // failed on a reused connection before any response byte
 };
 
 asio::awaitable<Attempt> attempt(ConnectionPool& pool, ExchangeRequest request, ResponseSink& sink,
-                                 const core::Clock& clock, ExchangeTimings& t,
-                                 CancelHandle& cancel) {
+                                 const core::Clock& clock, ExchangeTimings& t, CancelHandle& cancel,
+                                 bool fresh) {
   Attempt result;
-  std::unique_ptr<Socket> sock = pool.take_idle(request.pool_key);
+  std::unique_ptr<Socket> sock = fresh ? nullptr : pool.take_idle(request.pool_key);
+  // The server closed this reused connection under the request: it never saw the request.
+  auto closed_under_request = [&] {
+    if (!t.connection_reused || t.first_byte_ns != 0 || cancel.cancelled()) return false;
+    pool.note_reuse_failure(*sock);
+    return true;
+  };
   t.connection_reused = sock != nullptr;
   if (!sock) {
     t.connect_start_ns = clock.now_ns();
@@ -116,6 +123,7 @@ asio::awaitable<Attempt> attempt(ConnectionPool& pool, ExchangeRequest request, 
     if (cancel.cancelled()) {
       result.error = cancel.reason();
     } else {
+      result.retryable = closed_under_request();
       result.error =
           ExchangeError{error_type_for(ec), "write failed: " + ec.message(), std::nullopt};
     }
@@ -190,6 +198,7 @@ asio::awaitable<Attempt> attempt(ConnectionPool& pool, ExchangeRequest request, 
       if (cancel.cancelled()) {
         result.error = cancel.reason();
       } else {
+        result.retryable = closed_under_request();
         if (ec == asio::error::eof && parser.is_header_done()) {
           // aiohttp's name for a body cut short after a good response head.
           result.error = ExchangeError{"ClientPayloadError", "Response payload is not completed",
@@ -207,7 +216,8 @@ asio::awaitable<Attempt> attempt(ConnectionPool& pool, ExchangeRequest request, 
   t.end_ns = clock.now_ns();
   cancel.detach();
   if (parser.is_done() && parser.keep_alive() && sink.wants_more() && pending.empty()) {
-    pool.give_back(std::move(sock), request.pool_key);
+    const bool streamed = parser.content_type().find("text/event-stream") != std::string::npos;
+    pool.give_back(std::move(sock), request.pool_key, streamed);
   } else {
     sock->close(ec);
   }
@@ -219,10 +229,19 @@ asio::awaitable<Attempt> attempt(ConnectionPool& pool, ExchangeRequest request, 
 asio::awaitable<std::optional<ExchangeError>> http_exchange(
     ConnectionPool& pool, ExchangeRequest request, ResponseSink& sink, const core::Clock& clock,
     ExchangeTimings& timings, CancelHandle& cancel) {
-  // Never re-sent: a request that fails, even on a reused connection, is one error record. A pooled
-  // connection the server has closed is caught before reuse (Connection::idle_usable), so what
-  // fails here is a connection that died while the request was on it.
-  Attempt a = co_await attempt(pool, request, sink, clock, timings, cancel);
+  // A pooled connection the server has closed is caught before reuse (Connection::idle_usable);
+  // what fails here died while the request was on it. Before any response byte that is the race
+  // of a server closing an idle connection (llama.cpp's server closes a few microseconds to
+  // milliseconds after each streamed response): sent once more on a new connection. The sink has
+  // seen nothing, so it starts clean; the second attempt is fresh, so never retried itself.
+  Attempt a = co_await attempt(pool, request, sink, clock, timings, cancel, false);
+  if (a.retryable) {
+    pool.behaviour().connection_retried();
+    timings = ExchangeTimings{};
+    timings.connection_retries = 1;
+    timings.retry_start_ns = clock.now_ns();
+    a = co_await attempt(pool, request, sink, clock, timings, cancel, true);
+  }
   co_return a.error;
 }
 

@@ -26,6 +26,11 @@ struct ExchangeTimings {
   core::MonoNs first_byte_ns = 0;  // first response byte of any kind
   core::MonoNs end_ns = 0;
   bool connection_reused = false;
+  // 1 when the request failed on a reused connection before any response byte and was sent again
+  // on a new one; every other field then describes the send that counted, which began (connection
+  // acquisition included) at retry_start_ns.
+  std::uint32_t connection_retries = 0;
+  core::MonoNs retry_start_ns = 0;
   std::int64_t bytes_sent = 0;
   std::int64_t bytes_received = 0;
   std::uint32_t reads = 0;
@@ -76,7 +81,10 @@ struct ExchangeRequest {
   std::int64_t pool_key = -1;
 };
 
-// Runs the exchange; returns nullopt on a complete response (any status) or the error.
+// Runs the exchange; returns nullopt on a complete response (any status) or the error. A request
+// that fails on a reused keep-alive connection before any response byte arrived (the server
+// closed the connection as the request went out, so it cannot have answered it) is sent once more
+// on a new connection, as curl and browsers do; any other failure is returned as it is.
 boost::asio::awaitable<std::optional<ExchangeError>> http_exchange(
     ConnectionPool& pool, ExchangeRequest request, ResponseSink& sink, const core::Clock& clock,
     ExchangeTimings& timings, CancelHandle& cancel);

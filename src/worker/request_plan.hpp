@@ -1,5 +1,6 @@
 // Everything a worker needs to turn a credit into an HTTP request; built once before the run.
 #pragma once
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -7,6 +8,7 @@
 #include "dataset/conversation.hpp"
 #include "endpoint/endpoint.hpp"
 #include "transport/connection.hpp"
+#include "transport/server_behaviour.hpp"
 #include "transport/url.hpp"
 
 namespace inferperf::worker {
@@ -15,6 +17,9 @@ namespace inferperf::worker {
 struct Target {
   transport::BaseUrl url;
   std::string path;
+  // What the run learns about this server, shared by every worker's pool for it (null: each pool
+  // keeps its own).
+  std::shared_ptr<transport::ServerBehaviour> behaviour;
 };
 
 struct RequestPlan {

@@ -26,6 +26,7 @@ Worker::Worker(int id, const RequestPlan& plan, const core::Clock& clock,
     pools_.push_back(std::make_unique<transport::ConnectionPool>(
         io_.get_executor(), t.url, plan_.tls_context, plan_.transport.unix_socket));
     pools_.back()->set_reuse(plan_.connection_reuse != "never");
+    if (t.behaviour) pools_.back()->set_behaviour(t.behaviour);
     pools_.back()->set_local_addresses(plan_.transport.local_addresses,
                                        static_cast<std::size_t>(id));
   }
@@ -43,6 +44,7 @@ void Worker::start() {
     arm_probe();
   });
   thread_ = std::thread([this] {
+    tid_.store(core::this_thread_tid(), std::memory_order_relaxed);
     auto guard = asio::make_work_guard(io_);
     io_.run();
   });
@@ -68,7 +70,10 @@ WorkerLoad Worker::load() const {
   WorkerLoad l;
   {
     std::lock_guard lock(life_mu_);
-    if (started_) l.cpu_ns = core::thread_cpu_ns(native_);
+    if (started_) {
+      l.cpu_ns = core::thread_cpu_ns(native_);
+      l.sched = core::thread_sched(tid_.load(std::memory_order_relaxed));
+    }
   }
   l.loop_lag = loop_lag_.snapshot();
   return l;
@@ -263,6 +268,10 @@ void Worker::launch(timing::Credit credit) {
     rec.first_byte_ns = t.first_byte_ns;
     rec.end_ns = video_polled || !t.end_ns ? clock_.now_ns() : t.end_ns;
     rec.connection_reused = t.connection_reused;
+    rec.connection_retries = t.connection_retries;
+    // A retried request is timed from the send that counted (connection acquisition included);
+    // intended_ns and issued_ns keep the schedule's view.
+    if (t.connection_retries > 0 && t.retry_start_ns > 0) rec.start_ns = t.retry_start_ns;
     rec.bytes_sent = t.bytes_sent;
     rec.bytes_received = t.bytes_received;
     rec.reads = t.reads;

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/clock.hpp"
+#include "core/cpu_time.hpp"
 #include "core/latency_histogram.hpp"
 #include "records/record_queue.hpp"
 #include "timing/credit.hpp"
@@ -35,6 +36,7 @@ struct WorkerEvents {
 struct WorkerLoad {
   std::optional<std::int64_t> cpu_ns;  // the thread's CPU time so far (nullopt: not running)
   core::HistogramSnapshot loop_lag;    // lateness of the loop probe, since the worker started
+  std::optional<core::ThreadSched> sched;  // run-queue wait and preemptions so far
 };
 
 // The loop probe's period: often enough for a p99 over a few seconds, rare enough (100 wakeups
@@ -89,6 +91,7 @@ class Worker {
   // a thread.
   mutable std::mutex life_mu_;
   pthread_t native_{};    // for the CPU clock; valid while started_
+  std::atomic<int> tid_{0};  // the thread's kernel id, for its scheduler statistics
   bool started_ = false;  // guarded by life_mu_
 };
 

@@ -1,5 +1,6 @@
 // `inferperf analyze` rebuilds a run's reports from its artifact folder, byte for byte.
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <filesystem>
 #include <fstream>
@@ -71,6 +72,69 @@ TEST(Analyze, ExportPrefixNamesEveryFileAndAnalyzeKeepsIt) {
   auto again = run_process({INFERPERF_BIN, "analyze", dir}, std::chrono::seconds(60));
   ASSERT_EQ(again.exit_code, 0) << again.out;
   EXPECT_EQ(read_file(dir + "/run1.json"), summary);
+}
+
+// A replayed trace that loses rows to server faults says so (console box, JSON block), analyze
+// rebuilds the same block, and --fail-on-incomplete-workload turns the loss into exit 1.
+TEST(Analyze, AnIncompleteTraceReplayIsReportedAndReproduced) {
+  MockServerProcess mock({"--fast", "--fault-rate", "30", "--fault-kinds", "status=503",
+                          "--random-seed", "5"});
+  const std::string dir = make_temp_dir("ip-integrity-");
+  std::string rows;
+  for (int i = 0; i < 12; ++i)
+    rows += "{\"input_length\": " + std::to_string(40 + i) + ", \"output_length\": 4}\n";
+  std::ofstream(dir + "/trace.jsonl") << rows;
+  std::vector<std::string> args = {INFERPERF_BIN,
+                                   "profile",
+                                   "-m",
+                                   "mock-model",
+                                   "-u",
+                                   mock.url(),
+                                   "--input-file",
+                                   dir + "/trace.jsonl",
+                                   "--custom-dataset-type",
+                                   "mooncake_trace",
+                                   "--no-fixed-schedule",
+                                   "--dataset-sampling-strategy",
+                                   "sequential",
+                                   "--concurrency",
+                                   "2",
+                                   "--request-count",
+                                   "12",
+                                   "--ui-type",
+                                   "none",
+                                   "--artifact-dir",
+                                   dir + "/out"};
+  auto run = run_process(args, std::chrono::seconds(90));
+  ASSERT_EQ(run.exit_code, 0) << run.out;  // AIPerf's contract: failed requests still exit 0
+  const std::string json_path = dir + "/out/profile_export_aiperf.json";
+  const auto j = nlohmann::json::parse(read_file(json_path));
+  const auto& b = j["workload_integrity"];
+  const long long failed = mock.metric("inferperf_mock_errors_injected_total");
+  ASSERT_GE(failed, 1);
+  EXPECT_EQ(b["planned_requests"], 12);
+  EXPECT_EQ(b["sent_requests"], 12);
+  EXPECT_EQ(b["failed_requests"], failed);
+  EXPECT_EQ(b["valid_requests"], 12 - failed);
+  EXPECT_EQ(b["dataset_rows"], 12);
+  EXPECT_EQ(b["planned_rows_basis"], "in file order");
+  EXPECT_EQ(b["rows_without_valid_record"], failed);  // each row was sent once
+  EXPECT_EQ(b["missing_row_indexes"].size(), static_cast<std::size_t>(failed));
+  EXPECT_EQ(b["complete"], false);
+  EXPECT_NE(run.out.find("Incomplete Workload"), std::string::npos) << run.out;
+
+  const std::string before = read_file(json_path);
+  fs::remove(json_path);
+  auto again = run_process({INFERPERF_BIN, "analyze", dir + "/out"}, std::chrono::seconds(60));
+  ASSERT_EQ(again.exit_code, 0) << again.out;
+  EXPECT_EQ(read_file(json_path), before);
+  EXPECT_NE(again.out.find("Incomplete Workload"), std::string::npos) << again.out;
+
+  args.back() = dir + "/strict";
+  args.push_back("--fail-on-incomplete-workload");
+  auto strict = run_process(args, std::chrono::seconds(90));
+  EXPECT_EQ(strict.exit_code, 1) << strict.out;
+  EXPECT_TRUE(fs::exists(dir + "/strict/profile_export_aiperf.json"));
 }
 
 TEST(Analyze, MissingFolderIsExitTwo) {

@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <filesystem>
+#include <map>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -370,6 +372,42 @@ TEST(Preflight, WaitsForAModelThatIsStillLoading) {
   EXPECT_EQ(load_summary(dir + "/b")["request_count"]["avg"].get<int>(), 2);
   // It waited: the server was still loading when the first preflight went out.
   EXPECT_GE(r2.wall_s, 1.0) << r2.out;
+}
+
+// The cached prompt tokens the mock reported for each profiling request, by session_num.
+std::map<long long, long long> cached_by_request(const std::string& dir) {
+  std::map<long long, long long> out;
+  for (const auto& line : read_lines(dir + "/inferperf_records.jsonl")) {
+    const auto j = nlohmann::json::parse(line);
+    if (j["phase"] != "profiling") continue;
+    long long cached = 0;
+    if (j.contains("server_timings")) cached = j["server_timings"].value("cached_tokens", 0LL);
+    out[j["session_num"].get<long long>()] = cached;
+  }
+  return out;
+}
+
+// The preflight proves the server answers without priming its prefix cache: its prompt is none of
+// the run's prompts or prefixes (the shared system prompt included), so the first measured request
+// is not served from cache. The same run again finds its prompts cached: the emulation works.
+TEST(Preflight, PrimesNothingTheRunMeasures) {
+  MockServerProcess mock({"--fast", "--timings"});
+  const std::string dir = make_temp_dir("ip-pre-cache-");
+  auto args = small_run(mock.url(), dir + "/a");
+  *(std::find(args.begin(), args.end(), "--isl") + 1) = "64";
+  args.insert(args.end(),
+              {"--shared-system-prompt-length", "48", "--random-seed", "7", "--streaming"});
+  auto r = run_process(args, std::chrono::seconds(60));
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  auto first = cached_by_request(dir + "/a");
+  ASSERT_EQ(first.size(), 2u);
+  EXPECT_EQ(first.begin()->second, 0) << "the first measured request was served from cache";
+  *(std::find(args.begin(), args.end(), "--artifact-dir") + 1) = dir + "/b";
+  r = run_process(args, std::chrono::seconds(60));
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  const auto again = cached_by_request(dir + "/b");
+  ASSERT_EQ(again.size(), 2u);
+  EXPECT_GE(again.begin()->second, 64) << "the repeated prompt is reported as cached";
 }
 
 TEST(Preflight, WrongEndpointTypeIsNamed) {

@@ -166,6 +166,38 @@ TEST(ProfileStreaming, ServerTokenCountAsksForUsageAndUsesIt) {
   EXPECT_EQ(inputs["data"][0]["payloads"][0]["stream_options"]["include_usage"], true);
 }
 
+// As AIPerf 0.11: usage is asked for on every streaming run, so the server's counts are recorded
+// beside the client's; --no-stream-usage leaves the field out for servers that reject it.
+TEST(ProfileStreaming, EveryStreamingRunAsksForUsageUnlessTold) {
+  MockServerProcess mock({"--fast"});
+  for (const bool off : {false, true}) {
+    const std::string dir = make_temp_dir("ip-streamusage-");
+    std::vector<std::string> args = {INFERPERF_BIN, "profile", "-m", "mock-model", "-u",
+                                     mock.url(), "--streaming", "--request-count", "3", "--osl",
+                                     "6", "--extra-inputs", "ignore_eos:true", "--isl", "20",
+                                     "--ui-type", "none", "--artifact-dir", dir};
+    if (off) args.push_back("--no-stream-usage");
+    auto r = run_process(args, std::chrono::seconds(60));
+    ASSERT_EQ(r.exit_code, 0) << r.out;
+    const auto inputs = nlohmann::json::parse(read_file(dir + "/inputs.json"));
+    const auto& payload = inputs["data"][0]["payloads"][0];
+    EXPECT_EQ(payload.contains("stream_options"), !off) << payload.dump();
+    const auto j = nlohmann::json::parse(read_file(dir + "/profile_export_aiperf.json"));
+    EXPECT_EQ(j["token_source"].get<std::string>().rfind("tokenizer", 0), 0u);
+    if (off) {
+      EXPECT_FALSE(j.contains("usage_completion_tokens"));
+    } else {
+      EXPECT_DOUBLE_EQ(j["usage_completion_tokens"]["avg"].get<double>(), 6.0);
+    }
+  }
+  const auto bad = run_process({INFERPERF_BIN, "profile", "-m", "mock-model", "-u", mock.url(),
+                                "--streaming", "--use-server-token-count", "--no-stream-usage",
+                                "--dry-run"},
+                               std::chrono::seconds(30));
+  EXPECT_EQ(bad.exit_code, 2) << bad.out;
+  EXPECT_NE(bad.out.find("--no-stream-usage"), std::string::npos) << bad.out;
+}
+
 TEST(ProfileStreaming, ExplicitTokenizerPathAndPromptOptions) {
   MockServerProcess mock({"--fast"});
   const std::string dir = make_temp_dir("ip-tokpath-");

@@ -134,3 +134,72 @@ TEST(ClientHealth, WorkerUsageSummarisesTheHistogramWindow) {
 
 }  // namespace
 }  // namespace inferperf::health
+
+namespace inferperf::health {
+namespace {
+
+// A server on the same cores: the loops run late while the workers are mostly idle and wait on a
+// run queue. That is the host's contention, worded as such, not the client's saturation.
+TEST(ClientHealth, LatenessFromWaitingForCpusIsHostContentionNotSaturation) {
+  ClientLoad l = calm_load();
+  l.workers[0].loop_lag_p99_ms = 4.0;
+  l.workers[0].run_delay_s = 1.5;  // 15 % of the 10 s window
+  l.workers[0].involuntary_switches = 3000;
+  l.workers[1].run_delay_s = 0.1;
+  WorkDone w = calm_work();
+  w.schedule_lag_p99_ms = 2.5;
+  const Assessment a = assess(l, w);
+  EXPECT_FALSE(a.saturated);
+  EXPECT_TRUE(a.host_contended);
+  EXPECT_TRUE(a.warnings.empty());
+  ASSERT_EQ(a.contention.size(), 3u);
+  EXPECT_NE(a.contention[0].find("event-loop lag p99 4.000 ms"), std::string::npos);
+  EXPECT_NE(a.contention[1].find("schedule lag p99 2.500 ms"), std::string::npos);
+  EXPECT_NE(a.contention[2].find("worker 0 waited 15.0 % of the window for a CPU while using 20.0 %"),
+            std::string::npos)
+      << a.contention[2];
+  EXPECT_EQ(a.block["host_contended"], true);
+  EXPECT_DOUBLE_EQ(a.block["run_queue_wait_percent_max"].get<double>(), 15.0);
+  EXPECT_DOUBLE_EQ(a.block["involuntary_switches_per_s_max"].get<double>(), 300.0);
+  EXPECT_DOUBLE_EQ(a.block["workers"][0]["run_queue_wait_percent"].get<double>(), 15.0);
+
+  // The same lateness with a busy worker is the client's own saturation, whatever it waited.
+  l.workers[0].cpu_s = 9.5;
+  const Assessment busy = assess(l, w);
+  EXPECT_TRUE(busy.saturated);
+  EXPECT_FALSE(busy.host_contended);
+
+  // Waiting without any lateness is not worth a word.
+  ClientLoad quiet = calm_load();
+  quiet.workers[0].run_delay_s = 2.0;
+  const Assessment q = assess(quiet, calm_work());
+  EXPECT_FALSE(q.saturated);
+  EXPECT_FALSE(q.host_contended);
+
+  // Hypervisor steal counts as contention too.
+  ClientLoad stolen = calm_load();
+  stolen.workers[0].loop_lag_p99_ms = 3.0;
+  stolen.host_steal_s = 4.0;
+  stolen.host_cpus = 4;  // 4 s of 40 CPU-seconds: 10 %
+  const Assessment s = assess(stolen, calm_work());
+  EXPECT_TRUE(s.host_contended);
+  EXPECT_FALSE(s.saturated);
+  EXPECT_NE(s.contention.back().find("stole 10.0 %"), std::string::npos);
+}
+
+TEST(ClientHealth, TheSchedulerFiguresSurviveTheManifest) {
+  ClientLoad l = calm_load();
+  l.workers[0].run_delay_s = 0.25;
+  l.workers[0].involuntary_switches = 12;
+  l.host_steal_s = 0.5;
+  l.host_cpus = 2;
+  const ClientLoad back = load_from_json(load_to_json(l));
+  EXPECT_EQ(back.workers[0].run_delay_s, 0.25);
+  EXPECT_EQ(back.workers[0].involuntary_switches, 12);
+  EXPECT_FALSE(back.workers[1].run_delay_s);
+  EXPECT_EQ(back.host_steal_s, 0.5);
+  EXPECT_EQ(back.host_cpus, 2);
+}
+
+}  // namespace
+}  // namespace inferperf::health

@@ -589,6 +589,10 @@ TEST(Timings, LlamaCppShape) {
   const auto one = nlohmann::json::parse(timings_json({3, 1.5, 1, 0.0}));
   EXPECT_DOUBLE_EQ(one["predicted_per_second"].get<double>(), 0.0);
   EXPECT_TRUE(one["predicted_ms"].is_number_float());
+  EXPECT_FALSE(one.contains("cache_n"));
+  // A prompt partly served from the prefix cache says how much, first, as llama.cpp does.
+  const std::string cached = timings_json({10, 20.0, 4, 8.0, 16});
+  EXPECT_EQ(cached.rfind(R"({"cache_n":16,"prompt_n":10,)", 0), 0u) << cached;
 }
 
 }  // namespace
