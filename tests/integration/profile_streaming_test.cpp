@@ -110,8 +110,9 @@ TEST(ProfileStreaming, MatchesMockTimingModel) {
   auto inputs = nlohmann::json::parse(read_file(dir + "/inputs.json"));
   ASSERT_FALSE(inputs["data"].empty());
   EXPECT_EQ(inputs["data"][0]["payloads"][0]["max_completion_tokens"], 32);
-  // Client-side counting (the builtin tokenizer for a placeholder model): no usage is requested.
-  EXPECT_FALSE(inputs["data"][0]["payloads"][0].contains("stream_options"));
+  // Client-side counting (the builtin tokenizer for a placeholder model), and usage is still
+  // requested (as AIPerf 0.11), so the server's counts are recorded beside the client's.
+  EXPECT_EQ(inputs["data"][0]["payloads"][0]["stream_options"]["include_usage"], true);
   EXPECT_NE(r.out.find("inferperf | LLM Metrics"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("token source: tokenizer builtin (o200k)"), std::string::npos) << r.out;
   EXPECT_EQ(j["token_source"], "tokenizer builtin (o200k)");
