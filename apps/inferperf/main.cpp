@@ -8,6 +8,7 @@
 #include "app/merge.hpp"
 #include "app/profile_command.hpp"
 #include "app/runner.hpp"
+#include "app/tokenize_command.hpp"
 #include "config/cli.hpp"
 #include "core/secrets.hpp"
 #include "plot/plot.hpp"
@@ -33,6 +34,19 @@ int main(int argc, char** argv) {
       return inferperf::app::run_merge(merge.options);
     } catch (const std::exception& e) {
       std::cerr << "error: " << e.what() << "\n";
+      return 1;
+    }
+  }
+  if (!args.empty() && args[0] == "tokenize") {
+    auto tokenize = inferperf::app::parse_tokenize_command({args.begin() + 1, args.end()});
+    if (!tokenize.run) {
+      (tokenize.exit_code == 0 ? std::cout : std::cerr) << tokenize.message;
+      return tokenize.exit_code;
+    }
+    try {
+      return inferperf::app::run_tokenize(tokenize.options);
+    } catch (const std::exception& e) {
+      std::cerr << "error: " << inferperf::core::redact_urls(e.what()) << "\n";
       return 1;
     }
   }
