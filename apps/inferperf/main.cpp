@@ -6,6 +6,7 @@
 #include "app/analyze.hpp"
 #include "app/analyze_trace.hpp"
 #include "app/merge.hpp"
+#include "app/probe_command.hpp"
 #include "app/profile_command.hpp"
 #include "app/runner.hpp"
 #include "app/tokenize_command.hpp"
@@ -47,6 +48,20 @@ int main(int argc, char** argv) {
       return inferperf::app::run_tokenize(tokenize.options);
     } catch (const std::exception& e) {
       std::cerr << "error: " << inferperf::core::redact_urls(e.what()) << "\n";
+      return 1;
+    }
+  }
+  if (!args.empty() && args[0] == "probe") {
+    auto probe = inferperf::app::parse_probe_command({args.begin() + 1, args.end()});
+    if (!probe.run) {
+      (probe.exit_code == 0 ? std::cout : std::cerr) << probe.message;
+      return probe.exit_code;
+    }
+    try {
+      return inferperf::app::run_probe(probe.options);
+    } catch (const std::exception& e) {
+      std::cerr << "error: " << inferperf::core::redact_urls(e.what()) << "
+";
       return 1;
     }
   }

@@ -239,12 +239,12 @@ std::string timings_json(const Timings& t) {
   // they were; prompt_n counts the whole prompt either way.
   return (t.cache_n > 0 ? fmt::format(R"({{"cache_n":{},)", t.cache_n) : std::string("{")) +
          fmt::format(
-      R"("prompt_n":{},"prompt_ms":{},"prompt_per_token_ms":{},"prompt_per_second":{},)"
-      R"("predicted_n":{},"predicted_ms":{},"predicted_per_token_ms":{},"predicted_per_second":{}}})",
-      t.prompt_n, json_double(t.prompt_ms), json_double(per_token(t.prompt_ms, t.prompt_n)),
-      json_double(per_second(t.prompt_ms, t.prompt_n)), t.predicted_n, json_double(t.predicted_ms),
-      json_double(per_token(t.predicted_ms, t.predicted_n)),
-      json_double(per_second(t.predicted_ms, t.predicted_n)));
+             R"("prompt_n":{},"prompt_ms":{},"prompt_per_token_ms":{},"prompt_per_second":{},)"
+             R"("predicted_n":{},"predicted_ms":{},"predicted_per_token_ms":{},"predicted_per_second":{}}})",
+             t.prompt_n, json_double(t.prompt_ms), json_double(per_token(t.prompt_ms, t.prompt_n)),
+             json_double(per_second(t.prompt_ms, t.prompt_n)), t.predicted_n,
+             json_double(t.predicted_ms), json_double(per_token(t.predicted_ms, t.predicted_n)),
+             json_double(per_second(t.predicted_ms, t.predicted_n)));
 }
 
 std::string joined(const std::vector<std::string>& pieces) {

@@ -253,12 +253,13 @@ class Session {
 
  private:
   using Request = http::request<http::string_body>;
-  mutable bool close_after_ = false;  // this request asked for close-after
+  mutable bool close_after_ = false;      // this request asked for close-after
   mutable int close_after_delay_ms_ = 0;  // close-after=N: its delay
   bool streamed_ = false;                 // the response just sent was text/event-stream
 
   // --close-after-response[-delay-ms] (only after streams with --close-only-after-streams) or the
-  // request's close-after[=N]: how long after the response to close; nullopt to keep the connection.
+  // request's close-after[=N]: how long after the response to close; nullopt to keep the
+  // connection.
   std::optional<double> close_delay_ms() const {
     if (close_after_) return close_after_delay_ms_;
     const auto& o = server_.options_;

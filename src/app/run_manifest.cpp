@@ -140,7 +140,8 @@ core::Result<RunManifest> read_manifest(const std::filesystem::path& dir) {
       ctx.workload = report::expectation_from_json(j.at("workload_expectation"));
     if (j.contains("shard")) ctx.shard = j.at("shard");
     if (j.contains("server_behaviour")) ctx.server_behaviour = j.at("server_behaviour");
-    if (j.contains("workload_plan")) ctx.workload_plan = report::plan_from_json(j.at("workload_plan"));
+    if (j.contains("workload_plan"))
+      ctx.workload_plan = report::plan_from_json(j.at("workload_plan"));
     ctx.fail_on_incomplete_workload = j.value("fail_on_incomplete_workload", false);
     if (j.contains("client_load")) ctx.client_load = health::load_from_json(j.at("client_load"));
     if (j.contains("client_token_recount")) {

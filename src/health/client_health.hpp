@@ -67,9 +67,9 @@ struct WorkDone {
 struct Assessment {
   bool saturated = false;
   bool host_contended = false;
-  std::vector<std::string> warnings;  // one per cause of saturation, naming it
+  std::vector<std::string> warnings;    // one per cause of saturation, naming it
   std::vector<std::string> contention;  // one per sign of host contention
-  nlohmann::ordered_json block;       // `client_health`
+  nlohmann::ordered_json block;         // `client_health`
 };
 
 // `load` is nullopt when the run ended before measuring it (an unfinished run analysed later):

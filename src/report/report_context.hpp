@@ -47,7 +47,8 @@ struct ReportContext {
   // What the profiling phase set out to send (null for reports built without one); the
   // workload_integrity block is computed from it and the records when the report is written.
   std::optional<WorkloadPlan> workload_plan;
-  bool fail_on_incomplete_workload = false;  // --fail-on-incomplete-workload: exit 1 when incomplete
+  bool fail_on_incomplete_workload =
+      false;  // --fail-on-incomplete-workload: exit 1 when incomplete
   nlohmann::ordered_json workload_integrity;
   // What the run learned about the server's connection handling (ServerBehaviour), null when it
   // was unremarkable: {closes_connection_after_stream, connection_retry_count}.

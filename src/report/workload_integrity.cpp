@@ -156,10 +156,10 @@ std::string render_workload_integrity(const ojson& b) {
     if (static_cast<std::int64_t>(idx.size()) < n("rows_without_valid_record") ||
         idx.size() > kMaxShownRows)
       shown += ", ...";
-    lines.push_back(fmt::format("{} of {} planned dataset row(s) produced no valid record ({} never "
-                                "sent): rows {}.",
-                                n("rows_without_valid_record"), n("planned_rows"),
-                                n("rows_never_sent"), shown));
+    lines.push_back(fmt::format(
+        "{} of {} planned dataset row(s) produced no valid record ({} never "
+        "sent): rows {}.",
+        n("rows_without_valid_record"), n("planned_rows"), n("rows_never_sent"), shown));
     lines.push_back("The measured workload is not the dataset's: compare runs with care.");
   }
   if (b.value("was_cancelled", false)) lines.push_back("The run was stopped before it finished.");

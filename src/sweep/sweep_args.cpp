@@ -262,7 +262,8 @@ std::string cache_salt_from_bits(std::uint64_t bits) {
 std::string random_cache_salt() {
   static std::mt19937_64 gen = [] {
     if (const char* seed = std::getenv("INFERPERF_CACHE_SALT_SEED")) {
-      if (const auto v = parse_integer(seed)) return std::mt19937_64(static_cast<std::uint64_t>(*v));
+      if (const auto v = parse_integer(seed))
+        return std::mt19937_64(static_cast<std::uint64_t>(*v));
       std::cerr << "warning: INFERPERF_CACHE_SALT_SEED='" << seed
                 << "' is not a whole number; the cache salts are random\n";
     }

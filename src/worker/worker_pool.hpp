@@ -34,8 +34,8 @@ struct WorkerEvents {
 
 // How busy a worker is, readable from any thread while it runs.
 struct WorkerLoad {
-  std::optional<std::int64_t> cpu_ns;  // the thread's CPU time so far (nullopt: not running)
-  core::HistogramSnapshot loop_lag;    // lateness of the loop probe, since the worker started
+  std::optional<std::int64_t> cpu_ns;      // the thread's CPU time so far (nullopt: not running)
+  core::HistogramSnapshot loop_lag;        // lateness of the loop probe, since the worker started
   std::optional<core::ThreadSched> sched;  // run-queue wait and preemptions so far
 };
 
@@ -90,9 +90,9 @@ class Worker {
   // stops it: the lock keeps the clock from being read across the join, when native_ stops naming
   // a thread.
   mutable std::mutex life_mu_;
-  pthread_t native_{};    // for the CPU clock; valid while started_
+  pthread_t native_{};       // for the CPU clock; valid while started_
   std::atomic<int> tid_{0};  // the thread's kernel id, for its scheduler statistics
-  bool started_ = false;  // guarded by life_mu_
+  bool started_ = false;     // guarded by life_mu_
 };
 
 class WorkerPool final : public timing::CreditSink {

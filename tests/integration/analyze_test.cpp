@@ -77,8 +77,8 @@ TEST(Analyze, ExportPrefixNamesEveryFileAndAnalyzeKeepsIt) {
 // A replayed trace that loses rows to server faults says so (console box, JSON block), analyze
 // rebuilds the same block, and --fail-on-incomplete-workload turns the loss into exit 1.
 TEST(Analyze, AnIncompleteTraceReplayIsReportedAndReproduced) {
-  MockServerProcess mock({"--fast", "--fault-rate", "30", "--fault-kinds", "status=503",
-                          "--random-seed", "5"});
+  MockServerProcess mock(
+      {"--fast", "--fault-rate", "30", "--fault-kinds", "status=503", "--random-seed", "5"});
   const std::string dir = make_temp_dir("ip-integrity-");
   std::string rows;
   for (int i = 0; i < 12; ++i)

@@ -173,10 +173,25 @@ TEST(ProfileStreaming, EveryStreamingRunAsksForUsageUnlessTold) {
   MockServerProcess mock({"--fast"});
   for (const bool off : {false, true}) {
     const std::string dir = make_temp_dir("ip-streamusage-");
-    std::vector<std::string> args = {INFERPERF_BIN, "profile", "-m", "mock-model", "-u",
-                                     mock.url(), "--streaming", "--request-count", "3", "--osl",
-                                     "6", "--extra-inputs", "ignore_eos:true", "--isl", "20",
-                                     "--ui-type", "none", "--artifact-dir", dir};
+    std::vector<std::string> args = {INFERPERF_BIN,
+                                     "profile",
+                                     "-m",
+                                     "mock-model",
+                                     "-u",
+                                     mock.url(),
+                                     "--streaming",
+                                     "--request-count",
+                                     "3",
+                                     "--osl",
+                                     "6",
+                                     "--extra-inputs",
+                                     "ignore_eos:true",
+                                     "--isl",
+                                     "20",
+                                     "--ui-type",
+                                     "none",
+                                     "--artifact-dir",
+                                     dir};
     if (off) args.push_back("--no-stream-usage");
     auto r = run_process(args, std::chrono::seconds(60));
     ASSERT_EQ(r.exit_code, 0) << r.out;
@@ -191,10 +206,10 @@ TEST(ProfileStreaming, EveryStreamingRunAsksForUsageUnlessTold) {
       EXPECT_DOUBLE_EQ(j["usage_completion_tokens"]["avg"].get<double>(), 6.0);
     }
   }
-  const auto bad = run_process({INFERPERF_BIN, "profile", "-m", "mock-model", "-u", mock.url(),
-                                "--streaming", "--use-server-token-count", "--no-stream-usage",
-                                "--dry-run"},
-                               std::chrono::seconds(30));
+  const auto bad =
+      run_process({INFERPERF_BIN, "profile", "-m", "mock-model", "-u", mock.url(), "--streaming",
+                   "--use-server-token-count", "--no-stream-usage", "--dry-run"},
+                  std::chrono::seconds(30));
   EXPECT_EQ(bad.exit_code, 2) << bad.out;
   EXPECT_NE(bad.out.find("--no-stream-usage"), std::string::npos) << bad.out;
 }

@@ -144,9 +144,9 @@ TEST(Reliability, AServerClosingShortlyAfterStreamsLosesNoRequest) {
 
   // Non-streamed responses keep the connection there: nothing to retry, nothing to report.
   const std::string plain = make_temp_dir("ip-closelater-plain-");
-  auto args = run_args(mock, plain,
-                       {"--concurrency", "2", "--request-count", "20", "--no-server-metrics",
-                        "--ui-type", "none"});
+  auto args = run_args(
+      mock, plain,
+      {"--concurrency", "2", "--request-count", "20", "--no-server-metrics", "--ui-type", "none"});
   args.erase(std::find(args.begin(), args.end(), "--streaming"));
   const long long before = mock.metric("inferperf_mock_connections_total");
   r = run_process(args, 120s);

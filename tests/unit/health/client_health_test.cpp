@@ -155,8 +155,9 @@ TEST(ClientHealth, LatenessFromWaitingForCpusIsHostContentionNotSaturation) {
   ASSERT_EQ(a.contention.size(), 3u);
   EXPECT_NE(a.contention[0].find("event-loop lag p99 4.000 ms"), std::string::npos);
   EXPECT_NE(a.contention[1].find("schedule lag p99 2.500 ms"), std::string::npos);
-  EXPECT_NE(a.contention[2].find("worker 0 waited 15.0 % of the window for a CPU while using 20.0 %"),
-            std::string::npos)
+  EXPECT_NE(
+      a.contention[2].find("worker 0 waited 15.0 % of the window for a CPU while using 20.0 %"),
+      std::string::npos)
       << a.contention[2];
   EXPECT_EQ(a.block["host_contended"], true);
   EXPECT_DOUBLE_EQ(a.block["run_queue_wait_percent_max"].get<double>(), 15.0);

@@ -70,8 +70,7 @@ TEST(ConsoleNotes, LongerOutputsCountedOnlyByTheClientAreANoteNotAWarning) {
   // 64 asked, the server generated 64 (usage), the client's re-tokenization counts 74.
   const std::vector<records::RequestRecord> recs = {counted(64, 100, 74, 101, 64),
                                                     counted(64, 100, 64, 101, 64)};
-  const std::string out =
-      render_token_warnings(result_of(recs, 1, 0), o, sent("ignore_eos", true));
+  const std::string out = render_token_warnings(result_of(recs, 1, 0), o, sent("ignore_eos", true));
   EXPECT_FALSE(has(out, "Warning")) << out;
   EXPECT_TRUE(has(out, "note: 1 output(s) count more tokens with the client tokenizer")) << out;
   // Longer by the server's own count too: the server ignored max tokens.
@@ -88,8 +87,9 @@ TEST(ConsoleNotes, AConstantPromptOffsetIsLearnedAndOnlyTheRestWarns) {
   std::vector<records::RequestRecord> recs = {counted(8, 5, 8, 6, 8), counted(8, 5, 8, 6, 8),
                                               counted(8, 20, 8, 21, 8)};
   std::string out = render_token_warnings(result_of(recs, 0, 2), o, {});
-  EXPECT_TRUE(has(out, "note: the server counts +1 prompt token(s) more than the client tokenizer "
-                       "on 3 of 3 requests"))
+  EXPECT_TRUE(has(out,
+                  "note: the server counts +1 prompt token(s) more than the client tokenizer "
+                  "on 3 of 3 requests"))
       << out;
   EXPECT_FALSE(has(out, "Warning")) << out;
   // One prompt the offset does not explain: warned about alone.

@@ -20,9 +20,9 @@ records::RequestRecord rec(const std::string& conv, int turn, bool ok,
 TEST(WorkloadIntegrity, CompleteWhenEveryPlannedRequestIsValid) {
   WorkloadPlan plan;
   plan.planned_requests = 2;
-  const auto b = workload_integrity_json({rec("a", 0, true), rec("b", 0, true),
-                                          rec("w", 0, false, records::Phase::kWarmup)},
-                                         plan, false);
+  const auto b = workload_integrity_json(
+      {rec("a", 0, true), rec("b", 0, true), rec("w", 0, false, records::Phase::kWarmup)}, plan,
+      false);
   EXPECT_EQ(b["planned_requests"], 2);
   EXPECT_EQ(b["sent_requests"], 2);  // warmup is not part of the workload
   EXPECT_EQ(b["valid_requests"], 2);
@@ -36,9 +36,8 @@ TEST(WorkloadIntegrity, CompleteWhenEveryPlannedRequestIsValid) {
 TEST(WorkloadIntegrity, FailedAndUnsentRequestsMakeItIncomplete) {
   WorkloadPlan plan;
   plan.planned_requests = 5;
-  const auto b =
-      workload_integrity_json({rec("a", 0, true), rec("b", 0, false), rec("c", 0, true)}, plan,
-                              true);
+  const auto b = workload_integrity_json({rec("a", 0, true), rec("b", 0, false), rec("c", 0, true)},
+                                         plan, true);
   EXPECT_EQ(b["sent_requests"], 3);
   EXPECT_EQ(b["valid_requests"], 2);
   EXPECT_EQ(b["failed_requests"], 1);
