@@ -60,8 +60,7 @@ int main(int argc, char** argv) {
     try {
       return inferperf::app::run_probe(probe.options);
     } catch (const std::exception& e) {
-      std::cerr << "error: " << inferperf::core::redact_urls(e.what()) << "
-";
+      std::cerr << "error: " << inferperf::core::redact_urls(e.what()) << "\n";
       return 1;
     }
   }

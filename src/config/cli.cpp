@@ -220,6 +220,14 @@ CliOutcome parse_command_line(const std::vector<std::string>& args) {
   app.add_subcommand("merge",
                      "Join the artifact folders of one benchmark's shards into one artifact folder")
       ->allow_extras();
+  // So are `inferperf tokenize` (app::parse_tokenize_command) and `inferperf probe`
+  // (app::parse_probe_command).
+  app.add_subcommand("tokenize",
+                     "Count or list a text's tokens with the tokenizer profile would use")
+      ->allow_extras();
+  app.add_subcommand("probe",
+                     "Tell in a few seconds how a server behaves and which inferperf flags fit")
+      ->allow_extras();
   CLI::App* analyze_trace = app.add_subcommand("analyze-trace",
                                                "Statistics of a Mooncake-style trace: lengths, "
                                                "prefix sharing, cache hit rates, block reuse");
