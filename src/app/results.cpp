@@ -124,13 +124,16 @@ int report_results(const std::vector<records::RequestRecord>& records,
   std::cout << "\n" << report::render_metrics_table(result, ctx);
   std::cout << "token source: " << ctx.token_source << "\n";
   if (const auto& sb = ctx.server_behaviour; !sb.is_null()) {
-    std::cout << "connections: " << sb.value("connection_retry_count", 0)
-              << " request(s) met a connection the server had just closed and were sent again on a "
-                 "new one (not errors)"
-              << (sb.value("closes_connection_after_stream", false)
-                      ? "; the server closes connections after streamed responses"
-                      : "")
-              << "\n";
+    std::vector<std::string> said;
+    if (const auto n = sb.value("connection_retry_count", std::int64_t{0}); n > 0) {
+      said.push_back(fmt::format(
+          "{} request(s) met a connection the server had just closed and were sent again on a "
+          "new one (not errors)",
+          n));
+    }
+    if (sb.value("closes_connection_after_stream", false))
+      said.push_back("the server closes connections after streamed responses");
+    std::cout << "connections: " << fmt::format("{}", fmt::join(said, "; ")) << "\n";
   }
   if (auto errors = report::render_error_table(result); !errors.empty())
     std::cout << "\n" << errors;

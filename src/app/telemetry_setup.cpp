@@ -101,7 +101,7 @@ core::Result<RunTelemetry> setup_telemetry(const config::RunConfig& c,
   }
   if (!tc.no_server_metrics) {
     for (const auto& u : urls)
-      o.server_urls.push_back(telemetry::server_metrics_url(u.to_string()));
+      o.default_server_urls.push_back(telemetry::server_metrics_url(u.to_string()));
     for (const auto& u : tc.server_urls) o.server_urls.push_back(u);
   }
   t.collector = std::make_unique<telemetry::TelemetryCollector>(clock, std::move(o));

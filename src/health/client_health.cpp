@@ -92,7 +92,7 @@ Assessment assess(const std::optional<ClientLoad>& load, const WorkDone& work,
   std::optional<double> wait_max, switches_max, steal_pct;
   const WorkerUsage* busiest = nullptr;
   const WorkerUsage* laggiest = nullptr;
-  const WorkerUsage* waitiest = nullptr;
+  const WorkerUsage* waitiest = nullptr;  // the worker most delayed by others, relative to its CPU
   if (load && load->window_s > 0) {
     for (const auto& w : load->workers) {
       const double pct = 100.0 * w.cpu_s / load->window_s;
@@ -105,10 +105,9 @@ Assessment assess(const std::optional<ClientLoad>& load, const WorkDone& work,
       if (w.run_delay_s) {
         const double wait = 100.0 * *w.run_delay_s / load->window_s;
         workers.back()["run_queue_wait_percent"] = round3(wait);
-        if (!wait_max || wait > *wait_max) {
-          wait_max = wait;
-          waitiest = &w;
-        }
+        if (!wait_max || wait > *wait_max) wait_max = wait;
+        const bool others = wait >= limits.run_queue_wait_percent && 2.0 * wait >= pct;
+        if (others && (!waitiest || *w.run_delay_s > *waitiest->run_delay_s)) waitiest = &w;
       }
       if (w.involuntary_switches) {
         const double rate = *w.involuntary_switches / load->window_s;
@@ -131,8 +130,7 @@ Assessment assess(const std::optional<ClientLoad>& load, const WorkDone& work,
     process_s = load->process_user_s + load->process_system_s;
   }
   const bool busy = cpu_max && *cpu_max > limits.worker_cpu_percent;
-  const bool waited = (wait_max && *wait_max > limits.run_queue_wait_percent) ||
-                      (steal_pct && *steal_pct > limits.steal_percent);
+  const bool waited = waitiest || (steal_pct && *steal_pct > limits.steal_percent);
   // Lateness with idle-ish threads that waited for CPUs is the host's doing, not the client's.
   const bool blame_host = !busy && waited;
   auto late = [&](const char* cause, std::string what) {
@@ -161,11 +159,12 @@ Assessment assess(const std::optional<ClientLoad>& load, const WorkDone& work,
                      *work.schedule_lag_p99_ms, limits.schedule_lag_p99_ms));
   }
   if (!a.contention.empty()) {
-    if (waitiest && wait_max && *wait_max > limits.run_queue_wait_percent) {
+    if (waitiest) {
       a.contention.push_back(fmt::format(
           "worker {} waited {:.1f} % of the window for a CPU while using {:.1f} %: another "
           "process shares inferperf's CPUs",
-          waitiest->id, *wait_max, 100.0 * waitiest->cpu_s / load->window_s));
+          waitiest->id, 100.0 * *waitiest->run_delay_s / load->window_s,
+          100.0 * waitiest->cpu_s / load->window_s));
     }
     if (steal_pct && *steal_pct > limits.steal_percent)
       a.contention.push_back(fmt::format("the hypervisor stole {:.1f} % of the CPUs", *steal_pct));

@@ -28,6 +28,9 @@ bool contains(const std::string& s, std::string_view x) {
 
 // Unit from the naming conventions of Prometheus metric names.
 std::string unit_of(const std::string& name) {
+  // llama.cpp's llamacpp:prompt_tokens_seconds and predicted_tokens_seconds are rates, as their
+  // help text says (tokens/s), not durations.
+  if (contains(name, "tokens_seconds") || contains(name, "tokens_per_second")) return "tokens/s";
   if (contains(name, "_seconds")) return "seconds";
   if (contains(name, "_milliseconds") || ends_with(name, "_ms")) return "milliseconds";
   if (contains(name, "_bytes")) return "bytes";

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 
@@ -73,6 +74,16 @@ TelemetryCollector::TelemetryCollector(const core::Clock& clock, CollectorOption
   if (!opts_.gpu_sampler) {
     for (const auto& u : opts_.dcgm_urls) add(gpu_endpoints_, metrics_url(u), true);
     for (const auto& u : opts_.default_dcgm_urls) add(gpu_endpoints_, metrics_url(u), false);
+  }
+  // The pages derived from --url first (the export order), each one the user also named counting
+  // as named.
+  auto named = [&](const std::string& page) {
+    return std::any_of(opts_.server_urls.begin(), opts_.server_urls.end(),
+                       [&](const std::string& u) { return metrics_url(u) == page; });
+  };
+  for (const auto& u : opts_.default_server_urls) {
+    const std::string page = metrics_url(u);
+    if (add(server_, page, named(page))) server_logs_.emplace_back(server_.back().url);
   }
   for (const auto& u : opts_.server_urls) {
     if (add(server_, metrics_url(u), true)) server_logs_.emplace_back(server_.back().url);
@@ -262,8 +273,16 @@ void TelemetryCollector::round(bool patient) {
       if (!fetch(e, patient, body, sent, done)) {
         if (probing) {
           e.reach = Reach::kUnreachable;
-          spdlog::warn("server metrics endpoint {} is unreachable ({}); skipping it", e.url,
-                       e.problem);
+          // The server answered, only not with metrics, where the user named no page: a fact of
+          // the server (llama.cpp without --metrics), not a problem of the run.
+          if (!e.user_given && e.problem.rfind("HTTP ", 0) == 0) {
+            spdlog::info("the server publishes no metrics at {} ({}); server metrics are not "
+                         "collected",
+                         e.url, e.problem);
+          } else {
+            spdlog::warn("server metrics endpoint {} is unreachable ({}); skipping it", e.url,
+                         e.problem);
+          }
         }
         return;
       }

@@ -27,6 +27,9 @@ struct CollectorOptions {
   std::vector<std::string> default_dcgm_urls;  // always probed, quietly skipped when absent
   GpuSampler gpu_sampler;                      // NVML; replaces DCGM scraping when set
   std::vector<std::string> server_urls;        // Prometheus pages of the servers under test
+  // Pages derived from --url (not named with --server-metrics-url): a server that answers there
+  // without a metrics page (llama.cpp without --metrics: HTTP 501) is noted, not warned about.
+  std::vector<std::string> default_server_urls;
   std::vector<CustomGpuField> custom_fields;
   double interval_s = 0.333;
   double probe_timeout_s = 10.0;  // first fetch of an endpoint the user named

@@ -36,8 +36,8 @@ inline void ServerBehaviour::saw_close_after_stream() {
   if (on_learned) {
     on_learned(
         "the server closes the connection right after each streamed response although it said "
-        "keep-alive; connections are no longer reused after streams (the requests that met a "
-        "closed connection were sent again on a new one)");
+        "keep-alive; connections are no longer reused after streams (a request that meets such a "
+        "closed connection is sent again on a new one and counted as a connection retry)");
   }
 }
 

@@ -170,6 +170,23 @@ TEST(ClientHealth, LatenessFromWaitingForCpusIsHostContentionNotSaturation) {
   EXPECT_TRUE(busy.saturated);
   EXPECT_FALSE(busy.host_contended);
 
+  // Lateness with a little waiting but much more running is the client's own work.
+  ClientLoad own = calm_load();
+  own.workers[0].loop_lag_p99_ms = 3.0;
+  own.workers[0].cpu_s = 4.0;        // 40 %
+  own.workers[0].run_delay_s = 0.1;  // 1 %: less than half of 40 %
+  const Assessment mine = assess(own, calm_work());
+  EXPECT_TRUE(mine.saturated);
+  EXPECT_FALSE(mine.host_contended);
+  // A nearly idle worker whose rare waits make the p99 (llama.cpp's server on the same cores).
+  ClientLoad idle = calm_load();
+  idle.workers[0].cpu_s = 0.05;        // 0.5 %
+  idle.workers[0].run_delay_s = 0.15;  // 1.5 %
+  idle.workers[0].loop_lag_p99_ms = 2.0;
+  const Assessment rare = assess(idle, calm_work());
+  EXPECT_FALSE(rare.saturated);
+  EXPECT_TRUE(rare.host_contended);
+
   // Waiting without any lateness is not worth a word.
   ClientLoad quiet = calm_load();
   quiet.workers[0].run_delay_s = 2.0;

@@ -200,5 +200,29 @@ TEST(ServerMetricsExport, JsonCsvAndJsonl) {
   EXPECT_EQ(n, 3);  // the unchanged scrape is left out
 }
 
+// llama.cpp's *_tokens_seconds gauges are throughputs (their help text: tokens/s), not durations.
+TEST(ServerMetricsExport, LlamaCppTokenRatesAreTokensPerSecond) {
+  std::vector<telemetry::ScrapeLog> logs;
+  logs.emplace_back("http://s:8000/metrics");
+  const std::string text =
+      "# HELP llamacpp:prompt_tokens_seconds Average prompt throughput in tokens/s.\n"
+      "# TYPE llamacpp:prompt_tokens_seconds gauge\nllamacpp:prompt_tokens_seconds 120.5\n"
+      "# TYPE request_wait_seconds gauge\nrequest_wait_seconds 0.5\n";
+  logs.back().add(telemetry::parse_prometheus(text), 0, kSec / 10);
+  logs.back().add(telemetry::parse_prometheus(text), kSec, kSec + kSec / 10);
+  std::vector<telemetry::EndpointState> eps(1);
+  eps[0].url = "http://s:8000/metrics";
+  eps[0].reach = telemetry::Reach::kReachable;
+  ServerMetricsInput in;
+  in.logs = &logs;
+  in.endpoints = &eps;
+  in.window = {0, 2 * kSec};
+  in.anchor = {0, 0};
+  in.benchmark_id = "b";
+  const auto j = server_metrics_json(in);
+  EXPECT_EQ(j["metrics"]["llamacpp:prompt_tokens_seconds"]["unit"], "tokens/s");
+  EXPECT_EQ(j["metrics"]["request_wait_seconds"]["unit"], "seconds");
+}
+
 }  // namespace
 }  // namespace inferperf::report
