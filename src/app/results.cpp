@@ -101,7 +101,8 @@ int report_results(const std::vector<records::RequestRecord>& records,
     spdlog::warn("client saturated: {}; the numbers may measure inferperf, not the server", w);
   }
   for (const auto& w : health.contention) {
-    spdlog::warn("host contended: {}; the timings include waits for a CPU", w);
+    // A fact of the host (the server on the same cores, most often), said under the results too.
+    spdlog::info("host contended: {}; the timings include waits for a CPU", w);
   }
   if (result.records_without_usage > 0) {
     spdlog::warn("{} of {} valid responses have no token counts; their token metrics are missing",

@@ -344,7 +344,8 @@ int run_profile(config::RunConfig c, fs::path* artifact_dir_out) {
     if (!u.query.empty()) t.path += "?" + u.query;
     t.behaviour = std::make_shared<transport::ServerBehaviour>();
     t.behaviour->on_learned = [url = core::redact_urls(u.to_string())](const std::string& what) {
-      spdlog::warn("{}: {}", url, what);
+      // How the server behaves, handled: information, not a warning.
+      spdlog::info("{}: {}", url, what);
     };
     plan.targets.push_back(std::move(t));
   }

@@ -177,12 +177,13 @@ std::string usage_panel(const metrics::BenchmarkResult& result, const metrics::M
   if (result.usage_discrepancies == 0 || o.token_source != metrics::TokenSource::kClientTokenizer)
     return "";
   const PromptOffset p = prompt_offset(result);
-  // A constant offset on most requests is the server's own additions, not a tokenizer mismatch.
-  const bool constant = p.offset != 0 && p.agreeing * 2 > p.compared;
-  const std::int64_t unexplained =
-      constant ? unexplained_discrepancies(result, o, p.offset) : result.usage_discrepancies;
+  // A constant offset on most requests is the server's own additions, not a tokenizer mismatch
+  // (0 too: then the prompts agree and only the outputs are compared).
+  const bool constant = p.agreeing * 2 > p.compared;
+  const std::int64_t shift = constant ? p.offset : 0;
+  const std::int64_t unexplained = unexplained_discrepancies(result, o, shift);
   std::string note;
-  if (constant) {
+  if (constant && p.offset != 0) {
     note = fmt::format(
         "note: the server counts {:+d} prompt token(s) more than the client tokenizer on {} of {} "
         "requests (a BOS token or its chat template); compared after that offset.\n",
@@ -194,8 +195,8 @@ std::string usage_panel(const metrics::BenchmarkResult& result, const metrics::M
                {fmt::format("{} of {} requests have server usage counts that differ from the "
                             "client tokenizer's by more than {:g} %{}",
                             unexplained, result.valid_count, o.usage_pct_diff_threshold,
-                            constant ? fmt::format(" after the {:+d} prompt offset", p.offset)
-                                     : std::string()),
+                            shift != 0 ? fmt::format(" after the {:+d} prompt offset", shift)
+                                       : std::string()),
                 "(usage_*_diff_pct). Check that --tokenizer matches the served model, or use",
                 "--use-server-token-count to report the server's counts."});
 }

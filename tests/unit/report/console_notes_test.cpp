@@ -104,6 +104,12 @@ TEST(ConsoleNotes, AConstantPromptOffsetIsLearnedAndOnlyTheRestWarns) {
                                                      counted(64, 100, 64, 101, 64)};
   out = render_token_warnings(result_of(retok, 1, 1), o, {});
   EXPECT_FALSE(has(out, "Token Count Discrepancy Warning")) << out;
+  // The same with no prompt offset (completions without a BOS): nothing to warn about either.
+  const std::vector<records::RequestRecord> bare = {counted(64, 100, 74, 100, 64),
+                                                    counted(64, 100, 64, 100, 64)};
+  out = render_token_warnings(result_of(bare, 1, 1), o, {});
+  EXPECT_FALSE(has(out, "Token Count Discrepancy Warning")) << out;
+  EXPECT_FALSE(has(out, "prompt token(s) more")) << out;
   // No constant offset: the metric's count is the warning's.
   const std::vector<records::RequestRecord> mixed = {counted(8, 10, 8, 14, 8),
                                                      counted(8, 10, 8, 17, 8)};
