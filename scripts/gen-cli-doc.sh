@@ -43,6 +43,27 @@ BIN=build/release/apps
   echo
   echo "What it computes and writes: [datasets.md](datasets.md#analyze-trace)."
   echo
+  echo "## inferperf tokenize"
+  echo
+  echo "Counts (or lists) a text's tokens with the tokenizer \`inferperf profile\` would load for the same"
+  echo "\`--tokenizer\`, to check ISL/OSL by hand ([tokenizers.md](tokenizers.md#checking-counts-inferperf-tokenize))."
+  echo "Exit codes: 0; 2 for a bad command line, an unreadable or too large (> 256 MiB) file, or a tokenizer"
+  echo "that cannot be found or loaded."
+  echo
+  echo '```text'
+  "$BIN/inferperf" tokenize --help
+  echo '```'
+  echo
+  echo "## inferperf probe"
+  echo
+  echo "Tells in a few seconds how a server behaves and which inferperf flags fit it ([probe.md](probe.md))."
+  echo "Exit codes: 0 the probe ran (failed checks are findings), 1 unreachable (no HTTP answer to"
+  echo "\`GET /v1/models\`), 2 bad options."
+  echo
+  echo '```text'
+  "$BIN/inferperf" probe --help
+  echo '```'
+  echo
   echo "## inferperf-mock-server"
   echo
   echo '```text'

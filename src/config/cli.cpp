@@ -277,8 +277,7 @@ CliOutcome parse_command_line(const std::vector<std::string>& args) {
       ->group("Endpoint");
   profile
       ->add_option("--request-timeout-seconds", c.endpoint.request_timeout_s,
-                   "Total timeout per request")
-      ->check(CLI::PositiveNumber)
+                   "Total timeout per request (above 0, at most 365 days; checked in validation)")
       ->group("Endpoint");
   profile->add_option("--api-key", c.endpoint.api_key, "Sent as Authorization: Bearer <key>")
       ->group("Endpoint");

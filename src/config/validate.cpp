@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <string>
 
@@ -64,6 +65,13 @@ std::string num(double v) {
   return s;
 }
 
+// A value in an error as a person reads it: 1e+11, 1e+300, inf, nan (num() spells every digit).
+std::string short_num(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
 // Resolves the arrival pattern of one phase; returns an error message or "".
 std::string resolve_pattern(std::optional<double> rate, std::string& pattern,
                             std::optional<double> smoothness, const std::string& prefix) {
@@ -93,6 +101,43 @@ std::string resolve_pattern(std::optional<double> rate, std::string& pattern,
 
 // The shard options on their own; how each load splits is checked by the timing module's
 // shard_plan (a share of zero is refused there, once the defaults are resolved).
+// Upper bounds whose derived quantities stay representable (issue: a rate of 1e11 gave 0 ns
+// intervals and a spinning issuer; a count beyond 2^63 arrives from the parser as INT64_MAX, an
+// unbounded run). The lower bounds and NaN are each flag's own check.
+void validate_magnitudes(const RunConfig& c, std::vector<std::string>& errors) {
+  constexpr double kMaxRate = 1e7;  // requests per second: intervals of at least 100 ns
+  constexpr std::int64_t kMaxCount = 1'000'000'000'000;
+  constexpr double kMaxTimeoutS = 365.0 * 86400.0;
+  auto rate = [&](const std::optional<double>& v, const char* flag) {
+    if (v && *v > 0 && !(*v <= kMaxRate)) {
+      errors.push_back(std::string(flag) +
+                       " must be a finite number of requests per second, at most 10,000,000 "
+                       "(got " +
+                       short_num(*v) + ")");
+    }
+  };
+  auto count = [&](const std::optional<std::int64_t>& v, const char* flag) {
+    if (v && *v > kMaxCount) {
+      errors.push_back(std::string(flag) + " must be at most 1,000,000,000,000 (got " +
+                       std::to_string(*v) + (*v == INT64_MAX ? " or more" : "") + ")");
+    }
+  };
+  rate(c.load.request_rate, "--request-rate");
+  rate(c.load.user_centric_rate, "--user-centric-rate");
+  rate(c.load.warmup.request_rate, "--warmup-request-rate");
+  count(c.load.request_count, "--request-count");
+  count(c.load.num_sessions, "--num-sessions");
+  count(c.load.warmup.request_count, "--warmup-request-count");
+  count(c.load.warmup.num_sessions, "--num-warmup-sessions");
+  const double t = c.endpoint.request_timeout_s;
+  if (!(std::isfinite(t) && t > 0 && t <= kMaxTimeoutS)) {
+    errors.push_back(
+        "--request-timeout-seconds must be a finite number of seconds above 0, at most "
+        "31,536,000 (365 days) (got " +
+        short_num(t) + ")");
+  }
+}
+
 // Streaming runs ask for usage unless --no-stream-usage; the server's counts need it.
 void validate_stream_usage(const RunConfig& c, std::vector<std::string>& errors) {
   if (c.endpoint.no_stream_usage && c.endpoint.use_server_token_count && c.endpoint.streaming) {
@@ -159,6 +204,7 @@ std::vector<std::string> validate_and_resolve(RunConfig& c) {
   }
   at_least_one64(load.request_count, "--request-count");
   at_least_one64(load.num_sessions, "--num-sessions");
+  validate_magnitudes(c, errors);
   positive(load.duration_s, "--benchmark-duration");
   positive(load.concurrency_ramp_s, "--concurrency-ramp-duration");
   positive(load.prefill_ramp_s, "--prefill-concurrency-ramp-duration");

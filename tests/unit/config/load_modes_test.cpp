@@ -41,6 +41,23 @@ INSTANTIATE_TEST_SUITE_P(
                 "--arrival-pattern concurrency_burst cannot be combined with --request-rate"},
         BadCase{{"--arrival-pattern", "poisson"}, "--arrival-pattern poisson needs --request-rate"},
         BadCase{{"--request-rate", "0"}, "--request-rate must be greater than 0"},
+        BadCase{{"--request-rate", "nan"}, "--request-rate must be greater than 0"},
+        // A rate whose interval rounds to 0 ns used to spin the issuer forever.
+        BadCase{{"--request-rate", "1e11", "--request-count", "100"},
+                "--request-rate must be a finite number of requests per second, at most "
+                "10,000,000 (got 1e+11)"},
+        BadCase{{"--request-rate", "inf"}, "--request-rate must be a finite number"},
+        BadCase{{"--user-centric-rate", "1e300", "--num-users", "2", "--request-count", "9"},
+                "--user-centric-rate must be a finite number"},
+        // Beyond 2^63 the parser hands over INT64_MAX: an unbounded run.
+        BadCase{{"--request-count", "99999999999999999999"},
+                "--request-count must be at most 1,000,000,000,000 (got 9223372036854775807 or "
+                "more)"},
+        BadCase{{"--num-sessions", "9223372036854775807"}, "--num-sessions must be at most"},
+        BadCase{{"--request-timeout-seconds", "nan"},
+                "--request-timeout-seconds must be a finite number of seconds"},
+        BadCase{{"--request-timeout-seconds", "inf"},
+                "--request-timeout-seconds must be a finite number of seconds"},
         BadCase{
             {"--request-rate", "5", "--arrival-pattern", "constant", "--arrival-smoothness", "2"},
             "--arrival-smoothness applies only to --arrival-pattern gamma"},
