@@ -20,6 +20,8 @@
 #include "records/record_line.hpp"
 #include "report/exporters.hpp"
 
+#include "app/subcommand_words.hpp"
+
 namespace inferperf::app {
 
 namespace fs = std::filesystem;
@@ -41,15 +43,8 @@ MergeCommand parse_merge_command(const std::vector<std::string>& args) {
       ->check(CLI::NonNegativeNumber);
   app.add_flag("--dry-run", o.dry_run,
                "Check the command line and print what would be merged; nothing is read or written");
-  std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 parses last to first
-  try {
-    app.parse(reversed);
-  } catch (const CLI::CallForHelp&) {
-    cmd.message = app.help();
-    return cmd;
-  } catch (const CLI::ParseError& e) {
-    cmd.exit_code = 2;
-    cmd.message = std::string("inferperf merge: ") + e.what() + "\nRun 'inferperf merge --help'.\n";
+  if (auto stop = parse_subcommand_words(app, args, "merge")) {
+    std::tie(cmd.exit_code, cmd.message) = *stop;
     return cmd;
   }
   // build_cli_command quotes every word that is not a flag or a number; "merge" is a word.

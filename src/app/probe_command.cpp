@@ -13,13 +13,15 @@
 #include "endpoint/endpoint.hpp"
 #include "transport/connection.hpp"
 
+#include "app/subcommand_words.hpp"
+
 namespace inferperf::app {
 
 namespace {
 
 ProbeCommand usage_error(ProbeCommand cmd, const std::string& what) {
   cmd.exit_code = kExitBadConfig;
-  cmd.message = "inferperf probe: " + what + "\nRun 'inferperf probe --help'.\n";
+  cmd.message = usage_message("probe", what);
   return cmd;
 }
 
@@ -86,14 +88,9 @@ ProbeCommand parse_probe_command(const std::vector<std::string>& args) {
   app.add_flag("--insecure", o.insecure, "https://: no certificate or host-name verification");
   app.add_option("--ssl-ca-file", o.ssl_ca_file, "https://: PEM CA bundle trusted as well");
   app.add_option("--unix-socket", o.unix_socket, "Connect to this Unix socket instead");
-  std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 parses last to first
-  try {
-    app.parse(reversed);
-  } catch (const CLI::CallForHelp&) {
-    cmd.message = app.help();
+  if (auto stop = parse_subcommand_words(app, args, "probe")) {
+    std::tie(cmd.exit_code, cmd.message) = *stop;
     return cmd;
-  } catch (const CLI::ParseError& e) {
-    return usage_error(std::move(cmd), e.what());
   }
   if (!type.empty()) {
     o.endpoint = config::endpoint_type_from(type);

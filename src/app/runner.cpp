@@ -152,6 +152,25 @@ double dashboard_linger_s() {
   return 1.0;
 }
 
+// One target per --url: the request path, and what the run learns about that server.
+std::vector<worker::Target> make_targets(const std::vector<transport::BaseUrl>& urls,
+                                         const config::RunConfig& c,
+                                         const endpoint::Endpoint& endpoint) {
+  std::vector<worker::Target> out;
+  for (const auto& u : urls) {
+    worker::Target t{u, endpoint::join_path(u.base_path, c.endpoint.custom_endpoint,
+                                            endpoint.path(c.endpoint.streaming))};
+    if (!u.query.empty()) t.path += "?" + u.query;
+    t.behaviour = std::make_shared<transport::ServerBehaviour>();
+    t.behaviour->on_learned = [url = core::redact_urls(u.to_string())](const std::string& what) {
+      // How the server behaves, handled: information, not a warning.
+      spdlog::info("{}: {}", url, what);
+    };
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
 // The server_behaviour block: null unless some server closed connections under requests.
 nlohmann::ordered_json server_behaviour_json(const std::vector<worker::Target>& targets) {
   std::int64_t retries = 0;
@@ -338,17 +357,7 @@ int run_profile(config::RunConfig c, fs::path* artifact_dir_out) {
   bo.extra = &c.input.extra;
 
   worker::RequestPlan plan;
-  for (const auto& u : urls) {
-    worker::Target t{u, endpoint::join_path(u.base_path, c.endpoint.custom_endpoint,
-                                            endpoint->path(c.endpoint.streaming))};
-    if (!u.query.empty()) t.path += "?" + u.query;
-    t.behaviour = std::make_shared<transport::ServerBehaviour>();
-    t.behaviour->on_learned = [url = core::redact_urls(u.to_string())](const std::string& what) {
-      // How the server behaves, handled: information, not a warning.
-      spdlog::info("{}: {}", url, what);
-    };
-    plan.targets.push_back(std::move(t));
-  }
+  plan.targets = make_targets(urls, c, *endpoint);
   plan.headers = c.input.headers;
   for (auto& h : endpoint::protocol_headers(c.endpoint.type, c.endpoint.api_key, c.input.headers))
     plan.headers.push_back(std::move(h));

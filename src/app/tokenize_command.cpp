@@ -18,6 +18,8 @@
 #include "core/secrets.hpp"
 #include "tokenizer/utf8.hpp"
 
+#include "app/subcommand_words.hpp"
+
 namespace inferperf::app {
 
 namespace fs = std::filesystem;
@@ -26,7 +28,7 @@ namespace {
 
 TokenizeCommand usage_error(TokenizeCommand cmd, const std::string& what) {
   cmd.exit_code = kExitBadConfig;
-  cmd.message = "inferperf tokenize: " + what + "\nRun 'inferperf tokenize --help'.\n";
+  cmd.message = usage_message("tokenize", what);
   return cmd;
 }
 
@@ -152,14 +154,9 @@ TokenizeCommand parse_tokenize_command(const std::vector<std::string>& args) {
                "the string)");
   app.add_flag("--json", o.json,
                "Print one JSON object: tokenizer, count, and ids / pieces when asked for");
-  std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 parses last to first
-  try {
-    app.parse(reversed);
-  } catch (const CLI::CallForHelp&) {
-    cmd.message = app.help();
+  if (auto stop = parse_subcommand_words(app, args, "tokenize")) {
+    std::tie(cmd.exit_code, cmd.message) = *stop;
     return cmd;
-  } catch (const CLI::ParseError& e) {
-    return usage_error(std::move(cmd), e.what());
   }
   if (text->count() > 0 && file->count() > 0)
     return usage_error(std::move(cmd), "give the text once: TEXT or --file, not both");

@@ -58,6 +58,19 @@ ExchangeError tls_error(const error_code& ec, SSL* ssl) {
   return ExchangeError{error_type_for(ec), "TLS handshake failed: " + ec.message(), std::nullopt};
 }
 
+// A read that failed (not cancelled): a body cut short after a good response head, or the
+// connection lost before one.
+ExchangeError read_error(const error_code& ec, bool header_done) {
+  if (ec == asio::error::eof && header_done) {
+    // aiohttp's name for a body cut short after a good response head.
+    return ExchangeError{"ClientPayloadError", "Response payload is not completed", std::nullopt};
+  }
+  return ExchangeError{
+      error_type_for(ec),
+      ec == asio::error::eof ? "Server disconnected before sending a response" : ec.message(),
+      std::nullopt};
+}
+
 struct Attempt {
   std::optional<ExchangeError> error;
   bool retryable = false;  // failed on a reused connection before any response byte
@@ -199,16 +212,7 @@ asio::awaitable<Attempt> attempt(ConnectionPool& pool, ExchangeRequest request, 
         result.error = cancel.reason();
       } else {
         result.retryable = closed_under_request();
-        if (ec == asio::error::eof && parser.is_header_done()) {
-          // aiohttp's name for a body cut short after a good response head.
-          result.error = ExchangeError{"ClientPayloadError", "Response payload is not completed",
-                                       std::nullopt};
-        } else {
-          std::string what = ec == asio::error::eof
-                                 ? "Server disconnected before sending a response"
-                                 : ec.message();
-          result.error = ExchangeError{error_type_for(ec), what, std::nullopt};
-        }
+        result.error = read_error(ec, parser.is_header_done());
       }
       co_return result;
     }
