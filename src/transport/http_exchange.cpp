@@ -71,6 +71,19 @@ ExchangeError read_error(const error_code& ec, bool header_done) {
       std::nullopt};
 }
 
+// After a whole response: back to the pool when the response allows keep-alive and the exchange
+// used every byte (`clean`), marked with whether it carried a stream; else closed.
+void release_connection(ConnectionPool& pool, std::unique_ptr<Socket> sock,
+                        const ResponseParser& parser, bool clean, std::int64_t pool_key) {
+  if (parser.is_done() && parser.keep_alive() && clean) {
+    const bool streamed = parser.content_type().find("text/event-stream") != std::string::npos;
+    pool.give_back(std::move(sock), pool_key, streamed);
+    return;
+  }
+  error_code ec;
+  sock->close(ec);
+}
+
 struct Attempt {
   std::optional<ExchangeError> error;
   bool retryable = false;  // failed on a reused connection before any response byte
@@ -219,12 +232,8 @@ asio::awaitable<Attempt> attempt(ConnectionPool& pool, ExchangeRequest request, 
   }
   t.end_ns = clock.now_ns();
   cancel.detach();
-  if (parser.is_done() && parser.keep_alive() && sink.wants_more() && pending.empty()) {
-    const bool streamed = parser.content_type().find("text/event-stream") != std::string::npos;
-    pool.give_back(std::move(sock), request.pool_key, streamed);
-  } else {
-    sock->close(ec);
-  }
+  release_connection(pool, std::move(sock), parser, sink.wants_more() && pending.empty(),
+                     request.pool_key);
   co_return result;
 }
 
