@@ -27,7 +27,18 @@ void CancelHandle::cancel(std::string type, std::string message, std::optional<i
   }
 }
 
+// Named, not anonymous: an Attempt lives in http_exchange's coroutine frame, and a type with
+// internal linkage there draws -Wsubobject-linkage in unity builds.
+namespace detail {
+struct Attempt {
+  std::optional<ExchangeError> error;
+  bool retryable = false;  // failed on a reused connection before any response byte
+};
+}  // namespace detail
+
 namespace {
+
+using detail::Attempt;
 
 std::string error_type_for(const error_code& ec) {
   if (ec == asio::error::connection_refused) return "ConnectionRefusedError";
@@ -83,11 +94,6 @@ void release_connection(ConnectionPool& pool, std::unique_ptr<Socket> sock,
   error_code ec;
   sock->close(ec);
 }
-
-struct Attempt {
-  std::optional<ExchangeError> error;
-  bool retryable = false;  // failed on a reused connection before any response byte
-};
 
 asio::awaitable<Attempt> attempt(ConnectionPool& pool, ExchangeRequest request, ResponseSink& sink,
                                  const core::Clock& clock, ExchangeTimings& t, CancelHandle& cancel,
