@@ -150,18 +150,24 @@ TEST(ClientHealth, CalmRunIsJudgedByItsOwnNumbersAndAnalyzeReproducesTheBlock) {
 
   // The verdict is exactly the thresholds applied to the reported numbers (judged before they
   // were rounded to 3 decimals, so a value within 0.0005 of its threshold may go either way).
+  // Lateness while the workers waited for CPUs others held is said as host contention instead of
+  // a cause (on a busy CI machine either may happen).
   const auto& t = h["thresholds"];
+  const bool host = h["host_contended"].get<bool>();
+  EXPECT_EQ(host, !h["contention"].empty()) << h.dump(2);
   std::set<std::string> causes;
   for (const auto& c : h["causes"]) causes.insert(c.get<std::string>());
-  const auto judged = [&](const char* value, const char* limit, const std::string& cause) {
+  const auto judged = [&](const char* value, const char* limit, const std::string& cause,
+                          bool lateness) {
     const double v = h[value].get<double>();
     const double l = t[limit].get<double>();
     if (std::abs(v - l) <= 0.0005) return;
-    EXPECT_EQ(causes.count(cause) == 1, v > l) << cause << ": " << h.dump(2);
+    EXPECT_EQ(causes.count(cause) == 1, v > l && !(lateness && host)) << cause << ": " << h.dump(2);
   };
-  judged("loop_lag_p99_ms_max", "loop_lag_p99_ms", "event_loop_lag");
-  judged("worker_cpu_percent_max", "worker_cpu_percent", "worker_cpu");
-  judged("schedule_lag_p99_ms", "schedule_lag_p99_ms", "schedule_lag");
+  judged("loop_lag_p99_ms_max", "loop_lag_p99_ms", "event_loop_lag", true);
+  judged("worker_cpu_percent_max", "worker_cpu_percent", "worker_cpu", false);
+  judged("schedule_lag_p99_ms", "schedule_lag_p99_ms", "schedule_lag", true);
+  EXPECT_EQ(r.out.find("Host: CONTENDED") != std::string::npos, host) << r.out;
   for (const auto& c : causes) {
     EXPECT_TRUE(c == "event_loop_lag" || c == "worker_cpu" || c == "schedule_lag") << c;
   }
