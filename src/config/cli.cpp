@@ -9,6 +9,8 @@
 
 #include "config/key_value.hpp"
 #include "config/validate.hpp"
+#include "core/byte_size.hpp"
+#include "core/error.hpp"
 #include "core/secrets.hpp"
 #include "core/version.hpp"
 
@@ -649,6 +651,23 @@ CliOutcome parse_command_line(const std::vector<std::string>& args) {
       ->check(CLI::PositiveNumber)
       ->group("Workers");
 
+  std::string max_dataset_memory, max_response_bytes, max_sse_event_bytes;
+  profile
+      ->add_option("--max-dataset-memory", max_dataset_memory,
+                   "Refuse a dataset whose estimated size (prompts, payloads, inputs.json) is "
+                   "above this many bytes (K/M/G/T suffixes; default: half the physical memory)")
+      ->group("Limits");
+  profile
+      ->add_option("--max-response-bytes", max_response_bytes,
+                   "A response body longer than this is cut and counted as an error record "
+                   "(K/M/G/T suffixes; default 256M)")
+      ->group("Limits");
+  profile
+      ->add_option("--max-sse-event-bytes", max_sse_event_bytes,
+                   "An SSE event longer than this ends the request as an error record (K/M/G/T "
+                   "suffixes; default 16M)")
+      ->group("Limits");
+
   profile
       ->add_option("--output-artifact-dir,--artifact-dir", c.output.artifact_dir, "Artifact folder")
       ->group("Output");
@@ -908,6 +927,21 @@ CliOutcome parse_command_line(const std::vector<std::string>& args) {
     errors.push_back("--api-key holds a line break or control character; refused");
   }
 
+  const auto byte_limit = [&](const char* flag, const std::string& text, std::uint64_t& out,
+                              std::uint64_t floor) {
+    if (text.empty()) return;
+    const auto bytes = core::parse_byte_size(text);
+    if (!bytes || *bytes < floor) {
+      errors.push_back(std::string(flag) + " must be a whole number of bytes, at least " +
+                       core::format_byte_size(floor) +
+                       ", optionally with a K, M, G or T suffix (got '" + core::excerpt(text) + "')");
+      return;
+    }
+    out = *bytes;
+  };
+  byte_limit("--max-dataset-memory", max_dataset_memory, c.limits.max_dataset_memory, 1 << 20);
+  byte_limit("--max-response-bytes", max_response_bytes, c.limits.max_response_bytes, 1 << 10);
+  byte_limit("--max-sse-event-bytes", max_sse_event_bytes, c.limits.max_sse_event_bytes, 1 << 10);
   shard_from_environment(c, errors);
   auto more = validate_and_resolve(c);
   errors.insert(errors.end(), more.begin(), more.end());

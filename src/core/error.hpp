@@ -1,10 +1,20 @@
 // Error values for fallible setup code; only main() turns them into messages and exit codes.
 #pragma once
+#include <cstddef>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
 namespace inferperf::core {
+
+// The most of an offending input an error message quotes, in bytes.
+inline constexpr std::size_t kMaxExcerptBytes = 200;
+
+// `text` as an error message quotes it: whole when it fits in `max_bytes`, else its first bytes
+// up to a UTF-8 character boundary and "... (N bytes)", so a 200 MB line costs 200 bytes of
+// stderr. Control characters become '?' so the excerpt cannot move the terminal's cursor.
+std::string excerpt(std::string_view text, std::size_t max_bytes = kMaxExcerptBytes);
 
 enum class ErrorKind { kConfig, kInput, kIo, kNetwork, kRun };
 

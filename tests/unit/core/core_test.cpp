@@ -179,3 +179,22 @@ TEST(Result, HoldsValueOrError) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(Excerpt, ShortTextIsQuotedWhole) { EXPECT_EQ(inferperf::core::excerpt("abc"), "abc"); }
+
+TEST(Excerpt, LongTextIsCutToTheLimitWithItsSize) {
+  const std::string big(200'000'000, 'w');
+  const std::string e = inferperf::core::excerpt(big);
+  EXPECT_EQ(e, std::string(200, 'w') + "... (200000000 bytes)");
+}
+
+TEST(Excerpt, NeverSplitsACharacterAndHidesControlCharacters) {
+  // 199 ASCII bytes then a 2-byte character: the cut backs up before it.
+  const std::string text = std::string(199, 'a') + "\xC3\xA9" + "tail";
+  EXPECT_EQ(inferperf::core::excerpt(text), std::string(199, 'a') + "... (205 bytes)");
+  EXPECT_EQ(inferperf::core::excerpt("a\x1b[2Jb\n"), "a?[2Jb?");
+}
+
+}  // namespace
