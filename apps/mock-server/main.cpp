@@ -73,7 +73,8 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(0.0, 100.0))
       ->envname("MOCK_SERVER_FAULT_RATE");
   app.add_option("--fault-kinds", o.fault_kinds,
-                 "X-Mock-Fault kinds --fault-rate draws from (comma list)")
+                 "X-Mock-Fault kinds --fault-rate draws from (comma list of KIND or KIND=N, "
+                 "e.g. big-event=16777216 for a 16 MiB event)")
       ->delimiter(',')
       ->check(CLI::Validator(
           [](std::string& k) {

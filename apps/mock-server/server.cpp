@@ -12,7 +12,9 @@
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http.hpp>
 
+#include <algorithm>
 #include <chrono>
+#include <climits>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -61,7 +63,12 @@ struct Fault {
   int status = 0;
   int delay_ms = 1000;
   bool has_value = false;  // "kind=N" rather than "kind"
+  // big-event[=bytes]: the size of the token that replaces the first one (1 MiB by default).
+  std::size_t big_bytes = std::size_t{1} << 20;
 };
+
+// big-event=N: up to 1 GiB, enough to pass any client limit without exhausting the mock's host.
+constexpr std::int64_t kMaxBigEventBytes = std::int64_t{1} << 30;
 
 Fault parse_fault(std::string_view header) {
   Fault f;
@@ -71,11 +78,17 @@ Fault parse_fault(std::string_view header) {
   if (eq != std::string::npos) {
     f.has_value = true;
     try {
-      int n = std::stoi(v.substr(eq + 1));
-      if (f.kind == "status")
-        f.status = n;
-      else
-        f.delay_ms = n;
+      const long long n = std::stoll(v.substr(eq + 1));
+      if (f.kind == "big-event") {
+        if (n < 1 || n > kMaxBigEventBytes) f.kind = "invalid";
+        f.big_bytes = static_cast<std::size_t>(std::max(n, 1LL));
+      } else if (n < INT_MIN || n > INT_MAX) {
+        f.kind = "invalid";
+      } else if (f.kind == "status") {
+        f.status = static_cast<int>(n);
+      } else {
+        f.delay_ms = static_cast<int>(n);
+      }
     } catch (const std::exception&) {
       f.kind = "invalid";
     }
@@ -586,7 +599,7 @@ class Session {
 
     GenerationPlan plan = planned(g);
     if (fault.kind == "big-event" && !plan.output.empty())
-      plan.output.front() = std::string(1 << 20, 'x');
+      plan.output.front() = std::string(fault.big_bytes, 'x');
     const auto n = static_cast<std::int64_t>(plan.output.size() + plan.reasoning.size());
     server_.counters_.output_tokens.fetch_add(n);
     RequestTrace trace(client_preflight_ ? server_.unmeasured_ : server_.served_, chat_like,
@@ -905,7 +918,7 @@ class Session {
     const auto& o = server_.options_;
     GenerationPlan plan = planned(g);
     if (fault.kind == "big-event" && !plan.output.empty())
-      plan.output.front() = std::string(1 << 20, 'x');
+      plan.output.front() = std::string(fault.big_bytes, 'x');
     const std::string id = (chat ? "chatcmpl-" : "cmpl-") + core::uuid4();
     server_.counters_.output_tokens.fetch_add(
         static_cast<std::int64_t>(plan.output.size() + plan.reasoning.size()));

@@ -3,16 +3,54 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <new>
 #include <unordered_map>
+#include <utility>
 
 #include "app/public_dataset.hpp"
+#include "core/byte_size.hpp"
 #include "dataset/custom_loader.hpp"
+#include "dataset/memory_estimate.hpp"
 #include "dataset/prompt_blocks.hpp"
 #include "dataset/synthetic.hpp"
 
 namespace inferperf::app {
 
 namespace {
+
+// The flags that size a synthetic dataset, for a refusal: what was asked ("--isl 2000000000 with
+// --num-dataset-entries 100") and what to lower.
+std::pair<std::string, std::string> synthetic_drivers(const config::RunConfig& c,
+                                                      const dataset::SyntheticOptions& syn) {
+  std::string length = syn.rankings                ? "--rankings-passages-prompt-token-mean"
+                       : syn.sequence_distribution ? "--seq-dist"
+                                                   : "--isl";
+  std::string what =
+      syn.rankings ? length
+      : syn.sequence_distribution
+          ? fmt::format("--seq-dist {}", core::excerpt(c.input.sequence_distribution, 60))
+          : fmt::format("--isl {}", syn.isl_mean);
+  what += fmt::format(" with --num-dataset-entries {}", syn.num_conversations);
+  if (syn.prompt_batch_size > 1)
+    what += fmt::format(", --prompt-batch-size {}", syn.prompt_batch_size);
+  if (syn.turn_mean > 1) what += fmt::format(", --conversation-turn-mean {}", syn.turn_mean);
+  for (const auto& [flag, tokens] :
+       {std::pair{"--shared-system-prompt-length", syn.shared_system_length},
+        std::pair{"--user-context-prompt-length", syn.user_context_length},
+        std::pair{"--prefix-prompt-length", syn.prefix_length}}) {
+    if (tokens > 0) what += fmt::format(", {} {}", flag, tokens);
+  }
+  return {what, length + " or --num-dataset-entries"};
+}
+
+// Any error a loader returns quotes at most an excerpt of the input (the loaders cap what they
+// quote; this caps whatever one missed, so a 200 MB value never reaches the terminal).
+core::Error bounded(core::Error e) {
+  constexpr std::size_t kMaxMessageBytes = 1024;
+  if (e.message.size() > kMaxMessageBytes) e.message = core::excerpt(e.message, kMaxMessageBytes);
+  if (e.field.size() > core::kMaxExcerptBytes) e.field = core::excerpt(e.field);
+  return e;
+}
 
 core::Result<dataset::Dataset> synthetic(const config::RunConfig& c, const core::RngFactory& rngs,
                                          const tokenizer::Tokenizer* tok) {
@@ -46,7 +84,22 @@ core::Result<dataset::Dataset> synthetic(const config::RunConfig& c, const core:
     if (!dist) return dist.error();
     syn.sequence_distribution = *dist;
   }
-  return dataset::compose_synthetic(syn, rngs, tok);
+  const double bytes_per_token = dataset::bytes_per_token(tok);
+  const auto estimate = dataset::estimate_synthetic(syn, bytes_per_token);
+  const auto [what, flags] = synthetic_drivers(c, syn);
+  if (auto refusal = dataset::budget_refusal(estimate, c.limits.max_dataset_memory, what, flags);
+      !refusal.empty()) {
+    return core::Error{core::ErrorKind::kConfig, refusal, "", 0, ""};
+  }
+  auto ds = dataset::compose_synthetic(syn, rngs, tok);
+  spdlog::debug(
+      "synthetic dataset: {} of prompt text ({} estimated at {:.2f} bytes a token); about {} in "
+      "memory with request bodies and working space (limit {})",
+      core::format_byte_size(dataset::dataset_text_bytes(ds)),
+      core::format_byte_size(estimate.prompt_text), bytes_per_token,
+      core::format_byte_size(estimate.total()),
+      core::format_byte_size(dataset::dataset_memory_budget(c.limits.max_dataset_memory)));
+  return ds;
 }
 
 core::Result<PreparedDataset> from_file(const config::RunConfig& c, const core::RngFactory& rngs,
@@ -69,6 +122,8 @@ core::Result<PreparedDataset> from_file(const config::RunConfig& c, const core::
   lo.baseten_no_min_tokens = c.input.no_force_min_tokens;
   lo.baseten_omit_kv_hints = c.input.omit_kv_hints;
   lo.models = c.endpoint.model_names;
+  lo.memory_budget = dataset::dataset_memory_budget(c.limits.max_dataset_memory);
+  lo.bytes_per_token = dataset::bytes_per_token(tok);
   auto session_rng = rngs.stream("dataset.session_id");
   auto custom = dataset::load_custom_dataset(lo, session_rng);
   if (!custom) return custom.error();
@@ -109,7 +164,7 @@ core::Result<PreparedDataset> from_file(const config::RunConfig& c, const core::
     for (const auto& conv : custom->dataset.conversations) {
       if (!conv.turns.front().timestamp_ms) {
         return core::Error{core::ErrorKind::kInput,
-                           "first turn of session " + conv.session_id +
+                           "first turn of session " + core::excerpt(conv.session_id) +
                                " has no 'timestamp' (--fixed-schedule needs one)",
                            c.input.input_file, 0, "timestamp"};
       }
@@ -164,11 +219,24 @@ void assign_models(const config::RunConfig& c, const core::RngFactory& rngs, dat
   }
 }
 
-}  // namespace
+// A loaded dataset (a file, a public dataset) against the budget once its size is known: the
+// loader checked the file and the synthesized prompts as it went; this adds the kept request
+// bodies and inputs.json's working space, and catches what sampling multiplies (random_pool).
+std::string loaded_over_budget(const config::RunConfig& c, const dataset::Dataset& ds,
+                               const tokenizer::Tokenizer* tok) {
+  if (c.input.input_file.empty() && c.input.public_dataset.empty()) return {};
+  const auto estimate = dataset::estimate_loaded(ds, dataset::bytes_per_token(tok));
+  const std::string source =
+      (c.input.public_dataset.empty() ? "--input-file " + core::excerpt(c.input.input_file)
+                                      : "--public-dataset " + c.input.public_dataset) +
+      fmt::format(" ({} conversations)", ds.conversations.size());
+  return dataset::budget_refusal(estimate, c.limits.max_dataset_memory, source,
+                                 "its size (a smaller file or fewer --num-dataset-entries)");
+}
 
-core::Result<PreparedDataset> prepare_dataset(const config::RunConfig& c,
-                                              const core::RngFactory& rngs,
-                                              const tokenizer::Tokenizer* tok) {
+core::Result<PreparedDataset> prepare_unguarded(const config::RunConfig& c,
+                                                const core::RngFactory& rngs,
+                                                const tokenizer::Tokenizer* tok) {
   PreparedDataset out;
   if (!c.input.public_dataset.empty()) {  // --input-file, if given, is its file
     auto loaded = load_public_dataset(c, rngs, tok);
@@ -183,6 +251,8 @@ core::Result<PreparedDataset> prepare_dataset(const config::RunConfig& c,
     if (!composed) return composed.error();
     out.dataset = std::move(*composed);
   }
+  if (auto refusal = loaded_over_budget(c, out.dataset, tok); !refusal.empty())
+    return core::Error{core::ErrorKind::kInput, refusal, "", 0, ""};
   if (c.load.user_centric_rate &&
       (!c.input.input_file.empty() || !c.input.public_dataset.empty())) {
     // Users are paced per turn; single-turn data would make it a plain constant rate.
@@ -240,6 +310,28 @@ core::Result<PreparedDataset> prepare_dataset(const config::RunConfig& c,
   }
   assign_models(c, rngs, out.dataset);
   return out;
+}
+
+}  // namespace
+
+core::Result<PreparedDataset> prepare_dataset(const config::RunConfig& c,
+                                              const core::RngFactory& rngs,
+                                              const tokenizer::Tokenizer* tok) {
+  try {
+    auto prepared = prepare_unguarded(c, rngs, tok);
+    if (!prepared) return bounded(prepared.error());
+    return prepared;
+  } catch (const std::bad_alloc&) {
+    // The estimate let it through, but the machine had less to spare than the budget says.
+    return core::Error{
+        core::ErrorKind::kRun,
+        fmt::format(
+            "out of memory while generating the dataset (the dataset memory budget is "
+            "{}): lower --isl / --num-dataset-entries or use a smaller --input-file, or "
+            "set --max-dataset-memory below what this machine can spare",
+            core::format_byte_size(dataset::dataset_memory_budget(c.limits.max_dataset_memory))),
+        "", 0, ""};
+  }
 }
 
 report::WorkloadExpectation expected_workload(const dataset::Dataset& ds,

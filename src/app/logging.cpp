@@ -1,13 +1,13 @@
 #include "app/logging.hpp"
 
 #include <spdlog/pattern_formatter.h>
-#include <spdlog/sinks/basic_file_sink.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
 #include <cctype>
 #include <mutex>
 
+#include "app/log_file_sink.hpp"
 #include "core/secrets.hpp"
 
 namespace inferperf::app {
@@ -119,7 +119,9 @@ void init_console_logging(const std::string& level) {
 }
 
 void add_log_file(const std::filesystem::path& file) {
-  auto sink = std::make_shared<spdlog::sinks::basic_file_sink_mt>(file.string(), true);
+  // Unbuffered, with space set aside: a buffered file sink lost every line of a run that filled
+  // its disk (its buffer was first written, and failed, once the disk was full).
+  auto sink = std::make_shared<LogFileSink>(file);
   sink->set_level(spdlog::level::debug);
   sink->set_formatter(make_formatter());
   spdlog::default_logger()->sinks().push_back(sink);

@@ -6,6 +6,8 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -15,6 +17,7 @@
 #include "app/export_names.hpp"
 #include "app/logging.hpp"
 #include "config/cli.hpp"
+#include "core/error.hpp"
 #include "core/uuid.hpp"
 #include "records/record_jsonl.hpp"
 #include "records/record_line.hpp"
@@ -39,8 +42,18 @@ MergeCommand parse_merge_command(const std::vector<std::string>& args) {
                  "The merged artifact folder (created; reports in it are rewritten)")
       ->required();
   app.add_option("--max-start-skew-ms", o.max_start_skew_ms,
-                 "Warn when the shards' actual starts differ by more than this (default 100)")
-      ->check(CLI::NonNegativeNumber);
+                 "Warn when the shards' actual starts differ by more than this (default 100) "
+                 "[0 to 3,600,000 ms]")
+      ->check(CLI::Validator(
+          [](std::string& text) -> std::string {
+            // An hour bounds any skew worth a warning; NaN and inf would compare false forever.
+            const double ms = std::strtod(text.c_str(), nullptr);
+            if (std::isfinite(ms) && ms >= 0 && ms <= 3.6e6) return {};
+            return "--max-start-skew-ms must be a number of milliseconds between 0 and "
+                   "3,600,000 (got " +
+                   core::excerpt(text) + ")";
+          },
+          "", ""));
   app.add_flag("--dry-run", o.dry_run,
                "Check the command line and print what would be merged; nothing is read or written");
   if (auto stop = parse_subcommand_words(app, args, "merge")) {

@@ -39,7 +39,8 @@ class BodySink final : public transport::ResponseSink {
 
 core::Result<std::string> discover_model(const transport::BaseUrl& url, int timeout_s,
                                          std::shared_ptr<asio::ssl::context> tls,
-                                         const std::string& unix_socket) {
+                                         const std::string& unix_socket,
+                                         const transport::HeaderList& credentials) {
   auto fail = [&](const std::string& why) {
     return core::Error{core::ErrorKind::kConfig,
                        "no --model given and the model list could not be read from " +
@@ -49,9 +50,11 @@ core::Result<std::string> discover_model(const transport::BaseUrl& url, int time
   try {
     const std::string target =
         url.base_path.ends_with("/v1") ? url.base_path + "/models" : url.base_path + "/v1/models";
-    const std::string request = "GET " + target + " HTTP/1.1\r\nHost: " + url.host_header() +
-                                "\r\nUser-Agent: inferperf/" + kVersion +
-                                "\r\nAccept: application/json\r\nConnection: close\r\n\r\n";
+    std::string request = "GET " + target + " HTTP/1.1\r\nHost: " + url.host_header() +
+                          "\r\nUser-Agent: inferperf/" + kVersion +
+                          "\r\nAccept: application/json\r\nConnection: close\r\n";
+    for (const auto& [name, value] : credentials) request += name + ": " + value + "\r\n";
+    request += "\r\n";
     asio::io_context io;
     transport::ConnectionPool pool(io.get_executor(), url, std::move(tls), unix_socket);
     pool.set_reuse(false);

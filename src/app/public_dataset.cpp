@@ -10,6 +10,7 @@
 #include <fstream>
 #include <utility>
 
+#include "app/http_policy.hpp"
 #include "dataset/sharegpt_loader.hpp"
 #include "transport/http_get.hpp"
 
@@ -27,8 +28,7 @@ constexpr std::array<PublicDatasetInfo, 1> kPublicDatasets = {{
 // AIPerf's cache folder, relative to the working directory.
 constexpr std::string_view kAiperfCacheDir = ".cache/aiperf/datasets";
 
-// The file is about 650 MB: a whole slow download must fit in one deadline.
-constexpr std::chrono::seconds kDownloadTimeout{3600};
+// The file is about 650 MB (the deadline is HttpPolicy::dataset_download_timeout).
 constexpr std::uint64_t kDownloadLimit = 4ull << 30;
 
 std::string env_or_empty(const char* name) {
@@ -96,11 +96,9 @@ core::Result<PublicSource> download(const PublicDatasetInfo& info, const PublicS
   const fs::path target = cache_dir(e) / info.filename;
   spdlog::info("--public-dataset {}: no cached copy; downloading {} into {} (about 650 MB)",
                info.name, url, target.string());
-  transport::GetRequest req;
-  req.url = url;
+  transport::GetRequest req = e.http.get(url, transport::Peer::kHub);
   if (!e.hf_token.empty()) req.headers.emplace_back("Authorization", "Bearer " + e.hf_token);
-  req.verify_tls = e.verify_tls;
-  req.timeout = kDownloadTimeout;
+  req.timeout = e.http.dataset_download_timeout;
   req.body_limit = kDownloadLimit;
   const auto start = std::chrono::steady_clock::now();
   auto res = transport::http_get(req);
@@ -137,13 +135,12 @@ const PublicDatasetInfo* find_public_dataset(std::string_view name) {
   return nullptr;
 }
 
-PublicSourceEnv public_source_env() {
+PublicSourceEnv public_source_env(const transport::HttpPolicy& http) {
   PublicSourceEnv e;
+  e.http = http;
   if (!env_or_empty("HF_ENDPOINT").empty()) e.hf_endpoint = env_or_empty("HF_ENDPOINT");
   e.hf_token = env_or_empty("HF_TOKEN");
   e.offline = env_or_empty("HF_HUB_OFFLINE") == "1" || env_or_empty("HF_HUB_OFFLINE") == "true";
-  e.verify_tls = env_or_empty("AIPERF_HTTP_SSL_VERIFY") != "false" &&
-                 env_or_empty("AIPERF_HTTP_SSL_VERIFY") != "0";
   e.cache_override = env_or_empty("INFERPERF_DATASET_CACHE");
   std::error_code ec;
   e.working_dir = fs::current_path(ec);
@@ -181,7 +178,8 @@ core::Result<PreparedDataset> load_public_dataset(const config::RunConfig& c,
                                    info->name),
                        "", 0, ""};
   }
-  auto source = resolve_public_source(*info, c.input.input_file, public_source_env());
+  auto source =
+      resolve_public_source(*info, c.input.input_file, public_source_env(make_http_policy(c)));
   if (!source) return source.error();
   spdlog::info("--public-dataset {}: reading {} ({})", info->name, source->path.string(),
                source->origin);

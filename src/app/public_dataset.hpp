@@ -12,6 +12,7 @@
 #include "core/error.hpp"
 #include "core/rng.hpp"
 #include "tokenizer/tokenizer.hpp"
+#include "transport/http_policy.hpp"
 
 namespace inferperf::app {
 
@@ -32,11 +33,11 @@ struct PublicSourceEnv {
   std::string hf_endpoint = "https://huggingface.co";  // HF_ENDPOINT
   std::string hf_token;                                // HF_TOKEN: sent as a bearer token
   bool offline = false;                                // HF_HUB_OFFLINE=1|true: no download
-  bool verify_tls = true;                              // AIPERF_HTTP_SSL_VERIFY=false|0: off
-  std::filesystem::path cache_override;                // INFERPERF_DATASET_CACHE
-  std::filesystem::path working_dir;                   // for .cache/aiperf/datasets
+  transport::HttpPolicy http;  // TLS trust and timeouts (the download is a Peer::kHub fetch)
+  std::filesystem::path cache_override;  // INFERPERF_DATASET_CACHE
+  std::filesystem::path working_dir;     // for .cache/aiperf/datasets
 };
-PublicSourceEnv public_source_env();
+PublicSourceEnv public_source_env(const transport::HttpPolicy& http);
 
 struct PublicSource {
   std::filesystem::path path;

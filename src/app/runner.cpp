@@ -20,6 +20,7 @@
 #include "app/dataset_setup.hpp"
 #include "app/exit_codes.hpp"
 #include "app/export_names.hpp"
+#include "app/http_policy.hpp"
 #include "app/input_config.hpp"
 #include "app/inputs_json.hpp"
 #include "app/live_view.hpp"
@@ -244,12 +245,13 @@ int run_profile(config::RunConfig c, fs::path* artifact_dir_out) {
     urls.push_back(std::move(*parsed));
   }
   // One client TLS context for every worker (and the model discovery), when any URL is https://.
-  const transport::TransportOptions transport_options{c.endpoint.ssl_ca_file, c.endpoint.insecure,
+  const transport::HttpPolicy http_policy = make_http_policy(c);  // every client's TLS and keys
+  const transport::TransportOptions transport_options{c.endpoint.ssl_ca_file, http_policy.insecure,
                                                       c.endpoint.unix_socket,
                                                       c.endpoint.local_addresses};
   std::shared_ptr<boost::asio::ssl::context> tls_context;
   if (std::any_of(urls.begin(), urls.end(), [](const auto& u) { return u.scheme == "https"; })) {
-    if (c.endpoint.insecure)
+    if (http_policy.insecure)
       spdlog::warn("--insecure: TLS certificates and host names are not verified");
     auto made = transport::make_client_tls_context(transport_options);
     if (!made) {
@@ -275,7 +277,8 @@ int run_profile(config::RunConfig c, fs::path* artifact_dir_out) {
     c.endpoint.streaming = false;
   }
   if (c.endpoint.model_names.empty()) {
-    auto model = discover_model(urls.front(), 10, tls_context, c.endpoint.unix_socket);
+    auto model = discover_model(urls.front(), static_cast<int>(http_policy.setup_timeout.count()),
+                                tls_context, c.endpoint.unix_socket, http_policy.credentials);
     if (!model) {
       print_error(model.error());
       return kExitBadConfig;
@@ -369,6 +372,8 @@ int run_profile(config::RunConfig c, fs::path* artifact_dir_out) {
   plan.body_options = bo;
   plan.connection_reuse = c.endpoint.connection_reuse;
   plan.capture_raw = c.output.export_level == config::ExportLevel::kRaw;
+  plan.max_response_bytes = c.limits.max_response_bytes;
+  plan.max_sse_event_bytes = c.limits.max_sse_event_bytes;
   plan.transport = transport_options;
   plan.tls_context = tls_context;
   if (const char* poll = std::getenv("AIPERF_HTTP_VIDEO_POLL_INTERVAL")) {
@@ -534,6 +539,13 @@ int run_profile(config::RunConfig c, fs::path* artifact_dir_out) {
     }
   };
   SignalWatcher signals([&](int sig) { request_stop(fmt::format("received {}", strsignal(sig))); });
+  // A failed write to the records file (a full disk) is said at once and stops the run as a first
+  // signal would (in-flight requests get the grace period); the exit code is then 1.
+  collector.set_on_write_failure([&phases](const std::string& error, std::int64_t kept) {
+    spdlog::error("{}; stopping the run (the {} record(s) written before it are kept)", error,
+                  kept);
+    phases.stop();
+  });
 
   // ---- live view (spec 6.10): an explicit --ui-type wins; otherwise none when stdout is not
   // a terminal, simple with -v/-vv, else the dashboard.
@@ -593,7 +605,9 @@ int run_profile(config::RunConfig c, fs::path* artifact_dir_out) {
   // ---- analyse and export -----------------------------------------------------------------------
   // Exact counts after the run, so no worker ever waited on a tokenizer.
   if (client_counts) count_tokens(*tok, ds, recs);
-  ctx.was_cancelled = stop_requested.load() || phases.failure_threshold_exceeded();
+  const bool records_failed = collector.write_failed();
+  ctx.was_cancelled =
+      stop_requested.load() || phases.failure_threshold_exceeded() || records_failed;
   // A signal (or q) wins: the user stopped the run (130) whatever its failures.
   ctx.failure_threshold_exceeded = phases.failure_threshold_exceeded() && !stop_requested.load();
   ctx.phase_start_ns = outcome.start_ns;
@@ -608,19 +622,31 @@ int run_profile(config::RunConfig c, fs::path* artifact_dir_out) {
   if (prepared->is_trace) ctx.workload = expected_workload(ds, recs, prepared->type_name);
   // The records file gains the client token counts, the manifest the phase window: together
   // they let `inferperf analyze` rebuild every report.
-  bool saved = true;
-  if (client_counts) {
+  // After a failed write the records file keeps what reached the disk; it is not rewritten (the
+  // manifest then says so, and `analyze` counts the tokens itself).
+  bool saved = !records_failed;
+  if (client_counts && !records_failed) {
     if (auto w = save_records(artifact_dir / records::kRecordsFileName, recs, anchor); !w) {
       spdlog::error("{}", w.error().describe());
       saved = false;
     }
   }
-  if (auto m = write_manifest(artifact_dir, ctx, settings, saved); !m) {
+  // Records without their client counts keep the tokenizer named, so `analyze` can count them.
+  if (auto m = write_manifest(artifact_dir, ctx, settings, saved, saved ? std::nullopt : recount);
+      !m) {
     spdlog::error("{}", m.error().describe());
   }
   int code = report_results(recs, settings, ctx);
   if (!write_telemetry_exports(*tel, c, ctx, export_names(settings.export_prefix)) && code == 0)
     code = kExitRunFailed;
+  if (records_failed) {
+    // Said again under the report, which has scrolled the first message away.
+    spdlog::error(
+        "the run was stopped early: {}; the records file holds the {} record(s) written before "
+        "that ('inferperf analyze {}' rebuilds the reports from them once there is room)",
+        collector.write_error(), collector.records_written(), artifact_dir.string());
+    code = kExitRunFailed;
+  }
   return code;
 }
 

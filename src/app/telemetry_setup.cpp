@@ -9,6 +9,7 @@
 #include <iostream>
 #include <thread>
 
+#include "app/http_policy.hpp"
 #include "report/exporters.hpp"
 #include "report/telemetry_exports.hpp"
 #include "telemetry/nvml.hpp"
@@ -44,13 +45,6 @@ std::vector<std::string> env_list(const char* name, std::vector<std::string> fal
   return out;
 }
 
-bool env_false(const char* name) {
-  const char* v = std::getenv(name);
-  if (!v) return false;
-  const std::string s = v;
-  return s == "0" || s == "false" || s == "False" || s == "FALSE" || s == "no";
-}
-
 }  // namespace
 
 core::Result<RunTelemetry> setup_telemetry(const config::RunConfig& c,
@@ -59,7 +53,8 @@ core::Result<RunTelemetry> setup_telemetry(const config::RunConfig& c,
   RunTelemetry t;
   const auto& tc = c.telemetry;
   telemetry::CollectorOptions o;
-  o.verify_tls = !env_false("AIPERF_HTTP_SSL_VERIFY");
+  o.http = make_http_policy(c);
+  o.probe_timeout_s = static_cast<double>(o.http.setup_timeout.count());
   o.interval_s = std::min(env_seconds("AIPERF_GPU_COLLECTION_INTERVAL", 0.333),
                           env_seconds("AIPERF_SERVER_METRICS_COLLECTION_INTERVAL", 0.333));
   t.interval_s = o.interval_s;

@@ -5,6 +5,8 @@
 #include <unordered_map>
 #include <utility>
 
+#include "app/http_policy.hpp"
+#include "tokenizer/bounded_count.hpp"
 #include "tokenizer/resolve.hpp"
 #include "transport/http_get.hpp"
 
@@ -63,16 +65,15 @@ core::Result<LoadedTokenizer> load_run_tokenizer(const config::RunConfig& c) {
   if (!env("HF_ENDPOINT").empty()) ro.hf_endpoint = env("HF_ENDPOINT");
   ro.hf_token = env("HF_TOKEN");
   ro.offline = env("HF_HUB_OFFLINE") == "1" || env("HF_HUB_OFFLINE") == "true";
-  const bool verify_tls =
-      env("AIPERF_HTTP_SSL_VERIFY") != "false" && env("AIPERF_HTTP_SSL_VERIFY") != "0";
+  if (c.tokenizer.name.empty()) ro.flag = "--tokenizer (the model name by default)";
+  const transport::HttpPolicy http = make_http_policy(c);
   const tokenizer::HubFetch fetch =
-      [verify_tls](const std::string& target,
-                   const auto& headers) -> core::Result<tokenizer::HubResponse> {
-    transport::GetRequest req;
-    req.url = target;
+      [&http](const std::string& target,
+              const auto& headers) -> core::Result<tokenizer::HubResponse> {
+    // The Hub is a third party: only HF_TOKEN (in `headers`) goes there, never the run's key.
+    transport::GetRequest req = http.get(target, transport::Peer::kHub);
     req.headers = headers;
-    req.verify_tls = verify_tls;
-    req.timeout = std::chrono::seconds(600);  // a whole tokenizer file on a slow link
+    req.timeout = http.hub_file_timeout;
     auto res = transport::http_get(req);
     if (!res) return res.error();
     return tokenizer::HubResponse{res->status, std::move(res->body), res->header("x-repo-commit")};
@@ -152,17 +153,22 @@ void count_tokens(const tokenizer::Tokenizer& tok, const dataset::Dataset& ds,
       r.client_tokens.input = static_cast<std::int64_t>(tok.count(input)) + known;
     }
     if (r.content_events.empty()) continue;
+    // Output text is the server's: counted within a bound per text, estimated beyond it.
+    auto count = [&](std::string_view text) {
+      const auto c = tokenizer::count_bounded(tok, text);
+      r.client_tokens.output_estimated |= c.estimated;
+      return c.tokens;
+    };
     std::string content, reasoning;
     r.client_tokens.per_event.clear();
+    r.client_tokens.output_estimated = false;
     for (const auto& e : r.content_events) {
       content += e.content;
       reasoning += e.reasoning;
-      r.client_tokens.per_event.push_back(
-          static_cast<std::int64_t>(tok.count(e.content) + tok.count(e.reasoning)));
+      r.client_tokens.per_event.push_back(count(e.content) + count(e.reasoning));
     }
-    r.client_tokens.output = static_cast<std::int64_t>(tok.count(content));
-    if (!reasoning.empty())
-      r.client_tokens.reasoning = static_cast<std::int64_t>(tok.count(reasoning));
+    r.client_tokens.output = count(content);
+    if (!reasoning.empty()) r.client_tokens.reasoning = count(reasoning);
   }
 }
 

@@ -22,8 +22,9 @@ struct LoadedTokenizer {
   std::string file;         // the tokenizer file loaded (kept for `analyze` of an unfinished run)
 };
 
-// Resolves --tokenizer (default: the model name) from the environment (HF_*, XDG_CACHE_HOME, HOME,
-// AIPERF_HTTP_SSL_VERIFY) and loads it; Hub downloads use transport::http_get.
+// Resolves --tokenizer (default: the model name) from the environment (HF_*, XDG_CACHE_HOME, HOME)
+// and loads it; Hub downloads use transport::http_get under the run's HttpPolicy. A name written
+// as a local path is never downloaded (exit 2 when it is missing).
 core::Result<LoadedTokenizer> load_run_tokenizer(const config::RunConfig& c);
 
 // Fills every record's ClientTokens: the input as AIPerf tokenizes it (system prompt, user context

@@ -26,6 +26,17 @@ struct CliOutcome {
 
 CliOutcome parse_command_line(const std::vector<std::string>& args);
 
+// One option of `inferperf profile` or `inferperf analyze-trace`, listed from the same CLI11
+// application parse_command_line builds (so a test over them cannot miss a new flag).
+struct CliOptionInfo {
+  std::string subcommand;          // "profile" or "analyze-trace"
+  std::string name;                // the first long name: "--request-rate"
+  std::vector<std::string> names;  // every spelling: "--isl", "-b", ...
+  std::string type_name;           // CLI11's: INT, UINT, FLOAT, BYTES, TEXT, ...
+  bool numeric = false;            // takes a number (also the --max-* sizes kept as text)
+};
+std::vector<CliOptionInfo> cli_options();
+
 // Reproduction line as AIPerf prints it: strings single-quoted, numbers and flags bare.
 std::string build_cli_command(const std::vector<std::string>& args);
 

@@ -207,7 +207,7 @@ struct ShardConfig {
 // --max-*: the ceilings that keep hostile input and hostile servers from exhausting the host
 // (docs/limits.md). Sizes in bytes; 0 for max_dataset_memory means "half the physical memory".
 struct LimitsConfig {
-  std::uint64_t max_dataset_memory = 0;        // --max-dataset-memory: the dataset's estimated size
+  std::uint64_t max_dataset_memory = 0;  // --max-dataset-memory: the dataset's estimated size
   std::uint64_t max_response_bytes = 256ull << 20;  // --max-response-bytes: one response body
   std::uint64_t max_sse_event_bytes = 16ull << 20;  // --max-sse-event-bytes: one SSE event
 };

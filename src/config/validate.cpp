@@ -99,6 +99,34 @@ std::string resolve_pattern(std::optional<double> rate, std::string& pattern,
   return "";
 }
 
+// Quantities derived from several flags, each within its own range (docs/limits.md): the run's
+// token total must stay exact in a double (the metrics' sums), and a user's turn gap must stay
+// below the 365 days every duration is held to.
+void validate_derived(const RunConfig& c, std::vector<std::string>& errors) {
+  const auto& load = c.load;
+  const auto& in = c.input;
+  constexpr double kExactInDouble = 9007199254740992.0;  // 2^53
+  const double requests =
+      load.request_count  ? static_cast<double>(*load.request_count)
+      : load.num_sessions ? static_cast<double>(*load.num_sessions) * std::max(1.0, in.turn_mean)
+                          : 0.0;
+  const double per_request =
+      (static_cast<double>(in.isl_mean) + static_cast<double>(in.osl_mean.value_or(0))) *
+      std::max(1, in.prompt_batch_size);
+  if (requests * per_request > kExactInDouble) {
+    errors.push_back(
+        "--isl/--osl x --request-count (or --num-sessions): " + short_num(requests * per_request) +
+        " tokens in all, more than 2^53 (9,007,199,254,740,992), the most the token "
+        "totals count exactly; lower one of them");
+  }
+  if (load.user_centric_rate && load.num_users && *load.user_centric_rate > 0 &&
+      *load.num_users / *load.user_centric_rate > 365.0 * 86400.0) {
+    errors.push_back("--num-users / --user-centric-rate: each user would wait " +
+                     short_num(*load.num_users / *load.user_centric_rate) +
+                     " s between turns, more than 31,536,000 (365 days)");
+  }
+}
+
 // The shard options on their own; how each load splits is checked by the timing module's
 // shard_plan (a share of zero is refused there, once the defaults are resolved).
 // Upper bounds whose derived quantities stay representable (issue: a rate of 1e11 gave 0 ns
@@ -129,6 +157,7 @@ void validate_magnitudes(const RunConfig& c, std::vector<std::string>& errors) {
   count(c.load.num_sessions, "--num-sessions");
   count(c.load.warmup.request_count, "--warmup-request-count");
   count(c.load.warmup.num_sessions, "--num-warmup-sessions");
+  validate_derived(c, errors);
   const double t = c.endpoint.request_timeout_s;
   if (!(std::isfinite(t) && t > 0 && t <= kMaxTimeoutS)) {
     errors.push_back(

@@ -6,6 +6,7 @@
 #include <array>
 #include <map>
 
+#include "core/byte_size.hpp"
 #include "core/uuid.hpp"
 #include "dataset/input_file.hpp"
 #include "dataset/loader_internal.hpp"
@@ -170,7 +171,7 @@ core::Result<CustomType> detect_record_type(const std::string& json_line, const 
                  std::string keys;
                  for (auto it = j.begin(); it != j.end(); ++it)
                    keys += (keys.empty() ? "" : ", ") + it.key();
-                 return keys.empty() ? std::string("none") : keys;
+                 return keys.empty() ? std::string("none") : core::excerpt(keys);
                }() +
                "); pass --custom-dataset-type (one of " + type_names() + ")");
   }
@@ -275,6 +276,24 @@ bool first_record_timed(const Dataset& ds) {
 
 }  // namespace
 
+namespace {
+// A file is held whole while it loads and its rows' text is kept: about twice its size. Checked
+// before reading, so a file larger than the budget costs nothing.
+std::optional<core::Error> check_file_size(const fs::path& path, std::uint64_t budget) {
+  std::error_code ec;
+  const auto size = fs::file_size(path, ec);
+  if (ec || budget == 0 || 2 * static_cast<double>(size) <= static_cast<double>(budget))
+    return std::nullopt;
+  return core::Error{
+      core::ErrorKind::kInput,
+      fmt::format("is {}; loading it needs about {}, more than the dataset memory budget of {} "
+                  "(raise --max-dataset-memory, or use a smaller file)",
+                  core::format_byte_size(size), core::format_byte_size(2 * size),
+                  core::format_byte_size(budget)),
+      path.string(), 0, "--input-file"};
+}
+}  // namespace
+
 core::Result<CustomDataset> load_custom_dataset(const CustomLoadOptions& o,
                                                 std::mt19937_64& id_rng) {
   const std::string file = o.path.string();
@@ -289,9 +308,9 @@ core::Result<CustomDataset> load_custom_dataset(const CustomLoadOptions& o,
   if (o.type) {
     type = type_from_name(*o.type);
     if (!type) {
-      return config_error(
-          "unknown --custom-dataset-type " + *o.type + " (one of " + type_names() + ")",
-          "--custom-dataset-type");
+      return config_error("unknown --custom-dataset-type " + core::excerpt(*o.type) + " (one of " +
+                              type_names() + ")",
+                          "--custom-dataset-type");
     }
   }
   const bool reads_folders = type == CustomType::kRawPayload || type == CustomType::kRandomPool ||
@@ -305,6 +324,7 @@ core::Result<CustomDataset> load_custom_dataset(const CustomLoadOptions& o,
   if (!folder && is_columnar_file(o.path)) return columnar_file_error(file);
   std::string content;
   if (!folder && !reads_folders) {
+    if (auto e = check_file_size(o.path, o.memory_budget)) return *e;
     auto read = read_input_file(o.path, type ? type_info(*type).name : "dataset");
     if (!read) return read.error();
     content = std::move(*read);

@@ -62,6 +62,10 @@ struct CustomLoadOptions {
   bool baseten_no_min_tokens = false;  // --no-force-min-tokens
   bool baseten_omit_kv_hints = false;  // --omit-kv-hints
   std::vector<std::string> models;     // --model values (weka_trace maps recorded models onto them)
+  // --max-dataset-memory (bytes, 0 = no limit): the file and the prompt text its rows ask for
+  // are checked against it row by row, before any text is generated.
+  std::uint64_t memory_budget = 0;
+  double bytes_per_token = 5.0;  // of synthesized prompt text (memory_estimate.hpp)
 };
 
 struct CustomDataset {

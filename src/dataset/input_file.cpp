@@ -65,13 +65,23 @@ std::optional<TextPosition> find_invalid_utf8(std::string_view s) {
   return std::nullopt;
 }
 
+namespace {
+
+// "a mooncake_trace dataset", or "a dataset" when the type is not known yet.
+std::string dataset_noun(std::string_view what) {
+  return what == "dataset" || what.empty() ? std::string("a dataset")
+                                           : fmt::format("a {} dataset", what);
+}
+
+}  // namespace
+
 core::Result<std::string> read_input_file(const fs::path& path, std::string_view what) {
   const std::string file = path.string();
   std::error_code ec;
   if (!fs::exists(path, ec)) return input_error(file, 0, "the file does not exist");
   if (fs::is_directory(path, ec)) {
     return input_error(file, 0,
-                       fmt::format("is a folder, but a {} dataset is a single file", what));
+                       fmt::format("is a folder, but {} is a single file", dataset_noun(what)));
   }
   std::ifstream in(path, std::ios::binary);
   if (!in) return input_error(file, 0, "cannot be opened for reading");
@@ -89,7 +99,7 @@ core::Result<std::string> read_input_file(const fs::path& path, std::string_view
   }
   if (content.find_first_not_of(" \t\r\n") == std::string::npos)
     return input_error(file, 0,
-                       fmt::format("is empty: a {} dataset needs at least one entry", what));
+                       fmt::format("is empty: {} needs at least one entry", dataset_noun(what)));
   if (auto bad = find_invalid_utf8(content)) {
     return input_error(file, bad->line,
                        fmt::format("invalid UTF-8 at column {} (byte 0x{:02x}); the file must be "
@@ -106,8 +116,9 @@ core::Error json_syntax_error(const std::string& file, int line, std::string_vie
   const std::size_t from = at > 30 ? at - 30 : 0;
   std::string near(text.substr(from, std::min<std::size_t>(60, text.size() - from)));
   while (!near.empty() && (near.back() == '\r' || near.back() == '\n')) near.pop_back();
-  return input_error(
-      file, line, fmt::format("invalid JSON at column {}: {} (near '{}')", at + 1, reason, near));
+  return input_error(file, line,
+                     fmt::format("invalid JSON at column {}: {} (near '{}')", at + 1,
+                                 core::excerpt(reason), core::excerpt(near)));
 }
 
 std::string json_exception_reason(const nlohmann::json::exception& e) {
@@ -116,7 +127,8 @@ std::string json_exception_reason(const nlohmann::json::exception& e) {
     if (const auto close = what.find("] "); close != std::string_view::npos)
       what.remove_prefix(close + 2);
   }
-  return std::string(what);
+  // nlohmann quotes the token it stopped in: an unterminated string is the rest of the line.
+  return core::excerpt(what);
 }
 
 std::optional<core::Error> for_each_json_line(std::string_view content, const std::string& file,

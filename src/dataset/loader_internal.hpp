@@ -24,6 +24,7 @@ struct LoadContext {
   CustomDataset& out;
   std::optional<PromptBlockBuilder> blocks;  // formats with hash ids
   std::size_t next_row_key = 0;              // seeds each row's fresh text
+  double planned_bytes = 0;                  // prompt text the rows so far will generate
 
   core::Error error(int line, std::string field, std::string message) const {
     return core::Error{core::ErrorKind::kInput, std::move(message), file, line, std::move(field)};

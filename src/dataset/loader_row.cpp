@@ -2,8 +2,10 @@
 
 #include <cmath>
 
+#include "core/byte_size.hpp"
 #include "dataset/input_file.hpp"
 #include "dataset/loader_internal.hpp"
+#include "dataset/memory_estimate.hpp"
 
 namespace inferperf::dataset {
 
@@ -97,8 +99,29 @@ std::optional<core::Error> LoadContext::synthesize(int line, std::string_view fi
                                                    Turn& turn) {
   const std::uint64_t key = next_row_key++;
   if (input_length <= 0) return error(line, std::string(field), "input_length must be at least 1");
+  if (input_length > kMaxRowTokens) {
+    return error(line, std::string(field),
+                 fmt::format("asks for {} prompt tokens, more than any model's context window "
+                             "(at most {} per row): the row is corrupt or the unit is wrong",
+                             input_length, kMaxRowTokens));
+  }
   if (!blocks) return error(line, std::string(field), "no prompt generator for this format");
+  const long long shared_before = blocks->required_tokens();
   if (auto e = blocks->require(ids, input_length)) return error(line, "hash_ids", *e);
+  // What this row adds: its new hash-id blocks (shared ones exist once) and its unshared tail.
+  const long long added = blocks->required_tokens() - shared_before + input_length -
+                          blocks->covered_tokens(ids, input_length);
+  planned_bytes += static_cast<double>(added) * options.bytes_per_token + sizeof(Turn);
+  if (options.memory_budget > 0 && planned_bytes > static_cast<double>(options.memory_budget)) {
+    return error(
+        line, std::string(field),
+        fmt::format("the rows up to this one ask for about {} of prompt text, more than the "
+                    "dataset memory budget of {}: use a smaller trace (or "
+                    "--synthesis-max-isl / --synthesis-prompt-len-multiplier), or raise "
+                    "--max-dataset-memory",
+                    core::format_byte_size(static_cast<std::uint64_t>(planned_bytes)),
+                    core::format_byte_size(options.memory_budget)));
+  }
   turn.synthetic_tokens = input_length;
   // The text the blocks do not cover (all of it without hash ids) is generated when the whole
   // file is loaded, on every core (PromptBlockBuilder::build).

@@ -53,19 +53,19 @@ std::optional<core::Error> read_local(const std::string& value, const fs::path& 
   std::error_code ec;
   if (p.is_relative() && !fs::exists(p, ec) && fs::exists(dataset_dir / p, ec)) p = dataset_dir / p;
   if (!fs::is_regular_file(p, ec)) {
-    return at.error(field, "'" + value +
+    return at.error(field, "'" + core::excerpt(value) +
                                "' is not a URL, a data: URI or a readable file (relative paths "
                                "are tried from the working directory, then the dataset's folder)");
   }
   format = lower(p.extension().string());
   if (!format.empty()) format.erase(0, 1);
   if (!kMime.count(format))
-    return at.error(field,
-                    "'" + value + "' has an unknown media type (extension '" + format + "')");
+    return at.error(field, "'" + core::excerpt(value) + "' has an unknown media type (extension '" +
+                               core::excerpt(format) + "')");
   std::ifstream in(p, std::ios::binary);
   std::ostringstream buf;
   if (!in || !(buf << in.rdbuf()) || in.bad())
-    return at.error(field, "'" + value + "' cannot be read");
+    return at.error(field, "'" + core::excerpt(value) + "' cannot be read");
   bytes = std::move(buf).str();
   return std::nullopt;
 }
@@ -89,7 +89,8 @@ std::optional<core::Error> add_item(const std::string& value, MediaItem::Kind ki
     format = slash < semi ? lower(value.substr(slash + 1, semi - slash - 1)) : std::string();
     if (format == "mpeg") format = "mp3";
     if (!kMime.count(format) || !kMime.at(format).starts_with("audio/"))
-      return at.error(field, "unknown audio type in data: URI '" + value.substr(0, comma) + "'");
+      return at.error(
+          field, "unknown audio type in data: URI '" + core::excerpt(value.substr(0, comma)) + "'");
     data = value.substr(comma + 1);
   } else if (kind == MediaItem::Kind::kAudio && is_remote(value)) {
     return at.error(field, "audio must be a local file or base64 data (\"wav,<base64>\")");

@@ -99,7 +99,8 @@ std::optional<core::Error> load_mooncake(LoadContext& ctx, std::string_view cont
         std::optional<std::string> mode;
         if (auto e = r.string("message_mode", mode)) return e;
         if (mode && *mode != "history" && *mode != "delta")
-          return r.error("message_mode", "must be \"history\" or \"delta\", got \"" + *mode + "\"");
+          return r.error("message_mode",
+                         "must be \"history\" or \"delta\", got \"" + core::excerpt(*mode) + "\"");
         if (mode && *mode == "delta" && form != "messages")
           return r.error("message_mode", "delta mode is only allowed with messages");
 
@@ -181,8 +182,8 @@ std::optional<core::Error> load_mooncake(LoadContext& ctx, std::string_view cont
           return r.error(std::string(form),
                          fmt::format("session '{}' mixes {} rows (first at line {}) with {} rows; "
                                      "a session's rows must all use one input form",
-                                     *sid, kind_name(it->second.kind), it->second.first_line,
-                                     kind_name(kind)));
+                                     core::excerpt(*sid), kind_name(it->second.kind),
+                                     it->second.first_line, kind_name(kind)));
         }
         convs[it->second.conversation].turns.push_back(std::move(turn));
         return std::nullopt;

@@ -9,6 +9,7 @@
 
 #include "core/rng.hpp"
 #include "dataset/corpus.hpp"
+#include "dataset/parallel_jobs.hpp"
 #include "dataset/synthetic.hpp"
 
 namespace inferperf::dataset {
@@ -111,6 +112,7 @@ std::optional<std::string> PromptBlockBuilder::require(const std::vector<std::in
     const int need = static_cast<int>(k + 1 == m ? last : b);
     auto [it, fresh] = sizes_.emplace(ids[static_cast<std::size_t>(k)], need);
     if (fresh) {
+      required_tokens_ += need;
       order_.push_back(it->first);
       starts_[it->first] = k == 0;
     } else if (it->second != need) {
@@ -167,11 +169,7 @@ std::shared_ptr<const PromptBlocks> PromptBlockBuilder::build(
   if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   threads =
       static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(threads), jobs / 16 + 1));
-  {
-    std::vector<std::jthread> pool;
-    for (int t = 1; t < threads; ++t) pool.emplace_back(work);
-    work();
-  }
+  run_on_threads(threads, work);
   sizes_.clear();
   order_.clear();
   starts_.clear();

@@ -47,6 +47,8 @@ class PromptBlockBuilder {
                                           int input_length) const;
   // check_layout, then records the size each of the row's blocks must have.
   std::optional<std::string> require(const std::vector<std::int64_t>& ids, int input_length);
+  // Tokens of every block required so far (each hash id counted once).
+  long long required_tokens() const { return required_tokens_; }
   // Tokens the row's blocks cover (the rest of input_length is an unshared tail).
   int covered_tokens(const std::vector<std::int64_t>& ids, int input_length) const;
   // A fresh, unshared text of exactly `tokens` tokens, deterministic in `key`; `follows`: it comes
@@ -66,6 +68,7 @@ class PromptBlockBuilder {
   std::unordered_map<std::int64_t, int> sizes_;    // id -> tokens
   std::vector<std::int64_t> order_;                // ids in first-use order
   std::unordered_map<std::int64_t, bool> starts_;  // id -> first used at a prompt's start
+  long long required_tokens_ = 0;
 };
 
 }  // namespace inferperf::dataset

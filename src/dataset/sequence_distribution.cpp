@@ -46,16 +46,17 @@ core::Result<SequenceDistribution> parse_pairs(const std::string& body, char pai
     pos = end == std::string::npos ? body.size() : end + 1;
     if (item.empty()) continue;
     const auto colon = item.rfind(':');
-    if (colon == std::string::npos) return bad("'" + item + "' has no ':probability'");
+    if (colon == std::string::npos)
+      return bad("'" + core::excerpt(item) + "' has no ':probability'");
     std::string lens = strip(item.substr(0, colon), " ()");
     const auto comma = lens.find(',');
-    if (comma == std::string::npos) return bad("'" + item + "' needs ISL,OSL");
+    if (comma == std::string::npos) return bad("'" + core::excerpt(item) + "' needs ISL,OSL");
     SequencePair p;
     double isl = 0, osl = 0, unused = 0;
     if (!number_with_stddev(strip(lens.substr(0, comma), " "), isl, p.isl_stddev) ||
         !number_with_stddev(strip(lens.substr(comma + 1), " "), osl, p.osl_stddev) ||
         !number_with_stddev(strip(item.substr(colon + 1), " "), p.probability, unused)) {
-      return bad("'" + item + "' is not ISL,OSL:P");
+      return bad("'" + core::excerpt(item) + "' is not ISL,OSL:P");
     }
     p.isl = static_cast<int>(std::lround(isl));
     p.osl = static_cast<int>(std::lround(osl));

@@ -215,14 +215,16 @@ core::Result<std::vector<Entry>> read_entries(const dom::element& root, const st
     }
     auto conversations = obj.at_key("conversations");
     if (conversations.error() != simdjson::SUCCESS) {
-      return file_error(file, fmt::format("entry [{}]{} has no 'conversations' list", index,
-                                          entry.id.empty() ? "" : " (id " + entry.id + ")"));
+      return file_error(
+          file, fmt::format("entry [{}]{} has no 'conversations' list", index,
+                            entry.id.empty() ? "" : " (id " + core::excerpt(entry.id) + ")"));
     }
     dom::array messages;
     if (conversations.get_array().get(messages) != simdjson::SUCCESS) {
-      return file_error(file, fmt::format("entry [{}]{}: 'conversations' must be a list, got {}",
-                                          index, entry.id.empty() ? "" : " (id " + entry.id + ")",
-                                          type_name(conversations.value_unsafe())));
+      return file_error(file,
+                        fmt::format("entry [{}]{}: 'conversations' must be a list, got {}", index,
+                                    entry.id.empty() ? "" : " (id " + core::excerpt(entry.id) + ")",
+                                    type_name(conversations.value_unsafe())));
     }
     if (auto err = read_pairs(messages, file, index, entry.pairs)) return *err;
     entries.push_back(std::move(entry));

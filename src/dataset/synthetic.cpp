@@ -9,6 +9,7 @@
 
 #include "core/uuid.hpp"
 #include "dataset/corpus.hpp"
+#include "dataset/parallel_jobs.hpp"
 
 namespace inferperf::dataset {
 
@@ -172,9 +173,7 @@ void generate_all(const std::vector<PromptJob>& jobs, std::vector<std::string*> 
   if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   threads = static_cast<int>(
       std::min<std::size_t>(static_cast<std::size_t>(threads), jobs.size() / 4 + 1));
-  std::vector<std::jthread> pool;
-  for (int t = 1; t < threads; ++t) pool.emplace_back(work);
-  work();
+  run_on_threads(threads, work);
 }
 
 }  // namespace

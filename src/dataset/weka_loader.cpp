@@ -13,6 +13,7 @@
 
 #include "dataset/input_file.hpp"
 #include "dataset/loader_internal.hpp"
+#include "dataset/memory_estimate.hpp"
 
 namespace inferperf::dataset {
 
@@ -45,7 +46,7 @@ std::optional<core::Error> known_keys(const Row& r, const std::string_view (&key
                                       const std::string& prefix, std::string_view what) {
   for (auto it = r.json().begin(); it != r.json().end(); ++it) {
     if (std::find(std::begin(keys), std::end(keys), it.key()) == std::end(keys)) {
-      return r.error(prefix + it.key(),
+      return r.error(prefix + core::excerpt(it.key()),
                      fmt::format("unknown field in a weka_trace {} (the format allows only its "
                                  "own fields)",
                                  what));
@@ -107,7 +108,11 @@ std::optional<core::Error> parse_request(LoadContext& ctx, const ojson& j, const
   if (auto e = at(r.int_list("hash_ids", out.ids), p)) return e;
   if (auto e = string_list(r, "input_types", p)) return e;
   if (auto e = string_list(r, "output_types", p)) return e;
-  if (*in > INT32_MAX) return r.error(p + "in", "is too large");
+  if (*in > kMaxRowTokens) {
+    return r.error(p + "in", fmt::format("asks for {} prompt tokens, more than any model's context "
+                                         "window (at most {} per request)",
+                                         *in, kMaxRowTokens));
+  }
   out.where = where;
   out.t = *t;
   out.model = model.value_or("");
@@ -312,7 +317,7 @@ std::optional<core::Error> parse_trace(LoadContext& ctx, const ojson& j, Loaded&
   if (auto e = r.string("id", id)) return e;
   if (auto e = r.string("hash_id_scope", scope)) return e;
   if (scope && *scope != "local")
-    return r.error("hash_id_scope", "must be \"local\", got \"" + *scope + "\"");
+    return r.error("hash_id_scope", "must be \"local\", got \"" + core::excerpt(*scope) + "\"");
   if (auto e = r.integer("block_size", block, 1)) return e;
   if (block && *block > kMaxBlockSize)
     return r.error("block_size", fmt::format("must be at most {}", kMaxBlockSize));
@@ -337,8 +342,9 @@ std::optional<core::Error> parse_trace(LoadContext& ctx, const ojson& j, Loaded&
       Subagent sa;
       if (auto e = parse_subagent(ctx, item, where, sa, out.models_seen)) return e;
       if (!agents.insert(sa.agent_id).second) {
-        return ctx.error(0, where + ".agent_id",
-                         fmt::format("agent_id '{}' appears twice in the trace", sa.agent_id));
+        return ctx.error(
+            0, where + ".agent_id",
+            fmt::format("agent_id '{}' appears twice in the trace", core::excerpt(sa.agent_id)));
       }
       out.subagents.push_back(std::move(sa));
       continue;
@@ -399,7 +405,7 @@ void build_conversations(LoadContext& ctx, Loaded& tr, std::int64_t& next_global
     if (!tr.subagents.empty()) {
       ctx.out.warnings.push_back(fmt::format(
           "{}: trace '{}' has no top-level request to spawn its subagents from; skipped", tr.file,
-          tr.id));
+          core::excerpt(tr.id)));
     }
     return;
   }
@@ -420,7 +426,7 @@ void build_conversations(LoadContext& ctx, Loaded& tr, std::int64_t& next_global
     if (!spawn) {
       ctx.out.warnings.push_back(fmt::format(
           "{}: subagent '{}' of trace '{}' starts before the first parent request; dropped",
-          tr.file, sa.agent_id, tr.id));
+          tr.file, core::excerpt(sa.agent_id), core::excerpt(tr.id)));
       continue;
     }
     double end = sa.t;
@@ -534,7 +540,7 @@ std::optional<core::Error> load_weka(LoadContext& ctx) {
     try {
       j = ojson::parse(*content);
     } catch (const ojson::parse_error& e) {
-      return ctx.error(0, "", fmt::format("is not valid JSON: {}", e.what()));
+      return ctx.error(0, "", "is not valid JSON: " + json_exception_reason(e));
     } catch (const ojson::exception& e) {
       return ctx.error(0, "", "is not valid JSON: " + json_exception_reason(e));
     }
@@ -543,8 +549,9 @@ std::optional<core::Error> load_weka(LoadContext& ctx) {
     if (auto e = parse_trace(ctx, j, tr)) return e;
     ++ctx.out.lines;
     if (auto [it, fresh] = id_file.emplace(tr.id, ctx.file); !fresh) {
-      return ctx.error(0, "id",
-                       fmt::format("trace id '{}' is also the id of {}", tr.id, it->second));
+      return ctx.error(
+          0, "id",
+          fmt::format("trace id '{}' is also the id of {}", core::excerpt(tr.id), it->second));
     }
     traces.push_back(std::move(tr));
   }

@@ -1,8 +1,9 @@
 // Collector thread: drains finished records, appends them to inferperf_records.jsonl as they
-// arrive (flushed at least once a second) and keeps them for the metrics pass.
+// arrive (written after every batch: at most 256 records or 200 ms) and keeps them for the metrics
+// pass. The first failed write is reported at once through on_write_failure; the records that
+// follow are still kept in memory, but no longer written.
 #pragma once
 #include <atomic>
-#include <cstdio>
 #include <filesystem>
 #include <functional>
 #include <thread>
@@ -11,6 +12,7 @@
 #include "core/clock.hpp"
 #include "core/error.hpp"
 #include "records/record_queue.hpp"
+#include "records/records_file.hpp"
 
 namespace inferperf::records {
 
@@ -27,22 +29,35 @@ class Collector {
   void set_observer(std::function<void(const RequestRecord&)> observer) {
     observer_ = std::move(observer);
   }
+  // Called once, on the collector thread, when a write to the records file fails: the error
+  // ("writing <file> failed: No space left on device") and the records kept on disk. Set before
+  // start().
+  void set_on_write_failure(std::function<void(const std::string&, std::int64_t)> f) {
+    on_write_failure_ = std::move(f);
+  }
   void start();
   // Waits until the queue is closed and drained; returns every record received.
   std::vector<RequestRecord> finish();
 
   std::int64_t completed() const { return completed_.load(); }
   std::int64_t errors() const { return errors_.load(); }
+  bool write_failed() const { return write_failed_.load(); }
+  // After finish(): the failed write's message, and the records the file holds.
+  const std::string& write_error() const { return file_.error(); }
+  std::int64_t records_written() const { return file_.lines_written(); }
 
  private:
   void run();
+  void write_out(bool last);
 
   RecordQueue& queue_;
   core::WallAnchor anchor_;
-  std::FILE* file_ = nullptr;
+  RecordsFile file_;
   std::thread thread_;
   std::vector<RequestRecord> records_;
   std::function<void(const RequestRecord&)> observer_;
+  std::function<void(const std::string&, std::int64_t)> on_write_failure_;
+  std::atomic<bool> write_failed_{false};
   std::atomic<std::int64_t> completed_{0};
   std::atomic<std::int64_t> errors_{0};
 };

@@ -91,6 +91,7 @@ nlohmann::ordered_json record_to_json(const RequestRecord& r, const core::WallAn
     put_opt(c, "output", ct.output);
     put_opt(c, "reasoning", ct.reasoning);
     if (!ct.per_event.empty()) c["per_event"] = ct.per_event;
+    if (ct.output_estimated) c["output_estimated"] = true;
     j["client_tokens"] = std::move(c);
   }
   if (r.error) {
@@ -168,6 +169,7 @@ core::Result<RequestRecord> record_from_json(const nlohmann::json& j) {
       r.client_tokens.reasoning = get_opt(*it, "reasoning");
       if (auto pe = it->find("per_event"); pe != it->end())
         r.client_tokens.per_event = pe->get<std::vector<std::int64_t>>();
+      r.client_tokens.output_estimated = it->value("output_estimated", false);
     }
     if (auto it = j.find("error"); it != j.end()) {
       ErrorInfo e;

@@ -225,6 +225,10 @@ void append_record_line(const RequestRecord& r, const core::WallAnchor& a, std::
       }
       out.push_back(']');
     }
+    if (ct.output_estimated) {
+      key("output_estimated", f, out);
+      out += "true";
+    }
     out.push_back('}');
   }
   if (r.error) {

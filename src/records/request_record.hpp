@@ -48,6 +48,9 @@ struct ClientTokens {
   // Tokens in each content event's own text (content + reasoning), in event order; empty when
   // not counted. Per-token ITL spreads each event's gap over these.
   std::vector<std::int64_t> per_event;
+  // Some output count above was estimated from a sample (an output text over
+  // tokenizer::kMaxExactCountBytes), not counted.
+  bool output_estimated = false;
 };
 
 struct RawExchange;  // records/raw_exchange.hpp

@@ -59,6 +59,8 @@ nlohmann::ordered_json record_metadata(const records::RequestRecord& r, const Re
   // Beyond AIPerf, only when it happened: the request met a reused connection the server had
   // just closed and was sent again on a new one (its timestamps are the second send's).
   if (r.connection_retries) meta["connection_retry_count"] = r.connection_retries;
+  // Also beyond AIPerf, only when so: an output too long to count exactly had its tokens estimated.
+  if (r.client_tokens.output_estimated) meta["output_tokens_estimated"] = true;
   return meta;
 }
 

@@ -21,17 +21,28 @@ std::size_t line_end(std::string_view bytes, std::size_t from) {
 
 }  // namespace
 
+bool SseParser::over_cap(std::size_t more) {
+  if (max_event_bytes_ == 0 || event_bytes_ + line_.size() + more <= max_event_bytes_) return false;
+  overflowed_ = true;
+  // What was buffered is dropped at once: the memory an endless event took is given back.
+  std::string().swap(line_);
+  pending_ = SseEvent{};
+  pending_any_ = false;
+  return true;
+}
+
 void SseParser::feed(std::string_view bytes, std::vector<SseEvent>& out) {
-  if (bytes.empty()) return;  // keeps a pending CR waiting for its LF
+  if (bytes.empty() || overflowed_) return;  // keeps a pending CR waiting for its LF
   std::size_t i = 0;
   if (last_was_cr_ && !bytes.empty() && bytes[0] == '\n') i = 1;  // second half of a split CRLF
   last_was_cr_ = false;
   while (i < bytes.size()) {
     const std::size_t end = line_end(bytes, i);
     if (end == std::string_view::npos) {
-      line_.append(bytes.substr(i));
+      if (!over_cap(bytes.size() - i)) line_.append(bytes.substr(i));
       return;
     }
+    if (over_cap(end - i)) return;
     line_.append(bytes.substr(i, end - i));
     process_line(line_, out);
     line_.clear();
@@ -49,6 +60,7 @@ void SseParser::feed(std::string_view bytes, std::vector<SseEvent>& out) {
 }
 
 void SseParser::finish(std::vector<SseEvent>& out) {
+  if (overflowed_) return;
   if (!line_.empty()) {
     process_line(line_, out);
     line_.clear();
@@ -62,13 +74,17 @@ void SseParser::reset() {
   pending_ = SseEvent{};
   pending_any_ = false;
   last_was_cr_ = false;
+  event_bytes_ = 0;
+  overflowed_ = false;
 }
 
 void SseParser::process_line(std::string_view line, std::vector<SseEvent>& out) {
   if (line.empty()) {
+    event_bytes_ = 0;
     if (pending_any_) dispatch(out);
     return;
   }
+  event_bytes_ += line.size();
   std::string_view name = line;
   std::string_view value;
   if (auto colon = line.find(':'); colon != std::string_view::npos) {

@@ -29,16 +29,27 @@ class SseParser {
   void reset();
   // Also record each event's field lines in order (SseEvent::fields). Off by default.
   void keep_fields(bool on) { keep_fields_ = on; }
+  // Caps one event's bytes (the bytes of its lines, line ends not counted, up to the blank line
+  // that ends it): a server sending an event without end cannot make the parser buffer without
+  // bound. Past the cap the parser drops what it holds, ignores every later byte and reports
+  // overflowed(). 0 = no cap (the default).
+  void max_event_bytes(std::size_t n) { max_event_bytes_ = n; }
+  bool overflowed() const { return overflowed_; }
 
  private:
   void process_line(std::string_view line, std::vector<SseEvent>& out);
   void dispatch(std::vector<SseEvent>& out);
+  // True (and the parser stopped) when the pending event plus `more` bytes would pass the cap.
+  bool over_cap(std::size_t more);
 
   std::string line_;
   SseEvent pending_;
   bool pending_any_ = false;
   bool last_was_cr_ = false;
   bool keep_fields_ = false;
+  std::size_t max_event_bytes_ = 0;
+  std::size_t event_bytes_ = 0;  // bytes of the pending event's complete lines
+  bool overflowed_ = false;
 };
 
 }  // namespace inferperf::sse

@@ -11,6 +11,8 @@
 #include <random>
 #include <set>
 
+#include "core/error.hpp"
+
 namespace inferperf::sweep {
 
 namespace {
@@ -122,8 +124,13 @@ SweepArgs extract_sweep_args(const std::vector<std::string>& args) {
       auto v = take_value();
       if (!v) return;
       auto d = parse_number(*v);
-      if (!d || *d < 0) {
-        out.errors.push_back(flag + ": '" + *v + "' is not a number of seconds >= 0");
+      // A year bounds a pause between runs; beyond it (1e300, inf) a sweep would never end.
+      constexpr double kMaxSeconds = 365.0 * 24 * 3600;
+      if (!d || !std::isfinite(*d) || *d < 0 || *d > kMaxSeconds) {
+        out.errors.push_back(flag +
+                             " must be a number of seconds between 0 and 31,536,000 (365 "
+                             "days) (got " +
+                             core::excerpt(*v) + ")");
         return;
       }
       target = *d;
@@ -219,7 +226,9 @@ SweepArgs extract_sweep_args(const std::vector<std::string>& args) {
       out.base.push_back(word);
     }
   }
-  if (out.options.random_seed && !parse_integer(*out.options.random_seed)) {
+  const auto seed =
+      out.options.random_seed ? parse_integer(*out.options.random_seed) : std::nullopt;
+  if (out.options.random_seed && (!seed || *seed < 0)) {
     // Left to the profile parser's message; the orchestrator only needs it as a number.
     out.base.push_back("--random-seed");
     out.base.push_back(*out.options.random_seed);

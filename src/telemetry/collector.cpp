@@ -8,7 +8,7 @@
 #include <cmath>
 
 #include "core/secrets.hpp"
-#include "transport/http_get.hpp"
+#include "transport/http_policy.hpp"
 
 namespace inferperf::telemetry {
 
@@ -150,9 +150,7 @@ void TelemetryCollector::loop() {
 bool TelemetryCollector::fetch(EndpointState& e, bool patient, std::string& body,
                                std::int64_t& sent, std::int64_t& done) {
   const bool probing = e.reach == Reach::kUnknown;
-  transport::GetRequest req;
-  req.url = e.fetch_url;
-  req.verify_tls = opts_.verify_tls;
+  transport::GetRequest req = opts_.http.get(e.fetch_url, transport::Peer::kNamedHost);
   req.max_redirects = 2;
   req.body_limit = 64ull << 20;
   // Probes and the baseline/final rounds wait longer than a periodic scrape, which must not hold
@@ -276,9 +274,10 @@ void TelemetryCollector::round(bool patient) {
           // The server answered, only not with metrics, where the user named no page: a fact of
           // the server (llama.cpp without --metrics), not a problem of the run.
           if (!e.user_given && e.problem.rfind("HTTP ", 0) == 0) {
-            spdlog::info("the server publishes no metrics at {} ({}); server metrics are not "
-                         "collected",
-                         e.url, e.problem);
+            spdlog::info(
+                "the server publishes no metrics at {} ({}); server metrics are not "
+                "collected",
+                e.url, e.problem);
           } else {
             spdlog::warn("server metrics endpoint {} is unreachable ({}); skipping it", e.url,
                          e.problem);

@@ -17,6 +17,7 @@
 #include "telemetry/dcgm.hpp"
 #include "telemetry/gpu_sample.hpp"
 #include "telemetry/scrape_log.hpp"
+#include "transport/http_policy.hpp"
 
 namespace inferperf::telemetry {
 
@@ -34,7 +35,8 @@ struct CollectorOptions {
   double interval_s = 0.333;
   double probe_timeout_s = 10.0;  // first fetch of an endpoint the user named
   double default_probe_timeout_s = 2.0;
-  bool verify_tls = true;
+  // TLS trust (--ssl-ca-file, --insecure) and credentials (same origin as --url only) of the run.
+  transport::HttpPolicy http;
 };
 
 enum class Reach { kUnknown, kReachable, kUnreachable };

@@ -35,7 +35,7 @@ void IssuerLoop::run() {
     events.clear();
     if (stop) scheduler_.stop(clock_.now_ns());
     credits.clear();
-    scheduler_.poll(clock_.now_ns(), credits);
+    scheduler_.poll(clock_.now_ns(), credits, kPollBudget);
     if (!credits.empty()) {
       {
         std::lock_guard lock(mu_);

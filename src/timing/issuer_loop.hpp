@@ -18,6 +18,11 @@ namespace inferperf::timing {
 
 class IssuerLoop {
  public:
+  // Credits (or skipped and dropped arrivals) handled between two looks at stop(): however far
+  // behind an always-due schedule is (a fixed schedule of a million past timestamps, a catch-up at
+  // the highest rate), a stop is seen after at most this much work, well within 100 ms.
+  static constexpr std::size_t kPollBudget = 256;
+
   IssuerLoop(const core::Clock& clock, Waiter& waiter, Scheduler& scheduler, CreditSink& sink);
 
   // Runs until the scheduler is done sending (count, sessions, duration) or stop() is called.

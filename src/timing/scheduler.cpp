@@ -77,7 +77,8 @@ Scheduler::Scheduler(PhasePlan plan, std::vector<SessionShape> shapes, Conversat
 core::MonoNs Scheduler::next_owned_arrival(core::MonoNs from) {
   core::MonoNs t = from;
   do {
-    t += seconds(intervals_.next(rate_at(t)));
+    // At least 1 ns: an interval that rounds to zero would never move the schedule forward.
+    t += std::max<core::MonoNs>(1, seconds(intervals_.next(rate_at(t))));
   } while (!arrivals_.owns_next());
   return t;
 }
@@ -183,6 +184,7 @@ int Scheduler::start_session(std::size_t conversation, core::MonoNs intended, co
 void Scheduler::start_users(core::MonoNs now, std::vector<Credit>& out) {
   while (can_send(now) && can_start_session() && !user_starts_.empty() &&
          user_starts_.top().at <= now && session_slot_free(now) && prefill_slot_free(now)) {
+    if (!take_work()) return;
     const UserStart u = user_starts_.top();
     user_starts_.pop();
     const std::size_t conv = u.conversation ? *u.conversation : sampler_.next();
@@ -312,43 +314,76 @@ void Scheduler::first_token(std::int64_t credit_id) {
   prefill_holders_.erase(credit_id);
 }
 
-void Scheduler::poll(core::MonoNs now, std::vector<Credit>& out) {
+bool Scheduler::take_work() {
+  if (budget_ == 0) {
+    more_due_ = true;
+    return false;
+  }
+  if (budget_ != kUnbounded) --budget_;
+  return true;
+}
+
+void Scheduler::poll(core::MonoNs now, std::vector<Credit>& out, std::size_t max_work) {
   last_poll_ns_ = now;
+  budget_ = max_work;
+  more_due_ = false;
   check_done(now);
   if (done_) return;
   if (rate_mode()) {
-    while (!done_ && next_arrival_ns_ <= now) {
-      const core::MonoNs tick = next_arrival_ns_;
-      if (!ready_.empty() && ready_.top().at <= now) {
-        if (!prefill_slot_free(now)) break;  // the arrival waits for a first token
-        send_continuation(std::max(tick, ready_.top().at), now, out);
-      } else if (can_start_session()) {
-        if (session_slot_free(now) && prefill_slot_free(now)) {
-          const std::size_t conv = pending_conversation_ ? *pending_conversation_ : sampler_.next();
-          pending_conversation_.reset();
-          start_session(conv, tick, now, out);
-        } else {
-          if (!pending_conversation_) pending_conversation_ = sampler_.next();
-          ++dropped_;
-        }
-      } else {
-        break;  // only later turns remain, and none is ready: the arrival waits for one
-      }
-      core::MonoNs next = next_owned_arrival(tick);
-      while (next + kCatchUpWindowNs <= now) {
-        next = next_owned_arrival(next);
-        ++skipped_;
-      }
-      next_arrival_ns_ = next;
-      check_done(now);
-    }
+    poll_rate(now, out);
     return;
   }
-  while (can_send(now) && !ready_.empty() && ready_.top().at <= now && prefill_slot_free(now))
+  poll_sessions(now, out);
+  check_done(now);
+}
+
+bool Scheduler::skip_stale(core::MonoNs now) {
+  while (next_arrival_ns_ + kCatchUpWindowNs <= now) {
+    if (!take_work()) return false;
+    next_arrival_ns_ = next_owned_arrival(next_arrival_ns_);
+    ++skipped_;
+  }
+  catching_up_ = false;
+  return true;
+}
+
+void Scheduler::poll_rate(core::MonoNs now, std::vector<Credit>& out) {
+  // A poll that ran out of budget while skipping goes on skipping before it sends anything.
+  if (catching_up_ && !skip_stale(now)) return;
+  while (!done_ && next_arrival_ns_ <= now) {
+    if (!take_work()) return;
+    const core::MonoNs tick = next_arrival_ns_;
+    if (!ready_.empty() && ready_.top().at <= now) {
+      if (!prefill_slot_free(now)) break;  // the arrival waits for a first token
+      send_continuation(std::max(tick, ready_.top().at), now, out);
+    } else if (can_start_session()) {
+      if (session_slot_free(now) && prefill_slot_free(now)) {
+        const std::size_t conv = pending_conversation_ ? *pending_conversation_ : sampler_.next();
+        pending_conversation_.reset();
+        start_session(conv, tick, now, out);
+      } else {
+        if (!pending_conversation_) pending_conversation_ = sampler_.next();
+        ++dropped_;
+      }
+    } else {
+      break;  // only later turns remain, and none is ready: the arrival waits for one
+    }
+    next_arrival_ns_ = next_owned_arrival(tick);
+    catching_up_ = true;
+    if (!skip_stale(now)) return;
+    check_done(now);
+  }
+}
+
+void Scheduler::poll_sessions(core::MonoNs now, std::vector<Credit>& out) {
+  while (can_send(now) && !ready_.empty() && ready_.top().at <= now && prefill_slot_free(now)) {
+    if (!take_work()) return;
     send_continuation(ready_.top().at, now, out);
+  }
   if (plan_.fixed_schedule) {
     while (can_send(now) && can_start_session() && schedule_[schedule_pos_].at <= now &&
            session_slot_free(now) && prefill_slot_free(now)) {
+      if (!take_work()) return;
       const PendingStart& p = schedule_[schedule_pos_++];
       start_session(p.conversation, p.at, now, out);
     }
@@ -357,10 +392,10 @@ void Scheduler::poll(core::MonoNs now, std::vector<Credit>& out) {
   } else {
     while (can_send(now) && can_start_session() && session_slot_free(now) &&
            prefill_slot_free(now)) {
+      if (!take_work()) return;
       start_session(sampler_.next(), now, now, out);
     }
   }
-  check_done(now);
 }
 
 bool Scheduler::wants_realtime_issuer() const {
@@ -377,6 +412,7 @@ bool Scheduler::returns_can_unblock() const {
 
 std::optional<core::MonoNs> Scheduler::next_wakeup() const {
   if (done_) return std::nullopt;
+  if (more_due_) return last_poll_ns_;  // the last poll() left due work for the next one
   std::optional<core::MonoNs> best;
   auto consider = [&](std::optional<core::MonoNs> t) {
     if (t && *t > last_poll_ns_ && (!best || *t < *best)) best = t;

@@ -41,8 +41,12 @@ class Scheduler {
   Scheduler(PhasePlan plan, std::vector<SessionShape> shapes, ConversationSampler sampler,
             std::mt19937_64 interval_rng, std::mt19937_64 cancel_rng, core::MonoNs start_ns);
 
-  // Appends every credit due at `now` to `out` (issued_ns = now).
-  void poll(core::MonoNs now, std::vector<Credit>& out);
+  // Appends the credits due at `now` to `out` (issued_ns = now): all of them, or, with
+  // `max_work`, at most that many units of work (a credit sent, an arrival dropped or skipped),
+  // so that the caller can look for a stop between calls however far behind the schedule is.
+  // What is left stays due: next_wakeup() is then `now`.
+  static constexpr std::size_t kUnbounded = static_cast<std::size_t>(-1);
+  void poll(core::MonoNs now, std::vector<Credit>& out, std::size_t max_work = kUnbounded);
   // When poll() next has work without any event in between (nullopt: only an event can unblock).
   std::optional<core::MonoNs> next_wakeup() const;
   // A request finished (successfully or not).
@@ -111,6 +115,13 @@ class Scheduler {
   };
 
   bool rate_mode() const;
+  void poll_rate(core::MonoNs now, std::vector<Credit>& out);
+  void poll_sessions(core::MonoNs now, std::vector<Credit>& out);
+  // Rate modes: skips the arrivals older than the catch-up window; false when the budget ran out
+  // first (the next poll goes on skipping).
+  bool skip_stale(core::MonoNs now);
+  // Takes one unit of this poll's work budget; false (and more_due_) when it is spent.
+  bool take_work();
   bool user_centric() const { return plan_.num_users > 0; }
   bool can_send(core::MonoNs now) const;
   bool can_start_session() const;
@@ -145,6 +156,9 @@ class Scheduler {
   std::optional<core::MonoNs> end_ns_;  // duration end
   core::MonoNs next_arrival_ns_ = 0;    // rate modes
   core::MonoNs last_poll_ns_ = -1;
+  std::size_t budget_ = kUnbounded;  // work left to the current poll()
+  bool more_due_ = false;            // the last poll() stopped on its budget with work left
+  bool catching_up_ = false;         // rate modes: stale arrivals may remain to be skipped
   std::optional<std::size_t> pending_conversation_;  // sampled for a dropped arrival
   std::vector<PendingStart> schedule_;               // fixed schedule, in time order
   std::size_t schedule_pos_ = 0;

@@ -20,6 +20,10 @@ struct StringHash {
     return std::hash<std::string_view>{}(s);
   }
 };
+// Words longer than this are merged in slices of at most this many bytes (cut at code point
+// boundaries), which bounds merging's time and memory per word.
+inline constexpr std::size_t kMaxMergeWordBytes = 4096;
+
 template <typename V>
 using StringMap = std::unordered_map<std::string, V, StringHash, std::equal_to<>>;
 

@@ -1,5 +1,6 @@
 #include "tokenizer/resolve.hpp"
 
+#include <algorithm>
 #include <fstream>
 
 #include "tokenizer/hf_tokenizer.hpp"
@@ -32,7 +33,32 @@ fs::path hub_cache(const ResolveOptions& o) {
   return fs::path(o.home.empty() ? "/root" : o.home) / ".cache" / "huggingface" / "hub";
 }
 
+core::Error missing_local_path(const ResolveOptions& o, const fs::path& path) {
+  std::error_code ec;
+  const std::string what = fs::is_directory(path, ec)
+                               ? "is a folder without tokenizer.json or a SentencePiece .model file"
+                           : fs::exists(path, ec) ? "is not a regular file or folder"
+                                                  : "does not exist";
+  return core::Error{
+      core::ErrorKind::kConfig,
+      o.flag + " " + o.name + ": the local path " + path.string() + " " + what +
+          " (a path is never looked up on the Hugging Face Hub; give a tokenizer.json, a "
+          "SentencePiece .model or a folder with one, or a Hub id ORG/NAME)",
+      "", 0, "tokenizer"};
+}
+
 }  // namespace
+
+std::optional<fs::path> local_path_form(const std::string& name, const std::string& home) {
+  if (name.empty()) return std::nullopt;
+  if (name == "~" || name.rfind("~/", 0) == 0)
+    return fs::path(home.empty() ? "/root" : home) / name.substr(name.size() > 1 ? 2 : 1);
+  if (name[0] == '/' || name == "." || name == ".." || name.rfind("./", 0) == 0 ||
+      name.rfind("../", 0) == 0 || name[0] == '~')
+    return fs::path(name);
+  if (std::count(name.begin(), name.end(), '/') > 1) return fs::path(name);
+  return std::nullopt;
+}
 
 bool is_placeholder_model_name(const std::string& name) {
   if (name.find('/') != std::string::npos) return false;
@@ -68,13 +94,17 @@ core::Result<Resolved> resolve_tokenizer(const ResolveOptions& o) {
   };
   if (o.name == "builtin") return builtin("");
 
-  const fs::path as_path(o.name);
+  const std::optional<fs::path> local = local_path_form(o.name, o.home);
+  const fs::path as_path = local ? *local : fs::path(o.name);
   tried.push_back("local path " + as_path.string());
   if (fs::is_regular_file(as_path)) return Resolved{as_path, as_path.string(), ""};
   if (fs::is_directory(as_path)) {
     if (auto f = tokenizer_in(as_path)) return Resolved{*f, f->string(), ""};
     tried.back() += " (a folder without tokenizer.json or a .model file)";
   }
+  // A path is the user's file: looking it up in the Hub cache or downloading it would send a
+  // local path to the network (and could never find it there).
+  if (local) return missing_local_path(o, *local);
 
   // Hugging Face cache: <hub>/models--ORG--NAME/snapshots/<commit>/ with refs/<revision> naming it.
   if (o.name.find('/') != std::string::npos || !o.name.empty()) {

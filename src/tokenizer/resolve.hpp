@@ -3,6 +3,7 @@
 #pragma once
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,8 @@ struct ResolveOptions {
   std::string hf_endpoint = "https://huggingface.co";  // HF_ENDPOINT
   std::string hf_token;                                // HF_TOKEN
   bool offline = false;                                // HF_HUB_OFFLINE
+  // How the name was given, for errors: "--tokenizer", or "-m" when it is the model name.
+  std::string flag = "--tokenizer";
 };
 
 struct Resolved {
@@ -30,6 +33,12 @@ struct Resolved {
   std::string description;     // what the user sees: "builtin (o200k)", a path, a cache entry
   std::string notice;          // non-empty when a fallback was taken
 };
+
+// A name written as a local path (absolute, ./ ../ ~ or more than one '/': a Hub id is ORG/NAME)
+// is looked for on disk only and never sent to the network; `home` expands a leading ~. Nullopt:
+// the name may be a Hub repository id.
+std::optional<std::filesystem::path> local_path_form(const std::string& name,
+                                                     const std::string& home);
 
 // Every place looked at is listed in the error when nothing is found.
 core::Result<Resolved> resolve_tokenizer(const ResolveOptions& options);

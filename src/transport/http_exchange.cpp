@@ -9,6 +9,7 @@
 #include <boost/asio/write.hpp>
 #include <boost/beast/http/error.hpp>
 
+#include "core/byte_size.hpp"
 #include "transport/response_parser.hpp"
 
 namespace inferperf::transport {
@@ -79,6 +80,13 @@ ExchangeError read_error(const error_code& ec, bool header_done) {
   return ExchangeError{
       error_type_for(ec),
       ec == asio::error::eof ? "Server disconnected before sending a response" : ec.message(),
+      std::nullopt};
+}
+
+ExchangeError too_large_error(std::uint64_t limit) {
+  return ExchangeError{
+      "ResponseTooLargeError",
+      "response body exceeded --max-response-bytes (" + core::format_byte_size(limit) + ")",
       std::nullopt};
 }
 
@@ -162,7 +170,7 @@ asio::awaitable<Attempt> attempt(ConnectionPool& pool, ExchangeRequest request, 
     co_return result;
   }
 
-  ResponseParser parser;
+  ResponseParser parser(request.max_body_bytes);
   std::string pending;
   // Per in-flight request, so kept small; left uninitialised (zero-filling it cost more per
   // request than parsing a streamed event).
@@ -194,9 +202,14 @@ asio::awaitable<Attempt> attempt(ConnectionPool& pool, ExchangeRequest request, 
         off += used;
         if (pec == http::error::need_more) break;
         if (pec) {
+          // The socket closes with `sock` on return: a connection left mid-body is never reused.
           cancel.detach();
-          result.error = ExchangeError{"ClientPayloadError",
-                                       "invalid HTTP response: " + pec.message(), std::nullopt};
+          t.end_ns = ts;
+          result.error =
+              pec == http::error::body_limit
+                  ? too_large_error(request.max_body_bytes)
+                  : ExchangeError{"ClientPayloadError", "invalid HTTP response: " + pec.message(),
+                                  std::nullopt};
           co_return result;
         }
         if (used == 0) break;

@@ -15,6 +15,9 @@
 
 namespace inferperf::transport {
 
+// RunConfig's default --max-response-bytes, for exchanges made without a RunConfig.
+inline constexpr std::uint64_t kDefaultMaxResponseBytes = 256ull << 20;
+
 struct ExchangeTimings {
   core::MonoNs connect_start_ns = 0;  // 0 when a pooled connection was reused
   core::MonoNs connect_end_ns = 0;
@@ -79,6 +82,10 @@ struct ExchangeRequest {
   std::function<void()> on_sent = {};
   // Connection-pool key: -1 the shared pool, otherwise one session's own connection.
   std::int64_t pool_key = -1;
+  // --max-response-bytes: the most decoded body bytes one response may carry (a stream's total
+  // included). A larger body (or a Content-Length announcing one) ends the exchange with
+  // ResponseTooLargeError and closes the connection; 0 = no cap.
+  std::uint64_t max_body_bytes = kDefaultMaxResponseBytes;
 };
 
 // Runs the exchange; returns nullopt on a complete response (any status) or the error. A request

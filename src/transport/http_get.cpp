@@ -2,6 +2,7 @@
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/address.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/ssl.hpp>
 #include <boost/asio/use_awaitable.hpp>
@@ -12,7 +13,10 @@
 #include <optional>
 #include <stdexcept>
 
+#include "core/secrets.hpp"
 #include "core/version.hpp"
+#include "transport/connection.hpp"
+#include "transport/http_policy.hpp"
 #include "transport/url.hpp"
 
 namespace inferperf::transport {
@@ -91,11 +95,14 @@ asio::awaitable<GetResponse> fetch_once(asio::io_context& io, Target t, const Ge
   asio::ip::tcp::resolver resolver(io);
   const auto endpoints = co_await resolver.async_resolve(t.host, t.port, asio::use_awaitable);
   if (t.scheme == "https") {
-    asio::ssl::context ctx(asio::ssl::context::tls_client);
-    ctx.set_default_verify_paths();
-    ctx.set_verify_mode(r.verify_tls ? asio::ssl::verify_peer : asio::ssl::verify_none);
-    beast::ssl_stream<beast::tcp_stream> stream(io, ctx);
-    if (!SSL_set_tlsext_host_name(stream.native_handle(), t.host.c_str()))
+    // The benchmark's own TLS set-up: one rule for every client (--ssl-ca-file, --insecure).
+    auto ctx = make_client_tls_context(TransportOptions{r.ssl_ca_file, !r.verify_tls, {}, {}});
+    if (!ctx) throw std::runtime_error(ctx.error().message);
+    beast::ssl_stream<beast::tcp_stream> stream(io, **ctx);
+    // SNI is for host names only (RFC 6066); an IP address is checked against the certificate.
+    boost::system::error_code not_ip;
+    asio::ip::make_address(t.host, not_ip);
+    if (not_ip && !SSL_set_tlsext_host_name(stream.native_handle(), t.host.c_str()))
       throw std::runtime_error("cannot set TLS server name for " + t.host);
     if (r.verify_tls) stream.set_verify_callback(asio::ssl::host_name_verification(t.host));
     beast::get_lowest_layer(stream).expires_after(r.timeout);
@@ -129,11 +136,8 @@ core::Result<GetResponse> http_get(const GetRequest& original) {
       // Credentials are for the origin they were given for (as curl and huggingface_hub do):
       // a redirect to another host, port or scheme goes without them.
       if (t->scheme != first->scheme || t->host != first->host || t->port != first->port) {
-        std::erase_if(request.headers, [](const auto& h) {
-          std::string name = h.first;
-          for (auto& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-          return name == "authorization" || name == "cookie";
-        });
+        // Every credential, not only Authorization: x-api-key and the like are keys too.
+        std::erase_if(request.headers, [](const auto& h) { return core::is_secret_name(h.first); });
       }
     }
     std::optional<GetResponse> got;
@@ -157,6 +161,7 @@ core::Result<GetResponse> http_get(const GetRequest& original) {
     if (!got) {
       if (problem.empty())
         problem = "no answer within " + std::to_string(request.timeout.count()) + " s";
+      if (const std::string note = proxy_note(); !note.empty()) problem += " (" + note + ")";
       return core::Error{core::ErrorKind::kNetwork, "GET " + url + ": " + problem};
     }
     GetResponse res = std::move(*got);

@@ -16,7 +16,10 @@ struct GetRequest {
   std::string url;  // http:// or https://
   std::vector<std::pair<std::string, std::string>> headers;
   std::chrono::seconds timeout{60};
-  bool verify_tls = true;  // AIPERF_HTTP_SSL_VERIFY=false turns it off
+  // Set from the run's HttpPolicy (transport/http_policy.hpp): the same TLS context as the
+  // benchmark's requests (system store + --ssl-ca-file, verification unless turned off).
+  bool verify_tls = true;
+  std::string ssl_ca_file;
   int max_redirects = 5;
   std::uint64_t body_limit = 512ull << 20;  // a longer body is an error, not a memory blow-up
 };
@@ -31,7 +34,8 @@ struct GetResponse {
 };
 
 // Transport failures are errors; any HTTP status is a response. CA certificates come from the
-// system store, or SSL_CERT_FILE / SSL_CERT_DIR when set.
+// system store (or SSL_CERT_FILE / SSL_CERT_DIR when set) plus request.ssl_ca_file. No proxy is
+// ever used (a set proxy variable is named in the error).
 core::Result<GetResponse> http_get(const GetRequest& request);
 
 }  // namespace inferperf::transport

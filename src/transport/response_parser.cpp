@@ -2,9 +2,13 @@
 
 namespace inferperf::transport {
 
-ResponseParser::ResponseParser() {
+ResponseParser::ResponseParser(std::uint64_t max_body_bytes) {
   eager(true);
-  body_limit(boost::none);
+  if (max_body_bytes > 0) {
+    body_limit(max_body_bytes);
+  } else {
+    body_limit(boost::none);
+  }
   header_limit(1024 * 1024);
 }
 

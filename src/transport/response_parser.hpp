@@ -4,6 +4,7 @@
 #pragma once
 #include <boost/beast/http/basic_parser.hpp>
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -11,7 +12,9 @@ namespace inferperf::transport {
 
 class ResponseParser final : public boost::beast::http::basic_parser<false> {
  public:
-  ResponseParser();
+  // `max_body_bytes`: the decoded body bytes past which put() fails with http::error::body_limit
+  // (a Content-Length above it fails as soon as the head is parsed); 0 = no cap.
+  explicit ResponseParser(std::uint64_t max_body_bytes = 0);
 
   int status() const { return status_; }
   const std::string& reason() const { return reason_; }

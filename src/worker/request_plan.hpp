@@ -8,6 +8,7 @@
 #include "dataset/conversation.hpp"
 #include "endpoint/endpoint.hpp"
 #include "transport/connection.hpp"
+#include "transport/http_exchange.hpp"
 #include "transport/server_behaviour.hpp"
 #include "transport/url.hpp"
 
@@ -38,6 +39,10 @@ struct RequestPlan {
   std::string connection_reuse = "pooled";
   // --export-level raw: keep each profiling request's exchange in its record (RequestRecord::raw).
   bool capture_raw = false;
+  // --max-response-bytes / --max-sse-event-bytes: the most one response body (a stream's total
+  // included) and one SSE event may carry; past either the request is one error record.
+  std::uint64_t max_response_bytes = transport::kDefaultMaxResponseBytes;
+  std::uint64_t max_sse_event_bytes = 16ull << 20;
   // video_generation: seconds between job polls (AIPERF_HTTP_VIDEO_POLL_INTERVAL).
   double video_poll_interval_s = 0.1;
   // --ssl-ca-file / --insecure / --unix-socket, and the client TLS context built from them once

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/byte_size.hpp"
 #include "core/secrets.hpp"
 #include "records/raw_exchange.hpp"
 
@@ -57,6 +58,13 @@ void ResponseCollector::on_body(std::string_view bytes, core::MonoNs ts, std::ui
   for (auto& e : events_) {
     if (record_.raw) keep_raw(e, ts);  // every message received, even after an error event
     if (!failed_) handle_event(e, ts, read_index);
+  }
+  if (sse_.overflowed() && !failed_) {
+    // wants_more() turns false: the exchange stops reading and closes the connection, whose
+    // stream cannot be resynchronised.
+    fail(std::nullopt, "SSEEventTooLargeError",
+         "SSE event exceeded --max-sse-event-bytes (" +
+             core::format_byte_size(max_sse_event_bytes_) + ")");
   }
 }
 
@@ -171,6 +179,7 @@ void ResponseCollector::restart() {
   raw_content_type_.clear();
   sse_ = sse::SseParser();
   if (record_.raw) sse_.keep_fields(true);
+  sse_.max_event_bytes(max_sse_event_bytes_);
   sse_mode_ = false;
   reason_.clear();
   body_.clear();

@@ -20,6 +20,13 @@ class ResponseCollector final : public transport::ResponseSink {
     if (record_.raw) sse_.keep_fields(true);
   }
 
+  // --max-sse-event-bytes: an SSE event larger than this ends the exchange as an error record
+  // (SSEEventTooLargeError) and its connection is closed; 0 = no cap.
+  void max_sse_event_bytes(std::size_t n) {
+    max_sse_event_bytes_ = n;
+    sse_.max_event_bytes(n);
+  }
+
   void on_header_fields(std::string_view fields) override;
   void on_headers(int status, std::string_view reason, std::string_view content_type,
                   core::MonoNs ts) override;
@@ -52,6 +59,7 @@ class ResponseCollector final : public transport::ResponseSink {
   const endpoint::Endpoint& endpoint_;
   records::RequestRecord& record_;
   sse::SseParser sse_;
+  std::size_t max_sse_event_bytes_ = 0;
   std::vector<sse::SseEvent> events_;
   bool sse_mode_ = false;
   bool failed_ = false;

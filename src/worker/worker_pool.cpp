@@ -151,6 +151,7 @@ asio::awaitable<std::optional<transport::ExchangeError>> Worker::poll_video_job(
     collector.restart();
     transport::ExchangeTimings t;
     transport::ExchangeRequest exchange{get};
+    exchange.max_body_bytes = plan_.max_response_bytes;
     auto err = co_await transport::http_exchange(pool, exchange, collector, clock_, t, cancel);
     if (err) co_return err;
     collector.finish(t.end_ns ? t.end_ns : clock_.now_ns());
@@ -233,6 +234,7 @@ void Worker::launch(timing::Credit credit) {
     };
 
     ResponseCollector collector(*plan_.endpoint, rec);
+    collector.max_sse_event_bytes(plan_.max_sse_event_bytes);
     if (events_.first_token) {
       collector.on_first_content = [this, id = credit.id] { events_.first_token(id); };
     }
@@ -244,6 +246,7 @@ void Worker::launch(timing::Credit credit) {
     transport::ExchangeRequest exchange{request, on_sent};
     const bool sticky = plan_.connection_reuse == "sticky-user-sessions";
     if (sticky) exchange.pool_key = credit.session;
+    exchange.max_body_bytes = plan_.max_response_bytes;
     auto err = co_await transport::http_exchange(pool, exchange, collector, clock_, t, *cancel);
     if (!err && plan_.endpoint->info().output == endpoint::OutputKind::kVideo) {
       // video_generation: the job the POST created is polled under the same timeout and

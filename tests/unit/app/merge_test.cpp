@@ -148,5 +148,22 @@ TEST(MergeShards, RefusesWhatIsNotOneWholeBenchmark) {
   EXPECT_NE(refused(std::move(plain)).find("not a shard of a sharded run"), std::string::npos);
 }
 
+TEST(MergeCommandLine, StartSkewOutsideAnHourOrNotFiniteIsReadable) {
+  for (const char* bad : {"-1", "nan", "inf", "1e300"}) {
+    const auto cmd =
+        parse_merge_command({"a", "--artifact-dir", "out", "--max-start-skew-ms", bad});
+    EXPECT_FALSE(cmd.run) << bad;
+    EXPECT_EQ(cmd.exit_code, 2) << bad;
+    EXPECT_NE(cmd.message.find("--max-start-skew-ms must be a number of milliseconds between 0 "
+                               "and 3,600,000 (got " +
+                               std::string(bad) + ")"),
+              std::string::npos)
+        << cmd.message;
+    EXPECT_LT(cmd.message.size(), 300u) << cmd.message;
+  }
+  EXPECT_TRUE(
+      parse_merge_command({"a", "--artifact-dir", "out", "--max-start-skew-ms", "250"}).run);
+}
+
 }  // namespace
 }  // namespace inferperf::app

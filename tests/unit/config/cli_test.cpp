@@ -438,7 +438,8 @@ TEST(PromptOptions, ValidationErrors) {
         "5"},
        "cannot be combined"},
       {{"--user-context-prompt-length", "5"}, "needs an explicit --num-dataset-entries"},
-      {{"--shared-system-prompt-length", "0"}, "at least 1"},
+      {{"--shared-system-prompt-length", "0"},
+       "--shared-system-prompt-length must be a whole number of tokens between 1 and 10,000,000"},
       {{"--seq-dist", "10,2:100", "--isl", "5"}, "do not combine it"},
   };
   for (const auto& c : cases) {

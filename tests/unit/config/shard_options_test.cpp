@@ -65,13 +65,18 @@ TEST_F(ShardEnv, BadValuesAreRefusedByName) {
       << o.message;
   unsetenv("INFERPERF_SHARD_COUNT");
   o = parse({"--shard-count", "0"});
-  EXPECT_NE(o.message.find("--shard-count must be at least 1 (got 0)"), std::string::npos);
+  EXPECT_NE(o.message.find(
+                "--shard-count must be a whole number of shards between 1 and 1,000,000 (got 0)"),
+            std::string::npos);
   o = parse({"--shard-count", "2", "--shard-index", "2"});
   EXPECT_NE(o.message.find("--shard-index must be between 0 and --shard-count - 1 = 1 (got 2)"),
             std::string::npos)
       << o.message;
   o = parse({"--start-at", "-5"});
-  EXPECT_NE(o.message.find("--start-at must be a Unix time in seconds"), std::string::npos);
+  EXPECT_NE(
+      o.message.find("--start-at must be a Unix time in seconds between 1,000,000,000 (2001) and "
+                     "9,000,000,000 (2255) (got -5)"),
+      std::string::npos);
   o = parse_command_line({"profile", "-m", "x", "--shard-count", "2"});
   EXPECT_EQ(o.exit_code, 2);
   EXPECT_NE(o.message.find("give every shard the same --random-seed"), std::string::npos);

@@ -204,4 +204,67 @@ TEST(SseParserFields, KeptInArrivalOrderOnlyWhenAsked) {
   EXPECT_TRUE(parse_whole(s)[0].fields.empty()) << "off by default";
 }
 
+// --max-sse-event-bytes: an event's lines (line ends not counted) may hold at most the cap.
+TEST(SseParserCap, EventsUpToTheCapPassAndTheCapResetsPerEvent) {
+  SseParser p;
+  p.max_event_bytes(16);
+  std::vector<SseEvent> out;
+  // "data: 0123456789" is 16 bytes: exactly the cap, in one feed and in two.
+  p.feed("data: 0123456789\n\ndata: 01234", out);
+  p.feed("56789\n\n", out);
+  p.finish(out);
+  EXPECT_FALSE(p.overflowed());
+  EXPECT_EQ(out, (std::vector<SseEvent>{ev("0123456789"), ev("0123456789")}));
+}
+
+TEST(SseParserCap, AnEventOverTheCapStopsTheParser) {
+  SseParser p;
+  p.max_event_bytes(16);
+  std::vector<SseEvent> out;
+  p.feed("data: ok\n\ndata: 0123\ndata: 4567\n", out);  // 10 + 10 bytes: over at the second line
+  EXPECT_TRUE(p.overflowed());
+  EXPECT_EQ(out, (std::vector<SseEvent>{ev("ok")}));
+  // Nothing after the overflow is parsed, not even complete events.
+  p.feed("\ndata: later\n\n", out);
+  p.finish(out);
+  EXPECT_EQ(out.size(), 1u);
+  p.reset();
+  EXPECT_FALSE(p.overflowed());
+  p.feed("data: again\n\n", out);
+  EXPECT_EQ(out.back(), ev("again"));
+}
+
+TEST(SseParserCap, AnEventWithoutEndIsNotBufferedPastTheCap) {
+  // A server streaming one line forever: the parser refuses it once the cap is passed, in small
+  // feeds (as socket reads deliver it) or one large one.
+  SseParser p;
+  p.max_event_bytes(1 << 20);
+  std::vector<SseEvent> out;
+  const std::string piece(16 * 1024, 'x');
+  p.feed("data: ", out);
+  int feeds = 0;
+  while (!p.overflowed() && feeds < 1000) {
+    p.feed(piece, out);
+    ++feeds;
+  }
+  EXPECT_TRUE(p.overflowed());
+  EXPECT_EQ(feeds, 64);  // 6 + 64 x 16 KiB is the first size over 1 MiB
+  EXPECT_TRUE(out.empty());
+  SseParser whole;
+  whole.max_event_bytes(1000);
+  whole.feed(std::string(5000, 'y'), out);
+  EXPECT_TRUE(whole.overflowed());
+  whole.finish(out);
+  EXPECT_TRUE(out.empty()) << "finish() must not dispatch the refused event";
+}
+
+TEST(SseParserCap, ZeroMeansNoCap) {
+  SseParser p;
+  std::vector<SseEvent> out;
+  p.feed("data: " + std::string(100000, 'z') + "\n\n", out);
+  EXPECT_FALSE(p.overflowed());
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].data.size(), 100000u);
+}
+
 }  // namespace

@@ -100,7 +100,7 @@ TEST(SweepArgs, BadValuesAreNamed) {
       {{"profile", "--num-profile-runs", "0"}, "from 1 to 10"},
       {{"profile", "--confidence-level", "1"}, "between 0 and 1"},
       {{"profile", "--sweep-type", "random"}, "'random' is not grid or zip"},
-      {{"profile", "--sweep-cooldown-seconds", "-1"}, "seconds >= 0"},
+      {{"profile", "--sweep-cooldown-seconds", "-1"}, "seconds between 0 and 31,536,000"},
       {{"profile", "--concurrency", "1,2", "--concurrency", "3"}, "swept and given again"},
       {{"profile", "--concurrency", "3", "--concurrency", "1,2"}, "swept and given again"},
       {{"profile", "--num-profile-runs"}, "--num-profile-runs needs a value"},
@@ -179,6 +179,24 @@ TEST(SweepPoints, NoParametersIsOnePointInTheRoot) {
   EXPECT_EQ((*points)[0].folder, "");
   EXPECT_EQ(run_folder(1), "run_0001");
   EXPECT_EQ(run_folder(10), "run_0010");
+}
+
+TEST(SweepArgs, CooldownsOutsideAYearOrNotFiniteAreRefusedByName) {
+  for (const char* bad : {"1e300", "inf", "nan", "-1", "31536001"}) {
+    const auto s = extract_sweep_args(
+        {"profile", "--sweep-cooldown-seconds", bad, "--profile-run-cooldown-seconds", bad});
+    ASSERT_EQ(s.errors.size(), 2u) << bad;
+    EXPECT_EQ(s.errors[0], std::string("--sweep-cooldown-seconds must be a number of seconds "
+                                       "between 0 and 31,536,000 (365 days) (got ") +
+                               bad + ")");
+    EXPECT_NE(s.errors[1].find("--profile-run-cooldown-seconds must be"), std::string::npos);
+  }
+}
+
+TEST(SweepArgs, ANegativeSeedIsLeftToTheProfileParser) {
+  const auto s = extract_sweep_args({"profile", "--num-profile-runs", "2", "--random-seed", "-1"});
+  EXPECT_FALSE(s.options.random_seed.has_value());
+  EXPECT_EQ(s.base, (Words{"profile", "--random-seed", "-1"}));
 }
 
 }  // namespace

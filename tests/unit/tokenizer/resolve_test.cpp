@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "test_support.hpp"
 
@@ -337,6 +338,90 @@ TEST_F(Resolve, CachedModelWithoutTokenizerIsNotFound) {
   auto r = resolve_tokenizer(options("org/name"));
   ASSERT_FALSE(r.ok());
   EXPECT_TRUE(contains(r.error().message, "cccc0000")) << r.error().message;
+}
+
+// --- a local path never goes to the network --------------------------------------------------
+
+TEST(ResolveLocalPathForm, PathsAreLocalAndHubIdsAreNot) {
+  EXPECT_EQ(local_path_form("/no/such/dir", "/home/u"), fs::path("/no/such/dir"));
+  EXPECT_EQ(local_path_form("./tok", "/home/u"), fs::path("./tok"));
+  EXPECT_EQ(local_path_form("../tok", "/home/u"), fs::path("../tok"));
+  EXPECT_EQ(local_path_form(".", "/home/u"), fs::path("."));
+  EXPECT_EQ(local_path_form("~/models/tok", "/home/u"), fs::path("/home/u/models/tok"));
+  EXPECT_EQ(local_path_form("~", "/home/u"), fs::path("/home/u/"));
+  EXPECT_EQ(local_path_form("models/org/name", "/home/u"), fs::path("models/org/name"));
+  EXPECT_FALSE(local_path_form("org/name", "/home/u"));
+  EXPECT_FALSE(local_path_form("gpt2", "/home/u"));
+  EXPECT_FALSE(local_path_form("", "/home/u"));
+}
+
+class ResolveLocalPath : public Resolve {
+ protected:
+  // A fetch that records every URL it is asked for and finds nothing.
+  ResolveOptions counted(const std::string& name) {
+    ResolveOptions o = options(name);
+    o.hf_endpoint = "http://127.0.0.1:9";
+    o.fetch = &fetch_;
+    return o;
+  }
+  std::vector<std::string> urls_;
+  HubFetch fetch_ = [this](const std::string& url, const auto&) -> core::Result<HubResponse> {
+    urls_.push_back(url);
+    return HubResponse{404, "", ""};
+  };
+};
+
+TEST_F(ResolveLocalPath, MissingPathsAreRefusedWithoutAnyFetch) {
+  install_builtin();
+  for (const std::string name :
+       {"/no/such/dir", "./no/such", "../no/such", "~/no/such", "a/b/c", "/tmp/mock-model"}) {
+    auto r = resolve_tokenizer(counted(name));
+    ASSERT_FALSE(r.ok()) << name;
+    const std::string& m = r.error().message;
+    EXPECT_EQ(r.error().kind, core::ErrorKind::kConfig) << name;
+    EXPECT_TRUE(contains(m, "--tokenizer " + name + ":")) << m;
+    EXPECT_TRUE(contains(m, "does not exist")) << m;
+    EXPECT_TRUE(contains(m, "never looked up on the Hugging Face Hub")) << m;
+    EXPECT_FALSE(contains(m, "Hugging Face cache")) << m;  // not looked for there either
+  }
+  EXPECT_TRUE(urls_.empty()) << urls_.front();
+}
+
+TEST_F(ResolveLocalPath, TildeExpandsToHome) {
+  write_file(tmp_ / "home/tok/tokenizer.json", "{}");
+  auto r = resolve_tokenizer(counted("~/tok"));
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->file, tmp_ / "home/tok/tokenizer.json");
+  auto missing = resolve_tokenizer(counted("~/other"));
+  ASSERT_FALSE(missing.ok());
+  EXPECT_TRUE(contains(missing.error().message, (tmp_ / "home/other").string()))
+      << missing.error().message;
+}
+
+TEST_F(ResolveLocalPath, FolderWithoutTokenizerSaysSo) {
+  fs::create_directories(tmp_ / "empty");
+  auto r = resolve_tokenizer(counted((tmp_ / "empty").string()));
+  ASSERT_FALSE(r.ok());
+  EXPECT_TRUE(contains(r.error().message, "is a folder without tokenizer.json"))
+      << r.error().message;
+  EXPECT_TRUE(urls_.empty());
+}
+
+TEST_F(ResolveLocalPath, ModelNameAsPathNamesTheDefault) {
+  ResolveOptions o = counted("/models/Llama-3-8B");
+  o.flag = "--tokenizer (the model name by default)";
+  auto r = resolve_tokenizer(o);
+  ASSERT_FALSE(r.ok());
+  EXPECT_TRUE(contains(r.error().message, "--tokenizer (the model name by default) /models/"))
+      << r.error().message;
+  EXPECT_TRUE(urls_.empty());
+}
+
+TEST_F(ResolveLocalPath, HubIdsStillDownload) {
+  auto r = resolve_tokenizer(counted("acme/not-cached"));
+  ASSERT_FALSE(r.ok());
+  ASSERT_FALSE(urls_.empty());
+  EXPECT_TRUE(contains(urls_.front(), "acme/not-cached")) << urls_.front();
 }
 
 }  // namespace

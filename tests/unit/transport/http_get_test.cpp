@@ -80,7 +80,7 @@ std::string redirect(const std::string& to) {
          "\r\nContent-Length: 0\r\nConnection: close\r\n\r\n";
 }
 
-TEST(HttpGet, AuthorizationIsDroppedOnCrossOriginRedirectsOnly) {
+TEST(HttpGet, CredentialsAreDroppedOnCrossOriginRedirectsOnly) {
   ScriptedServer cdn([](const std::string&) { return ok(); });
   ScriptedServer hub([&](const std::string& req) {
     if (req.starts_with("GET /same ")) return redirect("/final");
@@ -90,7 +90,8 @@ TEST(HttpGet, AuthorizationIsDroppedOnCrossOriginRedirectsOnly) {
     return ok();
   });
   GetRequest r;
-  r.headers = {{"Authorization", "Bearer secret"}, {"X-Other", "kept"}};
+  r.headers = {
+      {"Authorization", "Bearer secret"}, {"x-api-key", "key-secret"}, {"X-Other", "kept"}};
   r.timeout = std::chrono::seconds(10);
   r.url = "http://127.0.0.1:" + std::to_string(hub.port()) + "/same";
   auto same = http_get(r);
@@ -107,6 +108,7 @@ TEST(HttpGet, AuthorizationIsDroppedOnCrossOriginRedirectsOnly) {
   const auto at_cdn = cdn.requests();
   ASSERT_EQ(at_cdn.size(), 1u);
   EXPECT_EQ(at_cdn[0].find("Bearer secret"), std::string::npos) << at_cdn[0];
+  EXPECT_EQ(at_cdn[0].find("key-secret"), std::string::npos) << at_cdn[0];  // every credential
   EXPECT_NE(at_cdn[0].find("kept"), std::string::npos) << at_cdn[0];
 }
 

@@ -192,6 +192,37 @@ TEST(ResponseCollector, MalformedChunkIsAParseError) {
       << f.record.error->message;
 }
 
+TEST(ResponseCollector, SseEventOverTheCapIsOneErrorNamingTheFlag) {
+  Fixture f;
+  f.collector.max_sse_event_bytes(4096);
+  f.collector.on_headers(200, "OK", "text/event-stream", 90);
+  f.collector.on_body(kRole + chunk(R"({"content":"a"})"), 100, 0);
+  EXPECT_TRUE(f.collector.wants_more());
+  // One content event of 8 KiB, cut across two reads, and never ended.
+  const std::string big = chunk(R"({"content":")" + std::string(8192, 'x') + R"("})");
+  f.collector.on_body(big.substr(0, 3000), 110, 1);
+  EXPECT_TRUE(f.collector.wants_more());
+  f.collector.on_body(big.substr(3000), 120, 2);
+  EXPECT_FALSE(f.collector.wants_more()) << "the exchange must stop and close the connection";
+  f.collector.finish(130);
+  ASSERT_TRUE(f.record.error.has_value());
+  EXPECT_FALSE(f.record.error->code.has_value());
+  EXPECT_EQ(f.record.error->type, "SSEEventTooLargeError");
+  EXPECT_EQ(f.record.error->message, "SSE event exceeded --max-sse-event-bytes (4.0 KiB)");
+  ASSERT_EQ(f.record.content_events.size(), 1u);  // what came before is kept
+  EXPECT_EQ(f.record.content_events[0].content, "a");
+}
+
+TEST(ResponseCollector, SseEventCapSurvivesARestart) {
+  Fixture f;
+  f.collector.max_sse_event_bytes(64);
+  f.collector.restart();  // a video job poll starts a new exchange of the same request
+  f.collector.on_headers(200, "OK", "text/event-stream", 90);
+  f.collector.on_body("data: " + std::string(100, 'y'), 100, 0);
+  ASSERT_TRUE(f.record.error.has_value());
+  EXPECT_EQ(f.record.error->type, "SSEEventTooLargeError");
+}
+
 TEST(ResponseCollector, HttpErrorStatusCarriesReasonAndBody) {
   Fixture f;
   f.collector.on_headers(500, "Internal Server Error", "application/json", 90);

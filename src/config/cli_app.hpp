@@ -1,0 +1,46 @@
+// The CLI11 application behind parse_command_line: every subcommand and option, bound to one
+// CliTargets. Built once per parse, and by cli_options() to list the options.
+#pragma once
+#include <CLI/CLI.hpp>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "config/cli.hpp"
+
+namespace inferperf::config {
+
+// AIPerf flags that only tune its own internals: accepted with one warning.
+extern const std::vector<std::string> kInternalFlags;
+
+// Where the parser writes: the outcome, plus the raw values turned into it after parsing.
+struct CliTargets {
+  CliOutcome outcome;
+  std::string trace_positional;
+  std::string endpoint_type = "chat";
+  std::string export_level = "records";
+  std::string ui;
+  std::vector<std::string> extra_inputs, headers, models;
+  std::vector<std::string> internal_values = std::vector<std::string>(kInternalFlags.size());
+  bool verbose = false, extra_verbose = false, no_preflight = false;
+  std::string max_dataset_memory, max_response_bytes, max_sse_event_bytes;
+  std::vector<std::string> gpu_items, server_items, server_formats, goodput;
+};
+
+struct CliApp {
+  std::unique_ptr<CLI::App> app;
+  CLI::App* profile = nullptr;
+  CLI::App* analyze = nullptr;
+  CLI::App* analyze_trace = nullptr;
+};
+
+// The application, bound to `t` (which must outlive it and not move). Numeric options carry a
+// numeric type name (INT, UINT, FLOAT, or BYTES for the --max-* sizes kept as text) and their
+// accepted range (numeric_ranges.hpp) at the end of their help text.
+CliApp build_cli_app(CliTargets& t);
+
+// The type names that mark an option as numeric.
+bool is_numeric_type_name(const std::string& type_name);
+
+}  // namespace inferperf::config
