@@ -134,7 +134,7 @@ void validate_derived(const RunConfig& c, std::vector<std::string>& errors) {
 // unbounded run). The lower bounds and NaN are each flag's own check.
 void validate_magnitudes(const RunConfig& c, std::vector<std::string>& errors) {
   constexpr double kMaxRate = 1e7;  // requests per second: intervals of at least 100 ns
-  constexpr std::int64_t kMaxCount = 1'000'000'000'000;
+  constexpr std::int64_t kMaxPlannedCount = 1'000'000'000'000;
   constexpr double kMaxTimeoutS = 365.0 * 86400.0;
   auto rate = [&](const std::optional<double>& v, const char* flag) {
     if (v && *v > 0 && !(*v <= kMaxRate)) {
@@ -145,7 +145,7 @@ void validate_magnitudes(const RunConfig& c, std::vector<std::string>& errors) {
     }
   };
   auto count = [&](const std::optional<std::int64_t>& v, const char* flag) {
-    if (v && *v > kMaxCount) {
+    if (v && *v > kMaxPlannedCount) {
       errors.push_back(std::string(flag) + " must be at most 1,000,000,000,000 (got " +
                        std::to_string(*v) + (*v == INT64_MAX ? " or more" : "") + ")");
     }

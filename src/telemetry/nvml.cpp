@@ -14,7 +14,9 @@
 #include <utility>
 
 namespace inferperf::telemetry {
-namespace {
+// Named, not anonymous: NvmlSource::Impl holds these types, and a class with internal-linkage
+// fields warns (-Wsubobject-linkage) once the unity builds include this file.
+namespace nvml_abi {
 
 // ---- The slice of the NVML C ABI this source needs ----------------------------------------------
 
@@ -96,7 +98,8 @@ std::string host_name() {
   return std::string(buffer.data(), strnlen(buffer.data(), buffer.size()));
 }
 
-}  // namespace
+}  // namespace nvml_abi
+using namespace nvml_abi;
 
 struct NvmlSource::Impl {
   std::string library;

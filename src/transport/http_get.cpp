@@ -32,11 +32,18 @@ std::string GetResponse::header(const std::string& lower_name) const {
   return {};
 }
 
-namespace {
+// Named, not anonymous: a Target lives in exchange()'s coroutine frame, and a frame type with an
+// internal-linkage field warns (-Wsubobject-linkage) once the unity builds include this file.
+namespace http_get_detail {
 
 struct Target {
   std::string scheme, host, port, path;
 };
+
+}  // namespace http_get_detail
+using http_get_detail::Target;
+
+namespace {
 
 core::Result<Target> split_url(const std::string& url) {
   Target t;

@@ -28,25 +28,8 @@ long long count_of(const nlohmann::json& j, const char* key) {
 }
 
 std::vector<std::string> run_args(const MockServerProcess& mock, const std::string& dir,
-                                  std::vector<std::string> more) {
-  std::vector<std::string> a = {INFERPERF_BIN,
-                                "profile",
-                                "-m",
-                                "mock-model",
-                                "-u",
-                                mock.url(),
-                                "--isl",
-                                "16",
-                                "--osl",
-                                "8",
-                                "--extra-inputs",
-                                "ignore_eos:true",
-                                "--ui-type",
-                                "none",
-                                "--artifact-dir",
-                                dir};
-  a.insert(a.end(), more.begin(), more.end());
-  return a;
+                                  const std::vector<std::string>& more) {
+  return mock_profile_args(INFERPERF_BIN, mock, dir, more);
 }
 
 bool wait_for_requests(const MockServerProcess& mock, long long n, std::chrono::seconds limit) {

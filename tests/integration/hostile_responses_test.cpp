@@ -22,24 +22,8 @@ std::vector<json> jsonl(const std::string& path) {
 
 std::vector<std::string> profile_args(const MockServerProcess& mock, const std::string& dir,
                                       int count, bool streaming) {
-  std::vector<std::string> args = {INFERPERF_BIN,
-                                   "profile",
-                                   "-m",
-                                   "mock-model",
-                                   "-u",
-                                   mock.url(),
-                                   "--isl",
-                                   "16",
-                                   "--osl",
-                                   "8",
-                                   "--concurrency",
-                                   "2",
-                                   "--request-count",
-                                   std::to_string(count),
-                                   "--extra-inputs",
-                                   "ignore_eos:true",
-                                   "--artifact-dir",
-                                   dir};
+  auto args = mock_profile_args(INFERPERF_BIN, mock, dir,
+                                {"--concurrency", "2", "--request-count", std::to_string(count)});
   if (streaming) args.push_back("--streaming");
   return args;
 }

@@ -250,4 +250,27 @@ std::vector<std::string> read_lines(const std::string& path) {
   return out;
 }
 
+std::vector<std::string> mock_profile_args(const std::string& inferperf_bin,
+                                           const MockServerProcess& mock, const std::string& dir,
+                                           const std::vector<std::string>& more) {
+  std::vector<std::string> args = {inferperf_bin,
+                                   "profile",
+                                   "-m",
+                                   "mock-model",
+                                   "-u",
+                                   mock.url(),
+                                   "--isl",
+                                   "16",
+                                   "--osl",
+                                   "8",
+                                   "--extra-inputs",
+                                   "ignore_eos:true",
+                                   "--ui-type",
+                                   "none",
+                                   "--artifact-dir",
+                                   dir};
+  args.insert(args.end(), more.begin(), more.end());
+  return args;
+}
+
 }  // namespace inferperf::testing

@@ -70,6 +70,12 @@ HttpReply http_get(int port, const std::string& target);
 HttpReply http_post(int port, const std::string& target, const std::string& json_body,
                     const HttpHeaders& headers = {});
 
+// `inferperf profile` against the mock with the usual small workload (mock-model, ISL 16, OSL 8
+// with ignore_eos, no live view) into `dir`, then `more`.
+std::vector<std::string> mock_profile_args(const std::string& inferperf_bin,
+                                           const MockServerProcess& mock, const std::string& dir,
+                                           const std::vector<std::string>& more = {});
+
 // A fresh empty folder under the system temp dir.
 std::string make_temp_dir(const std::string& prefix);
 std::string read_file(const std::string& path);
