@@ -32,15 +32,6 @@ std::vector<std::string> run_args(const MockServerProcess& mock, const std::stri
   return mock_profile_args(INFERPERF_BIN, mock, dir, more);
 }
 
-bool wait_for_requests(const MockServerProcess& mock, long long n, std::chrono::seconds limit) {
-  const auto deadline = std::chrono::steady_clock::now() + limit;
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (mock.metric("inferperf_mock_requests_total") >= n) return true;
-    std::this_thread::sleep_for(10ms);
-  }
-  return false;
-}
-
 // Every line of the records file is a whole record.
 long long whole_records(const std::string& dir) {
   long long n = 0;
@@ -62,7 +53,7 @@ TEST(Interruption, FirstSigintStopsTheHighestRateAtOnceAndExports) {
                                  {"--request-rate", "10000000", "--request-count", "1000000000",
                                   "--concurrency", "1"}),
                         dir + "/out.txt");
-  ASSERT_TRUE(wait_for_requests(mock, 1, 60s)) << read_file(dir + "/out.txt");
+  ASSERT_TRUE(mock.wait_for_requests(1, 60s)) << read_file(dir + "/out.txt");
   std::this_thread::sleep_for(500ms);
   const auto sent = std::chrono::steady_clock::now();
   run.signal(SIGINT);

@@ -128,24 +128,9 @@ std::string response(int status, const std::string& reason, const std::string& s
 
 std::vector<std::string> profile_args(const std::string& url, const std::string& dir,
                                       const std::vector<std::string>& extra) {
-  std::vector<std::string> a = {INFERPERF_BIN,
-                                "profile",
-                                "-m",
-                                "mock-model",
-                                "-u",
-                                url,
-                                "--tokenizer",
-                                "builtin",
-                                "--concurrency",
-                                "1",
-                                "--request-count",
-                                "2",
-                                "--isl",
-                                "16",
-                                "--osl",
-                                "4",
-                                "--artifact-dir",
-                                dir};
+  auto a =
+      small_profile_args(INFERPERF_BIN, url, dir,
+                         {"--tokenizer", "builtin", "--concurrency", "1", "--request-count", "2"});
   a.insert(a.end(), extra.begin(), extra.end());
   return a;
 }

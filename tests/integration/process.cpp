@@ -250,27 +250,40 @@ std::vector<std::string> read_lines(const std::string& path) {
   return out;
 }
 
-std::vector<std::string> mock_profile_args(const std::string& inferperf_bin,
-                                           const MockServerProcess& mock, const std::string& dir,
-                                           const std::vector<std::string>& more) {
+std::vector<std::string> small_profile_args(const std::string& inferperf_bin,
+                                            const std::string& url, const std::string& dir,
+                                            const std::vector<std::string>& more) {
   std::vector<std::string> args = {inferperf_bin,
                                    "profile",
                                    "-m",
                                    "mock-model",
                                    "-u",
-                                   mock.url(),
+                                   url,
                                    "--isl",
                                    "16",
                                    "--osl",
                                    "8",
                                    "--extra-inputs",
                                    "ignore_eos:true",
-                                   "--ui-type",
-                                   "none",
                                    "--artifact-dir",
                                    dir};
   args.insert(args.end(), more.begin(), more.end());
   return args;
+}
+
+std::vector<std::string> mock_profile_args(const std::string& inferperf_bin,
+                                           const MockServerProcess& mock, const std::string& dir,
+                                           const std::vector<std::string>& more) {
+  return small_profile_args(inferperf_bin, mock.url(), dir, more);
+}
+
+bool MockServerProcess::wait_for_requests(long long n, std::chrono::seconds limit) const {
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (metric("inferperf_mock_requests_total") >= n) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return false;
 }
 
 }  // namespace inferperf::testing

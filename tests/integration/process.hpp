@@ -36,6 +36,8 @@ class MockServerProcess {
   std::string url() const { return "http://127.0.0.1:" + std::to_string(port_); }
   // Value of one metric line from the mock's /metrics page.
   long long metric(const std::string& name) const;
+  // Waits until the mock has counted `n` inference requests (sanitizer start-ups are slow).
+  bool wait_for_requests(long long n, std::chrono::seconds limit) const;
   // SIGKILL, as a crashed server: connections die without a FIN from the application.
   void kill_now();
 
@@ -70,8 +72,12 @@ HttpReply http_get(int port, const std::string& target);
 HttpReply http_post(int port, const std::string& target, const std::string& json_body,
                     const HttpHeaders& headers = {});
 
-// `inferperf profile` against the mock with the usual small workload (mock-model, ISL 16, OSL 8
-// with ignore_eos, no live view) into `dir`, then `more`.
+// `inferperf profile` against `url` with the usual small workload (mock-model, ISL 16, OSL 8
+// with ignore_eos) into `dir`, then `more`.
+std::vector<std::string> small_profile_args(const std::string& inferperf_bin,
+                                            const std::string& url, const std::string& dir,
+                                            const std::vector<std::string>& more = {});
+// The same against the mock.
 std::vector<std::string> mock_profile_args(const std::string& inferperf_bin,
                                            const MockServerProcess& mock, const std::string& dir,
                                            const std::vector<std::string>& more = {});

@@ -14,27 +14,11 @@ nlohmann::json load_summary(const std::string& dir) {
   return nlohmann::json::parse(read_file(dir + "/profile_export_aiperf.json"));
 }
 
-std::vector<std::string> base_args(const MockServerProcess& mock, const std::string& dir,
-                                   int count) {
-  return {INFERPERF_BIN,
-          "profile",
-          "-m",
-          "mock-model",
-          "-u",
-          mock.url(),
-          "--streaming",
-          "--concurrency",
-          "2",
-          "--request-count",
-          std::to_string(count),
-          "--isl",
-          "16",
-          "--osl",
-          "8",
-          "--extra-inputs",
-          "ignore_eos:true",
-          "--artifact-dir",
-          dir};
+std::vector<std::string> base_args(const MockServerProcess& mock, const std::string& dir, int count,
+                                   int concurrency = 2) {
+  return mock_profile_args(INFERPERF_BIN, mock, dir,
+                           {"--streaming", "--concurrency", std::to_string(concurrency),
+                            "--request-count", std::to_string(count)});
 }
 
 TEST(ProfileErrors, AllRequestsFailingExitsOneWithErrorSummary) {
@@ -116,8 +100,7 @@ TEST(ProfileErrors, BigEventIsMeasuredNormally) {
   MockServerProcess mock({"--ttft", "5", "--itl", "1"});
   const std::string dir = make_temp_dir("ip-big-");
   // One request: counting the 1 MiB event is the slow part under sanitizers.
-  auto args = base_args(mock, dir, 1);
-  args[8] = "1";  // --concurrency
+  auto args = base_args(mock, dir, 1, 1);
   args.push_back("-H");
   args.push_back("X-Mock-Fault:big-event");
   auto r = run_process(args, std::chrono::seconds(60));

@@ -27,26 +27,9 @@ std::vector<json> lines_of(const std::string& path) {
 
 ProcessResult profile_raw(const MockServerProcess& mock, const std::string& dir,
                           std::vector<std::string> extra) {
-  std::vector<std::string> args = {INFERPERF_BIN,
-                                   "profile",
-                                   "-m",
-                                   "mock-model",
-                                   "-u",
-                                   mock.url(),
-                                   "--isl",
-                                   "16",
-                                   "--osl",
-                                   "8",
-                                   "--extra-inputs",
-                                   "ignore_eos:true",
-                                   "--artifact-dir",
-                                   dir,
-                                   "--export-level",
-                                   "raw",
-                                   "-H",
-                                   "Authorization:Bearer secret123",
-                                   "--random-seed",
-                                   "3"};
+  auto args = mock_profile_args(
+      INFERPERF_BIN, mock, dir,
+      {"--export-level", "raw", "-H", "Authorization:Bearer secret123", "--random-seed", "3"});
   args.insert(args.end(), extra.begin(), extra.end());
   return run_process(args, std::chrono::seconds(90));
 }

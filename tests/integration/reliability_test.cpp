@@ -25,23 +25,10 @@ long long count_of(const nlohmann::json& j, const char* key) {
 }
 
 std::vector<std::string> run_args(const MockServerProcess& mock, const std::string& dir,
-                                  std::vector<std::string> more) {
-  std::vector<std::string> a = {
-      INFERPERF_BIN,     "profile",        "-m", "mock-model", "-u", mock.url(),
-      "--streaming",     "--isl",          "16", "--osl",      "8",  "--extra-inputs",
-      "ignore_eos:true", "--artifact-dir", dir};
+                                  const std::vector<std::string>& more) {
+  auto a = mock_profile_args(INFERPERF_BIN, mock, dir, {"--streaming"});
   a.insert(a.end(), more.begin(), more.end());
   return a;
-}
-
-// Waits until the mock has counted `n` inference requests (sanitizer start-ups are slow).
-bool wait_for_requests(const MockServerProcess& mock, long long n, std::chrono::seconds limit) {
-  const auto deadline = std::chrono::steady_clock::now() + limit;
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (mock.metric("inferperf_mock_requests_total") >= n) return true;
-    std::this_thread::sleep_for(10ms);
-  }
-  return false;
 }
 
 // The sum of the records' connection_retries (inferperf_records.jsonl).
@@ -169,12 +156,12 @@ TEST(Reliability, ServerKilledAndRestartedOnItsPortMidRun) {
                {"--concurrency", "8", "--request-rate", "40", "--arrival-pattern", "constant",
                 "--request-count", "100000", "--request-timeout-seconds", "10"}),
       dir + "/out.txt");
-  ASSERT_TRUE(wait_for_requests(*first, 30, 60s)) << read_file(dir + "/out.txt");
+  ASSERT_TRUE(first->wait_for_requests(30, 60s)) << read_file(dir + "/out.txt");
   first->kill_now();
   std::this_thread::sleep_for(500ms);
   MockServerProcess second({"--ttft", "5", "--itl", "5"}, port);
   // New connections reach the restarted server.
-  ASSERT_TRUE(wait_for_requests(second, 20, 60s)) << read_file(dir + "/out.txt");
+  ASSERT_TRUE(second.wait_for_requests(20, 60s)) << read_file(dir + "/out.txt");
   run.signal(SIGINT);
   ASSERT_EQ(run.wait(60s), 130) << read_file(dir + "/out.txt");
   const auto j = load_summary(dir);
@@ -250,7 +237,7 @@ struct SignalRun {
                                                                         dir},
                                                dir + "/out.txt");
     // Six seen by the server: two have finished, four are in flight.
-    ASSERT_TRUE(wait_for_requests(mock, 6, 60s)) << log();
+    ASSERT_TRUE(mock.wait_for_requests(6, 60s)) << log();
   }
   std::string log() const { return read_file(dir + "/out.txt"); }
 };
@@ -305,7 +292,7 @@ TEST(Durability, KillNineKeepsEveryFinishedRecordAndAnalyzeRebuildsTheReports) {
   const std::string dir = make_temp_dir("ip-kill9-");
   BackgroundProcess run(run_args(mock, dir, {"--concurrency", "4", "--request-count", "100000"}),
                         dir + "/out.txt");
-  ASSERT_TRUE(wait_for_requests(mock, 40, 60s)) << read_file(dir + "/out.txt");
+  ASSERT_TRUE(mock.wait_for_requests(40, 60s)) << read_file(dir + "/out.txt");
   // The mock's own count of finished requests, taken a little over a second before the kill:
   // every one of them must be on disk.
   std::this_thread::sleep_for(300ms);

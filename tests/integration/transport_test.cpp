@@ -23,25 +23,8 @@ std::vector<json> records(const std::string& dir) {
 
 std::vector<std::string> profile_args(const std::string& url, const std::string& dir,
                                       const std::vector<std::string>& extra) {
-  std::vector<std::string> a = {INFERPERF_BIN,
-                                "profile",
-                                "-m",
-                                "mock-model",
-                                "-u",
-                                url,
-                                "--streaming",
-                                "--concurrency",
-                                "2",
-                                "--request-count",
-                                "4",
-                                "--isl",
-                                "16",
-                                "--osl",
-                                "4",
-                                "--extra-inputs",
-                                "ignore_eos:true",
-                                "--artifact-dir",
-                                dir};
+  auto a = small_profile_args(INFERPERF_BIN, url, dir,
+                              {"--streaming", "--concurrency", "2", "--request-count", "4"});
   a.insert(a.end(), extra.begin(), extra.end());
   return a;
 }

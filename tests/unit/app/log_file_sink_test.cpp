@@ -13,29 +13,27 @@
 #include <memory>
 #include <sstream>
 
+#include "../test_files.hpp"
+
 namespace inferperf::app {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using test_files::read_whole_file;
 
 TEST(LogFileSink, EachLineIsInTheFileAtOnceAndTheReserveIsGivenBack) {
-  const fs::path p = fs::temp_directory_path() / ("ip-log-sink-" + std::to_string(getpid()));
+  const test_files::ScratchDir dir("ip-log-sink");
+  const fs::path p = dir / "inferperf.log";
   bool reserved = false;
   {
     auto sink = std::make_shared<LogFileSink>(p);
     spdlog::logger log("t", sink);
     log.set_pattern("%v");
     log.info("first line");
-    EXPECT_EQ(slurp(p), "first line\n") << "no flush needed";
+    EXPECT_EQ(read_whole_file(p), "first line\n") << "no flush needed";
     log.error("second line");
-    EXPECT_EQ(slurp(p), "first line\nsecond line\n");
+    EXPECT_EQ(read_whole_file(p), "first line\nsecond line\n");
     EXPECT_EQ(fs::file_size(p), 23u) << "the reserve is not part of the file's size";
     struct stat st {};
     ASSERT_EQ(::stat(p.c_str(), &st), 0);
@@ -48,8 +46,7 @@ TEST(LogFileSink, EachLineIsInTheFileAtOnceAndTheReserveIsGivenBack) {
   if (reserved) {
     EXPECT_LT(st.st_blocks * 512, LogFileSink::kReserve) << "closing gives the reserve back";
   }
-  EXPECT_EQ(slurp(p), "first line\nsecond line\n");
-  fs::remove(p);
+  EXPECT_EQ(read_whole_file(p), "first line\nsecond line\n");
 }
 
 TEST(LogFileSink, AFailedWriteIsRememberedNotThrown) {

@@ -15,18 +15,15 @@
 #include "plot/theme.hpp"
 #include "png_probe.hpp"
 
+#include "../test_files.hpp"
+
 namespace inferperf::plot {
 namespace {
 
 namespace fs = std::filesystem;
 const fs::path kData = fs::path(INFERPERF_SOURCE_DIR) / "tests/data/plot";
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using test_files::read_whole_file;
 
 class PlotRender : public ::testing::Test {
  protected:
@@ -92,7 +89,7 @@ TEST_F(PlotRender, EverySweepChartShowsItsData) {
     render_chart(c, theme, out_);
     // A line or a few dozen dots of one colour is hundreds of pixels; empty axes are none.
     EXPECT_GE(data_pixels(c.name, theme), 150u) << c.name;
-    const std::string svg = slurp(out_ / (c.name + ".svg"));
+    const std::string svg = read_whole_file(out_ / (c.name + ".svg"));
     EXPECT_NE(svg.find("<svg"), std::string::npos) << c.name;
     EXPECT_NE(svg.find("width=\"1600\""), std::string::npos) << c.name;
   }

@@ -14,21 +14,18 @@
 
 #include "records/collector.hpp"
 
+#include "../test_files.hpp"
+
 namespace inferperf::records {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using test_files::read_whole_file;
 
+// The scratch folder of this test binary's records files.
 fs::path temp_file(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / ("ip-records-file-" + std::to_string(getpid()));
-  fs::create_directories(dir);
+  static const test_files::ScratchDir dir("ip-records-file");
   return dir / name;
 }
 
@@ -52,7 +49,7 @@ TEST(RecordsFile, WritesWholeLinesAndCountsThem) {
   EXPECT_FALSE(f.failed());
   EXPECT_EQ(f.lines_written(), 3);
   EXPECT_EQ(f.bytes_written(), 24);
-  EXPECT_EQ(slurp(p), "{\"a\":1}\n{\"a\":2}\n{\"a\":3}\n");
+  EXPECT_EQ(read_whole_file(p), "{\"a\":1}\n{\"a\":2}\n{\"a\":3}\n");
 }
 
 TEST(RecordsFile, DevFullFailsAtTheFirstFlushWithTheReason) {
@@ -80,7 +77,7 @@ TEST(RecordsFile, ADiskFullMidLineKeepsTheWholeLinesOnly) {
   EXPECT_EQ(f.lines_written(), 2);
   EXPECT_EQ(f.bytes_written(), 20);
   EXPECT_FALSE(f.close());
-  EXPECT_EQ(slurp(p), "123456789\n123456789\n") << "the partial third line is cut off";
+  EXPECT_EQ(read_whole_file(p), "123456789\n123456789\n") << "the partial third line is cut off";
 }
 
 TEST(RecordsFile, AFailureInALaterFlushKeepsTheEarlierOnes) {
@@ -93,7 +90,7 @@ TEST(RecordsFile, AFailureInALaterFlushKeepsTheEarlierOnes) {
   f.append("123456789\n123456789\n123456789\n");
   EXPECT_FALSE(f.flush());
   EXPECT_EQ(f.lines_written(), 3);
-  EXPECT_EQ(slurp(p).size(), 30u);
+  EXPECT_EQ(read_whole_file(p).size(), 30u);
 }
 
 RequestRecord record(std::int64_t n) {
@@ -136,7 +133,7 @@ TEST(CollectorWrites, WhatReachedTheDiskBeforeTheFailureReadsBackAsWholeRecords)
   EXPECT_EQ(c.finish().size(), 50u);
   ASSERT_GT(kept, 0);
   EXPECT_LT(kept, 50);
-  std::istringstream in(slurp(p));
+  std::istringstream in(read_whole_file(p));
   std::string line;
   std::int64_t n = 0;
   while (std::getline(in, line)) {
