@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -15,42 +16,25 @@
 
 namespace {
 
+namespace mock = inferperf::mock;
+
 std::string env(const char* name) {
   const char* v = std::getenv(name);
   return v ? std::string(v) : std::string();
 }
 
-// Resolved as the client resolves --tokenizer (local path, Hugging Face cache, builtin), without
-// downloads. The builtin folder is looked for next to an installed binary and in the build tree.
-inferperf::core::Result<std::unique_ptr<inferperf::tokenizer::Tokenizer>> load_mock_tokenizer(
-    const inferperf::mock::MockOptions& o) {
-  namespace tk = inferperf::tokenizer;
-  std::error_code ec;
-  const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-  tk::ResolveOptions ro;
-  ro.name = o.tokenizer;
-  ro.revision = o.tokenizer_revision;
-  ro.builtin_dir = tk::builtin_dir_for(exe);
-  if (!std::filesystem::exists(ro.builtin_dir))
-    ro.builtin_dir = tk::builtin_dir_for(exe.parent_path());
-  ro.hf_home = env("HF_HOME");
-  ro.hf_hub_cache = env("HF_HUB_CACHE");
-  ro.home = env("HOME");
-  ro.xdg_cache_home = env("XDG_CACHE_HOME");
-  ro.offline = true;
-  auto resolved = tk::resolve_tokenizer(ro);
-  if (!resolved) return resolved.error();
-  return tk::load_tokenizer_file(resolved->file);
-}
-
-}  // namespace
-
-int main(int argc, char** argv) {
-  inferperf::mock::MockOptions o;
-  CLI::App app{"inferperf-mock-server - OpenAI-compatible mock inference server",
-               "inferperf-mock-server"};
-  app.set_version_flag("--version", std::string("inferperf-mock-server ") + inferperf::kVersion);
+// What the command line sets: the server's options and the few choices main acts on itself.
+struct MockCli {
+  mock::MockOptions o;
   bool verbose = false;
+  bool no_tokenizer = false;
+  bool trust_remote_code = false;        // accepted, ignored
+  CLI::Option* tokenizer_opt = nullptr;  // --tokenizer, to tell a named tokenizer from the default
+};
+
+// The option groups below are registered in --help order.
+
+void add_serving_options(CLI::App& app, mock::MockOptions& o) {
   app.add_option("-p,--port", o.port, "TCP port (0 = any free port)")
       ->check(CLI::Range(0, 65535))
       ->envname("MOCK_SERVER_PORT");
@@ -65,6 +49,10 @@ int main(int argc, char** argv) {
       ->check(CLI::NonNegativeNumber)
       ->envname("MOCK_SERVER_ITL");
   app.add_flag("-f,--fast", o.fast, "All latencies 0")->envname("MOCK_SERVER_FAST");
+}
+
+// Injected errors and faults, and connections closed under the client.
+void add_fault_options(CLI::App& app, mock::MockOptions& o) {
   app.add_option("--error-rate", o.error_rate, "Percent of requests answered HTTP 500")
       ->check(CLI::Range(0.0, 100.0))
       ->envname("MOCK_SERVER_ERROR_RATE");
@@ -78,8 +66,7 @@ int main(int argc, char** argv) {
       ->delimiter(',')
       ->check(CLI::Validator(
           [](std::string& k) {
-            return inferperf::mock::valid_fault(k) ? std::string()
-                                                   : "unknown fault kind '" + k + "'";
+            return mock::valid_fault(k) ? std::string() : "unknown fault kind '" + k + "'";
           },
           "FAULT"))
       ->envname("MOCK_SERVER_FAULT_KINDS");
@@ -97,12 +84,17 @@ int main(int argc, char** argv) {
       ->envname("MOCK_SERVER_CLOSE_ONLY_AFTER_STREAMS");
   app.add_option("--random-seed", o.random_seed, "Seed for error and fault injection")
       ->envname("MOCK_SERVER_RANDOM_SEED");
+}
+
+// What a stream carries, logging, and how the server is reached (TLS, Unix socket, Hub files).
+void add_stream_and_transport_options(CLI::App& app, MockCli& cli) {
+  mock::MockOptions& o = cli.o;
   app.add_option("--tokens-per-event", o.tokens_per_event, "Tokens carried by each streamed event")
       ->check(CLI::PositiveNumber)
       ->envname("MOCK_SERVER_TOKENS_PER_EVENT");
   app.add_option("--model-name", o.model_name, "Model id listed by /v1/models")
       ->envname("MOCK_SERVER_MODEL_NAME");
-  app.add_flag("-v,--verbose", verbose, "Verbose logging")->envname("MOCK_SERVER_VERBOSE");
+  app.add_flag("-v,--verbose", cli.verbose, "Verbose logging")->envname("MOCK_SERVER_VERBOSE");
   app.add_flag("--access-logs", o.access_logs, "Print one line per request to stderr")
       ->envname("MOCK_SERVER_ACCESS_LOGS");
   app.add_option("--tls-cert", o.tls_cert, "PEM certificate chain: serve HTTPS")
@@ -117,8 +109,11 @@ int main(int argc, char** argv) {
       ->envname("MOCK_SERVER_HUB_DIR");
   app.add_option("--hub-token", o.hub_token, "Require this bearer token for hub requests")
       ->envname("MOCK_SERVER_HUB_TOKEN");
+}
+
+void add_dcgm_options(CLI::App& app, mock::MockOptions& o) {
   std::vector<std::string> gpu_names;
-  for (const auto& p : inferperf::mock::gpu_profiles()) gpu_names.emplace_back(p.key);
+  for (const auto& p : mock::gpu_profiles()) gpu_names.emplace_back(p.key);
   app.add_option("--dcgm-gpu-name", o.dcgm_gpu_name, "Fake DCGM GPU profile")
       ->check(CLI::IsMember(gpu_names))
       ->envname("MOCK_SERVER_DCGM_GPU_NAME");
@@ -139,10 +134,16 @@ int main(int argc, char** argv) {
       ->envname("MOCK_SERVER_DCGM_HOSTNAME");
   app.add_option("--dcgm-seed", o.dcgm_seed, "Seed for the fake GPU readings' noise")
       ->envname("MOCK_SERVER_DCGM_SEED");
+}
+
+// Reported timings, the retrieval routes' latencies and the delays before routes become ready.
+void add_timing_options(CLI::App& app, mock::MockOptions& o) {
   app.add_flag("--timings", o.timings,
                "llama.cpp-style timings in every chat/completions response "
                "(per request: header X-Mock-Timings: 1)")
       ->envname("MOCK_SERVER_TIMINGS");
+  // The environment variable is the flag's name: --embedding-base-latency reads
+  // MOCK_SERVER_EMBEDDING_BASE_LATENCY.
   const auto latency = [&](const char* name, double& field, const char* what) {
     std::string env_name = "MOCK_SERVER_";
     for (const char* c = name + 2; *c; ++c)
@@ -163,6 +164,10 @@ int main(int argc, char** argv) {
           "GET /v1/models answers 503 until this many seconds after start");
   latency("--inference-ready-delay-seconds", o.inference_ready_delay_s,
           "Inference routes answer 503 until this many seconds after start");
+}
+
+// Who may call the routes and for which model, and the per-token log of what they streamed.
+void add_route_access_options(CLI::App& app, mock::MockOptions& o) {
   app.add_flag("--disable-models-endpoint", o.disable_models_endpoint, "GET /v1/models answers 404")
       ->envname("MOCK_SERVER_DISABLE_MODELS_ENDPOINT");
   app.add_option("--api-key", o.api_key,
@@ -178,42 +183,73 @@ int main(int argc, char** argv) {
   app.add_flag("--strict-model", o.strict_model,
                "Answer 404 (as vLLM) to requests whose model is not --model-name")
       ->envname("MOCK_SERVER_STRICT_MODEL");
-  bool no_tokenizer = false;
-  bool trust_remote_code = false;
-  auto* tok_opt = app.add_option("--tokenizer", o.tokenizer,
-                                 "Prompt tokenizer: builtin, a path or a Hugging Face cache name")
-                      ->envname("MOCK_SERVER_TOKENIZER");
-  app.add_option("--tokenizer-revision", o.tokenizer_revision, "Hugging Face revision")
+}
+
+void add_tokenizer_options(CLI::App& app, MockCli& cli) {
+  cli.tokenizer_opt =
+      app.add_option("--tokenizer", cli.o.tokenizer,
+                     "Prompt tokenizer: builtin, a path or a Hugging Face cache name")
+          ->envname("MOCK_SERVER_TOKENIZER");
+  app.add_option("--tokenizer-revision", cli.o.tokenizer_revision, "Hugging Face revision")
       ->envname("MOCK_SERVER_TOKENIZER_REVISION");
-  app.add_flag("--tokenizer-trust-remote-code", trust_remote_code,
+  app.add_flag("--tokenizer-trust-remote-code", cli.trust_remote_code,
                "Accepted for compatibility; nothing is executed");
-  app.add_flag("--no-tokenizer", no_tokenizer, "Split prompts into ~4-character chunks instead")
+  app.add_flag("--no-tokenizer", cli.no_tokenizer, "Split prompts into ~4-character chunks instead")
       ->envname("MOCK_SERVER_NO_TOKENIZER");
-  CLI11_PARSE(app, argc, argv);
+}
 
+// Resolved as the client resolves --tokenizer (local path, Hugging Face cache, builtin), without
+// downloads. The builtin folder is looked for next to an installed binary and in the build tree.
+inferperf::core::Result<std::unique_ptr<inferperf::tokenizer::Tokenizer>> load_mock_tokenizer(
+    const mock::MockOptions& o) {
+  namespace tk = inferperf::tokenizer;
+  std::error_code ec;
+  const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  tk::ResolveOptions ro;
+  ro.name = o.tokenizer;
+  ro.revision = o.tokenizer_revision;
+  ro.builtin_dir = tk::builtin_dir_for(exe);
+  if (!std::filesystem::exists(ro.builtin_dir))
+    ro.builtin_dir = tk::builtin_dir_for(exe.parent_path());
+  ro.hf_home = env("HF_HOME");
+  ro.hf_hub_cache = env("HF_HUB_CACHE");
+  ro.home = env("HOME");
+  ro.xdg_cache_home = env("XDG_CACHE_HOME");
+  ro.offline = true;
+  auto resolved = tk::resolve_tokenizer(ro);
+  if (!resolved) return resolved.error();
+  return tk::load_tokenizer_file(resolved->file);
+}
+
+// The tokenizer prompts are counted with, warmed up; null for the 4-character chunker. An error
+// only for a tokenizer the user named.
+inferperf::core::Result<std::shared_ptr<const inferperf::tokenizer::Tokenizer>> serving_tokenizer(
+    const MockCli& cli) {
   std::shared_ptr<const inferperf::tokenizer::Tokenizer> tokenizer;
-  if (!no_tokenizer) {
-    auto loaded = load_mock_tokenizer(o);
-    if (!loaded) {
-      // The default falls back to the chunker (a build without the builtin vocabulary still
-      // serves); a tokenizer the user named must load.
-      if (tok_opt->count() > 0 || o.tokenizer != "builtin") {
-        std::cerr << "inferperf-mock-server: " << loaded.error().describe() << "\n";
-        return 2;
-      }
-      std::cerr << "inferperf-mock-server: builtin tokenizer not found, using 4-character chunks\n";
-    } else {
-      // Warm up before announcing the port: the first decode builds the per-id byte table and the
-      // first encodes fill the word cache, which would otherwise land on the first requests' TTFT.
-      const auto ids = (*loaded)->encode("Warm up the mock server's tokenizer before serving.");
-      (*loaded)->decode(ids);
-      tokenizer = std::move(*loaded);
-    }
+  if (cli.no_tokenizer) return tokenizer;
+  auto loaded = load_mock_tokenizer(cli.o);
+  if (!loaded) {
+    // The default falls back to the chunker (a build without the builtin vocabulary still
+    // serves); a tokenizer the user named must load.
+    if (cli.tokenizer_opt->count() > 0 || cli.o.tokenizer != "builtin") return loaded.error();
+    std::cerr << "inferperf-mock-server: builtin tokenizer not found, using 4-character chunks\n";
+    return tokenizer;
   }
+  // Warm up before announcing the port: the first decode builds the per-id byte table and the
+  // first encodes fill the word cache, which would otherwise land on the first requests' TTFT.
+  const auto ids = (*loaded)->encode("Warm up the mock server's tokenizer before serving.");
+  (*loaded)->decode(ids);
+  tokenizer = std::move(*loaded);
+  return tokenizer;
+}
 
+// Binds, announces where it listens (the line tests and scripts wait for), and serves until
+// stopped.
+int serve(const mock::MockOptions& o,
+          const std::shared_ptr<const inferperf::tokenizer::Tokenizer>& tokenizer, bool verbose) {
   const auto fds = inferperf::core::raise_fd_limit();
   try {
-    inferperf::mock::MockServer server(o, tokenizer);
+    mock::MockServer server(o, tokenizer);
     const auto port = server.bind();
     if (!o.unix_socket.empty()) {
       std::cout << "inferperf-mock-server listening on unix:" << o.unix_socket << std::endl;
@@ -230,4 +266,28 @@ int main(int argc, char** argv) {
     return 1;
   }
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MockCli cli;
+  CLI::App app{"inferperf-mock-server - OpenAI-compatible mock inference server",
+               "inferperf-mock-server"};
+  app.set_version_flag("--version", std::string("inferperf-mock-server ") + inferperf::kVersion);
+  add_serving_options(app, cli.o);
+  add_fault_options(app, cli.o);
+  add_stream_and_transport_options(app, cli);
+  add_dcgm_options(app, cli.o);
+  add_timing_options(app, cli.o);
+  add_route_access_options(app, cli.o);
+  add_tokenizer_options(app, cli);
+  CLI11_PARSE(app, argc, argv);
+
+  auto tokenizer = serving_tokenizer(cli);
+  if (!tokenizer) {
+    std::cerr << "inferperf-mock-server: " << tokenizer.error().describe() << "\n";
+    return 2;
+  }
+  return serve(cli.o, *tokenizer, cli.verbose);
 }

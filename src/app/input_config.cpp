@@ -6,11 +6,24 @@
 
 namespace inferperf::app {
 
-nlohmann::ordered_json build_input_config(const config::RunConfig& c,
-                                          const std::string& artifact_dir,
-                                          const std::string& benchmark_id) {
-  auto set = [&](const char* name) { return c.set_options.count(name) > 0; };
-  nlohmann::ordered_json endpoint;
+using nlohmann::ordered_json;
+
+namespace {
+
+// Most entries are echoed only when the user gave the flag, not when the default applies.
+bool echo_flag_given(const config::RunConfig& c, const char* name) {
+  return c.set_options.count(name) > 0;
+}
+
+std::vector<std::string> echo_redacted_urls(const std::vector<std::string>& urls) {
+  std::vector<std::string> out;
+  for (const auto& u : urls) out.push_back(core::redact_urls(u));
+  return out;
+}
+
+ordered_json echo_endpoint(const config::RunConfig& c) {
+  const auto set = [&](const char* name) { return echo_flag_given(c, name); };
+  ordered_json endpoint;
   endpoint["model_names"] = c.endpoint.model_names;
   if (set("--connection-reuse-strategy"))
     endpoint["connection_reuse_strategy"] = c.endpoint.connection_reuse;
@@ -18,41 +31,43 @@ nlohmann::ordered_json build_input_config(const config::RunConfig& c,
     endpoint["model_selection_strategy"] = c.endpoint.model_selection;
   if (set("--endpoint-type")) endpoint["type"] = config::to_string(c.endpoint.type);
   if (set("--streaming")) endpoint["streaming"] = c.endpoint.streaming;
-  auto redacted_urls = [](const std::vector<std::string>& urls) {
-    std::vector<std::string> out;
-    for (const auto& u : urls) out.push_back(core::redact_urls(u));
-    return out;
-  };
-  if (set("--url")) endpoint["urls"] = redacted_urls(c.endpoint.urls);
+  if (set("--url")) endpoint["urls"] = echo_redacted_urls(c.endpoint.urls);
   if (set("--url-strategy")) endpoint["url_selection_strategy"] = c.endpoint.url_strategy;
   if (set("--custom-endpoint")) endpoint["custom_endpoint"] = c.endpoint.custom_endpoint;
   if (set("--request-timeout-seconds")) endpoint["timeout_seconds"] = c.endpoint.request_timeout_s;
   if (set("--api-key")) endpoint["api_key"] = std::string(core::kRedacted);
   if (set("--use-legacy-max-tokens")) endpoint["use_legacy_max_tokens"] = true;
   if (set("--use-server-token-count")) endpoint["use_server_token_count"] = true;
+  return endpoint;
+}
 
-  nlohmann::ordered_json input = nlohmann::ordered_json::object();
+// --extra-inputs and --header, with credentials redacted.
+void echo_request_additions(const config::RunConfig& c, ordered_json& input) {
   if (!c.input.extra.empty()) {
-    auto extra = nlohmann::ordered_json::array();
+    auto extra = ordered_json::array();
     for (const auto& [k, v] : c.input.extra)
       extra.push_back(
           {k, core::is_secret_name(k) ? nlohmann::json(std::string(core::kRedacted)) : v});
     input["extra"] = extra;
   }
   if (!c.input.headers.empty()) {
-    auto h = nlohmann::ordered_json::array();
+    auto h = ordered_json::array();
     for (const auto& [k, v] : c.input.headers) h.push_back({k, core::redact_value(k, v)});
     input["headers"] = h;
   }
-  nlohmann::ordered_json prompt = nlohmann::ordered_json::object();
-  if (set("--synthetic-input-tokens-mean") || set("--synthetic-input-tokens-stddev")) {
+}
+
+ordered_json echo_prompt(const config::RunConfig& c) {
+  ordered_json prompt = ordered_json::object();
+  if (echo_flag_given(c, "--synthetic-input-tokens-mean") ||
+      echo_flag_given(c, "--synthetic-input-tokens-stddev")) {
     prompt["input_tokens"] = {{"mean", c.input.isl_mean}, {"stddev", c.input.isl_stddev}};
   }
   if (c.input.block_size) prompt["input_tokens"]["block_size"] = *c.input.block_size;
   if (c.input.osl_mean) {
     prompt["output_tokens"] = {{"mean", *c.input.osl_mean}, {"stddev", c.input.osl_stddev}};
   }
-  if (set("--prompt-batch-size")) prompt["batch_size"] = c.input.prompt_batch_size;
+  if (echo_flag_given(c, "--prompt-batch-size")) prompt["batch_size"] = c.input.prompt_batch_size;
   if (c.input.prefix_pool_size > 0) {
     prompt["prefix_prompt"] = {{"pool_size", c.input.prefix_pool_size},
                                {"length", c.input.prefix_length}};
@@ -64,20 +79,23 @@ nlohmann::ordered_json build_input_config(const config::RunConfig& c,
     prompt["user_context_prompt_length"] = *c.input.user_context_prompt_length;
   if (!c.input.sequence_distribution.empty())
     prompt["sequence_distribution"] = c.input.sequence_distribution;
-  if (!prompt.empty()) input["prompt"] = prompt;
-  if (c.input.random_seed) input["random_seed"] = *c.input.random_seed;
-  if (!c.metrics.goodput.empty()) {
-    // As AIPerf: a tag -> threshold map in display units.
-    nlohmann::ordered_json goodput = nlohmann::ordered_json::object();
-    std::istringstream items(c.metrics.goodput);
-    for (std::string item; items >> item;) {
-      const auto colon = item.find(':');
-      goodput[item.substr(0, colon)] = std::stod(item.substr(colon + 1));
-    }
-    input["goodput"] = goodput;
+  return prompt;
+}
+
+// As AIPerf: a tag -> threshold map in display units ("TAG:VALUE TAG:VALUE").
+ordered_json echo_goodput(const std::string& spec) {
+  ordered_json goodput = ordered_json::object();
+  std::istringstream items(spec);
+  for (std::string item; items >> item;) {
+    const auto colon = item.find(':');
+    goodput[item.substr(0, colon)] = std::stod(item.substr(colon + 1));
   }
-  if (set("--num-dataset-entries")) input["num_dataset_entries"] = c.input.num_dataset_entries;
-  nlohmann::ordered_json conversation = nlohmann::ordered_json::object();
+  return goodput;
+}
+
+ordered_json echo_conversation(const config::RunConfig& c) {
+  const auto set = [&](const char* name) { return echo_flag_given(c, name); };
+  ordered_json conversation = ordered_json::object();
   if (set("--conversation-turn-mean")) conversation["turn_mean"] = c.input.turn_mean;
   if (set("--conversation-turn-stddev")) conversation["turn_stddev"] = c.input.turn_stddev;
   if (set("--conversation-turn-delay-mean"))
@@ -86,7 +104,11 @@ nlohmann::ordered_json build_input_config(const config::RunConfig& c,
     conversation["turn_delay_stddev"] = c.input.turn_delay_stddev_ms;
   if (set("--conversation-turn-delay-ratio"))
     conversation["turn_delay_ratio"] = c.input.turn_delay_ratio;
-  if (!conversation.empty()) input["conversation"] = conversation;
+  return conversation;
+}
+
+// The dataset file and how its rows are reshaped and scheduled.
+void echo_dataset_source(const config::RunConfig& c, ordered_json& input) {
   if (!c.input.input_file.empty()) input["file"] = c.input.input_file;
   if (!c.input.public_dataset.empty()) input["public_dataset"] = c.input.public_dataset;
   if (!c.input.custom_dataset_type.empty())
@@ -105,15 +127,32 @@ nlohmann::ordered_json build_input_config(const config::RunConfig& c,
     input["fixed_schedule_start_offset"] = *c.load.fixed_schedule_start_offset_ms;
   if (c.load.fixed_schedule_end_offset_ms)
     input["fixed_schedule_end_offset"] = *c.load.fixed_schedule_end_offset_ms;
-  if (set("--dataset-sampling-strategy"))
+  if (echo_flag_given(c, "--dataset-sampling-strategy"))
     input["dataset_sampling_strategy"] = c.input.sampling_strategy;
+}
 
-  nlohmann::ordered_json loadgen = nlohmann::ordered_json::object();
+ordered_json echo_input(const config::RunConfig& c) {
+  ordered_json input = ordered_json::object();
+  echo_request_additions(c, input);
+  if (auto prompt = echo_prompt(c); !prompt.empty()) input["prompt"] = prompt;
+  if (c.input.random_seed) input["random_seed"] = *c.input.random_seed;
+  if (!c.metrics.goodput.empty()) input["goodput"] = echo_goodput(c.metrics.goodput);
+  if (echo_flag_given(c, "--num-dataset-entries"))
+    input["num_dataset_entries"] = c.input.num_dataset_entries;
+  if (auto conversation = echo_conversation(c); !conversation.empty())
+    input["conversation"] = conversation;
+  echo_dataset_source(c, input);
+  return input;
+}
+
+ordered_json echo_loadgen(const config::RunConfig& c) {
+  ordered_json loadgen = ordered_json::object();
   const auto& l = c.load;
   if (l.concurrency) loadgen["concurrency"] = *l.concurrency;
   if (l.prefill_concurrency) loadgen["prefill_concurrency"] = *l.prefill_concurrency;
   if (l.request_rate) loadgen["request_rate"] = *l.request_rate;
-  if (set("--arrival-pattern") || l.request_rate) loadgen["arrival_pattern"] = l.arrival_pattern;
+  if (echo_flag_given(c, "--arrival-pattern") || l.request_rate)
+    loadgen["arrival_pattern"] = l.arrival_pattern;
   if (l.smoothness) loadgen["arrival_smoothness"] = *l.smoothness;
   if (l.user_centric_rate) loadgen["user_centric_rate"] = *l.user_centric_rate;
   if (l.num_users) loadgen["num_users"] = *l.num_users;
@@ -130,24 +169,32 @@ nlohmann::ordered_json build_input_config(const config::RunConfig& c,
   if (l.warmup.duration_s) loadgen["warmup_duration"] = *l.warmup.duration_s;
   if (l.warmup.num_sessions) loadgen["num_warmup_sessions"] = *l.warmup.num_sessions;
   if (c.load.workers_max) loadgen["workers_max"] = *c.load.workers_max;
+  return loadgen;
+}
 
-  nlohmann::ordered_json tokenizer = nlohmann::ordered_json::object();
-  if (set("--tokenizer")) tokenizer["name"] = c.tokenizer.name;
-  if (set("--tokenizer-revision")) tokenizer["revision"] = c.tokenizer.revision;
-  if (set("--tokenizer-trust-remote-code")) tokenizer["trust_remote_code"] = true;
+ordered_json echo_tokenizer(const config::RunConfig& c) {
+  ordered_json tokenizer = ordered_json::object();
+  if (echo_flag_given(c, "--tokenizer")) tokenizer["name"] = c.tokenizer.name;
+  if (echo_flag_given(c, "--tokenizer-revision")) tokenizer["revision"] = c.tokenizer.revision;
+  if (echo_flag_given(c, "--tokenizer-trust-remote-code")) tokenizer["trust_remote_code"] = true;
+  return tokenizer;
+}
 
-  nlohmann::ordered_json j;
-  j["endpoint"] = endpoint;
-  if (!input.empty()) j["input"] = input;
-  j["output"] = {{"artifact_directory", artifact_dir}};
-  if (set("--export-level")) j["output"]["export_level"] = config::to_string(c.output.export_level);
-  if (set("--profile-export-prefix")) j["output"]["profile_export_prefix"] = c.output.export_prefix;
-  if (c.output.slice_duration_s) j["output"]["slice_duration"] = *c.output.slice_duration_s;
-  if (!tokenizer.empty()) j["tokenizer"] = tokenizer;
-  j["loadgen"] = loadgen;
+ordered_json echo_output(const config::RunConfig& c, const std::string& artifact_dir) {
+  ordered_json output = {{"artifact_directory", artifact_dir}};
+  if (echo_flag_given(c, "--export-level"))
+    output["export_level"] = config::to_string(c.output.export_level);
+  if (echo_flag_given(c, "--profile-export-prefix"))
+    output["profile_export_prefix"] = c.output.export_prefix;
+  if (c.output.slice_duration_s) output["slice_duration"] = *c.output.slice_duration_s;
+  return output;
+}
+
+// GPU and server-metrics telemetry are top-level entries of the echo, not a section.
+void echo_telemetry(const config::RunConfig& c, ordered_json& j) {
   const auto& t = c.telemetry;
   if (t.gpu_flag_given) {
-    auto items = nlohmann::ordered_json::array();
+    auto items = ordered_json::array();
     if (t.nvml) items.push_back("pynvml");
     if (t.dashboard) items.push_back("dashboard");
     for (const auto& u : t.dcgm_urls) items.push_back(core::redact_urls(u));
@@ -155,9 +202,25 @@ nlohmann::ordered_json build_input_config(const config::RunConfig& c,
     j["gpu_telemetry"] = items;
   }
   if (t.no_gpu) j["no_gpu_telemetry"] = true;
-  if (set("--server-metrics")) j["server_metrics"] = redacted_urls(t.server_urls);
+  if (echo_flag_given(c, "--server-metrics"))
+    j["server_metrics"] = echo_redacted_urls(t.server_urls);
   if (t.no_server_metrics) j["no_server_metrics"] = true;
-  if (set("--server-metrics-formats")) j["server_metrics_formats"] = t.server_formats;
+  if (echo_flag_given(c, "--server-metrics-formats"))
+    j["server_metrics_formats"] = t.server_formats;
+}
+
+}  // namespace
+
+nlohmann::ordered_json build_input_config(const config::RunConfig& c,
+                                          const std::string& artifact_dir,
+                                          const std::string& benchmark_id) {
+  nlohmann::ordered_json j;
+  j["endpoint"] = echo_endpoint(c);
+  if (auto input = echo_input(c); !input.empty()) j["input"] = input;
+  j["output"] = echo_output(c, artifact_dir);
+  if (auto tokenizer = echo_tokenizer(c); !tokenizer.empty()) j["tokenizer"] = tokenizer;
+  j["loadgen"] = echo_loadgen(c);
+  echo_telemetry(c, j);
   j["cli_command"] = c.cli_command;
   j["benchmark_id"] = benchmark_id;
   return j;

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <regex>
 #include <tuple>
 
@@ -155,10 +156,9 @@ int worker_count_of(const ShardRun& s) {
   return n;
 }
 
-}  // namespace
-
-core::Result<MergedRun> merge_shards(std::vector<ShardRun> shards, const MergeOptions& o) {
-  if (shards.empty()) return core::Error{core::ErrorKind::kInput, "no shard folder given"};
+// A set of shards merges only whole: each a shard (not a merged folder), all of one count, every
+// index once. Returns the shard count.
+core::Result<int> check_shard_set(const std::vector<ShardRun>& shards) {
   int count = 0;
   std::map<int, fs::path> by_index;
   for (const auto& s : shards) {
@@ -195,10 +195,11 @@ core::Result<MergedRun> merge_shards(std::vector<ShardRun> shards, const MergeOp
                                    "(rerun the sharded job)",
                                    fmt::join(missing, ", "), count)};
   }
-  std::sort(shards.begin(), shards.end(), [](const ShardRun& a, const ShardRun& b) {
-    return a.run.manifest.context.shard.at("index").get<int>() <
-           b.run.manifest.context.shard.at("index").get<int>();
-  });
+  return count;
+}
+
+// Shards sorted by index must share one configuration; the first that does not is named.
+std::optional<core::Error> check_shards_agree(const std::vector<ShardRun>& shards) {
   const ordered_json reference = comparable(shards.front().run.manifest);
   for (std::size_t i = 1; i < shards.size(); ++i) {
     if (auto d = first_difference(reference, comparable(shards[i].run.manifest), ""); !d.empty()) {
@@ -208,10 +209,13 @@ core::Result<MergedRun> merge_shards(std::vector<ShardRun> shards, const MergeOp
                          shards[i].dir.string()};
     }
   }
+  return std::nullopt;
+}
 
-  MergedRun out;
-  RunManifest& m = out.run.manifest;
-  m = shards.front().run.manifest;
+// Shard 0's manifest as the merged run's starting point: a new identity and folder, and the
+// pooled fields emptied for join_shard_context to fill.
+RunManifest start_merged_manifest(const RunManifest& first, const MergeOptions& o) {
+  RunManifest m = first;
   report::ReportContext& ctx = m.context;
   ctx.benchmark_id = core::uuid4();
   ctx.cli_command = unsharded_command(ctx.cli_command);
@@ -228,97 +232,148 @@ core::Result<MergedRun> merge_shards(std::vector<ShardRun> shards, const MergeOp
   ctx.client_load.reset();
   ctx.workload.reset();
   ctx.telemetry_data = nullptr;
-  std::optional<std::int64_t> earliest, latest;
+  return m;
+}
+
+// Where a record stands in the order of issue across shards.
+struct MergeIssueKey {
+  std::int64_t issued;
+  int shard;
+  std::int64_t credit;
+};
+
+// What pooling the shards one by one accumulates beyond the merged context itself.
+struct MergePool {
+  std::optional<std::int64_t> earliest_start, latest_start;  // shards' started_wall_ns
   ordered_json folders = ordered_json::array();
-  int worker_offset = 0;
+  int worker_offset = 0;  // workers of the shards pooled so far
+  // Row-weighted sums of the workload averages, and the rows that carried each.
   double workload_isl = 0, workload_osl = 0;
   std::size_t isl_rows = 0, osl_rows = 0;
-  struct Key {
-    std::int64_t issued;
-    int shard;
-    std::int64_t credit;
-  };
-  std::vector<std::pair<Key, std::size_t>> order[2];  // per phase: record positions
-  for (std::size_t si = 0; si < shards.size(); ++si) {
-    ShardRun& s = shards[si];
-    const report::ReportContext& c = s.run.manifest.context;
-    folders.push_back(s.dir.string());
-    ctx.was_cancelled = ctx.was_cancelled || c.was_cancelled;
-    ctx.failure_threshold_exceeded = ctx.failure_threshold_exceeded || c.failure_threshold_exceeded;
-    if (c.phase_start_ns && (!ctx.phase_start_ns || c.phase_start_ns < ctx.phase_start_ns))
-      ctx.phase_start_ns = c.phase_start_ns;
-    ctx.phase_end_ns = std::max(ctx.phase_end_ns, c.phase_end_ns);
-    if (c.dropped_arrivals)
-      ctx.dropped_arrivals = ctx.dropped_arrivals.value_or(0) + *c.dropped_arrivals;
-    if (ctx.telemetry_data.is_null() && !c.telemetry_data.is_null()) {
-      // Every shard watched the same servers' GPUs: the first shard's view is the benchmark's.
-      ctx.telemetry_data = c.telemetry_data;
-    }
-    if (c.workload) {
-      if (!ctx.workload) {
-        ctx.workload = *c.workload;
-        ctx.workload->rows = 0;
-      }
-      ctx.workload->rows += c.workload->rows;
-      if (c.workload->isl_avg) {
-        workload_isl += *c.workload->isl_avg * static_cast<double>(c.workload->rows);
-        isl_rows += c.workload->rows;
-      }
-      if (c.workload->osl_avg) {
-        workload_osl += *c.workload->osl_avg * static_cast<double>(c.workload->rows);
-        osl_rows += c.workload->rows;
-      }
-    }
-    if (c.client_load) {
-      // One client of many workers: each shard's workers keep their own numbers, offset.
-      if (!ctx.client_load) ctx.client_load = health::ClientLoad{};
-      auto& load = *ctx.client_load;
-      load.window_s = std::max(load.window_s, c.client_load->window_s);
-      for (auto w : c.client_load->workers) {
-        w.id += worker_offset;
-        load.workers.push_back(w);
-      }
-      if (c.client_load->issuer_cpu_s)
-        load.issuer_cpu_s = load.issuer_cpu_s.value_or(0) + *c.client_load->issuer_cpu_s;
-      load.process_user_s += c.client_load->process_user_s;
-      load.process_system_s += c.client_load->process_system_s;
-    }
-    if (c.shard.contains("started_wall_ns")) {
-      const auto started = c.shard.at("started_wall_ns").get<std::int64_t>();
-      earliest = earliest ? std::min(*earliest, started) : started;
-      latest = latest ? std::max(*latest, started) : started;
-    }
-    const int shard_workers = worker_count_of(s);
-    for (auto& r : s.run.records) {
-      r.worker_id += worker_offset;
-      const int phase = r.phase == records::Phase::kWarmup ? 0 : 1;
-      order[phase].push_back(
-          {{r.issued_ns, static_cast<int>(si), r.credit_num}, out.run.records.size()});
-      out.run.records.push_back(std::move(r));
-    }
-    worker_offset += shard_workers;
+  std::vector<std::pair<MergeIssueKey, std::size_t>> order[2];  // per phase: record positions
+};
+
+void join_shard_workload(report::ReportContext& ctx, const report::ReportContext& c,
+                         MergePool& pool) {
+  if (!c.workload) return;
+  if (!ctx.workload) {
+    ctx.workload = *c.workload;
+    ctx.workload->rows = 0;
   }
-  if (ctx.workload) {
-    ctx.workload->isl_avg.reset();
-    ctx.workload->osl_avg.reset();
-    if (isl_rows) ctx.workload->isl_avg = workload_isl / static_cast<double>(isl_rows);
-    if (osl_rows) ctx.workload->osl_avg = workload_osl / static_cast<double>(osl_rows);
+  ctx.workload->rows += c.workload->rows;
+  if (c.workload->isl_avg) {
+    pool.workload_isl += *c.workload->isl_avg * static_cast<double>(c.workload->rows);
+    pool.isl_rows += c.workload->rows;
   }
-  // Credit numbers (session_num) as one issuer would have given them: in order of issue.
-  for (auto& phase : order) {
+  if (c.workload->osl_avg) {
+    pool.workload_osl += *c.workload->osl_avg * static_cast<double>(c.workload->rows);
+    pool.osl_rows += c.workload->rows;
+  }
+}
+
+// One client of many workers: each shard's workers keep their own numbers, offset.
+void join_shard_client_load(report::ReportContext& ctx, const report::ReportContext& c,
+                            int worker_offset) {
+  if (!c.client_load) return;
+  if (!ctx.client_load) ctx.client_load = health::ClientLoad{};
+  auto& load = *ctx.client_load;
+  load.window_s = std::max(load.window_s, c.client_load->window_s);
+  for (auto w : c.client_load->workers) {
+    w.id += worker_offset;
+    load.workers.push_back(w);
+  }
+  if (c.client_load->issuer_cpu_s)
+    load.issuer_cpu_s = load.issuer_cpu_s.value_or(0) + *c.client_load->issuer_cpu_s;
+  load.process_user_s += c.client_load->process_user_s;
+  load.process_system_s += c.client_load->process_system_s;
+}
+
+void join_shard_context(report::ReportContext& ctx, const report::ReportContext& c,
+                        MergePool& pool) {
+  ctx.was_cancelled = ctx.was_cancelled || c.was_cancelled;
+  ctx.failure_threshold_exceeded = ctx.failure_threshold_exceeded || c.failure_threshold_exceeded;
+  if (c.phase_start_ns && (!ctx.phase_start_ns || c.phase_start_ns < ctx.phase_start_ns))
+    ctx.phase_start_ns = c.phase_start_ns;
+  ctx.phase_end_ns = std::max(ctx.phase_end_ns, c.phase_end_ns);
+  if (c.dropped_arrivals)
+    ctx.dropped_arrivals = ctx.dropped_arrivals.value_or(0) + *c.dropped_arrivals;
+  if (ctx.telemetry_data.is_null() && !c.telemetry_data.is_null()) {
+    // Every shard watched the same servers' GPUs: the first shard's view is the benchmark's.
+    ctx.telemetry_data = c.telemetry_data;
+  }
+  join_shard_workload(ctx, c, pool);
+  join_shard_client_load(ctx, c, pool.worker_offset);
+  if (c.shard.contains("started_wall_ns")) {
+    const auto started = c.shard.at("started_wall_ns").get<std::int64_t>();
+    pool.earliest_start = pool.earliest_start ? std::min(*pool.earliest_start, started) : started;
+    pool.latest_start = pool.latest_start ? std::max(*pool.latest_start, started) : started;
+  }
+}
+
+// Moves shard `si`'s records into the merged run, their workers offset past earlier shards'.
+void pool_shard_records(ShardRun& s, std::size_t si, MergePool& pool,
+                        std::vector<records::RequestRecord>& merged) {
+  const int shard_workers = worker_count_of(s);
+  for (auto& r : s.run.records) {
+    r.worker_id += pool.worker_offset;
+    const int phase = r.phase == records::Phase::kWarmup ? 0 : 1;
+    pool.order[phase].push_back({{r.issued_ns, static_cast<int>(si), r.credit_num}, merged.size()});
+    merged.push_back(std::move(r));
+  }
+  pool.worker_offset += shard_workers;
+}
+
+// The pooled records as one process would have written them: credit numbers (session_num) in
+// order of issue, as one issuer gives them, and the file in completion order, as one collector
+// writes it.
+void order_merged_records(MergePool& pool, std::vector<records::RequestRecord>& merged) {
+  for (auto& phase : pool.order) {
     std::sort(phase.begin(), phase.end(), [](const auto& a, const auto& b) {
       return std::tie(a.first.issued, a.first.shard, a.first.credit) <
              std::tie(b.first.issued, b.first.shard, b.first.credit);
     });
     for (std::size_t n = 0; n < phase.size(); ++n)
-      out.run.records[phase[n].second].credit_num = static_cast<std::int64_t>(n);
+      merged[phase[n].second].credit_num = static_cast<std::int64_t>(n);
   }
-  // The records file in completion order, as one collector writes it.
-  std::stable_sort(out.run.records.begin(), out.run.records.end(),
+  std::stable_sort(merged.begin(), merged.end(),
                    [](const records::RequestRecord& a, const records::RequestRecord& b) {
                      return a.end_ns < b.end_ns;
                    });
-  if (earliest && latest) out.start_spread_ms = static_cast<double>(*latest - *earliest) / 1e6;
+}
+
+}  // namespace
+
+core::Result<MergedRun> merge_shards(std::vector<ShardRun> shards, const MergeOptions& o) {
+  if (shards.empty()) return core::Error{core::ErrorKind::kInput, "no shard folder given"};
+  auto count = check_shard_set(shards);
+  if (!count) return count.error();
+  std::sort(shards.begin(), shards.end(), [](const ShardRun& a, const ShardRun& b) {
+    return a.run.manifest.context.shard.at("index").get<int>() <
+           b.run.manifest.context.shard.at("index").get<int>();
+  });
+  if (auto e = check_shards_agree(shards)) return *e;
+
+  MergedRun out;
+  RunManifest& m = out.run.manifest;
+  m = start_merged_manifest(shards.front().run.manifest, o);
+  report::ReportContext& ctx = m.context;
+  MergePool pool;
+  for (std::size_t si = 0; si < shards.size(); ++si) {
+    pool.folders.push_back(shards[si].dir.string());
+    join_shard_context(ctx, shards[si].run.manifest.context, pool);
+    pool_shard_records(shards[si], si, pool, out.run.records);
+  }
+  if (ctx.workload) {
+    ctx.workload->isl_avg.reset();
+    ctx.workload->osl_avg.reset();
+    if (pool.isl_rows)
+      ctx.workload->isl_avg = pool.workload_isl / static_cast<double>(pool.isl_rows);
+    if (pool.osl_rows)
+      ctx.workload->osl_avg = pool.workload_osl / static_cast<double>(pool.osl_rows);
+  }
+  order_merged_records(pool, out.run.records);
+  if (pool.earliest_start && pool.latest_start)
+    out.start_spread_ms = static_cast<double>(*pool.latest_start - *pool.earliest_start) / 1e6;
   if (out.start_spread_ms > o.max_start_skew_ms) {
     out.warnings.push_back(fmt::format(
         "the shards started {:.1f} ms apart (more than --max-start-skew-ms {:g}): their clocks "
@@ -328,7 +383,7 @@ core::Result<MergedRun> merge_shards(std::vector<ShardRun> shards, const MergeOp
   }
   ctx.shard = {
       {"merged",
-       {{"shards", count}, {"folders", folders}, {"start_spread_ms", out.start_spread_ms}}}};
+       {{"shards", *count}, {"folders", pool.folders}, {"start_spread_ms", out.start_spread_ms}}}};
   return out;
 }
 

@@ -165,7 +165,9 @@ std::vector<NumericRange> warmup_and_run_ranges() {
       whole("--num-profile-runs", 1, 10, "a whole number of runs between 1 and 10",
             "AIPerf's limit"),
       real("--profile-run-cooldown-seconds", 0, kYearS, false, kSecondsOrZero, kSecondsWhy),
-      real("--confidence-level", 0, 1, true, "a fraction above 0 and below 1",
+      // The largest double below 1: `max` is inclusive, and 1 itself is refused.
+      real("--confidence-level", 0, std::nextafter(1.0, 0.0), true,
+           "a fraction above 0 and below 1",
            "a confidence level; 1 itself would give infinite intervals"),
       real("--sweep-cooldown-seconds", 0, kYearS, false, kSecondsOrZero, kSecondsWhy),
       real("--benchmark-duration", 0.001, kYearS, false, kSeconds, kSecondsWhy),

@@ -127,46 +127,6 @@ void validate_derived(const RunConfig& c, std::vector<std::string>& errors) {
   }
 }
 
-// The shard options on their own; how each load splits is checked by the timing module's
-// shard_plan (a share of zero is refused there, once the defaults are resolved).
-// Upper bounds whose derived quantities stay representable (issue: a rate of 1e11 gave 0 ns
-// intervals and a spinning issuer; a count beyond 2^63 arrives from the parser as INT64_MAX, an
-// unbounded run). The lower bounds and NaN are each flag's own check.
-void validate_magnitudes(const RunConfig& c, std::vector<std::string>& errors) {
-  constexpr double kMaxRate = 1e7;  // requests per second: intervals of at least 100 ns
-  constexpr std::int64_t kMaxPlannedCount = 1'000'000'000'000;
-  constexpr double kMaxTimeoutS = 365.0 * 86400.0;
-  auto rate = [&](const std::optional<double>& v, const char* flag) {
-    if (v && *v > 0 && !(*v <= kMaxRate)) {
-      errors.push_back(std::string(flag) +
-                       " must be a finite number of requests per second, at most 10,000,000 "
-                       "(got " +
-                       short_num(*v) + ")");
-    }
-  };
-  auto count = [&](const std::optional<std::int64_t>& v, const char* flag) {
-    if (v && *v > kMaxPlannedCount) {
-      errors.push_back(std::string(flag) + " must be at most 1,000,000,000,000 (got " +
-                       std::to_string(*v) + (*v == INT64_MAX ? " or more" : "") + ")");
-    }
-  };
-  rate(c.load.request_rate, "--request-rate");
-  rate(c.load.user_centric_rate, "--user-centric-rate");
-  rate(c.load.warmup.request_rate, "--warmup-request-rate");
-  count(c.load.request_count, "--request-count");
-  count(c.load.num_sessions, "--num-sessions");
-  count(c.load.warmup.request_count, "--warmup-request-count");
-  count(c.load.warmup.num_sessions, "--num-warmup-sessions");
-  validate_derived(c, errors);
-  const double t = c.endpoint.request_timeout_s;
-  if (!(std::isfinite(t) && t > 0 && t <= kMaxTimeoutS)) {
-    errors.push_back(
-        "--request-timeout-seconds must be a finite number of seconds above 0, at most "
-        "31,536,000 (365 days) (got " +
-        short_num(t) + ")");
-  }
-}
-
 // Streaming runs ask for usage unless --no-stream-usage; the server's counts need it.
 void validate_stream_usage(const RunConfig& c, std::vector<std::string>& errors) {
   if (c.endpoint.no_stream_usage && c.endpoint.use_server_token_count && c.endpoint.streaming) {
@@ -176,6 +136,8 @@ void validate_stream_usage(const RunConfig& c, std::vector<std::string>& errors)
   }
 }
 
+// The shard options on their own; how each load splits is checked by the timing module's
+// shard_plan (a share of zero is refused there, once the defaults are resolved).
 void validate_shard(const RunConfig& c, std::vector<std::string>& errors) {
   const ShardConfig& s = c.shard;
   if (s.count < 1) {
@@ -197,26 +159,31 @@ void validate_shard(const RunConfig& c, std::vector<std::string>& errors) {
   }
 }
 
-}  // namespace
+// The floors shared by many flags; each flag's message names it.
+template <class Int>
+void validate_at_least_one(const std::optional<Int>& v, const char* flag,
+                           std::vector<std::string>& errors) {
+  if (v && *v < 1)
+    errors.push_back(std::string(flag) + " must be at least 1 (got " + std::to_string(*v) + ")");
+}
 
-std::vector<std::string> validate_and_resolve(RunConfig& c) {
-  std::vector<std::string> errors;
-  auto& load = c.load;
-  const bool public_dataset = !c.input.public_dataset.empty();
-  auto at_least_one = [&](const std::optional<int>& v, const char* flag) {
-    if (v && *v < 1)
-      errors.push_back(std::string(flag) + " must be at least 1 (got " + std::to_string(*v) + ")");
-  };
-  auto at_least_one64 = [&](const std::optional<std::int64_t>& v, const char* flag) {
-    if (v && *v < 1)
-      errors.push_back(std::string(flag) + " must be at least 1 (got " + std::to_string(*v) + ")");
-  };
-  auto positive = [&](const std::optional<double>& v, const char* flag) {
-    if (v && !(*v > 0)) errors.push_back(std::string(flag) + " must be greater than 0");
-  };
-  at_least_one(load.concurrency, "--concurrency");
-  at_least_one(load.prefill_concurrency, "--prefill-concurrency");
-  // The rankings composer only feeds the rankings endpoints (spec 3.x).
+void validate_positive(const std::optional<double>& v, const char* flag,
+                       std::vector<std::string>& errors) {
+  if (v && !(*v > 0)) errors.push_back(std::string(flag) + " must be greater than 0");
+}
+
+bool uses_public_dataset(const RunConfig& c) {
+  return !c.input.public_dataset.empty();
+}
+
+// Any --synthesis-* option away from its default asks to reshape a trace.
+bool asks_trace_synthesis(const InputConfig& in) {
+  return in.synthesis_speedup_ratio != 1.0 || in.synthesis_prompt_len_multiplier != 1.0 ||
+         in.synthesis_max_isl || in.synthesis_max_osl;
+}
+
+// The rankings composer only feeds the rankings endpoints (spec 3.x).
+void validate_rankings_options(const RunConfig& c, std::vector<std::string>& errors) {
   const std::string type_name = to_string(c.endpoint.type);
   const bool rankings = type_name.find("rankings") != std::string::npos;
   for (const auto& flag : c.set_options) {
@@ -231,13 +198,19 @@ std::vector<std::string> validate_and_resolve(RunConfig& c) {
         "a rankings --endpoint-type sizes its texts with --rankings-*; --isl does not "
         "apply");
   }
-  at_least_one64(load.request_count, "--request-count");
-  at_least_one64(load.num_sessions, "--num-sessions");
-  validate_magnitudes(c, errors);
-  positive(load.duration_s, "--benchmark-duration");
-  positive(load.concurrency_ramp_s, "--concurrency-ramp-duration");
-  positive(load.prefill_ramp_s, "--prefill-concurrency-ramp-duration");
-  positive(load.rate_ramp_s, "--request-rate-ramp-duration");
+}
+
+// The profiling load's counts, durations and fractions, each on its own (and the slice duration,
+// checked here so that its message keeps its place among the durations).
+void validate_load_ranges(const RunConfig& c, std::vector<std::string>& errors) {
+  const auto& load = c.load;
+  validate_at_least_one(load.request_count, "--request-count", errors);
+  validate_at_least_one(load.num_sessions, "--num-sessions", errors);
+  validate_derived(c, errors);
+  validate_positive(load.duration_s, "--benchmark-duration", errors);
+  validate_positive(load.concurrency_ramp_s, "--concurrency-ramp-duration", errors);
+  validate_positive(load.prefill_ramp_s, "--prefill-concurrency-ramp-duration", errors);
+  validate_positive(load.rate_ramp_s, "--request-rate-ramp-duration", errors);
   if (const auto& slice = c.output.slice_duration_s;
       slice && !(*slice > 0 && std::isfinite(*slice))) {
     errors.push_back("--slice-duration must be a finite number of seconds greater than 0 (got " +
@@ -255,110 +228,120 @@ std::vector<std::string> validate_and_resolve(RunConfig& c) {
     errors.push_back("--failed-request-threshold must be a fraction between 0 and 1 (got " +
                      num(*t) + ")");
   }
+}
+
+// --user-centric-rate with --num-users: multi-turn users, each paced by its own turn gap.
+void validate_user_centric(const RunConfig& c, std::vector<std::string>& errors) {
+  const auto& load = c.load;
   const bool user_centric = load.user_centric_rate.has_value();
   if (load.num_users && !user_centric) errors.push_back("--num-users needs --user-centric-rate");
-  if (user_centric) {
-    if (!(*load.user_centric_rate > 0))
-      errors.push_back("--user-centric-rate must be greater than 0");
-    if (!load.num_users) {
-      errors.push_back("--user-centric-rate needs --num-users");
-    } else if (*load.num_users < 1) {
-      errors.push_back("--num-users must be at least 1 (got " + std::to_string(*load.num_users) +
-                       ")");
-    }
-    if (load.request_rate)
-      errors.push_back("--user-centric-rate cannot be combined with --request-rate");
-    if (!load.arrival_pattern.empty() || load.smoothness) {
-      errors.push_back(
-          "--user-centric-rate paces each user by its turn gap; it cannot be combined with "
-          "--arrival-pattern or --arrival-smoothness");
-    }
-    if (load.fixed_schedule)
-      errors.push_back("--user-centric-rate cannot be combined with --fixed-schedule");
-    if (c.input.input_file.empty() && !public_dataset && c.input.turn_mean < 2) {
-      errors.push_back(
-          "--user-centric-rate simulates multi-turn users: --session-turns-mean must be at least "
-          "2 (got " +
-          num(c.input.turn_mean) + ")");
-    }
-    if (load.num_users && load.num_sessions && *load.num_users > *load.num_sessions) {
-      errors.push_back("--num-users (" + std::to_string(*load.num_users) +
-                       ") must not exceed --num-sessions (" + std::to_string(*load.num_sessions) +
-                       ")");
-    }
-    if (load.num_users && load.request_count && *load.num_users > *load.request_count) {
-      errors.push_back("--num-users (" + std::to_string(*load.num_users) +
-                       ") must not exceed --request-count (" + std::to_string(*load.request_count) +
-                       ")");
-    }
-    if (!load.request_count && !load.num_sessions && !load.duration_s) {
-      errors.push_back(
-          "--user-centric-rate needs a stop condition: --request-count, --num-sessions or "
-          "--benchmark-duration");
-    }
+  if (!user_centric) return;
+  if (!(*load.user_centric_rate > 0))
+    errors.push_back("--user-centric-rate must be greater than 0");
+  if (!load.num_users) {
+    errors.push_back("--user-centric-rate needs --num-users");
+  } else if (*load.num_users < 1) {
+    errors.push_back("--num-users must be at least 1 (got " + std::to_string(*load.num_users) +
+                     ")");
   }
-  if (auto e = resolve_pattern(load.request_rate, load.arrival_pattern, load.smoothness, "");
-      !e.empty()) {
-    errors.push_back(e);
+  if (load.request_rate)
+    errors.push_back("--user-centric-rate cannot be combined with --request-rate");
+  if (!load.arrival_pattern.empty() || load.smoothness) {
+    errors.push_back(
+        "--user-centric-rate paces each user by its turn gap; it cannot be combined with "
+        "--arrival-pattern or --arrival-smoothness");
   }
-  const bool rate_mode = load.request_rate.has_value();
-  const bool fixed = load.fixed_schedule;
-  if (!fixed && (load.fixed_schedule_auto_offset || load.fixed_schedule_start_offset_ms ||
-                 load.fixed_schedule_end_offset_ms)) {
+  if (load.fixed_schedule)
+    errors.push_back("--user-centric-rate cannot be combined with --fixed-schedule");
+  if (c.input.input_file.empty() && !uses_public_dataset(c) && c.input.turn_mean < 2) {
+    errors.push_back(
+        "--user-centric-rate simulates multi-turn users: --session-turns-mean must be at least "
+        "2 (got " +
+        num(c.input.turn_mean) + ")");
+  }
+  if (load.num_users && load.num_sessions && *load.num_users > *load.num_sessions) {
+    errors.push_back("--num-users (" + std::to_string(*load.num_users) +
+                     ") must not exceed --num-sessions (" + std::to_string(*load.num_sessions) +
+                     ")");
+  }
+  if (load.num_users && load.request_count && *load.num_users > *load.request_count) {
+    errors.push_back("--num-users (" + std::to_string(*load.num_users) +
+                     ") must not exceed --request-count (" + std::to_string(*load.request_count) +
+                     ")");
+  }
+  if (!load.request_count && !load.num_sessions && !load.duration_s) {
+    errors.push_back(
+        "--user-centric-rate needs a stop condition: --request-count, --num-sessions or "
+        "--benchmark-duration");
+  }
+}
+
+// --fixed-schedule replays a dataset's timestamps; its offsets mean nothing without it.
+void validate_fixed_schedule(const RunConfig& c, std::vector<std::string>& errors) {
+  const auto& load = c.load;
+  if (!load.fixed_schedule &&
+      (load.fixed_schedule_auto_offset || load.fixed_schedule_start_offset_ms ||
+       load.fixed_schedule_end_offset_ms)) {
     errors.push_back(
         "--fixed-schedule-auto-offset/--fixed-schedule-start-offset/--fixed-schedule-end-offset "
         "need --fixed-schedule");
   }
-  if (fixed) {
-    if (c.input.input_file.empty() && !public_dataset)
-      errors.push_back("--fixed-schedule needs --input-file (a dataset with timestamps)");
-    if (rate_mode) {
-      errors.push_back(
-          "--fixed-schedule replays the file's timestamps; it cannot be combined with "
-          "--request-rate");
-    }
-    if (c.set_options.count("--dataset-sampling-strategy"))
-      errors.push_back("--dataset-sampling-strategy cannot be used with --fixed-schedule");
-    if (load.no_fixed_schedule)
-      errors.push_back("--fixed-schedule and --no-fixed-schedule contradict each other");
+  if (!load.fixed_schedule) return;
+  if (c.input.input_file.empty() && !uses_public_dataset(c))
+    errors.push_back("--fixed-schedule needs --input-file (a dataset with timestamps)");
+  if (load.request_rate) {
+    errors.push_back(
+        "--fixed-schedule replays the file's timestamps; it cannot be combined with "
+        "--request-rate");
   }
-  if (!c.input.custom_dataset_type.empty()) {
-    if (c.input.input_file.empty()) errors.push_back("--custom-dataset-type needs --input-file");
-  }
-  const bool synthesis = c.input.synthesis_speedup_ratio != 1.0 ||
-                         c.input.synthesis_prompt_len_multiplier != 1.0 ||
-                         c.input.synthesis_max_isl || c.input.synthesis_max_osl;
-  if (synthesis && c.input.input_file.empty())
+  if (c.set_options.count("--dataset-sampling-strategy"))
+    errors.push_back("--dataset-sampling-strategy cannot be used with --fixed-schedule");
+  if (load.no_fixed_schedule)
+    errors.push_back("--fixed-schedule and --no-fixed-schedule contradict each other");
+}
+
+// Where the dataset comes from: options that read or reshape a file need one, and a public
+// dataset rules out the local-file options.
+void validate_dataset_source(const RunConfig& c, std::vector<std::string>& errors) {
+  const auto& in = c.input;
+  if (!in.custom_dataset_type.empty() && in.input_file.empty())
+    errors.push_back("--custom-dataset-type needs --input-file");
+  const bool synthesis = asks_trace_synthesis(in);
+  if (synthesis && in.input_file.empty())
     errors.push_back("--synthesis-* options reshape a trace: they need --input-file");
-  if (c.input.block_size && c.input.input_file.empty()) {
+  if (in.block_size && in.input_file.empty()) {
     errors.push_back(
         "--prompt-input-tokens-block-size sets the tokens per trace hash id: it needs "
         "--input-file");
   }
-  if (public_dataset) {
-    // --input-file with a public dataset is that dataset's file, read as the public format.
-    const std::string flag = "--public-dataset " + c.input.public_dataset;
-    if (!c.input.custom_dataset_type.empty()) {
-      errors.push_back(flag + " cannot be combined with --custom-dataset-type (to read a local " +
-                       c.input.public_dataset + " file, give it with --input-file)");
-    }
-    if (c.endpoint.use_server_token_count && c.tokenizer.name.empty()) {
-      errors.push_back(flag +
-                       " filters conversations by their token counts: with "
-                       "--use-server-token-count it needs --tokenizer (the served model's, or "
-                       "builtin)");
-    }
-    if (fixed) {
-      errors.push_back("--fixed-schedule replays timestamps, which " + flag + " does not have");
-    }
-    if ((synthesis || c.input.block_size) && !c.input.input_file.empty()) {
-      errors.push_back(
-          "--synthesis-* and --prompt-input-tokens-block-size reshape traces: they do not apply "
-          "to " +
-          flag);
-    }
+  if (!uses_public_dataset(c)) return;
+  // --input-file with a public dataset is that dataset's file, read as the public format.
+  const std::string flag = "--public-dataset " + in.public_dataset;
+  if (!in.custom_dataset_type.empty()) {
+    errors.push_back(flag + " cannot be combined with --custom-dataset-type (to read a local " +
+                     in.public_dataset + " file, give it with --input-file)");
   }
-  if (load.rate_ramp_s && !rate_mode) {
+  if (c.endpoint.use_server_token_count && c.tokenizer.name.empty()) {
+    errors.push_back(flag +
+                     " filters conversations by their token counts: with "
+                     "--use-server-token-count it needs --tokenizer (the served model's, or "
+                     "builtin)");
+  }
+  if (c.load.fixed_schedule) {
+    errors.push_back("--fixed-schedule replays timestamps, which " + flag + " does not have");
+  }
+  if ((synthesis || in.block_size) && !in.input_file.empty()) {
+    errors.push_back(
+        "--synthesis-* and --prompt-input-tokens-block-size reshape traces: they do not apply "
+        "to " +
+        flag);
+  }
+}
+
+// Each ramp needs the load it ramps; prefill concurrency is counted up to the first token.
+void validate_ramps_and_prefill(const RunConfig& c, std::vector<std::string>& errors) {
+  const auto& load = c.load;
+  if (load.rate_ramp_s && !load.request_rate) {
     errors.push_back("--request-rate-ramp-duration can only be used with --request-rate");
   }
   if (load.concurrency_ramp_s && !load.concurrency) {
@@ -367,16 +350,17 @@ std::vector<std::string> validate_and_resolve(RunConfig& c) {
   if (load.prefill_ramp_s && !load.prefill_concurrency) {
     errors.push_back("--prefill-concurrency-ramp-duration needs --prefill-concurrency");
   }
-  if (load.prefill_concurrency) {
-    if (!c.endpoint.streaming) {
-      errors.push_back("--prefill-concurrency needs --streaming (the first token ends prefill)");
-    }
-    if (load.concurrency && *load.prefill_concurrency > *load.concurrency) {
-      errors.push_back("--prefill-concurrency (" + std::to_string(*load.prefill_concurrency) +
-                       ") must not exceed --concurrency (" + std::to_string(*load.concurrency) +
-                       ")");
-    }
+  if (!load.prefill_concurrency) return;
+  if (!c.endpoint.streaming) {
+    errors.push_back("--prefill-concurrency needs --streaming (the first token ends prefill)");
   }
+  if (load.concurrency && *load.prefill_concurrency > *load.concurrency) {
+    errors.push_back("--prefill-concurrency (" + std::to_string(*load.prefill_concurrency) +
+                     ") must not exceed --concurrency (" + std::to_string(*load.concurrency) + ")");
+  }
+}
+
+void validate_cancellation(const LoadConfig& load, std::vector<std::string>& errors) {
   if (load.cancellation_rate_pct) {
     const double r = *load.cancellation_rate_pct;
     if (!(r > 0 && r <= 100)) {
@@ -391,20 +375,26 @@ std::vector<std::string> validate_and_resolve(RunConfig& c) {
       errors.push_back("--request-cancellation-delay must be >= 0");
     }
   }
+}
 
-  // Warmup: any warmup stop condition enables it; the other warmup options need one.
-  auto& w = load.warmup;
-  at_least_one64(w.request_count, "--warmup-request-count");
-  at_least_one64(w.num_sessions, "--num-warmup-sessions");
-  positive(w.duration_s, "--warmup-duration");
-  at_least_one(w.concurrency, "--warmup-concurrency");
-  at_least_one(w.prefill_concurrency, "--warmup-prefill-concurrency");
-  load.warmup_enabled = w.request_count || w.duration_s || w.num_sessions;
+// Any warmup stop condition asks for a warmup phase (before --no-warmup is applied).
+bool has_warmup_stop(const PhaseLoad& w) {
+  return w.request_count || w.duration_s || w.num_sessions;
+}
+
+// The warmup options on their own; the other warmup options need a warmup stop condition.
+void validate_warmup_options(const LoadConfig& load, std::vector<std::string>& errors) {
+  const auto& w = load.warmup;
+  validate_at_least_one(w.request_count, "--warmup-request-count", errors);
+  validate_at_least_one(w.num_sessions, "--num-warmup-sessions", errors);
+  validate_positive(w.duration_s, "--warmup-duration", errors);
+  validate_at_least_one(w.concurrency, "--warmup-concurrency", errors);
+  validate_at_least_one(w.prefill_concurrency, "--warmup-prefill-concurrency", errors);
   if (w.request_count && w.num_sessions) {
     errors.push_back("--warmup-request-count and --num-warmup-sessions cannot be used together");
   }
-  if (!load.warmup_enabled && (w.concurrency || w.prefill_concurrency || w.request_rate ||
-                               !w.arrival_pattern.empty() || w.grace_period_s)) {
+  if (!has_warmup_stop(w) && (w.concurrency || w.prefill_concurrency || w.request_rate ||
+                              !w.arrival_pattern.empty() || w.grace_period_s)) {
     errors.push_back(
         "--warmup-* load options need a warmup stop condition (--warmup-request-count, "
         "--warmup-duration or --num-warmup-sessions)");
@@ -412,11 +402,13 @@ std::vector<std::string> validate_and_resolve(RunConfig& c) {
   if (w.grace_period_s && !w.duration_s) {
     errors.push_back("--warmup-grace-period can only be used with --warmup-duration");
   }
-  if (load.no_warmup) load.warmup_enabled = false;
+}
 
+// The synthetic prompts' shape (turns, ISL, prefixes, system and user context) and --goodput.
+void validate_synthetic_input(const RunConfig& c, std::vector<std::string>& errors) {
   const auto& in = c.input;
   if (in.turn_mean < 1) errors.push_back("--conversation-turn-mean must be at least 1");
-  if (c.input.isl_mean < 1) {
+  if (in.isl_mean < 1) {
     errors.push_back(
         "All synthetic data are disabled: --synthetic-input-tokens-mean must be at least 1");
   }
@@ -446,48 +438,83 @@ std::vector<std::string> validate_and_resolve(RunConfig& c) {
     std::vector<metrics::GoodputObjective> objectives;
     if (auto e = metrics::parse_goodput(c.metrics.goodput, objectives)) errors.push_back(*e);
   }
-  if (c.endpoint.urls.empty()) errors.push_back("--url needs at least one value");
-  // Request lines and Host headers are built from these: nothing may split them.
-  auto has_space_or_control = [](const std::string& s) {
-    return std::any_of(s.begin(), s.end(), [](char ch) {
-      const auto u = static_cast<unsigned char>(ch);
-      return u <= 0x20 || u == 0x7F;
-    });
-  };
-  auto check_url = [&](const std::string& flag, const std::string& url) {
-    if (core::url_has_userinfo(url)) {
-      errors.push_back(
-          flag + " " +
-          core::redact_urls(url.find("://") == std::string::npos ? "http://" + url : url) +
-          ": credentials in the URL (user:password@) are not supported; pass them "
-          "with --header 'Authorization: Basic ...' or --api-key");
-    } else if (has_space_or_control(url)) {
-      errors.push_back(flag + ": the URL holds a space, line break or control character");
-    }
-  };
-  for (const auto& u : c.endpoint.urls) check_url("--url", u);
-  for (const auto& u : c.telemetry.server_urls) check_url("--server-metrics", u);
-  for (const auto& u : c.telemetry.dcgm_urls) check_url("--gpu-telemetry", u);
-  if (has_space_or_control(c.endpoint.custom_endpoint))
+}
+
+// Request lines and Host headers are built from URLs and paths: nothing may split them.
+bool holds_space_or_control(const std::string& s) {
+  return std::any_of(s.begin(), s.end(), [](char ch) {
+    const auto u = static_cast<unsigned char>(ch);
+    return u <= 0x20 || u == 0x7F;
+  });
+}
+
+void validate_url(const std::string& flag, const std::string& url,
+                  std::vector<std::string>& errors) {
+  if (core::url_has_userinfo(url)) {
+    errors.push_back(
+        flag + " " +
+        core::redact_urls(url.find("://") == std::string::npos ? "http://" + url : url) +
+        ": credentials in the URL (user:password@) are not supported; pass them "
+        "with --header 'Authorization: Basic ...' or --api-key");
+  } else if (holds_space_or_control(url)) {
+    errors.push_back(flag + ": the URL holds a space, line break or control character");
+  }
+}
+
+// Where requests go: the server and telemetry URLs, the path, TLS and the local sockets.
+void validate_endpoint_addresses(const RunConfig& c, std::vector<std::string>& errors) {
+  const auto& ep = c.endpoint;
+  if (ep.urls.empty()) errors.push_back("--url needs at least one value");
+  for (const auto& u : ep.urls) validate_url("--url", u, errors);
+  for (const auto& u : c.telemetry.server_urls) validate_url("--server-metrics", u, errors);
+  for (const auto& u : c.telemetry.dcgm_urls) validate_url("--gpu-telemetry", u, errors);
+  if (holds_space_or_control(ep.custom_endpoint))
     errors.push_back("--endpoint: the path holds a space, line break or control character");
-  if (!c.endpoint.ssl_ca_file.empty() && !std::filesystem::is_regular_file(c.endpoint.ssl_ca_file))
-    errors.push_back("--ssl-ca-file: no such file: " + c.endpoint.ssl_ca_file);
-  if (!c.endpoint.unix_socket.empty() && c.endpoint.unix_socket.size() > 107)
-    errors.push_back("--unix-socket: path longer than 107 bytes: " + c.endpoint.unix_socket);
-  for (auto& e : check_local_addresses(c.endpoint.local_addresses, c.endpoint.unix_socket))
+  if (!ep.ssl_ca_file.empty() && !std::filesystem::is_regular_file(ep.ssl_ca_file))
+    errors.push_back("--ssl-ca-file: no such file: " + ep.ssl_ca_file);
+  if (!ep.unix_socket.empty() && ep.unix_socket.size() > 107)
+    errors.push_back("--unix-socket: path longer than 107 bytes: " + ep.unix_socket);
+  for (auto& e : check_local_addresses(ep.local_addresses, ep.unix_socket))
     errors.push_back(std::move(e));
+}
+
+// The checks that need no defaults, in the order their messages are reported. The profiling
+// arrival pattern is resolved among them (after the user-centric checks, which read it as given,
+// so its own error keeps its place), and warmup_enabled is set even when a check fails, so the
+// config a caller holds after refused options is the same as ever.
+void validate_given_options(RunConfig& c, std::vector<std::string>& errors) {
+  auto& load = c.load;
+  validate_at_least_one(load.concurrency, "--concurrency", errors);
+  validate_at_least_one(load.prefill_concurrency, "--prefill-concurrency", errors);
+  validate_rankings_options(c, errors);
+  validate_load_ranges(c, errors);
+  validate_user_centric(c, errors);
+  if (auto e = resolve_pattern(load.request_rate, load.arrival_pattern, load.smoothness, "");
+      !e.empty()) {
+    errors.push_back(e);
+  }
+  validate_fixed_schedule(c, errors);
+  validate_dataset_source(c, errors);
+  validate_ramps_and_prefill(c, errors);
+  validate_cancellation(load, errors);
+  validate_warmup_options(load, errors);
+  load.warmup_enabled = has_warmup_stop(load.warmup) && !load.no_warmup;
+  validate_synthetic_input(c, errors);
+  validate_endpoint_addresses(c, errors);
   validate_shard(c, errors);
   validate_stream_usage(c, errors);
-  if (!errors.empty()) return errors;
+}
 
-  if (c.input.sampling_strategy.empty())
-    c.input.sampling_strategy =
-        c.input.input_file.empty() && !public_dataset ? "shuffle" : "sequential";
+// Fills the defaults a run needs to stop and to send anything (with a warning for each), then
+// checks the concurrency against the stop condition it ends up with.
+void resolve_load_defaults(RunConfig& c, std::vector<std::string>& errors) {
+  auto& load = c.load;
+  const bool fixed = load.fixed_schedule;
   // A fixed schedule ends with its file; a request count or session count may stop it earlier.
   const bool has_stop = fixed || load.request_count || load.num_sessions || load.duration_s;
-  if (fixed || user_centric) {
+  if (fixed || load.user_centric_rate) {
     // --concurrency, when given, is a blocking ceiling; no defaults are added.
-  } else if (rate_mode) {
+  } else if (load.request_rate) {
     if (!has_stop) {
       load.request_count = 10;
       c.warnings.push_back("no stop condition given; using --request-count 10");
@@ -504,36 +531,51 @@ std::vector<std::string> validate_and_resolve(RunConfig& c) {
                            std::to_string(*load.request_count));
     }
   }
-  if (load.concurrency) {
-    if (load.num_sessions && *load.concurrency > *load.num_sessions) {
-      errors.push_back("--concurrency (" + std::to_string(*load.concurrency) +
-                       ") must not exceed --num-sessions (" + std::to_string(*load.num_sessions) +
-                       ")");
-    } else if (!load.num_sessions && load.request_count &&
-               *load.concurrency > *load.request_count) {
-      errors.push_back("--concurrency (" + std::to_string(*load.concurrency) +
-                       ") must not exceed --request-count (" + std::to_string(*load.request_count) +
-                       ")");
-    }
+  if (!load.concurrency) return;
+  if (load.num_sessions && *load.concurrency > *load.num_sessions) {
+    errors.push_back("--concurrency (" + std::to_string(*load.concurrency) +
+                     ") must not exceed --num-sessions (" + std::to_string(*load.num_sessions) +
+                     ")");
+  } else if (!load.num_sessions && load.request_count && *load.concurrency > *load.request_count) {
+    errors.push_back("--concurrency (" + std::to_string(*load.concurrency) +
+                     ") must not exceed --request-count (" + std::to_string(*load.request_count) +
+                     ")");
   }
-  if (load.warmup_enabled) {
-    // Unset warmup load options fall back to the profiling ones.
-    if (!w.request_rate && w.arrival_pattern.empty()) {
-      w.request_rate = load.request_rate;
-      w.arrival_pattern = load.arrival_pattern;
-      if (!w.smoothness) w.smoothness = load.smoothness;
-    }
-    if (!w.concurrency) w.concurrency = load.concurrency;
-    if (!w.prefill_concurrency) w.prefill_concurrency = load.prefill_concurrency;
-    if (auto e = resolve_pattern(w.request_rate, w.arrival_pattern, w.smoothness, "warmup-");
-        !e.empty()) {
-      errors.push_back(e);
-    }
-    if (!w.request_rate && !w.concurrency && !w.prefill_concurrency) w.concurrency = 1;
-    if (w.prefill_concurrency && !c.endpoint.streaming) {
-      errors.push_back("--warmup-prefill-concurrency needs --streaming");
-    }
+}
+
+// Unset warmup load options fall back to the profiling ones (already resolved).
+void resolve_warmup_load(RunConfig& c, std::vector<std::string>& errors) {
+  auto& load = c.load;
+  auto& w = load.warmup;
+  if (!w.request_rate && w.arrival_pattern.empty()) {
+    w.request_rate = load.request_rate;
+    w.arrival_pattern = load.arrival_pattern;
+    if (!w.smoothness) w.smoothness = load.smoothness;
   }
+  if (!w.concurrency) w.concurrency = load.concurrency;
+  if (!w.prefill_concurrency) w.prefill_concurrency = load.prefill_concurrency;
+  if (auto e = resolve_pattern(w.request_rate, w.arrival_pattern, w.smoothness, "warmup-");
+      !e.empty()) {
+    errors.push_back(e);
+  }
+  if (!w.request_rate && !w.concurrency && !w.prefill_concurrency) w.concurrency = 1;
+  if (w.prefill_concurrency && !c.endpoint.streaming) {
+    errors.push_back("--warmup-prefill-concurrency needs --streaming");
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> validate_and_resolve(RunConfig& c) {
+  std::vector<std::string> errors;
+  validate_given_options(c, errors);
+  if (!errors.empty()) return errors;
+
+  if (c.input.sampling_strategy.empty())
+    c.input.sampling_strategy =
+        c.input.input_file.empty() && !uses_public_dataset(c) ? "shuffle" : "sequential";
+  resolve_load_defaults(c, errors);
+  if (c.load.warmup_enabled) resolve_warmup_load(c, errors);
   return errors;
 }
 

@@ -292,146 +292,127 @@ std::optional<core::Error> check_file_size(const fs::path& path, std::uint64_t b
                   core::format_byte_size(budget)),
       path.string(), 0, "--input-file"};
 }
-}  // namespace
 
-core::Result<CustomDataset> load_custom_dataset(const CustomLoadOptions& o,
-                                                std::mt19937_64& id_rng) {
-  const std::string file = o.path.string();
-  auto config_error = [&](std::string m, std::string field) {
-    return core::Error{core::ErrorKind::kConfig, std::move(m), "", 0, std::move(field)};
-  };
-  std::error_code ec;
-  if (!fs::exists(o.path, ec))
-    return core::Error{core::ErrorKind::kInput, "the file does not exist", file, 0, "--input-file"};
-  const bool folder = fs::is_directory(o.path, ec);
-  std::optional<CustomType> type;
-  if (o.type) {
-    type = type_from_name(*o.type);
-    if (!type) {
-      return config_error("unknown --custom-dataset-type " + core::excerpt(*o.type) + " (one of " +
-                              type_names() + ")",
-                          "--custom-dataset-type");
-    }
+core::Error custom_config_error(std::string message, std::string field) {
+  return core::Error{core::ErrorKind::kConfig, std::move(message), "", 0, std::move(field)};
+}
+
+// The --custom-dataset-type named, if any.
+core::Result<std::optional<CustomType>> requested_custom_type(const CustomLoadOptions& o) {
+  if (!o.type) return std::optional<CustomType>();
+  if (auto type = type_from_name(*o.type)) return type;
+  return custom_config_error(
+      "unknown --custom-dataset-type " + core::excerpt(*o.type) + " (one of " + type_names() + ")",
+      "--custom-dataset-type");
+}
+
+// The type an unnamed dataset's file says: its extension, its layout, or its first record.
+core::Result<CustomType> detect_file_type(const CustomLoadOptions& o, const std::string& file,
+                                          bool folder, std::string_view content) {
+  if (folder) {
+    return core::Error{core::ErrorKind::kInput,
+                       "is a folder: pass --custom-dataset-type (random_pool, raw_payload and "
+                       "weka_trace read folders)",
+                       file, 0, "--input-file"};
   }
-  const bool reads_folders = type == CustomType::kRawPayload || type == CustomType::kRandomPool ||
-                             type == CustomType::kWekaTrace;
-  if (folder && type && !reads_folders) {
-    return core::Error{
-        core::ErrorKind::kInput,
-        fmt::format("is a folder, but a {} dataset is a single file", type_info(*type).name), file,
-        0, "--input-file"};
-  }
-  if (!folder && is_columnar_file(o.path)) return columnar_file_error(file);
-  std::string content;
-  if (!folder && !reads_folders) {
-    if (auto e = check_file_size(o.path, o.memory_budget)) return *e;
-    auto read = read_input_file(o.path, type ? type_info(*type).name : "dataset");
-    if (!read) return read.error();
-    content = std::move(*read);
-  }
-  if (!type) {
-    if (folder) {
-      return core::Error{core::ErrorKind::kInput,
-                         "is a folder: pass --custom-dataset-type (random_pool, raw_payload and "
-                         "weka_trace read folders)",
-                         file, 0, "--input-file"};
-    }
-    if (o.path.extension() == ".csv") {
-      type = CustomType::kBurstGptTrace;
-    } else if (o.path.extension() == ".json" && looks_like_weka(content)) {
-      type = CustomType::kWekaTrace;
-    } else if (starts_multiline_object(content)) {
-      type = CustomType::kInputsJson;  // a pretty-printed inputs.json: one object over many lines
-    } else {
-      auto first = first_json_line(content, file);
-      if (!first) return first.error();
-      auto detected = detect_record_type(first->dump(), file);
-      if (!detected) return detected.error();
-      type = *detected;
-    }
-  }
-  const TypeInfo& info = type_info(*type);
+  if (o.path.extension() == ".csv") return CustomType::kBurstGptTrace;
+  if (o.path.extension() == ".json" && looks_like_weka(content)) return CustomType::kWekaTrace;
+  // A pretty-printed inputs.json: one object over many lines.
+  if (starts_multiline_object(content)) return CustomType::kInputsJson;
+  auto first = first_json_line(content, file);
+  if (!first) return first.error();
+  return detect_record_type(first->dump(), file);
+}
+
+// The --synthesis-* options reshape traces only, and weka_trace's prompts cannot be lengthened.
+std::optional<core::Error> check_synthesis_applies(const CustomLoadOptions& o,
+                                                   const TypeInfo& info) {
   if (o.synthesis.reshapes() || o.synthesis.max_isl || o.synthesis.max_osl) {
     if (!info.is_trace) {
-      return config_error(
+      return custom_config_error(
           fmt::format("--synthesis-* options reshape trace datasets; {} is not one", info.name),
           "--synthesis-*");
     }
   }
-  if (*type == CustomType::kWekaTrace && o.synthesis.prompt_len_multiplier != 1.0) {
-    return config_error(
+  if (info.type == CustomType::kWekaTrace && o.synthesis.prompt_len_multiplier != 1.0) {
+    return custom_config_error(
         "--synthesis-prompt-len-multiplier is not supported for weka_trace (its prompts are "
         "delta-encoded hash-id segments)",
         "--synthesis-prompt-len-multiplier");
   }
-  CustomDataset out;
-  out.type = *type;
-  LoadContext ctx{o, file, id_rng, out, std::nullopt, 0};
-  // Baseten prompts are verbatim (its block size is only forwarded as a KV hint); weka_trace sets
-  // up its blocks itself: its files declare their block size.
-  if (*type != CustomType::kWekaTrace && *type != CustomType::kBasetenTrace &&
-      (info.default_block_size > 0 || *type == CustomType::kBurstGptTrace)) {
-    int b = info.default_block_size > 0 ? info.default_block_size : 512;
-    if (o.block_size) {
-      if (*o.block_size < 1)
-        return config_error("the block size must be at least 1",
-                            "--prompt-input-tokens-block-size");
-      if (info.default_block_size > 0 && *o.block_size != info.default_block_size) {
-        out.warnings.push_back(fmt::format(
-            "--prompt-input-tokens-block-size {} differs from {}'s block size {}: hash ids will "
-            "expand to {}-token blocks, so prompt lengths and sharing follow the flag, not the "
-            "capture",
-            *o.block_size, info.name, info.default_block_size, *o.block_size));
-      }
-      b = *o.block_size;
+  return std::nullopt;
+}
+
+// The hash-id block builder of the formats whose rows name blocks. Baseten prompts are verbatim
+// (its block size is only forwarded as a KV hint); weka_trace sets up its blocks itself: its files
+// declare their block size.
+std::optional<core::Error> set_up_prompt_blocks(LoadContext& ctx, const TypeInfo& info) {
+  const CustomLoadOptions& o = ctx.options;
+  CustomDataset& out = ctx.out;
+  if (info.type == CustomType::kWekaTrace || info.type == CustomType::kBasetenTrace ||
+      (info.default_block_size <= 0 && info.type != CustomType::kBurstGptTrace))
+    return std::nullopt;
+  int b = info.default_block_size > 0 ? info.default_block_size : 512;
+  if (o.block_size) {
+    if (*o.block_size < 1)
+      return custom_config_error("the block size must be at least 1",
+                                 "--prompt-input-tokens-block-size");
+    if (info.default_block_size > 0 && *o.block_size != info.default_block_size) {
+      out.warnings.push_back(fmt::format(
+          "--prompt-input-tokens-block-size {} differs from {}'s block size {}: hash ids will "
+          "expand to {}-token blocks, so prompt lengths and sharing follow the flag, not the "
+          "capture",
+          *o.block_size, info.name, info.default_block_size, *o.block_size));
     }
-    if (info.default_block_size > 0) out.block_size = b;
-    ctx.blocks.emplace(b, o.tokenizer, o.seed);
+    b = *o.block_size;
   }
-  std::optional<core::Error> err;
-  switch (*type) {
+  if (info.default_block_size > 0) out.block_size = b;
+  ctx.blocks.emplace(b, o.tokenizer, o.seed);
+  return std::nullopt;
+}
+
+std::optional<core::Error> load_rows_of_type(LoadContext& ctx, CustomType type,
+                                             std::string_view content) {
+  switch (type) {
     case CustomType::kSingleTurn:
     case CustomType::kMultiTurn:
-      err = load_turn_lines(ctx, content);
-      break;
+      return load_turn_lines(ctx, content);
     case CustomType::kMooncakeTrace:
-      err = load_mooncake(ctx, content);
-      break;
+      return load_mooncake(ctx, content);
     case CustomType::kBailianTrace:
-      err = load_bailian(ctx, content);
-      break;
+      return load_bailian(ctx, content);
     case CustomType::kBurstGptTrace:
-      err = load_burst_gpt(ctx, content);
-      break;
+      return load_burst_gpt(ctx, content);
     case CustomType::kRawPayload:
-      err = load_raw_payload(ctx);
-      break;
+      return load_raw_payload(ctx);
     case CustomType::kInputsJson:
-      err = load_inputs_json(ctx, content);
-      break;
+      return load_inputs_json(ctx, content);
     case CustomType::kRandomPool:
-      err = load_random_pool(ctx);
-      break;
+      return load_random_pool(ctx);
     case CustomType::kWekaTrace:
-      err = load_weka(ctx);
-      break;
+      return load_weka(ctx);
     case CustomType::kBasetenTrace:
-      err = load_baseten(ctx, content);
-      break;
+      return load_baseten(ctx, content);
   }
-  if (err) return *err;
-  if (out.dataset.conversations.empty()) {
-    if (out.dropped_rows > 0) {
-      return core::Error{core::ErrorKind::kInput,
-                         fmt::format("--synthesis-max-isl {} dropped every row ({})",
-                                     o.synthesis.max_isl.value_or(0), out.dropped_rows),
-                         file, 0, "input_length"};
-    }
-    return core::Error{core::ErrorKind::kInput, "the dataset has no entries", file, 0,
-                       "--input-file"};
+  return std::nullopt;
+}
+
+// A load that kept no conversation says why: every row dropped by --synthesis-max-isl, or none.
+core::Error no_entries_error(const CustomLoadOptions& o, const CustomDataset& out,
+                             const std::string& file) {
+  if (out.dropped_rows > 0) {
+    return core::Error{core::ErrorKind::kInput,
+                       fmt::format("--synthesis-max-isl {} dropped every row ({})",
+                                   o.synthesis.max_isl.value_or(0), out.dropped_rows),
+                       file, 0, "input_length"};
   }
-  out.first_record_timed = first_record_timed(out.dataset);
-  if (auto e = apply_offsets(ctx)) return *e;
+  return core::Error{core::ErrorKind::kInput, "the dataset has no entries", file, 0,
+                     "--input-file"};
+}
+
+// After the rows and the offsets: the blocks the kept rows share, and their timestamps.
+void finish_custom_dataset(LoadContext& ctx) {
+  CustomDataset& out = ctx.out;
   if (ctx.blocks) {
     std::vector<SynthesizedPrompt*> fresh;
     for (auto& conv : out.dataset.conversations) {
@@ -449,6 +430,51 @@ core::Result<CustomDataset> load_custom_dataset(const CustomLoadOptions& o,
     }
     if (!out.first_timestamp_ms || *ts < *out.first_timestamp_ms) out.first_timestamp_ms = ts;
   }
+}
+}  // namespace
+
+core::Result<CustomDataset> load_custom_dataset(const CustomLoadOptions& o,
+                                                std::mt19937_64& id_rng) {
+  const std::string file = o.path.string();
+  std::error_code ec;
+  if (!fs::exists(o.path, ec))
+    return core::Error{core::ErrorKind::kInput, "the file does not exist", file, 0, "--input-file"};
+  const bool folder = fs::is_directory(o.path, ec);
+  auto requested = requested_custom_type(o);
+  if (!requested) return requested.error();
+  std::optional<CustomType> type = *requested;
+  const bool reads_folders = type == CustomType::kRawPayload || type == CustomType::kRandomPool ||
+                             type == CustomType::kWekaTrace;
+  if (folder && type && !reads_folders) {
+    return core::Error{
+        core::ErrorKind::kInput,
+        fmt::format("is a folder, but a {} dataset is a single file", type_info(*type).name), file,
+        0, "--input-file"};
+  }
+  if (!folder && is_columnar_file(o.path)) return columnar_file_error(file);
+  std::string content;
+  if (!folder && !reads_folders) {
+    if (auto e = check_file_size(o.path, o.memory_budget)) return *e;
+    auto read = read_input_file(o.path, type ? type_info(*type).name : "dataset");
+    if (!read) return read.error();
+    content = std::move(*read);
+  }
+  if (!type) {
+    auto detected = detect_file_type(o, file, folder, content);
+    if (!detected) return detected.error();
+    type = *detected;
+  }
+  const TypeInfo& info = type_info(*type);
+  if (auto e = check_synthesis_applies(o, info)) return *e;
+  CustomDataset out;
+  out.type = *type;
+  LoadContext ctx{o, file, id_rng, out, std::nullopt, 0};
+  if (auto e = set_up_prompt_blocks(ctx, info)) return *e;
+  if (auto e = load_rows_of_type(ctx, *type, content)) return *e;
+  if (out.dataset.conversations.empty()) return no_entries_error(o, out, file);
+  out.first_record_timed = first_record_timed(out.dataset);
+  if (auto e = apply_offsets(ctx)) return *e;
+  finish_custom_dataset(ctx);
   return out;
 }
 

@@ -11,7 +11,7 @@
 #include <random>
 #include <set>
 
-#include "core/error.hpp"
+#include "config/numeric_ranges.hpp"
 
 namespace inferperf::sweep {
 
@@ -74,6 +74,203 @@ std::optional<bool> parse_bool(const std::string& s) {
   return std::nullopt;
 }
 
+// One "--flag" or "--flag=value" word of the profile command line, read at args[at]; taking its
+// value moves `at` past the words taken. Each bad value adds one line to `errors`.
+struct SweepFlagWord {
+  const std::vector<std::string>& args;
+  std::size_t& at;
+  std::vector<std::string>& errors;
+  std::string flag;
+  std::optional<std::string> inline_value;  // what follows '=' in the word
+
+  // The value of a flag that takes one; nullopt (and an error) when it is missing.
+  std::optional<std::string> value() {
+    if (inline_value) return inline_value;
+    if (at + 1 < args.size()) return args[++at];
+    errors.push_back(flag + " needs a value");
+    return std::nullopt;
+  }
+
+  // A switch with an optional "=true|false" (or a following true/false word).
+  void take_switch(bool& target, bool value_if_bare) {
+    if (inline_value) {
+      auto b = parse_bool(*inline_value);
+      if (!b) {
+        errors.push_back(flag + ": '" + *inline_value + "' is not true or false");
+        return;
+      }
+      target = value_if_bare ? *b : !*b;
+      return;
+    }
+    if (at + 1 < args.size()) {
+      if (auto b = parse_bool(args[at + 1])) {
+        ++at;
+        target = value_if_bare ? *b : !*b;
+        return;
+      }
+    }
+    target = value_if_bare;
+  }
+
+  // The value checked against the flag's range in the one table every numeric flag has
+  // (config/numeric_ranges, docs/limits.md); nullopt (and its message) outside it.
+  std::optional<double> number() {
+    auto v = value();
+    if (!v) return std::nullopt;
+    const config::NumericRange* range = config::find_numeric_range(flag);
+    if (!range) {  // every orchestration flag is in the table (NumericRanges tests)
+      errors.push_back(flag + " has no range");
+      return std::nullopt;
+    }
+    const auto check = config::check_numeric_value(*range, flag, *v);
+    if (!check.canonical) {
+      errors.push_back(check.error);
+      return std::nullopt;
+    }
+    return std::strtod(check.canonical->c_str(), nullptr);
+  }
+
+  void take_seconds(double& target) {
+    if (auto d = number()) target = *d;
+  }
+};
+
+SweepFlagWord read_sweep_flag_word(const std::vector<std::string>& args, std::size_t& at,
+                                   std::vector<std::string>& errors) {
+  const std::string& word = args[at];
+  const auto eq = word.find('=');
+  if (eq == std::string::npos) return {args, at, errors, word, std::nullopt};
+  return {args, at, errors, word.substr(0, eq), word.substr(eq + 1)};
+}
+
+void take_num_profile_runs(SweepFlagWord& w, SweepOptions& o) {
+  if (auto n = w.number()) o.num_profile_runs = static_cast<int>(*n);
+}
+
+void take_confidence_level(SweepFlagWord& w, SweepOptions& o) {
+  if (auto d = w.number()) o.confidence_level = *d;
+}
+
+void take_sweep_type(SweepFlagWord& w, SweepOptions& o) {
+  auto v = w.value();
+  if (!v) return;
+  if (*v != "grid" && *v != "zip") {
+    w.errors.push_back("--sweep-type: '" + *v + "' is not grid or zip");
+    return;
+  }
+  o.sweep_type = *v;
+}
+
+// The orchestration flags: each is taken off the profile command line into SweepOptions.
+struct OrchestrationFlag {
+  const char* flag;
+  void (*take)(SweepFlagWord&, SweepOptions&);
+};
+
+const OrchestrationFlag* orchestration_flag(const std::string& flag) {
+  using W = SweepFlagWord;
+  using O = SweepOptions;
+  static const OrchestrationFlag k[] = {
+      {"--num-profile-runs", take_num_profile_runs},
+      {"--profile-run-cooldown-seconds",
+       [](W& w, O& o) { w.take_seconds(o.profile_run_cooldown_s); }},
+      {"--sweep-cooldown-seconds", [](W& w, O& o) { w.take_seconds(o.sweep_cooldown_s); }},
+      {"--confidence-level", take_confidence_level},
+      {"--sweep-type", take_sweep_type},
+      {"--profile-run-disable-warmup-after-first",
+       [](W& w, O& o) { w.take_switch(o.disable_warmup_after_first, true); }},
+      {"--no-profile-run-disable-warmup-after-first",
+       [](W& w, O& o) { w.take_switch(o.disable_warmup_after_first, false); }},
+      {"--set-consistent-seed", [](W& w, O& o) { w.take_switch(o.consistent_seed, true); }},
+      {"--no-set-consistent-seed", [](W& w, O& o) { w.take_switch(o.consistent_seed, false); }},
+      {"--cache-salt-per-run", [](W& w, O& o) { w.take_switch(o.cache_salt_per_run, true); }},
+      {"--auto-plot", [](W& w, O& o) { w.take_switch(o.auto_plot, true); }},
+      {"--dry-run", [](W& w, O& o) { w.take_switch(o.dry_run, true); }},
+      {"--artifact-dir",
+       [](W& w, O& o) {
+         if (auto v = w.value()) o.artifact_dir = *v;
+       }},
+      {"--output-artifact-dir",
+       [](W& w, O& o) {
+         if (auto v = w.value()) o.artifact_dir = *v;
+       }},
+      {"--random-seed",
+       [](W& w, O& o) {
+         if (auto v = w.value()) o.random_seed = *v;
+       }},
+  };
+  for (const auto& f : k) {
+    if (flag == f.flag) return &f;
+  }
+  return nullptr;
+}
+
+// The values of one swept flag's comma list, each checked; nullopt when any is bad.
+std::optional<SweepParam> parse_sweep_list(const Sweepable& s, const std::string& flag,
+                                           const std::string& list,
+                                           std::vector<std::string>& errors) {
+  SweepParam p{s.name, flag, {}};
+  std::set<std::string> unique;
+  bool ok = true;
+  for (const auto& item : split_commas(list)) {
+    const bool good =
+        s.integer ? parse_integer(item).value_or(0) > 0 : parse_number(item).value_or(0) > 0;
+    if (!good) {
+      errors.push_back(fmt::format("{}: '{}' in '{}' is not a {} above 0", flag, item, list,
+                                   s.integer ? "whole number" : "number"));
+      ok = false;
+      continue;
+    }
+    if (!unique.insert(item).second) {
+      errors.push_back(fmt::format("{}: '{}' appears twice in '{}'", flag, item, list));
+      ok = false;
+    }
+    p.values.push_back(item);
+  }
+  if (!ok) return std::nullopt;
+  return p;
+}
+
+// The sweepable parameters seen so far, by name: a list plus another value is ambiguous.
+struct SweptNames {
+  std::set<std::string> seen;    // given at all
+  std::set<std::string> listed;  // given a comma list
+};
+
+// A sweepable flag: a comma list becomes a SweepParam; one value stays on the command line.
+void take_sweepable(const Sweepable& s, SweepFlagWord& w, SweptNames& swept, SweepArgs& out) {
+  const std::size_t flag_at = w.at;
+  auto v = w.value();
+  if (!v) return;
+  const bool again = !swept.seen.insert(s.name).second;
+  if (v->find(',') == std::string::npos) {
+    if (swept.listed.count(s.name)) {
+      out.errors.push_back(w.flag + " is swept and given again");
+    }
+    // One value: an ordinary flag for the profile parser to check.
+    for (std::size_t k = flag_at; k <= w.at; ++k) out.base.push_back(w.args[k]);
+    return;
+  }
+  if (again) {
+    out.errors.push_back(w.flag + " is swept and given again");
+    return;
+  }
+  swept.listed.insert(s.name);
+  if (auto p = parse_sweep_list(s, w.flag, *v, out.errors)) out.params.push_back(std::move(*p));
+}
+
+// A --random-seed that is not a whole number >= 0 goes back to the profile parser for its
+// message; the orchestrator only needs it as a number.
+void hand_back_unusable_seed(SweepArgs& out) {
+  auto& seed_word = out.options.random_seed;
+  const auto seed = seed_word ? parse_integer(*seed_word) : std::nullopt;
+  if (seed_word && (!seed || *seed < 0)) {
+    out.base.push_back("--random-seed");
+    out.base.push_back(*seed_word);
+    seed_word.reset();
+  }
+}
+
 }  // namespace
 
 SweepArgs extract_sweep_args(const std::vector<std::string>& args) {
@@ -82,158 +279,23 @@ SweepArgs extract_sweep_args(const std::vector<std::string>& args) {
     out.base = args;
     return out;
   }
-  std::set<std::string> sweepable_seen;  // by name: a list plus another value is ambiguous
-  std::set<std::string> listed;
+  SweptNames swept;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& word = args[i];
     if (!word.starts_with("--")) {
       out.base.push_back(word);
       continue;
     }
-    const auto eq = word.find('=');
-    const std::string flag = eq == std::string::npos ? word : word.substr(0, eq);
-    const bool inline_value = eq != std::string::npos;
-    // The value of a flag that takes one; nullopt (and an error) when it is missing.
-    auto take_value = [&]() -> std::optional<std::string> {
-      if (inline_value) return word.substr(eq + 1);
-      if (i + 1 < args.size()) return args[++i];
-      out.errors.push_back(flag + " needs a value");
-      return std::nullopt;
-    };
-    // A switch with an optional "=true|false" (or a following true/false word).
-    auto take_switch = [&](bool& target, bool value_if_bare) {
-      if (inline_value) {
-        auto b = parse_bool(word.substr(eq + 1));
-        if (!b) {
-          out.errors.push_back(flag + ": '" + word.substr(eq + 1) + "' is not true or false");
-          return;
-        }
-        target = value_if_bare ? *b : !*b;
-        return;
-      }
-      if (i + 1 < args.size()) {
-        if (auto b = parse_bool(args[i + 1])) {
-          ++i;
-          target = value_if_bare ? *b : !*b;
-          return;
-        }
-      }
-      target = value_if_bare;
-    };
-    auto take_seconds = [&](double& target) {
-      auto v = take_value();
-      if (!v) return;
-      auto d = parse_number(*v);
-      // A year bounds a pause between runs; beyond it (1e300, inf) a sweep would never end.
-      constexpr double kMaxSeconds = 365.0 * 24 * 3600;
-      if (!d || !std::isfinite(*d) || *d < 0 || *d > kMaxSeconds) {
-        out.errors.push_back(flag +
-                             " must be a number of seconds between 0 and 31,536,000 (365 "
-                             "days) (got " +
-                             core::excerpt(*v) + ")");
-        return;
-      }
-      target = *d;
-    };
-
-    SweepOptions& o = out.options;
-    if (flag == "--num-profile-runs") {
-      auto v = take_value();
-      if (!v) continue;
-      auto n = parse_integer(*v);
-      if (!n || *n < 1 || *n > 10) {
-        out.errors.push_back("--num-profile-runs: '" + *v + "' is not a whole number from 1 to 10");
-        continue;
-      }
-      o.num_profile_runs = static_cast<int>(*n);
-    } else if (flag == "--profile-run-cooldown-seconds") {
-      take_seconds(o.profile_run_cooldown_s);
-    } else if (flag == "--sweep-cooldown-seconds") {
-      take_seconds(o.sweep_cooldown_s);
-    } else if (flag == "--confidence-level") {
-      auto v = take_value();
-      if (!v) continue;
-      auto d = parse_number(*v);
-      if (!d || *d <= 0 || *d >= 1) {
-        out.errors.push_back("--confidence-level: '" + *v + "' is not a number between 0 and 1");
-        continue;
-      }
-      o.confidence_level = *d;
-    } else if (flag == "--sweep-type") {
-      auto v = take_value();
-      if (!v) continue;
-      if (*v != "grid" && *v != "zip") {
-        out.errors.push_back("--sweep-type: '" + *v + "' is not grid or zip");
-        continue;
-      }
-      o.sweep_type = *v;
-    } else if (flag == "--profile-run-disable-warmup-after-first") {
-      take_switch(o.disable_warmup_after_first, true);
-    } else if (flag == "--no-profile-run-disable-warmup-after-first") {
-      take_switch(o.disable_warmup_after_first, false);
-    } else if (flag == "--set-consistent-seed") {
-      take_switch(o.consistent_seed, true);
-    } else if (flag == "--no-set-consistent-seed") {
-      take_switch(o.consistent_seed, false);
-    } else if (flag == "--cache-salt-per-run") {
-      take_switch(o.cache_salt_per_run, true);
-    } else if (flag == "--auto-plot") {
-      take_switch(o.auto_plot, true);
-    } else if (flag == "--dry-run") {
-      take_switch(o.dry_run, true);
-    } else if (flag == "--artifact-dir" || flag == "--output-artifact-dir") {
-      if (auto v = take_value()) o.artifact_dir = *v;
-    } else if (flag == "--random-seed") {
-      if (auto v = take_value()) o.random_seed = *v;
-    } else if (const Sweepable* s = sweepable_for(flag)) {
-      const std::size_t flag_at = i;
-      auto v = take_value();
-      if (!v) continue;
-      const bool again = !sweepable_seen.insert(s->name).second;
-      if (v->find(',') == std::string::npos) {
-        if (listed.count(s->name)) {
-          out.errors.push_back(flag + " is swept and given again");
-        }
-        // One value: an ordinary flag for the profile parser to check.
-        for (std::size_t k = flag_at; k <= i; ++k) out.base.push_back(args[k]);
-        continue;
-      }
-      if (again) {
-        out.errors.push_back(flag + " is swept and given again");
-        continue;
-      }
-      listed.insert(s->name);
-      SweepParam p{s->name, flag, {}};
-      std::set<std::string> unique;
-      bool ok = true;
-      for (const auto& item : split_commas(*v)) {
-        const bool good =
-            s->integer ? parse_integer(item).value_or(0) > 0 : parse_number(item).value_or(0) > 0;
-        if (!good) {
-          out.errors.push_back(fmt::format("{}: '{}' in '{}' is not a {} above 0", flag, item, *v,
-                                           s->integer ? "whole number" : "number"));
-          ok = false;
-          continue;
-        }
-        if (!unique.insert(item).second) {
-          out.errors.push_back(fmt::format("{}: '{}' appears twice in '{}'", flag, item, *v));
-          ok = false;
-        }
-        p.values.push_back(item);
-      }
-      if (ok) out.params.push_back(std::move(p));
+    SweepFlagWord w = read_sweep_flag_word(args, i, out.errors);
+    if (const OrchestrationFlag* f = orchestration_flag(w.flag)) {
+      f->take(w, out.options);
+    } else if (const Sweepable* s = sweepable_for(w.flag)) {
+      take_sweepable(*s, w, swept, out);
     } else {
       out.base.push_back(word);
     }
   }
-  const auto seed =
-      out.options.random_seed ? parse_integer(*out.options.random_seed) : std::nullopt;
-  if (out.options.random_seed && (!seed || *seed < 0)) {
-    // Left to the profile parser's message; the orchestrator only needs it as a number.
-    out.base.push_back("--random-seed");
-    out.base.push_back(*out.options.random_seed);
-    out.options.random_seed.reset();
-  }
+  hand_back_unusable_seed(out);
   return out;
 }
 

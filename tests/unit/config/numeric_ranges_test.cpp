@@ -3,6 +3,8 @@
 // (issue 25); unknown options get a "did you mean"; derived quantities cannot overflow.
 #include <gtest/gtest.h>
 
+#include <cstdio>
+
 #include <set>
 #include <sstream>
 #include <string>
@@ -82,8 +84,14 @@ TEST(NumericRanges, BoundsAndAcceptedZeroPassTheRangeCheck) {
     std::vector<std::string> values;
     if (accepts_zero(r)) values.push_back("0");
     if (r.kind == NumberKind::kReal) {
-      if (!r.min_exclusive) values.push_back(std::to_string(r.min));
-      values.push_back(std::to_string(r.max));
+      // Round-trip digits: std::to_string's six decimals would round a bound like 1 - 2^-53 up.
+      const auto exact = [](double v) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.17g", v);
+        return std::string(buf);
+      };
+      if (!r.min_exclusive) values.push_back(exact(r.min));
+      values.push_back(exact(r.max));
     } else {
       values.push_back(std::to_string(r.whole_min));
       values.push_back(std::to_string(r.whole_max));

@@ -96,11 +96,13 @@ TEST(SweepArgs, BadValuesAreNamed) {
       {{"profile", "--concurrency", "2,2"}, "'2' appears twice"},
       {{"profile", "--request-rate", "1.5,-2"}, "'-2' in '1.5,-2' is not a number above 0"},
       {{"profile", "--osl", "10,"}, "'' in '10,'"},
-      {{"profile", "--num-profile-runs", "11"}, "--num-profile-runs: '11' is not a whole number"},
-      {{"profile", "--num-profile-runs", "0"}, "from 1 to 10"},
-      {{"profile", "--confidence-level", "1"}, "between 0 and 1"},
+      {{"profile", "--num-profile-runs", "11"},
+       "--num-profile-runs must be a whole number of runs between 1 and 10 (got 11)"},
+      {{"profile", "--num-profile-runs", "0"}, "between 1 and 10 (got 0)"},
+      {{"profile", "--confidence-level", "1"},
+       "--confidence-level must be a fraction above 0 and below 1 (got 1)"},
       {{"profile", "--sweep-type", "random"}, "'random' is not grid or zip"},
-      {{"profile", "--sweep-cooldown-seconds", "-1"}, "seconds between 0 and 31,536,000"},
+      {{"profile", "--sweep-cooldown-seconds", "-1"}, "seconds from 0 to 31,536,000"},
       {{"profile", "--concurrency", "1,2", "--concurrency", "3"}, "swept and given again"},
       {{"profile", "--concurrency", "3", "--concurrency", "1,2"}, "swept and given again"},
       {{"profile", "--num-profile-runs"}, "--num-profile-runs needs a value"},
@@ -181,13 +183,13 @@ TEST(SweepPoints, NoParametersIsOnePointInTheRoot) {
   EXPECT_EQ(run_folder(10), "run_0010");
 }
 
-TEST(SweepArgs, CooldownsOutsideAYearOrNotFiniteAreRefusedByName) {
+TEST(SweepArgs, OrchestrationNumbersAreCheckedAgainstTheSharedRangeTable) {
   for (const char* bad : {"1e300", "inf", "nan", "-1", "31536001"}) {
     const auto s = extract_sweep_args(
         {"profile", "--sweep-cooldown-seconds", bad, "--profile-run-cooldown-seconds", bad});
     ASSERT_EQ(s.errors.size(), 2u) << bad;
-    EXPECT_EQ(s.errors[0], std::string("--sweep-cooldown-seconds must be a number of seconds "
-                                       "between 0 and 31,536,000 (365 days) (got ") +
+    EXPECT_EQ(s.errors[0], std::string("--sweep-cooldown-seconds must be a finite number of "
+                                       "seconds from 0 to 31,536,000 (365 days) (got ") +
                                bad + ")");
     EXPECT_NE(s.errors[1].find("--profile-run-cooldown-seconds must be"), std::string::npos);
   }
