@@ -1,0 +1,67 @@
+// Setting up one profile run: everything that can be refused (bad flags, an unknown model, bad
+// input, a failed preflight) is settled before the artifact folder is created; the folder then
+// gets its log file and inputs.json.
+#pragma once
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/dataset_setup.hpp"
+#include "app/export_names.hpp"
+#include "app/telemetry_setup.hpp"
+#include "config/run_config.hpp"
+#include "core/clock.hpp"
+#include "core/error.hpp"
+#include "core/rlimit.hpp"
+#include "core/rng.hpp"
+#include "endpoint/endpoint.hpp"
+#include "tokenizer/tokenizer.hpp"
+#include "transport/http_policy.hpp"
+#include "transport/url.hpp"
+#include "worker/worker_pool.hpp"
+
+namespace inferperf::app {
+
+// A stage either lets the run go on (nullopt) or ends it with the exit code it returns, having
+// said why on stderr.
+using StageExit = std::optional<int>;
+
+// What the stages of one profile run hand on to each other, filled in stage order.
+struct ProfileSetup {
+  explicit ProfileSetup(config::RunConfig& config)
+      : c(config), fds(core::raise_fd_limit()), rngs(config.input.random_seed) {}
+
+  const endpoint::EndpointInfo& info() const { return endpoint->info(); }
+  const dataset::Dataset& ds() const { return prepared->dataset; }
+  // Client-side token counts (the metrics' default); a tokenizer loaded only for prompt synthesis
+  // under --use-server-token-count does not count.
+  bool client_counts() const { return tok && !c.endpoint.use_server_token_count; }
+
+  config::RunConfig& c;  // the stages settle what the flags left open (model, streaming, schedule)
+  const core::FdLimit fds;
+  ExportNames names;
+  std::vector<transport::BaseUrl> urls;
+  transport::HttpPolicy http_policy;  // every client's TLS and keys
+  std::unique_ptr<endpoint::Endpoint> endpoint;
+  core::SteadyClock clock;
+  std::optional<RunTelemetry> tel;
+  std::unique_ptr<tokenizer::Tokenizer> tok;
+  std::string tokenizer_file;
+  std::string token_source = "server usage";
+  core::RngFactory rngs;
+  std::string benchmark_id;
+  std::optional<PreparedDataset> prepared;
+  worker::RequestPlan plan;  // its transport and TLS context are set with the targets
+  std::filesystem::path artifact_dir;
+};
+
+// The stages from the output names to inputs.json, in order; `artifact_dir_out`, when given,
+// receives the artifact folder once it exists.
+StageExit set_up_profile(ProfileSetup& s, std::filesystem::path* artifact_dir_out);
+
+// Errors may quote a URL the user gave: its credentials are never repeated.
+void print_run_error(const core::Error& e);
+
+}  // namespace inferperf::app
