@@ -28,13 +28,103 @@ void CancelHandle::cancel(std::string type, std::string message, std::optional<i
   }
 }
 
-// Named, not anonymous: an Attempt lives in http_exchange's coroutine frame, and a type with
+// Named, not anonymous: an Attempt and a ResponseReader live in coroutine frames, and a type with
 // internal linkage there draws -Wsubobject-linkage in unity builds.
 namespace detail {
 struct Attempt {
   std::optional<ExchangeError> error;
   bool retryable = false;  // failed on a reused connection before any response byte
 };
+
+// The response side of one attempt: the parser, the read buffer and the bytes a read left
+// unparsed. Plain functions, so the read loop in attempt() keeps only its awaits.
+class ResponseReader {
+ public:
+  explicit ResponseReader(std::uint64_t max_body_bytes)
+      : parser_(max_body_bytes), buf_(new char[kBufferBytes]) {}
+
+  asio::mutable_buffer buffer() const { return asio::buffer(buf_.get(), kBufferBytes); }
+  bool done() const { return parser_.is_done(); }
+  const ResponseParser& parser() const { return parser_; }
+  // Every byte read was parsed: a connection with leftovers is never reused.
+  bool all_used() const { return pending_.empty(); }
+
+  // Takes the `n` bytes the read stamped `ts` left in the buffer: counts them in `t`, parses
+  // them and hands the head and body to `sink`. Returns the parser's error (an invalid or
+  // oversized response), empty when the bytes were good.
+  error_code consume(std::size_t n, core::MonoNs ts, ExchangeTimings& t, ResponseSink& sink);
+  // At end of stream: true when it completes a body delimited by connection close.
+  bool ends_at_close(const error_code& ec);
+
+ private:
+  // Per in-flight request, so kept small; left uninitialised (zero-filling it cost more per
+  // request than parsing a streamed event).
+  static constexpr std::size_t kBufferBytes = 16 * 1024;
+
+  error_code parse(std::string_view read);
+  void deliver(core::MonoNs ts, std::uint32_t read_index, ExchangeTimings& t, ResponseSink& sink);
+
+  ResponseParser parser_;
+  std::string pending_;
+  const std::unique_ptr<char[]> buf_;
+  bool headers_reported_ = false;
+};
+
+error_code ResponseReader::consume(std::size_t n, core::MonoNs ts, ExchangeTimings& t,
+                                   ResponseSink& sink) {
+  const std::uint32_t read_index = t.reads++;
+  if (t.first_byte_ns == 0) t.first_byte_ns = ts;
+  t.bytes_received += static_cast<std::int64_t>(n);
+  if (const error_code pec = parse(std::string_view(buf_.get(), n))) return pec;
+  deliver(ts, read_index, t, sink);
+  return {};
+}
+
+// Parsed straight from the read buffer; only bytes the parser could not take yet (a chunk header
+// cut by the read) are kept for the next read.
+error_code ResponseReader::parse(std::string_view read) {
+  std::string_view avail = read;
+  if (!pending_.empty()) {
+    pending_.append(avail);
+    avail = pending_;
+  }
+  std::size_t off = 0;
+  while (off < avail.size() && !parser_.is_done()) {
+    error_code pec;
+    const std::size_t used = parser_.put(asio::buffer(avail.data() + off, avail.size() - off), pec);
+    off += used;
+    if (pec == http::error::need_more) break;
+    if (pec) return pec;
+    if (used == 0) break;
+  }
+  if (!pending_.empty()) {
+    pending_.erase(0, off);
+  } else if (off < avail.size()) {
+    pending_.assign(avail.substr(off));
+  }
+  return {};
+}
+
+void ResponseReader::deliver(core::MonoNs ts, std::uint32_t read_index, ExchangeTimings& t,
+                             ResponseSink& sink) {
+  if (parser_.is_header_done() && !headers_reported_) {
+    headers_reported_ = true;
+    t.headers_ns = ts;
+    sink.on_header_fields(parser_.headers_text());
+    sink.on_headers(parser_.status(), parser_.reason(), parser_.content_type(), ts);
+  }
+  if (!parser_.body_out().empty()) {
+    sink.on_body(parser_.body_out(), ts, read_index);
+    parser_.body_out().clear();
+  }
+}
+
+bool ResponseReader::ends_at_close(const error_code& ec) {
+  if (ec != asio::error::eof || !parser_.is_header_done() || parser_.is_done()) return false;
+  error_code eec;
+  parser_.put_eof(eec);
+  return !eec;
+}
 }  // namespace detail
 
 namespace {
@@ -48,6 +138,16 @@ std::string error_type_for(const error_code& ec) {
   if (ec == asio::error::timed_out) return "TimeoutError";
   if (std::string_view(ec.category().name()) == "beast.http") return "ClientPayloadError";
   return "ClientConnectionError";
+}
+
+// A connection that could not be opened; a cancellation closing it under the connect reports
+// the cancellation.
+ExchangeError connect_error(const boost::system::system_error& e, const CancelHandle& cancel) {
+  if (cancel.cancelled()) return cancel.reason();
+  // A --local-address failure names the address; the type still follows the code.
+  const auto* local = dynamic_cast<const LocalAddressError*>(&e);
+  return ExchangeError{error_type_for(e.code()), local ? local->detail() : e.code().message(),
+                       std::nullopt};
 }
 
 // A failed TLS handshake: Python's ssl exception names (aiohttp reports them wrapped), with the
@@ -70,6 +170,14 @@ ExchangeError tls_error(const error_code& ec, SSL* ssl) {
   return ExchangeError{error_type_for(ec), "TLS handshake failed: " + ec.message(), std::nullopt};
 }
 
+// A handshake that failed: the connection is closed, and a cancellation reports itself.
+ExchangeError handshake_failure(error_code ec, Socket& sock, CancelHandle& cancel) {
+  cancel.detach();
+  ExchangeError error = cancel.cancelled() ? cancel.reason() : tls_error(ec, sock.tls_handle());
+  sock.close(ec);
+  return error;
+}
+
 // A read that failed (not cancelled): a body cut short after a good response head, or the
 // connection lost before one.
 ExchangeError read_error(const error_code& ec, bool header_done) {
@@ -83,11 +191,36 @@ ExchangeError read_error(const error_code& ec, bool header_done) {
       std::nullopt};
 }
 
-ExchangeError too_large_error(std::uint64_t limit) {
-  return ExchangeError{
-      "ResponseTooLargeError",
-      "response body exceeded --max-response-bytes (" + core::format_byte_size(limit) + ")",
-      std::nullopt};
+// A response the parser refused: over --max-response-bytes, or not HTTP.
+ExchangeError parse_error(const error_code& pec, std::uint64_t limit) {
+  if (pec == http::error::body_limit) {
+    return ExchangeError{
+        "ResponseTooLargeError",
+        "response body exceeded --max-response-bytes (" + core::format_byte_size(limit) + ")",
+        std::nullopt};
+  }
+  return ExchangeError{"ClientPayloadError", "invalid HTTP response: " + pec.message(),
+                       std::nullopt};
+}
+
+// A write or read that failed on the socket. A cancellation closed it: its reason is reported.
+// Otherwise `describe()` names the failure, retryable when the server closed a reused connection
+// under the request (no response byte yet), so it never saw the request.
+template <typename Describe>
+Attempt socket_failure(ConnectionPool& pool, Socket& sock, const ExchangeTimings& t,
+                       CancelHandle& cancel, Describe describe) {
+  cancel.detach();
+  Attempt result;
+  if (cancel.cancelled()) {
+    result.error = cancel.reason();
+    return result;
+  }
+  if (t.connection_reused && t.first_byte_ns == 0) {
+    pool.note_reuse_failure(sock);
+    result.retryable = true;
+  }
+  result.error = describe();
+  return result;
 }
 
 // After a whole response: back to the pool when the response allows keep-alive and the exchange
@@ -103,51 +236,31 @@ void release_connection(ConnectionPool& pool, std::unique_ptr<Socket> sock,
   sock->close(ec);
 }
 
-asio::awaitable<Attempt> attempt(ConnectionPool& pool, ExchangeRequest request, ResponseSink& sink,
-                                 const core::Clock& clock, ExchangeTimings& t, CancelHandle& cancel,
-                                 bool fresh) {
-  Attempt result;
+// One send of the request: connect (or reuse), handshake, write, read until the response is
+// whole. Every step but the awaits is a plain function above, so this is the attempt's only
+// coroutine frame. `request` lives in http_exchange's frame, which outlives this one.
+asio::awaitable<Attempt> attempt(ConnectionPool& pool, const ExchangeRequest& request,
+                                 ResponseSink& sink, const core::Clock& clock, ExchangeTimings& t,
+                                 CancelHandle& cancel, bool fresh) {
   std::unique_ptr<Socket> sock = fresh ? nullptr : pool.take_idle(request.pool_key);
-  // The server closed this reused connection under the request: it never saw the request.
-  auto closed_under_request = [&] {
-    if (!t.connection_reused || t.first_byte_ns != 0 || cancel.cancelled()) return false;
-    pool.note_reuse_failure(*sock);
-    return true;
-  };
   t.connection_reused = sock != nullptr;
   if (!sock) {
     t.connect_start_ns = clock.now_ns();
     try {
       sock = co_await pool.connect();
     } catch (const boost::system::system_error& e) {
-      if (cancel.cancelled()) {
-        result.error = cancel.reason();
-      } else {
-        // A --local-address failure names the address; the type still follows the code.
-        const auto* local = dynamic_cast<const LocalAddressError*>(&e);
-        result.error = ExchangeError{error_type_for(e.code()),
-                                     local ? local->detail() : e.code().message(), std::nullopt};
-      }
-      co_return result;
+      co_return Attempt{connect_error(e, cancel)};
     }
     t.connect_end_ns = clock.now_ns();
   }
   cancel.attach(sock.get());
-  if (cancel.cancelled()) {
-    result.error = cancel.reason();
-    co_return result;
-  }
+  if (cancel.cancelled()) co_return Attempt{cancel.reason()};
   if (!t.connection_reused && sock->is_tls()) {
     error_code hec;
     t.tls_handshake_start_ns = clock.now_ns();
     co_await sock->handshake(hec);
     t.tls_handshake_end_ns = clock.now_ns();
-    if (hec) {
-      cancel.detach();
-      result.error = cancel.cancelled() ? cancel.reason() : tls_error(hec, sock->tls_handle());
-      sock->close(hec);
-      co_return result;
-    }
+    if (hec) co_return Attempt{handshake_failure(hec, *sock, cancel)};
   }
 
   error_code ec;
@@ -157,103 +270,41 @@ asio::awaitable<Attempt> attempt(ConnectionPool& pool, ExchangeRequest request, 
                                  asio::redirect_error(asio::use_awaitable, ec));
   t.send_end_ns = clock.now_ns();
   t.bytes_sent = static_cast<std::int64_t>(written);
-  if (!ec && request.on_sent) request.on_sent();
   if (ec) {
-    cancel.detach();
-    if (cancel.cancelled()) {
-      result.error = cancel.reason();
-    } else {
-      result.retryable = closed_under_request();
-      result.error =
-          ExchangeError{error_type_for(ec), "write failed: " + ec.message(), std::nullopt};
-    }
-    co_return result;
+    co_return socket_failure(pool, *sock, t, cancel, [&] {
+      return ExchangeError{error_type_for(ec), "write failed: " + ec.message(), std::nullopt};
+    });
   }
+  if (request.on_sent) request.on_sent();
 
-  ResponseParser parser(request.max_body_bytes);
-  std::string pending;
-  // Per in-flight request, so kept small; left uninitialised (zero-filling it cost more per
-  // request than parsing a streamed event).
-  constexpr std::size_t kReadBufferBytes = 16 * 1024;
-  const std::unique_ptr<char[]> read_buf(new char[kReadBufferBytes]);
-  bool headers_reported = false;
-  while (!parser.is_done()) {
-    std::size_t n = co_await sock->async_read_some(asio::buffer(read_buf.get(), kReadBufferBytes),
+  detail::ResponseReader reader(request.max_body_bytes);
+  while (!reader.done()) {
+    std::size_t n = co_await sock->async_read_some(reader.buffer(),
                                                    asio::redirect_error(asio::use_awaitable, ec));
     const core::MonoNs ts = clock.now_ns();  // stamped before any parsing
     // A TLS peer closing without close_notify is an ordinary end of stream here.
     if (ec == asio::ssl::error::stream_truncated) ec = asio::error::eof;
     if (n > 0) {
-      const std::uint32_t read_index = t.reads++;
-      if (t.first_byte_ns == 0) t.first_byte_ns = ts;
-      t.bytes_received += static_cast<std::int64_t>(n);
-      // Parsed straight from the read buffer; only bytes the parser could not take yet (a
-      // chunk header cut by the read) are kept for the next read.
-      std::string_view avail(read_buf.get(), n);
-      if (!pending.empty()) {
-        pending.append(avail);
-        avail = pending;
-      }
-      std::size_t off = 0;
-      while (off < avail.size() && !parser.is_done()) {
-        error_code pec;
-        const std::size_t used =
-            parser.put(asio::buffer(avail.data() + off, avail.size() - off), pec);
-        off += used;
-        if (pec == http::error::need_more) break;
-        if (pec) {
-          // The socket closes with `sock` on return: a connection left mid-body is never reused.
-          cancel.detach();
-          t.end_ns = ts;
-          result.error =
-              pec == http::error::body_limit
-                  ? too_large_error(request.max_body_bytes)
-                  : ExchangeError{"ClientPayloadError", "invalid HTTP response: " + pec.message(),
-                                  std::nullopt};
-          co_return result;
-        }
-        if (used == 0) break;
-      }
-      if (!pending.empty()) {
-        pending.erase(0, off);
-      } else if (off < avail.size()) {
-        pending.assign(avail.substr(off));
-      }
-      if (parser.is_header_done() && !headers_reported) {
-        headers_reported = true;
-        t.headers_ns = ts;
-        sink.on_header_fields(parser.headers_text());
-        sink.on_headers(parser.status(), parser.reason(), parser.content_type(), ts);
-      }
-      if (!parser.body_out().empty()) {
-        sink.on_body(parser.body_out(), ts, read_index);
-        parser.body_out().clear();
+      if (const error_code pec = reader.consume(n, ts, t, sink)) {
+        // The socket closes with `sock` on return: a connection left mid-body is never reused.
+        cancel.detach();
+        t.end_ns = ts;
+        co_return Attempt{parse_error(pec, request.max_body_bytes)};
       }
       if (!sink.wants_more()) break;
     }
     if (ec) {
-      if (ec == asio::error::eof && parser.is_header_done() && !parser.is_done()) {
-        // A body delimited by connection close ends here.
-        error_code eec;
-        parser.put_eof(eec);
-        if (!eec) break;
-      }
-      cancel.detach();
+      if (reader.ends_at_close(ec)) break;
       t.end_ns = ts;
-      if (cancel.cancelled()) {
-        result.error = cancel.reason();
-      } else {
-        result.retryable = closed_under_request();
-        result.error = read_error(ec, parser.is_header_done());
-      }
-      co_return result;
+      co_return socket_failure(pool, *sock, t, cancel,
+                               [&] { return read_error(ec, reader.parser().is_header_done()); });
     }
   }
   t.end_ns = clock.now_ns();
   cancel.detach();
-  release_connection(pool, std::move(sock), parser, sink.wants_more() && pending.empty(),
+  release_connection(pool, std::move(sock), reader.parser(), sink.wants_more() && reader.all_used(),
                      request.pool_key);
-  co_return result;
+  co_return Attempt{};
 }
 
 }  // namespace

@@ -167,71 +167,180 @@ bool Worker::accumulates(const timing::Credit& credit) const {
           conv.context_mode == dataset::ContextMode::kDeltasWithResponses);
 }
 
-void Worker::launch(timing::Credit credit) {
-  auto task = [this, credit = std::move(credit)]() -> asio::awaitable<void> {
-    records::RequestRecord rec;
-    rec.phase = credit.phase;
-    rec.credit_num = credit.id;
-    rec.x_request_id = core::uuid4();
-    rec.x_correlation_id = credit.x_correlation_id;
-    const auto& conv = plan_.dataset->conversations[credit.conversation_index];
-    rec.conversation_id = conv.session_id;
-    rec.turn_index = credit.turn_index;
-    rec.worker_id = id_;
-    rec.intended_ns = credit.intended_ns;
-    rec.issued_ns = credit.issued_ns;
-    rec.requested_osl = conv.turns[static_cast<std::size_t>(credit.turn_index)].max_tokens;
-    const auto target = static_cast<std::size_t>(credit.url_index) % plan_.targets.size();
-    transport::ConnectionPool& pool = *pools_[target];
-    std::string body;
-    try {
-      body = body_for(credit);
-    } catch (const std::exception& e) {
-      // A body that cannot be built (a payload template rendering invalid JSON) is a counted
-      // error record, never a crash.
-      rec.start_ns = rec.end_ns = clock_.now_ns();
-      rec.error = records::ErrorInfo{std::nullopt, "RequestBuildError", e.what()};
-      if (credit.final_turn()) {
-        histories_.erase(credit.session);
-        if (plan_.connection_reuse == "sticky-user-sessions") pool.drop(credit.session);
-      }
-      queue_.push(std::move(rec));
-      in_flight_.fetch_sub(1, std::memory_order_relaxed);
-      events_.returned(credit.id, credit.session);
-      co_return;
-    }
-    const std::string request = serialize_request(plan_, plan_.targets[target], body,
-                                                  rec.x_request_id, rec.x_correlation_id);
-    if (plan_.capture_raw && credit.phase == records::Phase::kProfiling) {
-      auto raw = std::make_shared<records::RawExchange>();
-      raw->request_headers = records::redacted_request_headers(request);
-      raw->payload = std::move(body);
-      rec.raw = std::move(raw);
-    }
+// Named, not anonymous: RequestDeadlines lives in launch()'s coroutine frame, and a type with
+// internal linkage there draws -Wsubobject-linkage in unity builds.
+namespace detail {
+// A request's two deadlines, --request-timeout-seconds from the start and
+// --request-cancellation-rate from when the request is written. Each closes the exchange through
+// `cancel`, shared with the timer handlers, which may already be queued when the request
+// completes.
+struct RequestDeadlines {
+  explicit RequestDeadlines(asio::io_context& io) : timeout(io), cancellation(io) {}
 
-    // Shared with the timeout handler, which may already be queued when the request completes.
-    auto cancel = std::make_shared<transport::CancelHandle>();
-    active_[credit.id] = cancel.get();
-    asio::steady_timer timeout(io_);
-    timeout.expires_after(std::chrono::nanoseconds(
-        static_cast<std::int64_t>(std::llround(plan_.request_timeout_s * 1e9))));
-    timeout.async_wait([cancel](const boost::system::error_code& ec) {
+  void arm_timeout(double seconds) {
+    timeout.expires_after(
+        std::chrono::nanoseconds(static_cast<std::int64_t>(std::llround(seconds * 1e9))));
+    timeout.async_wait([cancel = cancel](const boost::system::error_code& ec) {
       if (!ec)
         cancel->cancel("TimeoutError", "request exceeded --request-timeout-seconds", std::nullopt);
     });
+  }
+  // Called once the whole request is written: the cancellation clock starts there.
+  void arm_cancellation(const std::optional<std::int64_t>& after_ns) {
+    if (!after_ns) return;
+    cancellation.expires_after(std::chrono::nanoseconds(*after_ns));
+    cancellation.async_wait([cancel = cancel](const boost::system::error_code& ec) {
+      if (!ec) {
+        cancel->cancel("RequestCancellationError",
+                       "request cancelled by --request-cancellation-rate", 499);
+      }
+    });
+  }
+  void disarm() {
+    timeout.cancel();
+    cancellation.cancel();
+  }
 
-    // --request-cancellation-rate: the clock starts once the whole request is written.
-    asio::steady_timer cancel_timer(io_);
-    auto on_sent = [&] {
-      if (!credit.cancel_after_ns) return;
-      cancel_timer.expires_after(std::chrono::nanoseconds(*credit.cancel_after_ns));
-      cancel_timer.async_wait([cancel](const boost::system::error_code& ec) {
-        if (!ec) {
-          cancel->cancel("RequestCancellationError",
-                         "request cancelled by --request-cancellation-rate", 499);
-        }
-      });
-    };
+  std::shared_ptr<transport::CancelHandle> cancel = std::make_shared<transport::CancelHandle>();
+  asio::steady_timer timeout;
+  asio::steady_timer cancellation;
+};
+}  // namespace detail
+
+namespace {
+
+// The exchange's timings, as the record carries them (end_ns excepted: the caller knows whether
+// the exchange's end is the request's end).
+void copy_exchange_timings(records::RequestRecord& rec, const transport::ExchangeTimings& t) {
+  rec.connect_start_ns = t.connect_start_ns;
+  rec.connect_end_ns = t.connect_end_ns;
+  rec.tls_handshake_start_ns = t.tls_handshake_start_ns;
+  rec.tls_handshake_end_ns = t.tls_handshake_end_ns;
+  rec.send_start_ns = t.send_start_ns;
+  rec.send_end_ns = t.send_end_ns;
+  rec.headers_ns = t.headers_ns;
+  rec.first_byte_ns = t.first_byte_ns;
+  rec.connection_reused = t.connection_reused;
+  rec.connection_retries = t.connection_retries;
+  // A retried request is timed from the send that counted (connection acquisition included);
+  // intended_ns and issued_ns keep the schedule's view.
+  if (t.connection_retries > 0 && t.retry_start_ns > 0) rec.start_ns = t.retry_start_ns;
+  rec.bytes_sent = t.bytes_sent;
+  rec.bytes_received = t.bytes_received;
+  rec.reads = t.reads;
+}
+
+// The record's outcome once rec.end_ns is set: the exchange's error (unless the response already
+// gave one), else the collected response finished; a response without content is an error too.
+void settle_outcome(records::RequestRecord& rec, const std::optional<transport::ExchangeError>& err,
+                    ResponseCollector& collector, bool video_polled) {
+  if (err && !rec.error) {
+    rec.error = records::ErrorInfo{err->code, err->type, err->message};
+    rec.was_cancelled = err->type == "RequestCancellationError";
+  } else if (!err && !video_polled) {
+    collector.finish(rec.end_ns);
+  }
+  if (rec.raw) collector.finish_raw(rec.end_ns);
+  if (!rec.error && rec.content_events.empty()) {
+    rec.error = records::ErrorInfo{std::nullopt, "InvalidInferenceResultError",
+                                   "No responses with actual content were received"};
+  }
+}
+
+}  // namespace
+
+records::RequestRecord Worker::new_record(const timing::Credit& credit) const {
+  records::RequestRecord rec;
+  rec.phase = credit.phase;
+  rec.credit_num = credit.id;
+  rec.x_request_id = core::uuid4();
+  rec.x_correlation_id = credit.x_correlation_id;
+  const auto& conv = plan_.dataset->conversations[credit.conversation_index];
+  rec.conversation_id = conv.session_id;
+  rec.turn_index = credit.turn_index;
+  rec.worker_id = id_;
+  rec.intended_ns = credit.intended_ns;
+  rec.issued_ns = credit.issued_ns;
+  rec.requested_osl = conv.turns[static_cast<std::size_t>(credit.turn_index)].max_tokens;
+  return rec;
+}
+
+std::optional<std::string> Worker::build_request(const timing::Credit& credit, std::size_t target,
+                                                 records::RequestRecord& rec) {
+  std::string body;
+  try {
+    body = body_for(credit);
+  } catch (const std::exception& e) {
+    // A body that cannot be built (a payload template rendering invalid JSON) is a counted
+    // error record, never a crash.
+    rec.start_ns = rec.end_ns = clock_.now_ns();
+    rec.error = records::ErrorInfo{std::nullopt, "RequestBuildError", e.what()};
+    if (credit.final_turn()) {
+      histories_.erase(credit.session);
+      if (plan_.connection_reuse == "sticky-user-sessions") pools_[target]->drop(credit.session);
+    }
+    return std::nullopt;
+  }
+  std::string request =
+      serialize_request(plan_, plan_.targets[target], body, rec.x_request_id, rec.x_correlation_id);
+  if (plan_.capture_raw && credit.phase == records::Phase::kProfiling) {
+    auto raw = std::make_shared<records::RawExchange>();
+    raw->request_headers = records::redacted_request_headers(request);
+    raw->payload = std::move(body);
+    rec.raw = std::move(raw);
+  }
+  return request;
+}
+
+void Worker::thread_reply(const timing::Credit& credit, const records::RequestRecord& rec,
+                          const ResponseCollector& collector) {
+  if (credit.final_turn()) {
+    histories_.erase(credit.session);
+    return;
+  }
+  const auto& conv = plan_.dataset->conversations[credit.conversation_index];
+  // kDeltasWithResponses: the file supplies the assistant messages, live replies are not
+  // threaded in.
+  if (conv.context_mode != dataset::ContextMode::kDeltasWithoutResponses || rec.error) return;
+  std::string reply = collector.content_text();
+  if (reply.empty()) return;
+  // The next turn carries this reply; reasoning is dropped, failed replies add nothing.
+  dataset::Turn assistant;
+  assistant.role = "assistant";
+  if (auto m = collector.assistant_message(); m.contains("tool_calls")) {
+    // Tool calls go back as an assistant message with tool_calls, so the next turn's tool
+    // results answer them.
+    assistant.messages = std::make_shared<const nlohmann::ordered_json>(
+        nlohmann::ordered_json::array({std::move(m)}));
+  } else {
+    assistant.text = std::move(reply);
+  }
+  histories_[credit.session].push_back(std::move(assistant));
+}
+
+void Worker::complete(const timing::Credit& credit, records::RequestRecord&& rec) {
+  queue_.push(std::move(rec));
+  in_flight_.fetch_sub(1, std::memory_order_relaxed);
+  events_.returned(credit.id, credit.session);
+}
+
+// One coroutine per request, its only frame besides the exchange's: building the request and the
+// record, the deadlines and the history update are plain functions, so only the awaits are here.
+void Worker::launch(timing::Credit credit) {
+  auto task = [this, credit = std::move(credit)]() -> asio::awaitable<void> {
+    records::RequestRecord rec = new_record(credit);
+    const auto target = static_cast<std::size_t>(credit.url_index) % plan_.targets.size();
+    transport::ConnectionPool& pool = *pools_[target];
+    const std::optional<std::string> request = build_request(credit, target, rec);
+    if (!request) {
+      complete(credit, std::move(rec));
+      co_return;
+    }
+
+    detail::RequestDeadlines deadlines(io_);
+    active_[credit.id] = deadlines.cancel.get();
+    deadlines.arm_timeout(plan_.request_timeout_s);
+    auto on_sent = [&deadlines, &credit] { deadlines.arm_cancellation(credit.cancel_after_ns); };
 
     ResponseCollector collector(*plan_.endpoint, rec);
     collector.max_sse_event_bytes(plan_.max_sse_event_bytes);
@@ -243,78 +352,30 @@ void Worker::launch(timing::Credit credit) {
     rec.start_ns = clock_.now_ns();  // before connection acquisition, as AIPerf's start_perf_ns
     // A named request, not a temporary in the co_await expression: GCC 12 destroys such
     // temporaries twice when they own memory (its std::function here).
-    transport::ExchangeRequest exchange{request, on_sent};
+    transport::ExchangeRequest exchange{*request, on_sent};
     const bool sticky = plan_.connection_reuse == "sticky-user-sessions";
     if (sticky) exchange.pool_key = credit.session;
     exchange.max_body_bytes = plan_.max_response_bytes;
-    auto err = co_await transport::http_exchange(pool, exchange, collector, clock_, t, *cancel);
+    auto err =
+        co_await transport::http_exchange(pool, exchange, collector, clock_, t, *deadlines.cancel);
     if (!err && plan_.endpoint->info().output == endpoint::OutputKind::kVideo) {
       // video_generation: the job the POST created is polled under the same timeout and
       // cancellation.
       collector.finish(t.end_ns ? t.end_ns : clock_.now_ns());
       if (!rec.error && collector.job()) {
-        err = co_await poll_video_job(pool, plan_.targets[target], collector, rec, *cancel);
+        err =
+            co_await poll_video_job(pool, plan_.targets[target], collector, rec, *deadlines.cancel);
       }
       video_polled = true;
     }
-    timeout.cancel();
-    cancel_timer.cancel();
+    deadlines.disarm();
     if (sticky && credit.final_turn()) pool.drop(credit.session);  // the user leaves
     active_.erase(credit.id);
-    rec.connect_start_ns = t.connect_start_ns;
-    rec.connect_end_ns = t.connect_end_ns;
-    rec.tls_handshake_start_ns = t.tls_handshake_start_ns;
-    rec.tls_handshake_end_ns = t.tls_handshake_end_ns;
-    rec.send_start_ns = t.send_start_ns;
-    rec.send_end_ns = t.send_end_ns;
-    rec.headers_ns = t.headers_ns;
-    rec.first_byte_ns = t.first_byte_ns;
     rec.end_ns = video_polled || !t.end_ns ? clock_.now_ns() : t.end_ns;
-    rec.connection_reused = t.connection_reused;
-    rec.connection_retries = t.connection_retries;
-    // A retried request is timed from the send that counted (connection acquisition included);
-    // intended_ns and issued_ns keep the schedule's view.
-    if (t.connection_retries > 0 && t.retry_start_ns > 0) rec.start_ns = t.retry_start_ns;
-    rec.bytes_sent = t.bytes_sent;
-    rec.bytes_received = t.bytes_received;
-    rec.reads = t.reads;
-    if (err && !rec.error) {
-      rec.error = records::ErrorInfo{err->code, err->type, err->message};
-      rec.was_cancelled = err->type == "RequestCancellationError";
-    } else if (!err && !video_polled) {
-      collector.finish(rec.end_ns);
-    }
-    if (rec.raw) collector.finish_raw(rec.end_ns);
-    if (!rec.error && rec.content_events.empty()) {
-      rec.error = records::ErrorInfo{std::nullopt, "InvalidInferenceResultError",
-                                     "No responses with actual content were received"};
-    }
-    if (accumulates(credit)) {
-      if (credit.final_turn()) {
-        histories_.erase(credit.session);
-      } else if (std::string reply = collector.content_text();
-                 conv.context_mode == dataset::ContextMode::kDeltasWithoutResponses && !rec.error &&
-                 !reply.empty()) {
-        // kDeltasWithResponses: the file supplies the assistant messages, live replies are not
-        // threaded in.
-        // The next turn carries this reply; reasoning is dropped, failed replies add nothing.
-        dataset::Turn assistant;
-        assistant.role = "assistant";
-        if (auto m = collector.assistant_message(); m.contains("tool_calls")) {
-          // Tool calls go back as an assistant message with tool_calls, so the next turn's tool
-          // results answer them.
-          assistant.messages = std::make_shared<const nlohmann::ordered_json>(
-              nlohmann::ordered_json::array({std::move(m)}));
-        } else {
-          assistant.text = std::move(reply);
-        }
-        histories_[credit.session].push_back(std::move(assistant));
-      }
-    }
-    queue_.push(std::move(rec));
-    in_flight_.fetch_sub(1, std::memory_order_relaxed);
-    events_.returned(credit.id, credit.session);
-    co_return;
+    copy_exchange_timings(rec, t);
+    settle_outcome(rec, err, collector, video_polled);
+    if (accumulates(credit)) thread_reply(credit, rec, collector);
+    complete(credit, std::move(rec));
   };
   asio::co_spawn(io_, std::move(task), asio::detached);
 }

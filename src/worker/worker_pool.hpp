@@ -10,6 +10,8 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <string>
 #include <thread>
 #include <unordered_map>
 #include <vector>
@@ -60,7 +62,20 @@ class Worker {
   WorkerLoad load() const;
 
  private:
+  // Runs one request as a coroutine on this worker's loop; its record goes to the queue.
   void launch(timing::Credit credit);
+  // The record's fields known before anything is sent.
+  records::RequestRecord new_record(const timing::Credit& credit) const;
+  // The serialized request (and the raw capture, when asked for). nullopt when the body cannot be
+  // built: `rec` then carries the error, and a final turn has ended its session.
+  std::optional<std::string> build_request(const timing::Credit& credit, std::size_t target,
+                                           records::RequestRecord& rec);
+  // A session's history after a turn of an accumulating conversation: gone after the final turn,
+  // else extended with the reply the next turn carries.
+  void thread_reply(const timing::Credit& credit, const records::RequestRecord& rec,
+                    const ResponseCollector& collector);
+  // Hands the finished record over and returns the credit.
+  void complete(const timing::Credit& credit, records::RequestRecord&& rec);
   // Event-loop lag: a timer due every kLoopProbePeriod records how late its handler ran. A loop
   // busy with socket reads or starved of CPU runs it late, and its read timestamps with it.
   void arm_probe();
