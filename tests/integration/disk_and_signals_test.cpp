@@ -19,14 +19,6 @@ using namespace std::chrono_literals;
 constexpr int kSlowdown = INFERPERF_SANITIZER_BUILD ? 5 : 1;
 const std::string kRecords = "/inferperf_records.jsonl";
 
-nlohmann::json load_summary(const std::string& dir) {
-  return nlohmann::json::parse(read_file(dir + "/profile_export_aiperf.json"));
-}
-
-long long count_of(const nlohmann::json& j, const char* key) {
-  return j.contains(key) ? j[key]["avg"].get<long long>() : 0;
-}
-
 std::vector<std::string> run_args(const MockServerProcess& mock, const std::string& dir,
                                   const std::vector<std::string>& more) {
   return mock_profile_args(INFERPERF_BIN, mock, dir, more);
@@ -66,7 +58,7 @@ TEST(Interruption, FirstSigintStopsTheHighestRateAtOnceAndExports) {
   EXPECT_NE(out.find("received Interrupt: no more requests are sent"), std::string::npos) << out;
   const auto j = load_summary(dir);
   EXPECT_EQ(j["was_cancelled"], true);
-  const long long ok = count_of(j, "request_count");
+  const long long ok = summary_count(j, "request_count");
   EXPECT_GE(ok, 1);
   EXPECT_EQ(ok, whole_records(dir));
   EXPECT_EQ(mock.metric("inferperf_mock_requests_total"), ok) << "nothing sent after the stop";
@@ -97,7 +89,7 @@ void expect_analyze_rebuilds(const std::string& dir) {
   auto again = run_process({INFERPERF_BIN, "analyze", copy}, 120s);
   EXPECT_EQ(again.exit_code, 130) << again.out;  // the run was stopped early: cancelled
   const auto j = load_summary(copy);
-  EXPECT_EQ(count_of(j, "request_count"), whole_records(copy));
+  EXPECT_EQ(summary_count(j, "request_count"), whole_records(copy));
   ASSERT_TRUE(j.contains("output_sequence_length")) << j.dump(1);
   EXPECT_DOUBLE_EQ(j["output_sequence_length"]["avg"].get<double>(), 8.0);
 }
@@ -114,7 +106,7 @@ TEST(DiskFull, AnInjectedWriteFailureStopsTheRunAtOnce) {
   // Here the disk has room for the exports: they cover every record the run received.
   const auto j = load_summary(dir);
   EXPECT_EQ(j["was_cancelled"], true);
-  EXPECT_GE(count_of(j, "request_count"), whole_records(dir));
+  EXPECT_GE(summary_count(j, "request_count"), whole_records(dir));
   expect_analyze_rebuilds(dir);
 }
 

@@ -40,10 +40,6 @@ std::string image_file(const std::string& dir) {
   return path;
 }
 
-json load_summary(const std::string& dir) {
-  return json::parse(read_file(dir + "/profile_export_aiperf.json"));
-}
-
 const std::vector<EndpointCase> kCases = {
     {"embeddings", {}, {"--endpoint-type", "embeddings"}, false, false, true, false, 1},
     {"chat_embeddings", {}, {"--endpoint-type", "chat_embeddings"}, false, false, true, false, 1},

@@ -286,4 +286,30 @@ bool MockServerProcess::wait_for_requests(long long n, std::chrono::seconds limi
   return false;
 }
 
+nlohmann::json load_summary(const std::string& dir) {
+  return nlohmann::json::parse(read_file(dir + "/profile_export_aiperf.json"));
+}
+
+long long summary_count(const nlohmann::json& summary, const char* key) {
+  return summary.contains(key) ? summary[key]["avg"].get<long long>() : 0;
+}
+
+ProcessResult make_test_certificates(const std::string& dir, const std::string& ca_name) {
+  const std::string script =
+      "set -e; cd '" + dir +
+      "'; "
+      "openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes "
+      "-keyout ca.key -out ca.pem -days 2 -subj '/CN=" +
+      ca_name +
+      "' "
+      "-addext basicConstraints=critical,CA:TRUE -addext keyUsage=critical,keyCertSign,cRLSign; "
+      "openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes "
+      "-keyout server.key -out server.csr -subj '/CN=localhost'; "
+      "printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\\nbasicConstraints=CA:FALSE\\n"
+      "extendedKeyUsage=serverAuth\\n' > ext.cnf; "
+      "openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial "
+      "-out server.pem -days 2 -extfile ext.cnf";
+  return run_process({"/bin/sh", "-c", script}, std::chrono::seconds(60));
+}
+
 }  // namespace inferperf::testing

@@ -2,6 +2,8 @@
 #pragma once
 #include <sys/types.h>
 
+#include <nlohmann/json.hpp>
+
 #include <chrono>
 #include <string>
 #include <utility>
@@ -81,6 +83,15 @@ std::vector<std::string> small_profile_args(const std::string& inferperf_bin,
 std::vector<std::string> mock_profile_args(const std::string& inferperf_bin,
                                            const MockServerProcess& mock, const std::string& dir,
                                            const std::vector<std::string>& more = {});
+
+// A run's profile_export_aiperf.json.
+nlohmann::json load_summary(const std::string& dir);
+// The "avg" of one count in that summary (request_count, error_request_count...), 0 when absent.
+long long summary_count(const nlohmann::json& summary, const char* key);
+
+// In `dir`: ca.pem (a test CA), server.pem and server.key (signed by it, for 127.0.0.1 and
+// localhost), made with the openssl command line; the result says why when it fails.
+ProcessResult make_test_certificates(const std::string& dir, const std::string& ca_name);
 
 // A fresh empty folder under the system temp dir.
 std::string make_temp_dir(const std::string& prefix);

@@ -10,10 +10,6 @@
 namespace inferperf::testing {
 namespace {
 
-nlohmann::json load_summary(const std::string& dir) {
-  return nlohmann::json::parse(read_file(dir + "/profile_export_aiperf.json"));
-}
-
 std::vector<std::string> base_args(const MockServerProcess& mock, const std::string& dir, int count,
                                    int concurrency = 2) {
   return mock_profile_args(INFERPERF_BIN, mock, dir,

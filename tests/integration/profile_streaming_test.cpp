@@ -12,10 +12,6 @@
 namespace inferperf::testing {
 namespace {
 
-nlohmann::json load_summary(const std::string& dir) {
-  return nlohmann::json::parse(read_file(dir + "/profile_export_aiperf.json"));
-}
-
 std::size_t count_lines(const std::string& path) {
   std::istringstream in(read_file(path));
   std::string line;

@@ -16,14 +16,6 @@ namespace {
 
 using namespace std::chrono_literals;
 
-nlohmann::json load_summary(const std::string& dir) {
-  return nlohmann::json::parse(read_file(dir + "/profile_export_aiperf.json"));
-}
-
-long long count_of(const nlohmann::json& j, const char* key) {
-  return j.contains(key) ? j[key]["avg"].get<long long>() : 0;
-}
-
 std::vector<std::string> run_args(const MockServerProcess& mock, const std::string& dir,
                                   const std::vector<std::string>& more) {
   auto a = mock_profile_args(INFERPERF_BIN, mock, dir, {"--streaming"});
@@ -49,8 +41,8 @@ TEST(Reliability, MixedFaultsAreEachOneErrorRecordAndNeverResent) {
                        120s);
   ASSERT_EQ(r.exit_code, 0) << r.out;
   const auto j = load_summary(dir);
-  const long long ok = count_of(j, "request_count");
-  const long long bad = count_of(j, "error_request_count");
+  const long long ok = summary_count(j, "request_count");
+  const long long bad = summary_count(j, "error_request_count");
   EXPECT_EQ(ok + bad, 200);
   // A close or reset fault on a reused connection, before any response byte, looks on the wire
   // like a server closing an idle connection: sent again once (a connection retry, counted) and
@@ -79,8 +71,8 @@ TEST(Reliability, AServerThatClosesAfterEveryResponseIsReconnectedTo) {
                        120s);
   ASSERT_EQ(r.exit_code, 0) << r.out;
   const auto j = load_summary(dir);
-  EXPECT_EQ(count_of(j, "request_count"), 20) << j.dump(1);
-  EXPECT_EQ(count_of(j, "error_request_count"), 0);
+  EXPECT_EQ(summary_count(j, "request_count"), 20) << j.dump(1);
+  EXPECT_EQ(summary_count(j, "error_request_count"), 0);
   EXPECT_EQ(mock.metric("inferperf_mock_requests_total"), 20);
   EXPECT_GE(mock.metric("inferperf_mock_connections_total"), 20);
 }
@@ -93,8 +85,8 @@ TEST(Reliability, ClosingServerUnderConcurrencyIsAccountedForExactly) {
   // a new connection (a connection retry, not an error), and the server serves each one once.
   ASSERT_EQ(r.exit_code, 0) << r.out;
   const auto j = load_summary(dir);
-  EXPECT_EQ(count_of(j, "request_count"), 100) << j.dump(1);
-  EXPECT_EQ(count_of(j, "error_request_count"), 0);
+  EXPECT_EQ(summary_count(j, "request_count"), 100) << j.dump(1);
+  EXPECT_EQ(summary_count(j, "error_request_count"), 0);
   EXPECT_EQ(mock.metric("inferperf_mock_requests_total"), 100);
 }
 
@@ -111,8 +103,8 @@ TEST(Reliability, AServerClosingShortlyAfterStreamsLosesNoRequest) {
                        120s);
   ASSERT_EQ(r.exit_code, 0) << r.out;
   const auto j = load_summary(dir);
-  EXPECT_EQ(count_of(j, "request_count"), 60) << j.dump(1);
-  EXPECT_EQ(count_of(j, "error_request_count"), 0);
+  EXPECT_EQ(summary_count(j, "request_count"), 60) << j.dump(1);
+  EXPECT_EQ(summary_count(j, "error_request_count"), 0);
   // Nothing the server processed was sent twice.
   EXPECT_EQ(mock.metric("inferperf_mock_requests_total"), 60);
   ASSERT_TRUE(j.contains("server_behaviour")) << r.out;
@@ -139,7 +131,7 @@ TEST(Reliability, AServerClosingShortlyAfterStreamsLosesNoRequest) {
   r = run_process(args, 120s);
   ASSERT_EQ(r.exit_code, 0) << r.out;
   const auto p = load_summary(plain);
-  EXPECT_EQ(count_of(p, "request_count"), 20);
+  EXPECT_EQ(summary_count(p, "request_count"), 20);
   EXPECT_FALSE(p.contains("server_behaviour")) << p.dump(1);
   EXPECT_LE(mock.metric("inferperf_mock_connections_total") - before, 4);  // reused
 }
@@ -165,8 +157,8 @@ TEST(Reliability, ServerKilledAndRestartedOnItsPortMidRun) {
   run.signal(SIGINT);
   ASSERT_EQ(run.wait(60s), 130) << read_file(dir + "/out.txt");
   const auto j = load_summary(dir);
-  const long long ok = count_of(j, "request_count");
-  const long long bad = count_of(j, "error_request_count");
+  const long long ok = summary_count(j, "request_count");
+  const long long bad = summary_count(j, "error_request_count");
   EXPECT_GE(bad, 1) << "requests in flight at the kill, or sent while the server was down, fail";
   // Everything the restarted server served succeeded, besides what the first one served.
   const long long served_after = second.metric("inferperf_mock_requests_total");
@@ -184,8 +176,8 @@ TEST(Reliability, FailedRequestThresholdStopsTheRunEarly) {
   EXPECT_EQ(r.exit_code, 1) << r.out;
   EXPECT_NE(r.out.find("--failed-request-threshold"), std::string::npos) << r.out;
   const auto j = load_summary(dir);
-  const long long ok = count_of(j, "request_count");
-  const long long bad = count_of(j, "error_request_count");
+  const long long ok = summary_count(j, "request_count");
+  const long long bad = summary_count(j, "error_request_count");
   EXPECT_EQ(j["was_cancelled"], true);
   EXPECT_GE(ok + bad, 10) << "armed after max(concurrency, 10) requests";
   EXPECT_LT(ok + bad, 1000);
@@ -202,7 +194,7 @@ TEST(Reliability, FailuresUnderTheThresholdDoNotStopTheRun) {
                        120s);
   EXPECT_EQ(r.exit_code, 0) << r.out;
   const auto j = load_summary(dir);
-  EXPECT_EQ(count_of(j, "request_count") + count_of(j, "error_request_count"), 100);
+  EXPECT_EQ(summary_count(j, "request_count") + summary_count(j, "error_request_count"), 100);
   EXPECT_EQ(j["was_cancelled"], false);
 }
 
@@ -249,10 +241,10 @@ TEST(Interruption, FirstSigintStopsSendingAndLetsInFlightRequestsFinish) {
   ASSERT_EQ(s.proc->wait(30s), 130) << s.log();
   const auto j = load_summary(s.dir);
   EXPECT_EQ(j["was_cancelled"], true);
-  const long long ok = count_of(j, "request_count");
+  const long long ok = summary_count(j, "request_count");
   EXPECT_GE(ok, 6);
   EXPECT_LT(ok, 1000);
-  EXPECT_EQ(count_of(j, "error_request_count"), 0) << "in-flight requests had time to finish";
+  EXPECT_EQ(summary_count(j, "error_request_count"), 0) << "in-flight requests had time to finish";
   // Nothing was sent after the signal: the server saw exactly what finished.
   EXPECT_EQ(s.mock.metric("inferperf_mock_requests_total"), ok);
   EXPECT_NE(s.log().find("waiting up to 20 s"), std::string::npos) << s.log();
@@ -267,8 +259,8 @@ TEST(Interruption, SecondSignalCancelsInFlightRequestsAndStillExports) {
   ASSERT_EQ(s.proc->wait(30s), 130) << s.log();
   const auto j = load_summary(s.dir);
   EXPECT_EQ(j["was_cancelled"], true);
-  const long long ok = count_of(j, "request_count");
-  const long long bad = count_of(j, "error_request_count");
+  const long long ok = summary_count(j, "request_count");
+  const long long bad = summary_count(j, "error_request_count");
   EXPECT_GE(bad, 1) << s.log();
   EXPECT_EQ(j["error_summary"][0]["error_details"]["code"], 499);
   EXPECT_EQ(ok + bad, s.mock.metric("inferperf_mock_requests_total"));
@@ -281,7 +273,7 @@ TEST(Interruption, GraceOverCancelsWhatIsLeft) {
   s.proc->signal(SIGINT);
   ASSERT_EQ(s.proc->wait(30s), 130) << s.log();
   const auto j = load_summary(s.dir);
-  EXPECT_GE(count_of(j, "error_request_count"), 1) << s.log();
+  EXPECT_GE(summary_count(j, "error_request_count"), 1) << s.log();
   EXPECT_NE(s.log().find("grace period over"), std::string::npos) << s.log();
 }
 
@@ -309,7 +301,7 @@ TEST(Durability, KillNineKeepsEveryFinishedRecordAndAnalyzeRebuildsTheReports) {
   ASSERT_EQ(again.exit_code, 130) << again.out;  // the run did not finish: cancelled
   const auto j = load_summary(dir);
   EXPECT_EQ(j["was_cancelled"], true);
-  EXPECT_GE(count_of(j, "request_count"), finished_before);
+  EXPECT_GE(summary_count(j, "request_count"), finished_before);
   // Token metrics come back too: the analysis re-counts with the run's tokenizer.
   ASSERT_TRUE(j.contains("output_sequence_length")) << j.dump(1);
   EXPECT_DOUBLE_EQ(j["output_sequence_length"]["avg"].get<double>(), 8.0);

@@ -34,19 +34,7 @@ class Tls : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     dir_ = make_temp_dir("ip-tls-certs-");
-    const std::string script =
-        "set -e; cd '" + dir_ +
-        "'; "
-        "openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes "
-        "-keyout ca.key -out ca.pem -days 2 -subj '/CN=inferperf test CA' "
-        "-addext basicConstraints=critical,CA:TRUE -addext keyUsage=critical,keyCertSign,cRLSign; "
-        "openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes "
-        "-keyout server.key -out server.csr -subj '/CN=localhost'; "
-        "printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\\nbasicConstraints=CA:FALSE\\n"
-        "extendedKeyUsage=serverAuth\\n' > ext.cnf; "
-        "openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial "
-        "-out server.pem -days 2 -extfile ext.cnf";
-    auto r = run_process({"/bin/sh", "-c", script}, std::chrono::seconds(60));
+    auto r = make_test_certificates(dir_, "inferperf test CA");
     ok_ = r.exit_code == 0 && std::filesystem::exists(dir_ + "/server.pem");
     log_ = r.out;
   }

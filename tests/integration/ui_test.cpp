@@ -71,10 +71,6 @@ class Tmux {
   std::string socket_;
 };
 
-long long count_of(const nlohmann::json& j, const char* key) {
-  return j.contains(key) ? j[key]["avg"].get<long long>() : 0;
-}
-
 // The number after `label ` on the [profiling] line of a captured screen; -1 when absent.
 long long on_screen(const std::string& screen, const std::string& label) {
   std::smatch m;
@@ -146,8 +142,8 @@ TEST(Ui, DashboardShowsTheRunItsCountsMatchTheExportAndTheTerminalIsRestored) {
   EXPECT_FALSE(contains(after, "Live metrics")) << after;
 
   const auto j = nlohmann::json::parse(read_file(dir + "/profile_export_aiperf.json"));
-  EXPECT_EQ(completed, count_of(j, "request_count")) << last;
-  EXPECT_EQ(errors, count_of(j, "error_request_count")) << last;
+  EXPECT_EQ(completed, summary_count(j, "request_count")) << last;
+  EXPECT_EQ(errors, summary_count(j, "error_request_count")) << last;
   EXPECT_EQ(completed + errors, 400);
   EXPECT_GT(errors, 0) << "the mock injects faults; the errors pane and count are exercised";
   EXPECT_TRUE(std::filesystem::exists(dir + "/inferperf_records.jsonl"));
@@ -196,8 +192,8 @@ TEST(Ui, QStopsLikeTheFirstInterruptAndASecondQCancels) {
   EXPECT_EQ(tmux.display("#{alternate_on}"), "0");
   const auto j = nlohmann::json::parse(read_file(dir + "/profile_export_aiperf.json"));
   EXPECT_EQ(j["was_cancelled"], true);
-  EXPECT_EQ(count_of(j, "request_count"), completed);
-  EXPECT_EQ(count_of(j, "error_request_count"), errors);
+  EXPECT_EQ(summary_count(j, "request_count"), completed);
+  EXPECT_EQ(summary_count(j, "error_request_count"), errors);
   EXPECT_GE(completed, 2);
   EXPECT_GE(errors, 1) << "the requests in flight at the second q are cancelled";
 }
