@@ -1,5 +1,5 @@
 // Accuracy against the mock server's own write times: joins the client's records file
-// (records::kRecordsFileName in the artifact dir) with the mock's --token-log on X-Request-ID and
+// (artifacts::kRecordsFileName in the artifact dir) with the mock's --token-log on X-Request-ID and
 // prints the distribution of the client's timestamp errors.
 //
 //   inferperf_accuracy_compare ARTIFACT_DIR_OR_RECORDS_FILE TOKEN_LOG [ITL_P99_US] [TTFT_P99_US]
@@ -27,6 +27,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "artifacts/run_folder.hpp"
 #include "records/record_jsonl.hpp"
 
 namespace {
@@ -78,7 +79,7 @@ int main(int argc, char** argv) {
   }
   std::filesystem::path records_path = argv[1];
   if (std::filesystem::is_directory(records_path))
-    records_path /= inferperf::records::kRecordsFileName;
+    records_path /= inferperf::artifacts::kRecordsFileName;
   const double itl_bound = argc > 3 ? std::atof(argv[3]) : 50.0;
   const double ttft_bound = argc > 4 ? std::atof(argv[4]) : 200.0;
 

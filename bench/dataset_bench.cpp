@@ -11,7 +11,8 @@
 #include <memory>
 #include <random>
 
-#include "app/inputs_json.hpp"
+#include "app/run_inputs.hpp"
+#include "artifacts/run_folder.hpp"
 #include "dataset/custom_loader.hpp"
 #include "dataset/prompt_blocks.hpp"
 #include "endpoint/endpoint.hpp"
@@ -68,7 +69,8 @@ int main(int argc, char** argv) {
   plan.dataset = &loaded->dataset;
   fs::create_directories(argv[2]);
   t0 = std::chrono::steady_clock::now();
-  auto written = app::write_inputs_json(fs::path(argv[2]) / "inputs.json", loaded->dataset, plan);
+  auto written =
+      app::write_run_inputs(fs::path(argv[2]) / artifacts::kInputsFileName, loaded->dataset, plan);
   if (!written) {
     std::cerr << written.error().describe() << "\n";
     return 1;

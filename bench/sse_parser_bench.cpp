@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "core/statistics.hpp"
 #include "endpoint/endpoint.hpp"
-#include "metrics/statistics.hpp"
 #include "sse/sse_parser.hpp"
 
 namespace {
@@ -52,7 +52,7 @@ void BM_Stats(benchmark::State& state) {
   std::vector<double> v(static_cast<std::size_t>(state.range(0)));
   for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<double>((i * 7919) % 1000);
   for (auto _ : state) {
-    auto s = inferperf::metrics::compute_stats(v);
+    auto s = inferperf::core::compute_stats(v);
     benchmark::DoNotOptimize(s.avg);
   }
   state.SetItemsProcessed(state.iterations() * state.range(0));

@@ -1,5 +1,6 @@
 // Exact synthetic prompts: time to compose N prompts of L tokens each for one tokenizer, and how
-// many came out exact. Usage: inferperf_synthetic_bench TOKENIZER_JSON [N (10000)] [L (8192)] [THREADS (0 = cores)]
+// many came out exact. Usage: inferperf_synthetic_bench TOKENIZER_JSON [N (10000)] [L (8192)]
+// [THREADS (0 = cores)]
 #include <chrono>
 #include <cstdio>
 #include <string>

@@ -1,6 +1,7 @@
 # inferperf_module(NAME SOURCES ... DEPS ...): one static library per src/<module>.
 function(inferperf_module name)
   cmake_parse_arguments(M "" "" "SOURCES;DEPS" ${ARGN})
+  inferperf_check_module_layer(${name} ${M_DEPS})  # cmake/module_graph.cmake
   add_library(inferperf_${name} STATIC ${M_SOURCES})
   target_include_directories(inferperf_${name} PUBLIC ${PROJECT_SOURCE_DIR}/src)
   target_link_libraries(inferperf_${name} PUBLIC ${M_DEPS} PRIVATE inferperf_warnings)

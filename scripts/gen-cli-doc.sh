@@ -1,8 +1,20 @@
 #!/usr/bin/env bash
 # Regenerates docs/cli.md from the binaries' --help output.
+#   scripts/gen-cli-doc.sh [--check] [INFERPERF_BIN [MOCK_SERVER_BIN]]
+# The binaries default to the release tree's. With --check, docs/cli.md is left alone: the script
+# exits 1 and prints the difference when it is not what the binaries say (the CTest test
+# Docs.CliReferenceMatchesHelp runs it that way, so a changed --help fails until this is rerun).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-BIN=build/release/apps
+CHECK=0
+if [[ "${1:-}" == --check ]]; then
+  CHECK=1
+  shift
+fi
+INFERPERF="${1:-build/release/apps/inferperf}"
+MOCK_SERVER="${2:-build/release/apps/mock-server/inferperf-mock-server}"
+GENERATED=$(mktemp "${TMPDIR:-/tmp}/inferperf-cli-md.XXXXXX")
+trap 'rm -f "$GENERATED"' EXIT
 {
   echo "# Command-line reference"
   echo
@@ -11,7 +23,7 @@ BIN=build/release/apps
   echo "## inferperf profile"
   echo
   echo '```text'
-  "$BIN/inferperf" profile --help
+  "$INFERPERF" profile --help
   echo '```'
   echo
   echo "AIPerf options that inferperf does not implement yet are rejected by name (exit code 2);"
@@ -22,7 +34,7 @@ BIN=build/release/apps
   echo "## inferperf plot"
   echo
   echo '```text'
-  "$BIN/inferperf" plot --help
+  "$INFERPERF" plot --help
   echo '```'
   echo
   echo "Layouts read, every chart, the report and the dashboard: [plots.md](plots.md)."
@@ -30,7 +42,7 @@ BIN=build/release/apps
   echo "## inferperf merge"
   echo
   echo '```text'
-  "$BIN/inferperf" merge --help
+  "$INFERPERF" merge --help
   echo '```'
   echo
   echo "Sharded runs (\`--shard-count\`, \`--shard-index\`, \`--start-at\`) and what merge writes: [scale-out.md](scale-out.md)."
@@ -38,7 +50,7 @@ BIN=build/release/apps
   echo "## inferperf analyze-trace"
   echo
   echo '```text'
-  "$BIN/inferperf" analyze-trace --help
+  "$INFERPERF" analyze-trace --help
   echo '```'
   echo
   echo "What it computes and writes: [datasets.md](datasets.md#analyze-trace)."
@@ -51,7 +63,7 @@ BIN=build/release/apps
   echo "that cannot be found or loaded."
   echo
   echo '```text'
-  "$BIN/inferperf" tokenize --help
+  "$INFERPERF" tokenize --help
   echo '```'
   echo
   echo "## inferperf probe"
@@ -61,12 +73,22 @@ BIN=build/release/apps
   echo "\`GET /v1/models\`), 2 bad options."
   echo
   echo '```text'
-  "$BIN/inferperf" probe --help
+  "$INFERPERF" probe --help
   echo '```'
   echo
   echo "## inferperf-mock-server"
   echo
   echo '```text'
-  "$BIN/mock-server/inferperf-mock-server" --help
+  "$MOCK_SERVER" --help
   echo '```'
-} > docs/cli.md
+} >"$GENERATED"
+if ((CHECK)); then
+  if ! diff -u docs/cli.md "$GENERATED" | sed "1,2s|$GENERATED|generated from --help|"; then :; fi
+  if ! cmp -s docs/cli.md "$GENERATED"; then
+    echo "docs/cli.md differs from --help (above); run scripts/gen-cli-doc.sh to regenerate it" >&2
+    exit 1
+  fi
+  echo "docs/cli.md matches --help"
+else
+  cp "$GENERATED" docs/cli.md
+fi

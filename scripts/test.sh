@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# One command for the whole test suite: install dependencies, build the release and the
-# ASan+UBSan and TSan trees, and run every CTest label (unit, integration, fuzz, browser, sanitizer), plus a
-# time-boxed libFuzzer run of every parser (scripts/fuzz.sh). Idempotent.
+# One command for the whole test suite: install dependencies, check the style guards
+# (scripts/check-style.sh), build the release and the ASan+UBSan and TSan trees, and run every CTest
+# label (unit, integration, fuzz, browser, sanitizer), plus a time-boxed libFuzzer run of every
+# parser (scripts/fuzz.sh). Idempotent.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 bash scripts/install-deps.sh
+# Format, file-size and function-size guards first: seconds, no build (docs/testing.md).
+bash scripts/check-style.sh
 bash scripts/fetch-tokenizers.sh
 
 bash scripts/build.sh release
@@ -15,15 +18,15 @@ ctest --preset release -L 'unit|integration|fuzz' --timeout 300 -j 2
 (cd tests/browser && npm ci --no-audit --no-fund --loglevel=error)
 ctest --preset release -L browser --timeout 180 --output-on-failure
 
-# The fuzz targets over their committed seeds and whatever they find in FUZZ_SECONDS (DECISIONS: the
-# fuzz label has 5 minutes; the seeds replay in well under a second above and again under ASan).
+# The fuzz targets over their committed seeds and whatever they find in FUZZ_SECONDS (the CI budget
+# gives the fuzz label 5 minutes; the seeds replay in well under a second above and again under ASan).
 FUZZ_SECONDS="${FUZZ_SECONDS:-90}" bash scripts/fuzz.sh
 
 bash scripts/build.sh asan-ubsan
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --preset asan-ubsan -L sanitizer --timeout 600 -j 2
 
-# ThreadSanitizer on the threaded core (DECISIONS: CI budget): the issuer, scheduler and precise
+# ThreadSanitizer on the threaded core (the CI budget, docs/decisions.md): the issuer, scheduler and precise
 # waiter, the record and telemetry collectors, the workers' response path, and the end-to-end runs
 # that drive them all together (streaming, faults and signals, load modes, every endpoint type,
 # preflight, TLS and Unix sockets, GPU telemetry, subagent traces, the live views: LiveStats fed

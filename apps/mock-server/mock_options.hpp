@@ -45,9 +45,10 @@ struct MockOptions {
   // which selects the ~4-character chunker.
   std::string tokenizer = "builtin";
   std::string tokenizer_revision = "main";
-  // Fake DCGM exporter pages /dcgmN/metrics (spec 9.1): GPU profile, GPUs per node, whether the
-  // load follows the output-token rate (else the GPUs idle), the rate that counts as full load at
-  // least, the rate's sliding window, the Hostname label and the noise seed.
+  // Fake DCGM exporter pages /dcgmN/metrics (docs/mock-server.md, Fake DCGM exporter): GPU profile,
+  // GPUs per node, whether the load follows the output-token rate (else the GPUs idle), the rate
+  // that counts as full load at least, the rate's sliding window, the Hostname label and the noise
+  // seed.
   std::string dcgm_gpu_name = "h200";
   int dcgm_num_gpus = 2;
   bool dcgm_auto_load = true;

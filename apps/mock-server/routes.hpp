@@ -61,7 +61,7 @@ std::vector<float> embedding_vector(std::string_view text, std::size_t dim = kEm
 std::optional<RouteError> embeddings_reply(std::string_view body, const tokenizer::Tokenizer* tok,
                                            FixedReply& out);
 
-enum class RankingFlavor { Nim, Tei, Cohere };
+enum class RankingFlavor { kNim, kTei, kCohere };
 // A deterministic logit in [-10, 10] for (query, passage); word overlap raises it.
 double ranking_logit(std::string_view query, std::string_view passage);
 // NIM POST /v1/ranking, TEI POST /rerank, Cohere POST /v2/rerank.
@@ -134,7 +134,7 @@ std::string video_mp4_bytes();
 class VideoJobs {
  public:
   using Clock = std::chrono::steady_clock;
-  enum class ContentState { Unknown, NotReady, Ready };
+  enum class ContentState { kUnknown, kNotReady, kReady };
   // Returns the new job's JSON (status queued).
   std::string create(const VideoRequest& r, Clock::time_point now, std::int64_t now_unix,
                      Clock::duration queue, Clock::duration run, bool fail);

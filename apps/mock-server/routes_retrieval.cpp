@@ -175,12 +175,12 @@ std::optional<RouteError> ranking_reply(std::string_view body, RankingFlavor fla
   if (!j) return err;
   std::string query;
   std::vector<std::string> passages;
-  const char* list_key = flavor == RankingFlavor::Nim   ? "passages"
-                         : flavor == RankingFlavor::Tei ? "texts"
-                                                        : "documents";
+  const char* list_key = flavor == RankingFlavor::kNim   ? "passages"
+                         : flavor == RankingFlavor::kTei ? "texts"
+                                                         : "documents";
   const auto q = j->find("query");
   if (q == j->end()) return route_error(422, "'query' is required");
-  if (flavor == RankingFlavor::Nim) {
+  if (flavor == RankingFlavor::kNim) {
     auto t = text_of(*q);
     if (!t || q->is_string()) return route_error(422, "'query' must be {\"text\": string}");
     query = *t;
@@ -193,8 +193,8 @@ std::optional<RouteError> ranking_reply(std::string_view body, RankingFlavor fla
     return route_error(422, fmt::format("'{}' must be a non-empty list", list_key));
   for (const auto& p : *list) {
     auto t = text_of(p);
-    if (!t || (flavor == RankingFlavor::Nim && p.is_string()) ||
-        (flavor == RankingFlavor::Tei && !p.is_string()))
+    if (!t || (flavor == RankingFlavor::kNim && p.is_string()) ||
+        (flavor == RankingFlavor::kTei && !p.is_string()))
       return route_error(422, fmt::format("invalid entry in '{}'", list_key));
     passages.push_back(std::move(*t));
   }
@@ -207,13 +207,13 @@ std::optional<RouteError> ranking_reply(std::string_view body, RankingFlavor fla
   const auto order = order_desc(logits);
   const auto sigmoid = [](double x) { return std::round(1e6 / (1.0 + std::exp(-x))) / 1e6; };
   std::string b;
-  if (flavor == RankingFlavor::Nim) {
+  if (flavor == RankingFlavor::kNim) {
     b = R"({"rankings":[)";
     for (std::size_t k = 0; k < order.size(); ++k)
       fmt::format_to(std::back_inserter(b), R"({}{{"index":{},"logit":{:.6f}}})", k ? "," : "",
                      order[k], logits[order[k]]);
     b += "]}";
-  } else if (flavor == RankingFlavor::Tei) {
+  } else if (flavor == RankingFlavor::kTei) {
     b = "[";
     for (std::size_t k = 0; k < order.size(); ++k)
       fmt::format_to(std::back_inserter(b), R"({}{{"index":{},"score":{:.6f}}})", k ? "," : "",

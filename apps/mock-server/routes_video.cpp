@@ -111,10 +111,10 @@ std::optional<std::string> VideoJobs::get(std::string_view id, Clock::time_point
 VideoJobs::ContentState VideoJobs::content(std::string_view id, Clock::time_point now) const {
   std::lock_guard lock(mu_);
   const auto it = jobs_.find(id);
-  if (it == jobs_.end()) return ContentState::Unknown;
+  if (it == jobs_.end()) return ContentState::kUnknown;
   const Job& j = it->second;
-  return !j.fail && now - j.created >= j.queue + j.run ? ContentState::Ready
-                                                       : ContentState::NotReady;
+  return !j.fail && now - j.created >= j.queue + j.run ? ContentState::kReady
+                                                       : ContentState::kNotReady;
 }
 
 }  // namespace inferperf::mock

@@ -4,27 +4,16 @@
 #pragma once
 #include <filesystem>
 #include <string>
-#include <vector>
 
-#include "app/run_manifest.hpp"
+#include "artifacts/run_records.hpp"
 #include "core/error.hpp"
-#include "records/request_record.hpp"
 
 namespace inferperf::app {
 
-// One artifact folder read back: its manifest and records (wall-clock stamped, anchor 0). A run
-// that did not finish is marked cancelled and, when it had not counted them, gets its client
-// token counts from inputs.json.
-struct LoadedRun {
-  RunManifest manifest;
-  std::vector<records::RequestRecord> records;
-};
-core::Result<LoadedRun> load_run(const std::filesystem::path& dir);
-// Writes `records` as inferperf_records.jsonl lines (atomically), times through `anchor`; records
-// read back by load_run are wall-clock already (anchor {0, 0}).
-core::Result<bool> save_records(const std::filesystem::path& file,
-                                const std::vector<records::RequestRecord>& records,
-                                const core::WallAnchor& anchor);
+// One artifact folder read back (artifacts::read_run) and made reportable: a run that did not
+// finish is marked cancelled and, when it had not counted them, gets its client token counts from
+// inputs.json.
+core::Result<artifacts::LoadedRun> load_run(const std::filesystem::path& dir);
 
 // Exit codes as `profile`: 0, 1 (no valid record or a write failed), 2 (unreadable input).
 int run_analyze(const std::string& artifact_dir);

@@ -211,7 +211,7 @@ void assign_models(const config::RunConfig& c, const core::RngFactory& rngs, dat
   for (auto& conv : ds.conversations) {
     for (auto& t : conv.turns) {
       const std::size_t k =
-          c.endpoint.model_selection == "random"
+          c.endpoint.model_selection == config::ModelSelection::kRandom
               ? static_cast<std::size_t>(core::uniform_index(pick_rng, models.size()))
               : next_model++ % models.size();
       t.model = models[k];

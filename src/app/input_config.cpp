@@ -1,7 +1,5 @@
 #include "app/input_config.hpp"
 
-#include <sstream>
-
 #include "core/secrets.hpp"
 
 namespace inferperf::app {
@@ -26,13 +24,14 @@ ordered_json echo_endpoint(const config::RunConfig& c) {
   ordered_json endpoint;
   endpoint["model_names"] = c.endpoint.model_names;
   if (set("--connection-reuse-strategy"))
-    endpoint["connection_reuse_strategy"] = c.endpoint.connection_reuse;
+    endpoint["connection_reuse_strategy"] = config::to_string(c.endpoint.connection_reuse);
   if (set("--model-selection-strategy"))
-    endpoint["model_selection_strategy"] = c.endpoint.model_selection;
+    endpoint["model_selection_strategy"] = config::to_string(c.endpoint.model_selection);
   if (set("--endpoint-type")) endpoint["type"] = config::to_string(c.endpoint.type);
   if (set("--streaming")) endpoint["streaming"] = c.endpoint.streaming;
   if (set("--url")) endpoint["urls"] = echo_redacted_urls(c.endpoint.urls);
-  if (set("--url-strategy")) endpoint["url_selection_strategy"] = c.endpoint.url_strategy;
+  if (set("--url-strategy"))
+    endpoint["url_selection_strategy"] = config::to_string(c.endpoint.url_strategy);
   if (set("--custom-endpoint")) endpoint["custom_endpoint"] = c.endpoint.custom_endpoint;
   if (set("--request-timeout-seconds")) endpoint["timeout_seconds"] = c.endpoint.request_timeout_s;
   if (set("--api-key")) endpoint["api_key"] = std::string(core::kRedacted);
@@ -82,14 +81,10 @@ ordered_json echo_prompt(const config::RunConfig& c) {
   return prompt;
 }
 
-// As AIPerf: a tag -> threshold map in display units ("TAG:VALUE TAG:VALUE").
-ordered_json echo_goodput(const std::string& spec) {
+// As AIPerf: a tag -> threshold map in display units, in the order given.
+ordered_json echo_goodput(const std::vector<core::GoodputTarget>& targets) {
   ordered_json goodput = ordered_json::object();
-  std::istringstream items(spec);
-  for (std::string item; items >> item;) {
-    const auto colon = item.find(':');
-    goodput[item.substr(0, colon)] = std::stod(item.substr(colon + 1));
-  }
+  for (const auto& t : targets) goodput[t.tag] = t.value;
   return goodput;
 }
 
@@ -128,7 +123,7 @@ void echo_dataset_source(const config::RunConfig& c, ordered_json& input) {
   if (c.load.fixed_schedule_end_offset_ms)
     input["fixed_schedule_end_offset"] = *c.load.fixed_schedule_end_offset_ms;
   if (echo_flag_given(c, "--dataset-sampling-strategy"))
-    input["dataset_sampling_strategy"] = c.input.sampling_strategy;
+    input["dataset_sampling_strategy"] = config::to_string(*c.input.sampling_strategy);
 }
 
 ordered_json echo_input(const config::RunConfig& c) {
@@ -136,7 +131,7 @@ ordered_json echo_input(const config::RunConfig& c) {
   echo_request_additions(c, input);
   if (auto prompt = echo_prompt(c); !prompt.empty()) input["prompt"] = prompt;
   if (c.input.random_seed) input["random_seed"] = *c.input.random_seed;
-  if (!c.metrics.goodput.empty()) input["goodput"] = echo_goodput(c.metrics.goodput);
+  if (!c.metrics.goodput.empty()) input["goodput"] = echo_goodput(c.metrics.goodput_targets);
   if (echo_flag_given(c, "--num-dataset-entries"))
     input["num_dataset_entries"] = c.input.num_dataset_entries;
   if (auto conversation = echo_conversation(c); !conversation.empty())
@@ -152,7 +147,7 @@ ordered_json echo_loadgen(const config::RunConfig& c) {
   if (l.prefill_concurrency) loadgen["prefill_concurrency"] = *l.prefill_concurrency;
   if (l.request_rate) loadgen["request_rate"] = *l.request_rate;
   if (echo_flag_given(c, "--arrival-pattern") || l.request_rate)
-    loadgen["arrival_pattern"] = l.arrival_pattern;
+    loadgen["arrival_pattern"] = l.arrival_pattern ? config::to_string(*l.arrival_pattern) : "";
   if (l.smoothness) loadgen["arrival_smoothness"] = *l.smoothness;
   if (l.user_centric_rate) loadgen["user_centric_rate"] = *l.user_centric_rate;
   if (l.num_users) loadgen["num_users"] = *l.num_users;

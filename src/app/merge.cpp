@@ -15,8 +15,11 @@
 #include <regex>
 #include <tuple>
 
-#include "app/export_names.hpp"
 #include "app/logging.hpp"
+#include "app/results.hpp"
+#include "artifacts/export_names.hpp"
+#include "artifacts/run_folder.hpp"
+#include "artifacts/run_records.hpp"
 #include "config/cli.hpp"
 #include "core/error.hpp"
 #include "core/uuid.hpp"
@@ -75,7 +78,7 @@ core::Result<std::vector<fs::path>> shard_folders(const std::vector<std::string>
     std::error_code ec;
     if (!fs::is_directory(dir, ec))
       return core::Error{core::ErrorKind::kInput, "no such folder", dir.string()};
-    if (fs::exists(dir / kManifestFileName, ec)) {
+    if (fs::exists(dir / artifacts::kManifestFileName, ec)) {
       out.push_back(dir);
       continue;
     }
@@ -83,7 +86,7 @@ core::Result<std::vector<fs::path>> shard_folders(const std::vector<std::string>
     for (const auto& entry : fs::directory_iterator(dir, ec)) {
       const std::string name = entry.path().filename().string();
       if (entry.is_directory() && name.starts_with("shard-") &&
-          fs::exists(entry.path() / kManifestFileName))
+          fs::exists(entry.path() / artifacts::kManifestFileName))
         found.push_back(entry.path());
     }
     if (found.empty()) {
@@ -118,7 +121,7 @@ std::string first_difference(const ordered_json& a, const ordered_json& b,
 
 // What every shard must share: the configuration echo without the folder and identity, and the
 // analysis settings.
-ordered_json comparable(const RunManifest& m) {
+ordered_json comparable(const artifacts::RunManifest& m) {
   ordered_json j;
   ordered_json cfg = m.context.input_config;
   cfg.erase("benchmark_id");
@@ -214,8 +217,9 @@ std::optional<core::Error> check_shards_agree(const std::vector<ShardRun>& shard
 
 // Shard 0's manifest as the merged run's starting point: a new identity and folder, and the
 // pooled fields emptied for join_shard_context to fill.
-RunManifest start_merged_manifest(const RunManifest& first, const MergeOptions& o) {
-  RunManifest m = first;
+artifacts::RunManifest start_merged_manifest(const artifacts::RunManifest& first,
+                                             const MergeOptions& o) {
+  artifacts::RunManifest m = first;
   report::ReportContext& ctx = m.context;
   ctx.benchmark_id = core::uuid4();
   ctx.cli_command = unsharded_command(ctx.cli_command);
@@ -354,7 +358,7 @@ core::Result<MergedRun> merge_shards(std::vector<ShardRun> shards, const MergeOp
   if (auto e = check_shards_agree(shards)) return *e;
 
   MergedRun out;
-  RunManifest& m = out.run.manifest;
+  artifacts::RunManifest& m = out.run.manifest;
   m = start_merged_manifest(shards.front().run.manifest, o);
   report::ReportContext& ctx = m.context;
   MergePool pool;
@@ -392,9 +396,9 @@ namespace {
 // Files the analysis does not rebuild: the raw exchanges are concatenated; the dataset and the
 // server and GPU telemetry exports (every shard watched the same servers) are shard 0's.
 void carry_files(const std::vector<fs::path>& shards, const fs::path& out,
-                 const ExportNames& names) {
+                 const artifacts::ExportNames& names) {
   std::error_code ec;
-  fs::copy_file(shards.front() / "inputs.json", out / "inputs.json",
+  fs::copy_file(shards.front() / artifacts::kInputsFileName, out / artifacts::kInputsFileName,
                 fs::copy_options::overwrite_existing, ec);
   for (const auto& name : {names.gpu_telemetry_jsonl, names.server_metrics_json,
                            names.server_metrics_csv, names.server_metrics_jsonl}) {
@@ -451,29 +455,29 @@ int run_merge(const MergeOptions& o) {
     return 2;
   }
   std::error_code ec;
-  fs::create_directories(out / "logs", ec);
+  fs::create_directories(out / artifacts::kLogsFolderName, ec);
   if (ec) {
     std::cerr << "error: cannot create " << out.string() << ": " << ec.message() << "\n";
     return 2;
   }
-  add_log_file(out / "logs" / "inferperf.log");
+  add_log_file(out / artifacts::kLogsFolderName / artifacts::kLogFileName);
   spdlog::info("{}", o.cli_command);
   for (const auto& w : merged->warnings) spdlog::warn("{}", w);
   spdlog::info("merge: {} shards, {} record(s); the shards started {:.1f} ms apart",
                folders->size(), merged->run.records.size(), merged->start_spread_ms);
-  RunManifest& m = merged->run.manifest;
-  if (auto w = save_records(out / records::kRecordsFileName, merged->run.records,
-                            core::WallAnchor{0, 0});
+  artifacts::RunManifest& m = merged->run.manifest;
+  if (auto w = artifacts::save_records(out / artifacts::kRecordsFileName, merged->run.records,
+                                       core::WallAnchor{0, 0});
       !w) {
     std::cerr << "error: " << w.error().describe() << "\n";
     return 1;
   }
-  if (auto w = write_manifest(out, m.context, m.settings, true); !w) {
+  if (auto w = artifacts::write_manifest(out, m.context, m.settings, true); !w) {
     std::cerr << "error: " << w.error().describe() << "\n";
     return 1;
   }
-  carry_files(*folders, out, export_names(m.settings.export_prefix));
-  ExportSettings settings = m.settings;
+  carry_files(*folders, out, artifacts::export_names(m.settings.export_prefix));
+  artifacts::ExportSettings settings = m.settings;
   // The raw exchanges were carried over above; the analysis cannot rebuild them.
   if (settings.export_level == config::ExportLevel::kRaw)
     settings.export_level = config::ExportLevel::kRecords;

@@ -35,11 +35,11 @@ MergeCommand parse_merge_command(const std::vector<std::string>& args);
 // A shard as merge sees it: where it came from and what it holds.
 struct ShardRun {
   std::filesystem::path dir;
-  LoadedRun run;
+  artifacts::LoadedRun run;
 };
 
 struct MergedRun {
-  LoadedRun run;               // manifest (context, settings) and pooled records
+  artifacts::LoadedRun run;    // manifest (context, settings) and pooled records
   double start_spread_ms = 0;  // latest minus earliest shard start
   std::vector<std::string> warnings;
 };

@@ -67,8 +67,8 @@ core::Result<std::string> discover_model(const transport::BaseUrl& url, int time
     asio::steady_timer timer(io, std::chrono::seconds(timeout_s));
     timer.async_wait([&](const boost::system::error_code& ec) {
       if (!ec)
-        cancel.cancel("TimeoutError", "no answer within " + std::to_string(timeout_s) + " s",
-                      std::nullopt);
+        cancel.cancel(core::RequestErrorKind::kTimeout,
+                      "no answer within " + std::to_string(timeout_s) + " s", std::nullopt);
     });
     transport::ExchangeRequest req{request};
     asio::co_spawn(
@@ -83,7 +83,8 @@ core::Result<std::string> discover_model(const transport::BaseUrl& url, int time
           try {
             std::rethrow_exception(e);
           } catch (const std::exception& x) {
-            error = transport::ExchangeError{"Error", x.what(), std::nullopt};
+            error = transport::ExchangeError{core::RequestErrorKind::kUnexpected, x.what(),
+                                             std::nullopt};
           }
           done = true;
           timer.cancel();
@@ -92,7 +93,7 @@ core::Result<std::string> discover_model(const transport::BaseUrl& url, int time
     io.run_for(std::chrono::seconds(timeout_s + 1));
     pool.close_all();
     if (!done) return fail("no answer within " + std::to_string(timeout_s) + " s");
-    if (error) return fail(error->type + ": " + error->message);
+    if (error) return fail(std::string(error->type.name()) + ": " + error->message);
     if (sink.status() != 200) return fail("HTTP " + std::to_string(sink.status()));
     auto j = nlohmann::json::parse(sink.body(), nullptr, false);
     if (j.is_discarded() || !j.contains("data") || !j["data"].is_array() || j["data"].empty() ||

@@ -15,9 +15,11 @@
 #include <thread>
 
 #include "app/exit_codes.hpp"
-#include "app/export_names.hpp"
 #include "app/logging.hpp"
 #include "app/phase_plans.hpp"
+#include "app/results.hpp"
+#include "artifacts/export_names.hpp"
+#include "artifacts/run_folder.hpp"
 #include "config/cli.hpp"
 #include "core/child_process.hpp"
 #include "core/file_names.hpp"
@@ -113,8 +115,8 @@ std::string orchestrated_leaf(const config::RunConfig& c,
   return model + core::safe_file_name(rest);
 }
 
-sweep::RunResult read_run(const std::string& label, const fs::path& dir, const ExportNames& names,
-                          int exit_code) {
+sweep::RunResult read_run(const std::string& label, const fs::path& dir,
+                          const artifacts::ExportNames& names, int exit_code) {
   sweep::RunResult r;
   r.label = label;
   const fs::path file = dir / names.summary_json;
@@ -162,7 +164,8 @@ std::string aggregate_table(const nlohmann::ordered_json& agg, const std::string
 
 fs::path run_dir(const fs::path& root, const sweep::SweepPoint& point, int runs, int run) {
   const fs::path point_dir = point.folder.empty() ? root : root / point.folder;
-  return runs > 1 ? point_dir / "profile_runs" / sweep::run_folder(run) : point_dir;
+  return runs > 1 ? point_dir / artifacts::kProfileRunsFolderName / sweep::run_folder(run)
+                  : point_dir;
 }
 
 void print_dry_run(const sweep::SweepArgs& s, const std::vector<sweep::SweepPoint>& points,
@@ -233,6 +236,11 @@ int run_orchestrated(const sweep::SweepArgs& s, const std::vector<std::string>& 
       errors += p.label.empty() ? msg : "at " + p.label + ":\n" + msg;
       continue;
     }
+    if (const std::string e = goodput_problem(outcome.config); !e.empty()) {
+      const std::string msg = "error: " + core::redact_urls(e) + "\n";
+      errors += p.label.empty() ? msg : "at " + p.label + ":\n" + msg;
+      continue;
+    }
     configs.push_back(std::move(outcome.config));
   }
   if (!errors.empty()) {
@@ -251,14 +259,14 @@ int run_orchestrated(const sweep::SweepArgs& s, const std::vector<std::string>& 
     print_dry_run(s, points, root);
     return kExitOk;
   }
-  init_console_logging(first.log_level);
+  init_console_logging(config::to_string(first.log_level));
   std::error_code ec;
-  fs::create_directories(root / "logs", ec);
+  fs::create_directories(root / artifacts::kLogsFolderName, ec);
   if (ec) {
     std::cerr << "error: cannot create artifact folder " << root << ": " << ec.message() << "\n";
     return kExitBadConfig;
   }
-  add_log_file(root / "logs" / "inferperf.log");
+  add_log_file(root / artifacts::kLogsFolderName / artifacts::kLogFileName);
   spdlog::info("{}", config::build_cli_command(original));
 
   // One seed for every run unless told otherwise, so repeated runs differ only in time.
@@ -269,7 +277,7 @@ int run_orchestrated(const sweep::SweepArgs& s, const std::vector<std::string>& 
     spdlog::info("--set-consistent-seed: every run uses --random-seed {}", *seed);
   }
 
-  const ExportNames names = export_names(first.output.export_prefix);
+  const artifacts::ExportNames names = artifacts::export_names(first.output.export_prefix);
   const std::string exe = self_executable();
   const int total_points = static_cast<int>(points.size());
   std::vector<sweep::PointResult> results;
@@ -318,26 +326,28 @@ int run_orchestrated(const sweep::SweepArgs& s, const std::vector<std::string>& 
     if (o.num_profile_runs > 1 && !pr.runs.empty()) {
       sweep::AggregateMeta meta{o.num_profile_runs, o.confidence_level, o.profile_run_cooldown_s};
       const auto agg = sweep::aggregate_json(pr.runs, meta);
-      fs::create_directories(point_dir / "aggregate", ec);
-      write_or_warn(point_dir / "aggregate" / "profile_export_aiperf_aggregate.json",
+      fs::create_directories(point_dir / artifacts::kAggregateFolderName, ec);
+      write_or_warn(point_dir / artifacts::kAggregateFolderName / artifacts::kAggregateJsonFileName,
                     agg.dump(2) + "\n");
-      write_or_warn(point_dir / "aggregate" / "profile_export_aiperf_aggregate.csv",
+      write_or_warn(point_dir / artifacts::kAggregateFolderName / artifacts::kAggregateCsvFileName,
                     sweep::aggregate_csv(agg));
       std::cout << "\n"
                 << aggregate_table(agg, fmt::format("inferperf | {} runs{}{}", pr.runs.size(),
                                                     point.label.empty() ? "" : " | ", point.label))
                 << fmt::format("confidence level {}; aggregate: {}\n", o.confidence_level,
-                               (point_dir / "aggregate").string());
+                               (point_dir / artifacts::kAggregateFolderName).string());
     }
     results.push_back(std::move(pr));
   }
   if (!s.params.empty() && !results.empty()) {
     const auto summary = sweep::sweep_summary_json(s.params, results, o);
-    write_or_warn(root / "sweep_summary.json", summary.dump(2) + "\n");
-    write_or_warn(root / "sweep_summary.csv", sweep::sweep_summary_csv(summary));
+    write_or_warn(root / artifacts::kSweepSummaryJsonFileName, summary.dump(2) + "\n");
+    write_or_warn(root / artifacts::kSweepSummaryCsvFileName, sweep::sweep_summary_csv(summary));
     std::cout << "\n" << sweep::sweep_summary_table(summary);
-    std::cout << "Sweep Summary JSON: " << (root / "sweep_summary.json").string() << "\n"
-              << "Sweep Summary CSV: " << (root / "sweep_summary.csv").string() << "\n";
+    std::cout << "Sweep Summary JSON: " << (root / artifacts::kSweepSummaryJsonFileName).string()
+              << "\n"
+              << "Sweep Summary CSV: " << (root / artifacts::kSweepSummaryCsvFileName).string()
+              << "\n";
   }
   const bool interrupted = stopping();
   if (interrupted) {

@@ -13,10 +13,10 @@ namespace inferperf::app {
 
 namespace {
 
-timing::ArrivalPattern pattern_of(const std::string& name) {
-  if (name == "constant") return timing::ArrivalPattern::kConstant;
-  if (name == "poisson") return timing::ArrivalPattern::kPoisson;
-  if (name == "gamma") return timing::ArrivalPattern::kGamma;
+timing::ArrivalPattern pattern_of(std::optional<config::ArrivalPattern> p) {
+  if (p == config::ArrivalPattern::kConstant) return timing::ArrivalPattern::kConstant;
+  if (p == config::ArrivalPattern::kPoisson) return timing::ArrivalPattern::kPoisson;
+  if (p == config::ArrivalPattern::kGamma) return timing::ArrivalPattern::kGamma;
   return timing::ArrivalPattern::kConcurrencyBurst;
 }
 
@@ -70,9 +70,9 @@ std::string python_float(double v) {
 
 }  // namespace
 
-timing::SamplingStrategy sampling_strategy_of(const std::string& name) {
-  if (name == "sequential") return timing::SamplingStrategy::kSequential;
-  if (name == "random") return timing::SamplingStrategy::kRandom;
+timing::SamplingStrategy sampling_strategy_of(config::SamplingStrategy s) {
+  if (s == config::SamplingStrategy::kSequential) return timing::SamplingStrategy::kSequential;
+  if (s == config::SamplingStrategy::kRandom) return timing::SamplingStrategy::kRandom;
   return timing::SamplingStrategy::kShuffle;
 }
 

@@ -8,7 +8,7 @@
 
 namespace inferperf::app {
 
-timing::SamplingStrategy sampling_strategy_of(const std::string& name);
+timing::SamplingStrategy sampling_strategy_of(config::SamplingStrategy s);
 
 // The warmup phase: its own stop conditions and load, never cancellation (as AIPerf). Sharded
 // runs get this shard's share (timing/shard.hpp).

@@ -132,7 +132,9 @@ Attempt attempt_once(const worker::RequestPlan& plan, const std::string& request
   asio::steady_timer timeout(io);
   timeout.expires_after(std::chrono::milliseconds(static_cast<std::int64_t>(timeout_s * 1000)));
   timeout.async_wait([&](const boost::system::error_code& ec) {
-    if (!ec) cancel.cancel("TimeoutError", fmt::format("no answer within {:.0f} s", timeout_s), {});
+    if (!ec)
+      cancel.cancel(core::RequestErrorKind::kTimeout,
+                    fmt::format("no answer within {:.0f} s", timeout_s), {});
   });
   asio::co_spawn(
       io,
@@ -210,16 +212,17 @@ Verdict judge(const Attempt& a, const std::string& where, const worker::RequestP
     // It answered and is still generating (or cut the stream): the server is there.
     return {Verdict::kPass,
             fmt::format("preflight request to {} answered but did not finish: {}: {}", where,
-                        a.transport_error->type, a.transport_error->message)};
+                        a.transport_error->type.name(), a.transport_error->message)};
   }
   if (a.transport_error) {
-    return {a.transport_error->type != "TimeoutError" ? Verdict::kRetry : Verdict::kFail,
-            fmt::format("cannot reach {}: {}: {}", where, a.transport_error->type,
+    return {!a.transport_error->type.is(core::RequestErrorKind::kTimeout) ? Verdict::kRetry
+                                                                          : Verdict::kFail,
+            fmt::format("cannot reach {}: {}: {}", where, a.transport_error->type.name(),
                         a.transport_error->message)};
   }
   const int status = a.record.status;
   if (status == 200) {
-    if (a.record.error && a.record.error->type == "ResponseParseError") {
+    if (a.record.error && a.record.error->type.is(core::RequestErrorKind::kResponseParse)) {
       return {Verdict::kFail,
               fmt::format("{} answered, but not as --endpoint-type {} expects: {} (check "
                           "--endpoint-type and --endpoint)",
@@ -228,8 +231,8 @@ Verdict judge(const Attempt& a, const std::string& where, const worker::RequestP
     return {Verdict::kPass, ""};
   }
   const auto& e = a.record.error;
-  std::string failure = fmt::format("{} answered HTTP {} {}: {}", where, status, e ? e->type : "",
-                                    e ? snippet(e->message) : "");
+  std::string failure = fmt::format("{} answered HTTP {} {}: {}", where, status,
+                                    e ? e->type.name() : "", e ? snippet(e->message) : "");
   // A gateway's HTML page (502/504) says the server behind it is not up yet, as a 503 does.
   if (status == 404 || status == 503 || is_html_answer(a.head))
     return {Verdict::kRetry, std::move(failure)};

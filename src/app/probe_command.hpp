@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "config/run_config.hpp"
+#include "config/endpoint_type.hpp"
 
 namespace inferperf::app {
 

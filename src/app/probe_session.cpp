@@ -79,10 +79,12 @@ std::string shortened(std::string s) {
 
 std::string ProbeReply::problem() const {
   if (!sent) return "not sent: the probe's request budget was spent";
-  if (transport_error) return transport_error->type + ": " + transport_error->message;
+  if (transport_error)
+    return fmt::format("{}: {}", transport_error->type.name(), transport_error->message);
   if (record.status != 200)
     return fmt::format("HTTP {}: {}", record.status, shortened(error_message_of(body)));
-  if (record.error) return record.error->type + ": " + shortened(record.error->message);
+  if (record.error)
+    return fmt::format("{}: {}", record.error->type.name(), shortened(record.error->message));
   return {};
 }
 
@@ -125,7 +127,9 @@ ProbeReply ProbeSession::exchange(const endpoint::Endpoint* endpoint, const std:
   const auto limit = std::chrono::milliseconds(static_cast<std::int64_t>(t_.timeout_s * 1000));
   timer->expires_after(limit);
   timer->async_wait([cancel, s = t_.timeout_s](const boost::system::error_code& ec) {
-    if (!ec) cancel->cancel("TimeoutError", fmt::format("no answer within {:g} s", s), {});
+    if (!ec)
+      cancel->cancel(core::RequestErrorKind::kTimeout, fmt::format("no answer within {:g} s", s),
+                     {});
   });
   asio::co_spawn(
       io_,
@@ -139,7 +143,8 @@ ProbeReply ProbeSession::exchange(const endpoint::Endpoint* endpoint, const std:
           state->reply.transport_error =
               co_await transport::http_exchange(pool_, req, sink, *clock, t, *cancel);
         } catch (const std::exception& e) {
-          state->reply.transport_error = transport::ExchangeError{"Error", e.what(), std::nullopt};
+          state->reply.transport_error =
+              transport::ExchangeError{core::RequestErrorKind::kUnexpected, e.what(), std::nullopt};
         }
         if (collector && !state->reply.transport_error)
           collector->finish(t.end_ns ? t.end_ns : clock->now_ns());
@@ -157,7 +162,8 @@ ProbeReply ProbeSession::exchange(const endpoint::Endpoint* endpoint, const std:
     ProbeReply r;
     r.sent = true;
     r.transport_error = transport::ExchangeError{
-        "TimeoutError", fmt::format("no answer within {:g} s", t_.timeout_s), std::nullopt};
+        core::RequestErrorKind::kTimeout, fmt::format("no answer within {:g} s", t_.timeout_s),
+        std::nullopt};
     return r;
   }
   answered_ = answered_ || state->reply.record.status > 0;

@@ -6,6 +6,7 @@
 #include "app/exit_codes.hpp"
 #include "app/orchestrator.hpp"
 #include "app/phase_plans.hpp"
+#include "app/results.hpp"
 #include "app/runner.hpp"
 #include "config/cli.hpp"
 #include "core/secrets.hpp"
@@ -53,6 +54,10 @@ int run_profile_command(const std::vector<std::string>& args) {
     (outcome.exit_code == 0 ? std::cout : std::cerr)
         << (outcome.exit_code == 0 ? outcome.message : core::redact_urls(outcome.message));
     return outcome.exit_code;
+  }
+  if (const std::string e = goodput_problem(outcome.config); !e.empty()) {
+    std::cerr << "error: " << core::redact_urls(e) << "\n";
+    return kExitBadConfig;
   }
   if (sw.options.cache_salt_per_run && cache_salt_given_twice(outcome.config)) {
     std::cerr << kCacheSaltTwice;

@@ -3,7 +3,6 @@
 #include "endpoint/endpoint.hpp"
 
 #include "app/exit_codes.hpp"
-#include "app/export_names.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -12,8 +11,9 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "artifacts/export_names.hpp"
+#include "artifacts/run_folder.hpp"
 #include "metrics/timeslice.hpp"
-#include "records/record_jsonl.hpp"
 #include "report/console_notes.hpp"
 #include "report/console_table.hpp"
 #include "report/exporters.hpp"
@@ -48,6 +48,11 @@ bool env_flag(const char* name) {
 
 }  // namespace
 
+std::string goodput_problem(const config::RunConfig& c) {
+  std::vector<metrics::GoodputObjective> objectives;
+  return metrics::resolve_goodput(c.metrics.goodput_targets, objectives).value_or("");
+}
+
 metrics::MetricOptions metric_options_for(const config::RunConfig& c, bool client_tokenizer) {
   metrics::MetricOptions mo;
   mo.streaming = c.endpoint.streaming;
@@ -61,10 +66,9 @@ metrics::MetricOptions metric_options_for(const config::RunConfig& c, bool clien
   mo.osl_mismatch_max_token_threshold =
       env_double("AIPERF_METRICS_OSL_MISMATCH_MAX_TOKEN_THRESHOLD", 50.0);
   mo.usage_pct_diff_threshold = env_double("AIPERF_METRICS_USAGE_PCT_DIFF_THRESHOLD", 10.0);
-  if (!c.metrics.goodput.empty()) {
-    // Validated with the command line; a failure here cannot happen.
-    if (auto e = metrics::parse_goodput(c.metrics.goodput, mo.goodput)) spdlog::error("{}", *e);
-  }
+  // Checked before the run (goodput_problem); a failure here cannot happen.
+  if (auto e = metrics::resolve_goodput(c.metrics.goodput_targets, mo.goodput))
+    spdlog::error("{}", *e);
   mo.cross_tool = c.metrics.cross_tool;
   mo.experimental = env_flag("AIPERF_DEV_MODE") && env_flag("AIPERF_DEV_SHOW_EXPERIMENTAL_METRICS");
   return mo;
@@ -87,7 +91,8 @@ static health::Assessment assess_client(const std::vector<records::RequestRecord
 }
 
 int report_results(const std::vector<records::RequestRecord>& records,
-                   const ExportSettings& settings, const report::ReportContext& run_ctx) {
+                   const artifacts::ExportSettings& settings,
+                   const report::ReportContext& run_ctx) {
   const metrics::BenchmarkResult result =
       metrics::compute_metrics(records, settings.metric_options);
   report::ReportContext ctx = run_ctx;
@@ -166,7 +171,7 @@ int report_results(const std::vector<records::RequestRecord>& records,
   if (const auto* d = result.find("benchmark_duration")) {
     std::cout << fmt::format("Benchmark Duration: {:.2f} sec\n", d->value);
   }
-  const ExportNames names = export_names(settings.export_prefix);
+  const artifacts::ExportNames names = artifacts::export_names(settings.export_prefix);
   write(dir / names.summary_csv,
         report::summary_csv(result) + report::gpu_telemetry_csv(ctx.telemetry_data), "CSV Export");
   write(dir / names.summary_json,
@@ -193,8 +198,9 @@ int report_results(const std::vector<records::RequestRecord>& records,
                 p, [&](std::ostream& out) { report::write_raw_jsonl(result, ctx, out); }),
             "Raw Export");
   }
-  std::cout << "Raw Records: " << (dir / records::kRecordsFileName).string() << "\n";
-  std::cout << "Log File: " << (dir / "logs" / "inferperf.log").string() << "\n";
+  std::cout << "Raw Records: " << (dir / artifacts::kRecordsFileName).string() << "\n";
+  std::cout << "Log File: " << (dir / artifacts::kLogsFolderName / artifacts::kLogFileName).string()
+            << "\n";
   if (health.saturated) {
     std::cout << "Client health: SATURATED (" << fmt::format("{}", fmt::join(health.warnings, "; "))
               << ")\n";

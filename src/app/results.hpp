@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "artifacts/export_settings.hpp"
 #include "config/run_config.hpp"
 #include "metrics/compute.hpp"
 #include "records/request_record.hpp"
@@ -13,22 +14,18 @@
 
 namespace inferperf::app {
 
-struct ExportSettings {
-  config::ExportLevel export_level = config::ExportLevel::kRecords;
-  metrics::MetricOptions metric_options;
-  bool show_trace_timing = false;          // --show-trace-timing
-  std::optional<double> slice_duration_s;  // --slice-duration: also write the timeslice exports
-  std::string export_prefix;               // --profile-export-prefix ("" = AIPerf's names)
-};
-
 // The metric options a configuration asks for (AIPERF_METRICS_* environment thresholds
 // included).
 metrics::MetricOptions metric_options_for(const config::RunConfig& c, bool client_tokenizer);
+
+// The --goodput tags against the metric catalogue ("" when each names a per-request metric): the
+// syntax was checked with the command line, the tags are checked here before anything is sent.
+std::string goodput_problem(const config::RunConfig& c);
 
 // Computes the metrics, prints the console report and writes the export files into
 // ctx.artifact_dir. Returns the exit code: 0, 1 (no valid record or an export failed) or 130
 // (ctx.was_cancelled).
 int report_results(const std::vector<records::RequestRecord>& records,
-                   const ExportSettings& settings, const report::ReportContext& ctx);
+                   const artifacts::ExportSettings& settings, const report::ReportContext& ctx);
 
 }  // namespace inferperf::app

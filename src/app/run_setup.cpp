@@ -8,15 +8,16 @@
 #include <cstdlib>
 #include <iostream>
 
-#include "app/artifact_folder.hpp"
 #include "app/exit_codes.hpp"
 #include "app/http_policy.hpp"
-#include "app/inputs_json.hpp"
 #include "app/logging.hpp"
 #include "app/model_discovery.hpp"
 #include "app/phase_plans.hpp"
 #include "app/preflight.hpp"
+#include "app/run_inputs.hpp"
 #include "app/tokenizer_setup.hpp"
+#include "artifacts/artifact_folder.hpp"
+#include "artifacts/run_folder.hpp"
 #include "core/secrets.hpp"
 #include "core/uuid.hpp"
 
@@ -29,6 +30,19 @@ void print_run_error(const core::Error& e) {
 }
 
 namespace {
+
+// The worker's connection sharing for --connection-reuse-strategy.
+worker::ConnectionReuse worker_connection_reuse(config::ConnectionReuse r) {
+  switch (r) {
+    case config::ConnectionReuse::kNever:
+      return worker::ConnectionReuse::kNever;
+    case config::ConnectionReuse::kStickyUserSessions:
+      return worker::ConnectionReuse::kStickyUserSessions;
+    case config::ConnectionReuse::kPooled:
+      break;
+  }
+  return worker::ConnectionReuse::kPooled;
+}
 
 // One target per --url: the request path, and what the run learns about that server.
 std::vector<worker::Target> make_targets(const std::vector<transport::BaseUrl>& urls,
@@ -54,14 +68,16 @@ std::vector<worker::Target> make_targets(const std::vector<transport::BaseUrl>& 
 // the model is known.
 StageExit check_output_names(ProfileSetup& s) {
   std::string prefix_warning;
-  if (const std::string e = check_export_prefix(s.c.output.export_prefix, prefix_warning);
+  if (const std::string e =
+          artifacts::check_export_prefix(s.c.output.export_prefix, prefix_warning);
       !e.empty()) {
     std::cerr << "error: " << e << "\n";
     return kExitBadConfig;
   }
   if (!prefix_warning.empty()) spdlog::warn("{}", prefix_warning);
-  s.names = export_names(s.c.output.export_prefix);
-  if (const std::string e = check_artifact_folder(s.c.output.artifact_dir, s.names); !e.empty()) {
+  s.names = artifacts::export_names(s.c.output.export_prefix);
+  if (const std::string e = artifacts::check_artifact_folder(s.c.output.artifact_dir, s.names);
+      !e.empty()) {
     std::cerr << "error: " << e << "\n";
     return kExitBadConfig;
   }
@@ -228,7 +244,7 @@ void build_request_plan(ProfileSetup& s) {
   plan.endpoint = s.endpoint.get();
   plan.dataset = &s.ds();
   plan.body_options = bo;
-  plan.connection_reuse = c.endpoint.connection_reuse;
+  plan.connection_reuse = worker_connection_reuse(c.endpoint.connection_reuse);
   plan.capture_raw = c.output.export_level == config::ExportLevel::kRaw;
   plan.max_response_bytes = c.limits.max_response_bytes;
   plan.max_sse_event_bytes = c.limits.max_sse_event_bytes;
@@ -245,7 +261,8 @@ StageExit choose_folder_and_preflight(ProfileSetup& s) {
   s.artifact_dir = c.output.artifact_dir;
   if (!c.output.artifact_dir_explicit) {
     s.artifact_dir /= artifact_leaf(c);
-    if (const std::string e = check_artifact_folder(s.artifact_dir, s.names); !e.empty()) {
+    if (const std::string e = artifacts::check_artifact_folder(s.artifact_dir, s.names);
+        !e.empty()) {
       std::cerr << "error: " << e << "\n";
       return kExitBadConfig;
     }
@@ -269,7 +286,7 @@ StageExit choose_folder_and_preflight(ProfileSetup& s) {
 // inputs.json.
 StageExit create_artifact_folder(ProfileSetup& s, fs::path* artifact_dir_out) {
   std::error_code ec;
-  fs::create_directories(s.artifact_dir / "logs", ec);
+  fs::create_directories(s.artifact_dir / artifacts::kLogsFolderName, ec);
   if (ec) {
     std::cerr << "error: cannot create artifact folder " << s.artifact_dir << ": " << ec.message()
               << "\n";
@@ -277,12 +294,12 @@ StageExit create_artifact_folder(ProfileSetup& s, fs::path* artifact_dir_out) {
   }
   s.artifact_dir = fs::absolute(s.artifact_dir);
   if (artifact_dir_out) *artifact_dir_out = s.artifact_dir;
-  add_log_file(s.artifact_dir / "logs" / "inferperf.log");
+  add_log_file(s.artifact_dir / artifacts::kLogsFolderName / artifacts::kLogFileName);
   std::vector<std::string> url_names;
   for (const auto& u : s.urls) url_names.push_back(u.to_string());
   spdlog::info("{} -> {}", s.c.cli_command, fmt::join(url_names, ", "));
 
-  auto inputs = write_inputs_json(s.artifact_dir / "inputs.json", s.ds(), s.plan);
+  auto inputs = write_run_inputs(s.artifact_dir / artifacts::kInputsFileName, s.ds(), s.plan);
   if (!inputs) {
     print_run_error(inputs.error());
     return kExitRunFailed;

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "app/dataset_setup.hpp"
-#include "app/export_names.hpp"
 #include "app/telemetry_setup.hpp"
+#include "artifacts/export_names.hpp"
 #include "config/run_config.hpp"
 #include "core/clock.hpp"
 #include "core/error.hpp"
@@ -41,7 +41,7 @@ struct ProfileSetup {
 
   config::RunConfig& c;  // the stages settle what the flags left open (model, streaming, schedule)
   const core::FdLimit fds;
-  ExportNames names;
+  artifacts::ExportNames names;
   std::vector<transport::BaseUrl> urls;
   transport::HttpPolicy http_policy;  // every client's TLS and keys
   std::unique_ptr<endpoint::Endpoint> endpoint;

@@ -14,20 +14,20 @@
 #include <iostream>
 #include <thread>
 
-#include "app/analyze.hpp"
 #include "app/dataset_setup.hpp"
 #include "app/exit_codes.hpp"
-#include "app/export_names.hpp"
 #include "app/input_config.hpp"
 #include "app/live_view.hpp"
 #include "app/logging.hpp"
 #include "app/phase_plans.hpp"
 #include "app/phase_runner.hpp"
 #include "app/results.hpp"
-#include "app/run_manifest.hpp"
 #include "app/run_setup.hpp"
 #include "app/telemetry_setup.hpp"
 #include "app/tokenizer_setup.hpp"
+#include "artifacts/export_names.hpp"
+#include "artifacts/run_manifest.hpp"
+#include "artifacts/run_records.hpp"
 #include "core/clock.hpp"
 #include "core/cpu_time.hpp"
 #include "metrics/compute.hpp"
@@ -173,7 +173,8 @@ report::WorkloadPlan workload_plan(const config::RunConfig& c, const timing::Pha
       p.conversations.emplace_back(conv.session_id, static_cast<int>(conv.turns.size()));
     // Sequential sampling starts at row 0 unless a warmup phase took the first rows.
     p.rows_in_order = profiling.fixed_schedule ||
-                      (c.input.sampling_strategy == "sequential" && !c.load.warmup_enabled);
+                      (c.input.sampling_strategy == config::SamplingStrategy::kSequential &&
+                       !c.load.warmup_enabled);
   }
   return p;
 }
@@ -184,10 +185,10 @@ struct ProfileRecords {
     ctx.anchor = anchor;
   }
   report::ReportContext ctx;  // ctx.anchor: the run's one wall-clock anchor
-  ExportSettings settings;
+  artifacts::ExportSettings settings;
   // Written now so a run that never finishes can still be analysed from its records, its client
   // token counts made by `analyze` from inputs.json and this tokenizer.
-  std::optional<TokenRecount> recount;
+  std::optional<artifacts::TokenRecount> recount;
   records::RecordQueue queue;
   records::Collector collector;
 };
@@ -195,7 +196,7 @@ struct ProfileRecords {
 // The records file opened, and the manifest written before the first request.
 StageExit open_records(const ProfileSetup& s, ProfileRecords& r) {
   const config::RunConfig& c = s.c;
-  if (auto o = r.collector.open(s.artifact_dir / records::kRecordsFileName); !o) {
+  if (auto o = r.collector.open(s.artifact_dir / artifacts::kRecordsFileName); !o) {
     print_run_error(o.error());
     return kExitRunFailed;
   }
@@ -217,8 +218,9 @@ StageExit open_records(const ProfileSetup& s, ProfileRecords& r) {
   r.settings.show_trace_timing = c.metrics.show_trace_timing;
   r.settings.slice_duration_s = c.output.slice_duration_s;
   r.settings.export_prefix = c.output.export_prefix;
-  if (s.client_counts()) r.recount = TokenRecount{s.tokenizer_file, context_mode_name(s.ds())};
-  if (auto m = write_manifest(s.artifact_dir, ctx, r.settings, false, r.recount); !m) {
+  if (s.client_counts())
+    r.recount = artifacts::TokenRecount{s.tokenizer_file, context_mode_name(s.ds())};
+  if (auto m = artifacts::write_manifest(s.artifact_dir, ctx, r.settings, false, r.recount); !m) {
     print_run_error(m.error());
     return kExitRunFailed;
   }
@@ -258,7 +260,7 @@ PhaseRunnerOptions phase_runner_options(const config::RunConfig& c,
                                         std::vector<timing::SessionShape> shapes, int workers) {
   PhaseRunnerOptions pro;
   pro.shapes = std::move(shapes);
-  pro.sampling = sampling_strategy_of(c.input.sampling_strategy);
+  pro.sampling = sampling_strategy_of(*c.input.sampling_strategy);
   pro.workers = workers;
   pro.stop_grace_s = c.grace_period_s();
   pro.failed_request_threshold = c.load.failed_request_threshold;
@@ -430,20 +432,22 @@ int analyse_and_export(ProfileSetup& s, ProfileRecords& r, PhasesDone& done,
   // manifest then says so, and `analyze` counts the tokens itself).
   bool saved = !records_failed;
   if (s.client_counts() && !records_failed) {
-    if (auto w = save_records(s.artifact_dir / records::kRecordsFileName, done.recs, ctx.anchor);
+    if (auto w = artifacts::save_records(s.artifact_dir / artifacts::kRecordsFileName, done.recs,
+                                         ctx.anchor);
         !w) {
       spdlog::error("{}", w.error().describe());
       saved = false;
     }
   }
   // Records without their client counts keep the tokenizer named, so `analyze` can count them.
-  if (auto m =
-          write_manifest(s.artifact_dir, ctx, r.settings, saved, saved ? std::nullopt : r.recount);
+  if (auto m = artifacts::write_manifest(s.artifact_dir, ctx, r.settings, saved,
+                                         saved ? std::nullopt : r.recount);
       !m) {
     spdlog::error("{}", m.error().describe());
   }
   int code = report_results(done.recs, r.settings, ctx);
-  if (!write_telemetry_exports(*s.tel, c, ctx, export_names(r.settings.export_prefix)) && code == 0)
+  if (!write_telemetry_exports(*s.tel, c, ctx, artifacts::export_names(r.settings.export_prefix)) &&
+      code == 0)
     code = kExitRunFailed;
   if (records_failed) {
     // Said again under the report, which has scrolled the first message away.
@@ -491,7 +495,7 @@ int run_and_export(ProfileSetup& s) {
 }  // namespace
 
 int run_profile(config::RunConfig c, fs::path* artifact_dir_out) {
-  init_console_logging(c.log_level);
+  init_console_logging(config::to_string(c.log_level));
   for (const auto& w : c.warnings) spdlog::warn("{}", w);
   ProfileSetup s(c);
   if (const StageExit e = set_up_profile(s, artifact_dir_out)) return *e;

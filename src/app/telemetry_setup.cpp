@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "app/http_policy.hpp"
+#include "artifacts/run_folder.hpp"
 #include "report/exporters.hpp"
 #include "report/telemetry_exports.hpp"
 #include "telemetry/nvml.hpp"
@@ -143,12 +144,13 @@ void summarise_gpu_telemetry(const RunTelemetry& t, const config::RunConfig& c,
                              "GPU telemetry: {}/{} {} reachable, but no sample fell inside the "
                              "{:.3f} s profiling window (one sample every {:.3f} s); see {}",
                              reachable, configured, t.nvml ? "NVML sources" : "DCGM endpoints",
-                             in.window.seconds(), t.interval_s, "gpu_telemetry_export.jsonl");
+                             in.window.seconds(), t.interval_s, artifacts::kGpuTelemetryFileName);
   }
 }
 
 bool write_telemetry_exports(const RunTelemetry& t, const config::RunConfig& c,
-                             const report::ReportContext& ctx, const ExportNames& names) {
+                             const report::ReportContext& ctx,
+                             const artifacts::ExportNames& names) {
   if (!t.collector) return true;
   bool ok = true;
   auto done = [&](const std::filesystem::path& p, const core::Result<bool>& w, const char* label) {

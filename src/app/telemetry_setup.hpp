@@ -3,7 +3,7 @@
 #pragma once
 #include <memory>
 
-#include "app/export_names.hpp"
+#include "artifacts/export_names.hpp"
 #include "config/run_config.hpp"
 #include "core/clock.hpp"
 #include "core/error.hpp"
@@ -39,6 +39,6 @@ void summarise_gpu_telemetry(const RunTelemetry& t, const config::RunConfig& c,
 
 // gpu_telemetry_export.jsonl and server_metrics_export.*; false when a file could not be written.
 bool write_telemetry_exports(const RunTelemetry& t, const config::RunConfig& c,
-                             const report::ReportContext& ctx, const ExportNames& names);
+                             const report::ReportContext& ctx, const artifacts::ExportNames& names);
 
 }  // namespace inferperf::app

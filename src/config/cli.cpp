@@ -217,6 +217,27 @@ void check_model_names(const CliTargets& t, std::vector<std::string>& errors) {
 }
 
 // Flags, choices and switches into the RunConfig.
+// The enumerated options, from spellings CLI11 has checked (a value it let through unchanged keeps
+// the member's default).
+void apply_enumerated_options(CliTargets& t) {
+  RunConfig& c = t.outcome.config;
+  c.endpoint.model_selection =
+      model_selection_from(t.model_selection).value_or(c.endpoint.model_selection);
+  c.endpoint.connection_reuse =
+      connection_reuse_from(t.connection_reuse).value_or(c.endpoint.connection_reuse);
+  c.endpoint.url_strategy = url_strategy_from(t.url_strategy).value_or(c.endpoint.url_strategy);
+  if (!t.sampling_strategy.empty())
+    c.input.sampling_strategy = sampling_strategy_from(t.sampling_strategy);
+  if (!t.arrival_pattern.empty()) c.load.arrival_pattern = arrival_pattern_from(t.arrival_pattern);
+  if (!t.warmup_arrival_pattern.empty())
+    c.load.warmup.arrival_pattern = arrival_pattern_from(t.warmup_arrival_pattern);
+  std::string level = t.log_level;
+  for (auto& ch : level) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  c.log_level = log_level_from(level).value_or(c.log_level);
+  if (t.verbose) c.log_level = LogLevel::kDebug;
+  if (t.extra_verbose) c.log_level = LogLevel::kTrace;
+}
+
 void apply_profile_values(CliTargets& t, const CLI::App& profile) {
   RunConfig& c = t.outcome.config;
   for (const CLI::Option* opt : profile.get_options()) {
@@ -235,9 +256,7 @@ void apply_profile_values(CliTargets& t, const CLI::App& profile) {
                           : t.export_level == "raw"   ? ExportLevel::kRaw
                                                       : ExportLevel::kRecords;
   c.output.artifact_dir_explicit = profile.count("--output-artifact-dir") > 0;
-  for (auto& ch : c.log_level) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
-  if (t.verbose) c.log_level = "DEBUG";
-  if (t.extra_verbose) c.log_level = "TRACE";
+  apply_enumerated_options(t);
   c.verbose = t.verbose || t.extra_verbose;
   if (!t.ui.empty()) {
     parse_ui(t.ui, c.ui);

@@ -21,6 +21,11 @@ struct CliTargets {
   std::string endpoint_type = "chat";
   std::string export_level = "records";
   std::string ui;
+  // The enumerated options as given (checked by CLI11), turned into RunConfig's enums after
+  // parsing.
+  std::string model_selection = "round_robin", connection_reuse = "pooled";
+  std::string url_strategy = "round_robin", sampling_strategy, log_level = "INFO";
+  std::string arrival_pattern, warmup_arrival_pattern;
   std::vector<std::string> extra_inputs, headers, models;
   std::vector<std::string> internal_values = std::vector<std::string>(kInternalFlags.size());
   bool verbose = false, extra_verbose = false, no_preflight = false;
@@ -39,6 +44,10 @@ struct CliApp {
 // numeric type name (INT, UINT, FLOAT, or BYTES for the --max-* sizes kept as text) and their
 // accepted range (numeric_ranges.hpp) at the end of their help text.
 CliApp build_cli_app(CliTargets& t);
+
+// Every `profile` option, bound to `t`, on `app` (any CLI::App: the profile subcommand today),
+// each area's in the order --help lists them, help texts ending with their numeric range.
+void add_profile_options(CLI::App& app, CliTargets& t);
 
 // The type names that mark an option as numeric.
 bool is_numeric_type_name(const std::string& type_name);

@@ -11,45 +11,50 @@
 #include <utility>
 #include <vector>
 
+#include "config/endpoint_type.hpp"
+#include "core/goodput_target.hpp"
+
 namespace inferperf::config {
 
-enum class EndpointType {
-  kChat,
-  kCompletions,
-  kEmbeddings,
-  kChatEmbeddings,
-  kNimEmbeddings,
-  kNimRankings,
-  kHfTeiRankings,
-  kCohereRankings,
-  kHuggingfaceGenerate,
-  kImageGeneration,
-  kImageRetrieval,
-  kVideoGeneration,
-  kSolidoRag,
-  kTemplate,
-  kResponses,
-  kMessages,
-};
 enum class ExportLevel { kSummary, kRecords, kRaw };
 enum class UiType { kNone, kSimple, kDashboard };
 
-const char* to_string(EndpointType t);
-// The --endpoint-type spelling's type; nullopt for an unknown name.
-std::optional<EndpointType> endpoint_type_from(std::string_view name);
-// Every --endpoint-type name, in the order of the enum.
-const std::vector<std::string>& endpoint_type_names();
 const char* to_string(ExportLevel l);
 
+// The enumerated options held as text before: each parsed once (from the spelling CLI11 has
+// already checked), and turned back into exactly that spelling where it is written out.
+enum class ModelSelection { kRoundRobin, kRandom };                   // --model-selection-strategy
+enum class ConnectionReuse { kPooled, kNever, kStickyUserSessions };  // --connection-reuse-strategy
+enum class UrlStrategy { kRoundRobin };                               // --url-strategy
+enum class SamplingStrategy { kSequential, kRandom, kShuffle };       // --dataset-sampling-strategy
+// --log-level (upper case; -v and -vv give DEBUG and TRACE).
+enum class LogLevel { kTrace, kDebug, kInfo, kNotice, kWarning, kSuccess, kError, kCritical };
+// --arrival-pattern / --warmup-arrival-pattern.
+enum class ArrivalPattern { kConstant, kPoisson, kGamma, kConcurrencyBurst };
+
+const char* to_string(ModelSelection v);
+const char* to_string(ConnectionReuse v);
+const char* to_string(UrlStrategy v);
+const char* to_string(SamplingStrategy v);
+const char* to_string(LogLevel v);
+const char* to_string(ArrivalPattern v);
+// The value of a spelling; nullopt for one the option does not accept (log levels: upper case).
+std::optional<ModelSelection> model_selection_from(std::string_view name);
+std::optional<ConnectionReuse> connection_reuse_from(std::string_view name);
+std::optional<UrlStrategy> url_strategy_from(std::string_view name);
+std::optional<SamplingStrategy> sampling_strategy_from(std::string_view name);
+std::optional<LogLevel> log_level_from(std::string_view name);
+std::optional<ArrivalPattern> arrival_pattern_from(std::string_view name);
+
 struct EndpointConfig {
-  std::vector<std::string> model_names;         // empty: discovered from GET /v1/models
-  std::string model_selection = "round_robin";  // --model-selection-strategy: round_robin | random
-  std::string connection_reuse = "pooled";      // --connection-reuse-strategy
+  std::vector<std::string> model_names;  // empty: discovered from GET /v1/models
+  ModelSelection model_selection = ModelSelection::kRoundRobin;
+  ConnectionReuse connection_reuse = ConnectionReuse::kPooled;
   EndpointType type = EndpointType::kChat;
   std::string custom_endpoint;
   bool streaming = false;
   std::vector<std::string> urls{"localhost:8000"};
-  std::string url_strategy = "round_robin";  // --url-strategy: how sessions spread over --url
+  UrlStrategy url_strategy = UrlStrategy::kRoundRobin;  // how sessions spread over --url
   double request_timeout_s = 21600.0;
   std::string api_key;
   bool use_legacy_max_tokens = false;
@@ -99,7 +104,7 @@ struct InputConfig {
   double turn_delay_ratio = 1.0;
   // --dataset-sampling-strategy; resolved: shuffle for synthetic data, sequential for files and
   // public datasets.
-  std::string sampling_strategy;
+  std::optional<SamplingStrategy> sampling_strategy;
   std::string input_file;           // --input-file (file or folder, any --custom-dataset-type)
   std::string custom_dataset_type;  // --custom-dataset-type ("" = inferred)
   std::optional<int> block_size;    // --prompt-input-tokens-block-size (hash-id blocks)
@@ -119,8 +124,8 @@ struct PhaseLoad {
   std::optional<int> concurrency;
   std::optional<int> prefill_concurrency;
   std::optional<double> request_rate;
-  std::string arrival_pattern;       // "" (resolved), constant, poisson, gamma, concurrency_burst
-  std::optional<double> smoothness;  // --arrival-smoothness / --vllm-burstiness
+  std::optional<ArrivalPattern> arrival_pattern;  // unset until resolved
+  std::optional<double> smoothness;               // --arrival-smoothness / --vllm-burstiness
   std::optional<std::int64_t> request_count;
   std::optional<std::int64_t> num_sessions;
   std::optional<double> duration_s;
@@ -175,7 +180,9 @@ struct OutputConfig {
 
 // What the analysis computes and shows besides the default catalogue.
 struct MetricsConfig {
-  std::string goodput;             // --goodput "tag:value ...", display units
+  std::string goodput;  // --goodput "tag:value ...", display units, as given
+  // --goodput parsed (by resolve_defaults); the metrics module checks the tags.
+  std::vector<core::GoodputTarget> goodput_targets;
   bool show_trace_timing = false;  // --show-trace-timing: the HTTP phase table on the console
   bool export_http_trace = false;  // --export-http-trace: trace_data in profile_export.jsonl
   bool cross_tool = false;         // --cross-tool-metrics: vLLM/GuideLLM/inference-perf metrics
@@ -222,7 +229,7 @@ struct RunConfig {
   MetricsConfig metrics;
   TelemetryConfig telemetry;
   TokenizerConfig tokenizer;
-  std::string log_level = "INFO";
+  LogLevel log_level = LogLevel::kInfo;
   UiType ui = UiType::kNone;
   bool verbose = false;  // -v / -vv given (the default UI is then `simple`, so logs stay readable)
   std::string cli_command;            // reproduction line, "inferperf profile ..."

@@ -7,54 +7,11 @@
 #include <string>
 
 #include "config/local_address.hpp"
+#include "config/resolve.hpp"
+#include "core/goodput_target.hpp"
 #include "core/secrets.hpp"
-#include "metrics/compute.hpp"
 
 namespace inferperf::config {
-
-const std::vector<std::string>& endpoint_type_names() {
-  static const std::vector<std::string> names = {"chat",
-                                                 "completions",
-                                                 "embeddings",
-                                                 "chat_embeddings",
-                                                 "nim_embeddings",
-                                                 "nim_rankings",
-                                                 "hf_tei_rankings",
-                                                 "cohere_rankings",
-                                                 "huggingface_generate",
-                                                 "image_generation",
-                                                 "image_retrieval",
-                                                 "video_generation",
-                                                 "solido_rag",
-                                                 "template",
-                                                 "responses",
-                                                 "messages"};
-  return names;
-}
-
-const char* to_string(EndpointType t) {
-  return endpoint_type_names()[static_cast<std::size_t>(t)].c_str();
-}
-
-std::optional<EndpointType> endpoint_type_from(std::string_view name) {
-  const auto& names = endpoint_type_names();
-  for (std::size_t i = 0; i < names.size(); ++i) {
-    if (names[i] == name) return static_cast<EndpointType>(i);
-  }
-  return std::nullopt;
-}
-
-const char* to_string(ExportLevel l) {
-  switch (l) {
-    case ExportLevel::kSummary:
-      return "summary";
-    case ExportLevel::kRaw:
-      return "raw";
-    case ExportLevel::kRecords:
-      break;
-  }
-  return "records";
-}
 
 namespace {
 
@@ -70,33 +27,6 @@ std::string short_num(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%g", v);
   return buf;
-}
-
-// Resolves the arrival pattern of one phase; returns an error message or "".
-std::string resolve_pattern(std::optional<double> rate, std::string& pattern,
-                            std::optional<double> smoothness, const std::string& prefix) {
-  if (smoothness) {
-    if (!(*smoothness > 0)) return "--" + prefix + "arrival-smoothness must be greater than 0";
-    if (pattern.empty()) pattern = "gamma";
-    if (pattern != "gamma") {
-      return "--arrival-smoothness applies only to --" + prefix + "arrival-pattern gamma (got " +
-             pattern + ")";
-    }
-  }
-  if (rate) {
-    if (!(*rate > 0)) return "--" + prefix + "request-rate must be greater than 0";
-    if (pattern == "concurrency_burst") {
-      return "--" + prefix + "arrival-pattern concurrency_burst cannot be combined with --" +
-             prefix + "request-rate";
-    }
-    if (pattern.empty()) pattern = "poisson";
-  } else {
-    if (!pattern.empty() && pattern != "concurrency_burst") {
-      return "--" + prefix + "arrival-pattern " + pattern + " needs --" + prefix + "request-rate";
-    }
-    pattern = "concurrency_burst";
-  }
-  return "";
 }
 
 // Quantities derived from several flags, each within its own range (docs/limits.md): the run's
@@ -246,7 +176,7 @@ void validate_user_centric(const RunConfig& c, std::vector<std::string>& errors)
   }
   if (load.request_rate)
     errors.push_back("--user-centric-rate cannot be combined with --request-rate");
-  if (!load.arrival_pattern.empty() || load.smoothness) {
+  if (load.arrival_pattern || load.smoothness) {
     errors.push_back(
         "--user-centric-rate paces each user by its turn gap; it cannot be combined with "
         "--arrival-pattern or --arrival-smoothness");
@@ -377,11 +307,6 @@ void validate_cancellation(const LoadConfig& load, std::vector<std::string>& err
   }
 }
 
-// Any warmup stop condition asks for a warmup phase (before --no-warmup is applied).
-bool has_warmup_stop(const PhaseLoad& w) {
-  return w.request_count || w.duration_s || w.num_sessions;
-}
-
 // The warmup options on their own; the other warmup options need a warmup stop condition.
 void validate_warmup_options(const LoadConfig& load, std::vector<std::string>& errors) {
   const auto& w = load.warmup;
@@ -394,7 +319,7 @@ void validate_warmup_options(const LoadConfig& load, std::vector<std::string>& e
     errors.push_back("--warmup-request-count and --num-warmup-sessions cannot be used together");
   }
   if (!has_warmup_stop(w) && (w.concurrency || w.prefill_concurrency || w.request_rate ||
-                              !w.arrival_pattern.empty() || w.grace_period_s)) {
+                              w.arrival_pattern || w.grace_period_s)) {
     errors.push_back(
         "--warmup-* load options need a warmup stop condition (--warmup-request-count, "
         "--warmup-duration or --num-warmup-sessions)");
@@ -435,8 +360,10 @@ void validate_synthetic_input(const RunConfig& c, std::vector<std::string>& erro
     errors.push_back("--seq-dist sets ISL and OSL itself; do not combine it with --isl or --osl");
   }
   if (c.set_options.count("--goodput")) {
-    std::vector<metrics::GoodputObjective> objectives;
-    if (auto e = metrics::parse_goodput(c.metrics.goodput, objectives)) errors.push_back(*e);
+    // The syntax only: the tags are checked against the metric catalogue before the run starts
+    // (app::goodput_problem).
+    std::vector<core::GoodputTarget> targets;
+    if (auto e = core::parse_goodput_targets(c.metrics.goodput, targets)) errors.push_back(*e);
   }
 }
 
@@ -478,59 +405,8 @@ void validate_endpoint_addresses(const RunConfig& c, std::vector<std::string>& e
     errors.push_back(std::move(e));
 }
 
-// The checks that need no defaults, in the order their messages are reported. The profiling
-// arrival pattern is resolved among them (after the user-centric checks, which read it as given,
-// so its own error keeps its place), and warmup_enabled is set even when a check fails, so the
-// config a caller holds after refused options is the same as ever.
-void validate_given_options(RunConfig& c, std::vector<std::string>& errors) {
-  auto& load = c.load;
-  validate_at_least_one(load.concurrency, "--concurrency", errors);
-  validate_at_least_one(load.prefill_concurrency, "--prefill-concurrency", errors);
-  validate_rankings_options(c, errors);
-  validate_load_ranges(c, errors);
-  validate_user_centric(c, errors);
-  if (auto e = resolve_pattern(load.request_rate, load.arrival_pattern, load.smoothness, "");
-      !e.empty()) {
-    errors.push_back(e);
-  }
-  validate_fixed_schedule(c, errors);
-  validate_dataset_source(c, errors);
-  validate_ramps_and_prefill(c, errors);
-  validate_cancellation(load, errors);
-  validate_warmup_options(load, errors);
-  load.warmup_enabled = has_warmup_stop(load.warmup) && !load.no_warmup;
-  validate_synthetic_input(c, errors);
-  validate_endpoint_addresses(c, errors);
-  validate_shard(c, errors);
-  validate_stream_usage(c, errors);
-}
-
-// Fills the defaults a run needs to stop and to send anything (with a warning for each), then
-// checks the concurrency against the stop condition it ends up with.
-void resolve_load_defaults(RunConfig& c, std::vector<std::string>& errors) {
-  auto& load = c.load;
-  const bool fixed = load.fixed_schedule;
-  // A fixed schedule ends with its file; a request count or session count may stop it earlier.
-  const bool has_stop = fixed || load.request_count || load.num_sessions || load.duration_s;
-  if (fixed || load.user_centric_rate) {
-    // --concurrency, when given, is a blocking ceiling; no defaults are added.
-  } else if (load.request_rate) {
-    if (!has_stop) {
-      load.request_count = 10;
-      c.warnings.push_back("no stop condition given; using --request-count 10");
-    }
-  } else {
-    if (!load.concurrency && !load.prefill_concurrency) {
-      load.concurrency = 1;
-      c.warnings.push_back("no --concurrency given; using concurrency 1");
-    }
-    if (!has_stop) {
-      load.request_count =
-          std::max<std::int64_t>(10, 2 * static_cast<std::int64_t>(load.concurrency.value_or(1)));
-      c.warnings.push_back("no stop condition given; using --request-count " +
-                           std::to_string(*load.request_count));
-    }
-  }
+// The concurrency against the stop condition the run ended up with.
+void validate_concurrency_and_stop(const LoadConfig& load, std::vector<std::string>& errors) {
   if (!load.concurrency) return;
   if (load.num_sessions && *load.concurrency > *load.num_sessions) {
     errors.push_back("--concurrency (" + std::to_string(*load.concurrency) +
@@ -543,22 +419,15 @@ void resolve_load_defaults(RunConfig& c, std::vector<std::string>& errors) {
   }
 }
 
-// Unset warmup load options fall back to the profiling ones (already resolved).
-void resolve_warmup_load(RunConfig& c, std::vector<std::string>& errors) {
-  auto& load = c.load;
-  auto& w = load.warmup;
-  if (!w.request_rate && w.arrival_pattern.empty()) {
-    w.request_rate = load.request_rate;
-    w.arrival_pattern = load.arrival_pattern;
-    if (!w.smoothness) w.smoothness = load.smoothness;
-  }
-  if (!w.concurrency) w.concurrency = load.concurrency;
-  if (!w.prefill_concurrency) w.prefill_concurrency = load.prefill_concurrency;
-  if (auto e = resolve_pattern(w.request_rate, w.arrival_pattern, w.smoothness, "warmup-");
+// The warmup load once it has fallen back to the profiling one.
+void validate_warmup_load(const RunConfig& c, std::vector<std::string>& errors) {
+  const auto& w = c.load.warmup;
+  // The pattern is resolved already; resolving it again gives the error its options give.
+  if (auto e =
+          resolve_arrival_pattern(w.request_rate, w.arrival_pattern, w.smoothness, "warmup-").error;
       !e.empty()) {
     errors.push_back(e);
   }
-  if (!w.request_rate && !w.concurrency && !w.prefill_concurrency) w.concurrency = 1;
   if (w.prefill_concurrency && !c.endpoint.streaming) {
     errors.push_back("--warmup-prefill-concurrency needs --streaming");
   }
@@ -566,17 +435,46 @@ void resolve_warmup_load(RunConfig& c, std::vector<std::string>& errors) {
 
 }  // namespace
 
-std::vector<std::string> validate_and_resolve(RunConfig& c) {
+// The profiling arrival pattern's error comes after the user-centric checks (which read the
+// pattern as given), so that its message keeps its place.
+std::vector<std::string> validate_given_options(const RunConfig& c) {
   std::vector<std::string> errors;
-  validate_given_options(c, errors);
-  if (!errors.empty()) return errors;
-
-  if (c.input.sampling_strategy.empty())
-    c.input.sampling_strategy =
-        c.input.input_file.empty() && !uses_public_dataset(c) ? "shuffle" : "sequential";
-  resolve_load_defaults(c, errors);
-  if (c.load.warmup_enabled) resolve_warmup_load(c, errors);
+  const auto& load = c.load;
+  validate_at_least_one(load.concurrency, "--concurrency", errors);
+  validate_at_least_one(load.prefill_concurrency, "--prefill-concurrency", errors);
+  validate_rankings_options(c, errors);
+  validate_load_ranges(c, errors);
+  validate_user_centric(c, errors);
+  if (auto e = resolve_arrival_pattern(load.request_rate, load.arrival_pattern, load.smoothness, "")
+                   .error;
+      !e.empty()) {
+    errors.push_back(e);
+  }
+  validate_fixed_schedule(c, errors);
+  validate_dataset_source(c, errors);
+  validate_ramps_and_prefill(c, errors);
+  validate_cancellation(load, errors);
+  validate_warmup_options(load, errors);
+  validate_synthetic_input(c, errors);
+  validate_endpoint_addresses(c, errors);
+  validate_shard(c, errors);
+  validate_stream_usage(c, errors);
   return errors;
+}
+
+std::vector<std::string> validate_resolved_options(const RunConfig& c) {
+  std::vector<std::string> errors;
+  validate_concurrency_and_stop(c.load, errors);
+  if (c.load.warmup_enabled) validate_warmup_load(c, errors);
+  return errors;
+}
+
+std::vector<std::string> validate_and_resolve(RunConfig& c) {
+  auto errors = validate_given_options(c);
+  resolve_given_options(c);
+  if (!errors.empty()) return errors;
+  resolve_defaults(c);
+  return validate_resolved_options(c);
 }
 
 }  // namespace inferperf::config

@@ -1,4 +1,5 @@
-// Cross-field validation and default resolution; returns every problem at once.
+// Cross-field validation: pure checks that return every problem at once, in the order reported.
+// The defaults they rely on are filled by resolve.hpp; validate_and_resolve composes the two.
 #pragma once
 #include <string>
 #include <vector>
@@ -7,7 +8,15 @@
 
 namespace inferperf::config {
 
-// Fills computed defaults (concurrency, request count) and returns the list of errors (empty = ok).
+// The checks of the options as given, before any default (empty = ok).
+std::vector<std::string> validate_given_options(const RunConfig& c);
+
+// The checks that need the resolved defaults: the concurrency against the stop condition the run
+// ended up with, and the warmup load after its fallbacks.
+std::vector<std::string> validate_resolved_options(const RunConfig& c);
+
+// Checks the given options, settles what they settle even when refused (resolve_given_options),
+// and when they pass fills the defaults (resolve_defaults) and checks those. Returns the errors.
 std::vector<std::string> validate_and_resolve(RunConfig& c);
 
 }  // namespace inferperf::config

@@ -8,8 +8,8 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "core/statistics.hpp"
 #include "dataset/input_file.hpp"
-#include "metrics/statistics.hpp"
 
 namespace inferperf::dataset {
 
@@ -92,7 +92,7 @@ core::Result<TraceRow> trace_row_from_json(const json& line, const std::string& 
 
 std::optional<TraceStats> trace_stats(std::vector<double> values) {
   if (values.empty()) return std::nullopt;
-  const metrics::Stats s = metrics::compute_stats(std::move(values));
+  const core::Stats s = core::compute_stats(std::move(values));
   TraceStats t;
   t.mean = s.avg;
   t.std_dev = s.std;

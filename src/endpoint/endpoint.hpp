@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "config/run_config.hpp"
+#include "config/endpoint_type.hpp"
 #include "core/error.hpp"
 #include "dataset/conversation.hpp"
 

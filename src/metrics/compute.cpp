@@ -130,7 +130,9 @@ BenchmarkResult compute_metrics(const std::vector<const records::RequestRecord*>
     } else {
       ++out.error_count;
       const auto& e = r.error ? *r.error : records::ErrorInfo{};
-      error_groups[{e.code.value_or(std::numeric_limits<int>::min()), e.type, e.message}]++;
+      // Grouped and ordered by the exported name, so an HTTP reason phrase is a group of its own.
+      error_groups[{e.code.value_or(std::numeric_limits<int>::min()), std::string(e.type.name()),
+                    e.message}]++;
     }
     out.per_record.push_back(std::move(rv));
   }
@@ -146,7 +148,7 @@ BenchmarkResult compute_metrics(const std::vector<const records::RequestRecord*>
       MetricResult m;
       m.info = &mi;
       for (double& x : it->second) x /= mi.scale;
-      m.stats = compute_stats(std::move(it->second));
+      m.stats = core::compute_stats(std::move(it->second));
       out.metrics.push_back(std::move(m));
     } else if (auto s = scalars.find(&mi); s != scalars.end()) {
       MetricResult m;

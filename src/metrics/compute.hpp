@@ -6,8 +6,9 @@
 #include <utility>
 #include <vector>
 
+#include "core/goodput_target.hpp"
+#include "core/statistics.hpp"
 #include "metrics/catalogue.hpp"
-#include "metrics/statistics.hpp"
 #include "records/request_record.hpp"
 
 namespace inferperf::metrics {
@@ -25,8 +26,8 @@ struct RecordValues {
 struct MetricResult {
   const MetricInfo* info = nullptr;
   bool scalar = false;
-  double value = 0;  // display units, scalars only
-  Stats stats;       // display units, record metrics only
+  double value = 0;   // display units, scalars only
+  core::Stats stats;  // display units, record metrics only
 };
 
 struct ErrorSummaryEntry {
@@ -80,8 +81,12 @@ BenchmarkResult compute_metrics(const std::vector<records::RequestRecord>& recor
 BenchmarkResult compute_metrics(const std::vector<const records::RequestRecord*>& records,
                                 const MetricOptions& options);
 
-// Parses --goodput "tag:value tag:value" (values in the metric's display unit). Errors name the
-// offending item: unknown tags, non-record metrics, bad numbers.
+// The objectives of --goodput targets (config parsed their syntax): each tag must name a
+// per-request metric of the catalogue; thresholds go from display to base units. Errors name the
+// offending tag.
+std::optional<std::string> resolve_goodput(const std::vector<core::GoodputTarget>& targets,
+                                           std::vector<GoodputObjective>& out);
+// The same from the --goodput text (core::parse_goodput_targets, then resolve_goodput).
 std::optional<std::string> parse_goodput(const std::string& spec,
                                          std::vector<GoodputObjective>& out);
 

@@ -30,7 +30,7 @@ struct Series {
 };
 
 struct Chart {
-  std::string name;  // file stem of NAME.png / NAME.svg; the spec's preset name where it has one
+  std::string name;  // file stem of NAME.png / NAME.svg; the chart's name in docs/plots.md, Charts
   std::string title;
   std::string x_label;
   std::string y_label;

@@ -1,5 +1,6 @@
-// Charts with one point per run configuration (multi-run comparison): the spec's Pareto curves
-// and ttft_vs_throughput, and the reference workflow's throughput-vs-latency views.
+// Charts with one point per run configuration (multi-run comparison): the Pareto curves
+// and ttft_vs_throughput (docs/plots.md, Charts), and the reference workflow's
+// throughput-vs-latency views.
 #include <functional>
 #include <map>
 #include <optional>
@@ -36,7 +37,7 @@ std::optional<double> per_gpu(const Point& p) {
   return *v / p.gpus_or_one();
 }
 
-// Points grouped by model (the spec's `groups`), each group in the points' order.
+// Points grouped by model (docs/plots.md, Charts), each group in the points' order.
 std::map<std::string, std::vector<const Point*>> by_model(const std::vector<Point>& points) {
   std::map<std::string, std::vector<const Point*>> groups;
   for (const auto& p : points) groups[p.params().model].push_back(&p);

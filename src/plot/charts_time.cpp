@@ -87,7 +87,8 @@ void add_over_time(const std::vector<RunSeries>& runs, ChartSet& set) {
   set.add(std::move(tput), kNoRecords);
 }
 
-// The spec's ttft_timeline: each request a bar, waiting for its first token, then decoding.
+// ttft_timeline (docs/plots.md, Charts): each request a bar, waiting for its first token, then
+// decoding.
 void add_timeline(const std::vector<RunSeries>& runs, ChartSet& set) {
   if (runs.size() != 1) {
     set.skipped.push_back({"ttft_timeline", "drawn for a single run only (one bar per request)"});

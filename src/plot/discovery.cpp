@@ -58,7 +58,7 @@ std::vector<fs::path> sorted_subdirs(const fs::path& dir) {
 // The run folders of <dir>/profile_runs/, empty when there are none.
 std::vector<fs::path> repeated_runs(const fs::path& dir) {
   std::vector<fs::path> runs;
-  const fs::path pr = dir / "profile_runs";
+  const fs::path pr = dir / artifacts::kProfileRunsFolderName;
   if (!is_dir(pr)) return runs;
   for (const auto& r : sorted_subdirs(pr))
     if (is_run_folder(r)) runs.push_back(r);

@@ -6,9 +6,11 @@
 #include <string>
 #include <vector>
 
+#include "artifacts/run_folder.hpp"
+
 namespace inferperf::plot {
 
-inline constexpr const char* kSummaryFile = "profile_export_aiperf.json";
+inline constexpr const char* kSummaryFile = artifacts::kSummaryJsonFileName;
 
 // One point of a comparison: a run folder, or a folder of repeated runs of one configuration.
 struct PointDirs {

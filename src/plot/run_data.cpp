@@ -112,7 +112,8 @@ RunData load_run(const fs::path& dir) {
   const auto ic = run.summary.find("input_config");
   run.params = params_from_input_config(ic == run.summary.end() ? json() : *ic);
   fs::path named = dir;
-  if (dir.parent_path().filename() == "profile_runs") named = dir.parent_path().parent_path();
+  if (dir.parent_path().filename() == artifacts::kProfileRunsFolderName)
+    named = dir.parent_path().parent_path();
   const RunParams from_name = params_from_folder_name(named.filename().string());
   if (!run.params.concurrency) run.params.concurrency = from_name.concurrency;
   if (!run.params.request_rate) run.params.request_rate = from_name.request_rate;

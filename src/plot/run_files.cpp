@@ -10,6 +10,7 @@
 
 #include <simdjson.h>
 
+#include "artifacts/run_folder.hpp"
 #include "plot/plot_error.hpp"
 
 namespace inferperf::plot {
@@ -73,7 +74,7 @@ bool for_each_json_line(const fs::path& path, const std::function<void(const jso
 }
 
 void load_requests(RunData& run) {
-  const fs::path path = run.dir / "profile_export.jsonl";
+  const fs::path path = run.dir / artifacts::kRecordsExportFileName;
   struct Raw {
     std::int64_t start_ns, end_ns;
     RequestRow row;
@@ -120,7 +121,7 @@ void load_requests(RunData& run) {
 void load_dispatch(RunData& run) {
   // The raw records carry every content event, so they dwarf the other files: simdjson, and only
   // the three fields wanted are looked at.
-  const fs::path path = run.dir / "inferperf_records.jsonl";
+  const fs::path path = run.dir / artifacts::kRecordsFileName;
   std::ifstream in(path);
   if (!in) {
     std::error_code ec;
@@ -224,8 +225,8 @@ void timeslices_from_csv(RunData& run, const fs::path& path) {
 }  // namespace
 
 void load_timeslices(RunData& run) {
-  const fs::path json_path = run.dir / "profile_export_aiperf_timeslices.json";
-  const fs::path csv_path = run.dir / "profile_export_aiperf_timeslices.csv";
+  const fs::path json_path = run.dir / artifacts::kTimeslicesJsonFileName;
+  const fs::path csv_path = run.dir / artifacts::kTimeslicesCsvFileName;
   std::error_code ec;
   if (!fs::exists(json_path, ec)) {
     if (fs::exists(csv_path, ec)) return timeslices_from_csv(run, csv_path);
@@ -261,7 +262,7 @@ void load_timeslices(RunData& run) {
 }
 
 void load_gpu_telemetry(RunData& run) {
-  const fs::path path = run.dir / "gpu_telemetry_export.jsonl";
+  const fs::path path = run.dir / artifacts::kGpuTelemetryFileName;
   // (url, gpu index) -> tag -> series
   std::map<std::pair<std::string, int>, std::map<std::string, TimeSeries>> by_gpu;
   std::set<std::string> urls;
@@ -316,7 +317,7 @@ void load_gpu_telemetry(RunData& run) {
 }
 
 void load_server_metrics(RunData& run) {
-  const fs::path path = run.dir / "server_metrics_export.jsonl";
+  const fs::path path = run.dir / artifacts::kServerMetricsJsonlFileName;
   std::map<std::pair<std::string, std::string>, TimeSeries> by_family;  // (url, family)
   std::set<std::string> urls;
   const bool found = for_each_json_line(path, [&](const json& j, int line) {

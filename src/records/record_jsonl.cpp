@@ -2,10 +2,6 @@
 
 namespace inferperf::records {
 
-const char* to_string(Phase p) {
-  return p == Phase::kWarmup ? "warmup" : "profiling";
-}
-
 namespace {
 void put_opt(nlohmann::ordered_json& j, const char* key, const std::optional<std::int64_t>& v) {
   if (v) j[key] = *v;
@@ -98,7 +94,7 @@ nlohmann::ordered_json record_to_json(const RequestRecord& r, const core::WallAn
     nlohmann::ordered_json e;
     e["code"] =
         r.error->code ? nlohmann::ordered_json(*r.error->code) : nlohmann::ordered_json(nullptr);
-    e["type"] = r.error->type;
+    e["type"] = std::string(r.error->type.name());
     e["message"] = r.error->message;
     j["error"] = std::move(e);
   }
@@ -174,7 +170,7 @@ core::Result<RequestRecord> record_from_json(const nlohmann::json& j) {
     if (auto it = j.find("error"); it != j.end()) {
       ErrorInfo e;
       if (!it->at("code").is_null()) e.code = it->at("code").get<int>();
-      e.type = it->value("type", "");
+      e.type = core::RequestErrorType::from_name(it->value("type", ""));
       e.message = it->value("message", "");
       r.error = e;
     }

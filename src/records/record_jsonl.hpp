@@ -10,8 +10,6 @@
 
 namespace inferperf::records {
 
-inline constexpr const char* kRecordsFileName = "inferperf_records.jsonl";
-
 nlohmann::ordered_json record_to_json(const RequestRecord& r, const core::WallAnchor& anchor);
 // Inverse of record_to_json, with the anchor chosen so monotonic values equal the wall values.
 core::Result<RequestRecord> record_from_json(const nlohmann::json& j);

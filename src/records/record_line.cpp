@@ -242,7 +242,7 @@ void append_record_line(const RequestRecord& r, const core::WallAnchor& a, std::
       out += "null";
     }
     key("type", f, out);
-    put_string(r.error->type, out);
+    put_string(r.error->type.name(), out);
     key("message", f, out);
     put_string(r.error->message, out);
     out.push_back('}');

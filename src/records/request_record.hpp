@@ -8,11 +8,10 @@
 #include <vector>
 
 #include "core/clock.hpp"
+#include "core/request_error.hpp"
+#include "records/phase.hpp"
 
 namespace inferperf::records {
-
-enum class Phase { kWarmup, kProfiling };
-const char* to_string(Phase p);
 
 // One SSE event (or whole non-streaming body) that carried content or reasoning text.
 struct ContentEvent {
@@ -57,7 +56,7 @@ struct RawExchange;  // records/raw_exchange.hpp
 
 struct ErrorInfo {
   std::optional<int> code;
-  std::string type;
+  core::RequestErrorType type;  // exported as its AIPerf class name, type.name()
   std::string message;
 };
 

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <map>
 
-#include "metrics/statistics.hpp"
+#include "core/statistics.hpp"
 #include "report/console_table.hpp"
 #include "report/export_parts.hpp"
 #include "report/format.hpp"
@@ -16,12 +16,12 @@ using telemetry::GpuMetric;
 
 namespace {
 
-ordered_json stats_object(std::string_view unit, const metrics::Stats& s) {
+ordered_json stats_object(std::string_view unit, const core::Stats& s) {
   ordered_json o;
   o["unit"] = unit;
   o["avg"] = s.avg;
-  for (std::size_t i = 0; i < metrics::kPercentiles.size(); ++i)
-    o["p" + std::to_string(static_cast<int>(metrics::kPercentiles[i]))] = s.p[i];
+  for (std::size_t i = 0; i < core::kPercentiles.size(); ++i)
+    o["p" + std::to_string(static_cast<int>(core::kPercentiles[i]))] = s.p[i];
   o["min"] = s.min;
   o["max"] = s.max;
   o["std"] = s.std;
@@ -96,7 +96,7 @@ ordered_json telemetry_data_json(const GpuTelemetryInput& in) {
         metrics[field.tag] = field.counter ? counter_object("", values.back() >= values.front()
                                                                     ? values.back() - values.front()
                                                                     : values.back())
-                                           : stats_object("", metrics::compute_stats(values));
+                                           : stats_object("", core::compute_stats(values));
       }
       g["metrics"] = std::move(metrics);
       gpus["gpu_" + std::to_string(index)] = std::move(g);
@@ -118,7 +118,7 @@ std::string gpu_telemetry_csv(const ordered_json& t) {
     }
   }
   std::string out = "\r\n\r\nEndpoint,GPU_Index,GPU_Name,GPU_UUID,Metric,avg,min,max,sum";
-  for (double p : metrics::kPercentiles) out += fmt::format(",p{}", static_cast<int>(p));
+  for (double p : core::kPercentiles) out += fmt::format(",p{}", static_cast<int>(p));
   out += ",std";
   if (host) out += ",Hostname";
   if (ns) out += ",Namespace";
@@ -136,7 +136,7 @@ std::string gpu_telemetry_csv(const ordered_json& t) {
                csv_field(g.value("gpu_name", "")) + "," + csv_field(g.value("gpu_uuid", "")) + "," +
                csv_field(metric_label(header, unit));
         for (const char* k : {"avg", "min", "max", "sum"}) out += "," + cell(m, k);
-        for (double p : metrics::kPercentiles)
+        for (double p : core::kPercentiles)
           out += "," + cell(m, fmt::format("p{}", static_cast<int>(p)).c_str());
         out += "," + cell(m, "std");
         if (host) out += "," + csv_field(g.value("hostname", ""));

@@ -66,7 +66,7 @@ nlohmann::ordered_json record_metadata(const records::RequestRecord& r, const Re
 
 nlohmann::ordered_json error_json(const records::ErrorInfo& e) {
   return {{"code", e.code ? nlohmann::ordered_json(*e.code) : nlohmann::ordered_json(nullptr)},
-          {"type", e.type},
+          {"type", std::string(e.type.name())},
           {"message", e.message}};
 }
 

@@ -63,9 +63,9 @@ std::string le_text(double le) {
   return telemetry::format_number(le);
 }
 
-ordered_json percentile_keys(const metrics::Stats& s, ordered_json& o) {
-  for (std::size_t i = 0; i < metrics::kPercentiles.size(); ++i)
-    o["p" + std::to_string(static_cast<int>(metrics::kPercentiles[i]))] = s.p[i];
+ordered_json percentile_keys(const core::Stats& s, ordered_json& o) {
+  for (std::size_t i = 0; i < core::kPercentiles.size(); ++i)
+    o["p" + std::to_string(static_cast<int>(core::kPercentiles[i]))] = s.p[i];
   return o;
 }
 
@@ -91,8 +91,8 @@ ordered_json series_stats(const telemetry::ScrapeLog& log, int id, const telemet
     o["sum"] = h->sum;
     o["sum_rate"] = h->sum_rate;
     o["avg"] = h->avg;
-    for (std::size_t i = 0; i < metrics::kPercentiles.size(); ++i) {
-      const auto key = fmt::format("p{}_estimate", static_cast<int>(metrics::kPercentiles[i]));
+    for (std::size_t i = 0; i < core::kPercentiles.size(); ++i) {
+      const auto key = fmt::format("p{}_estimate", static_cast<int>(core::kPercentiles[i]));
       o[key] = std::isfinite(h->p[i]) ? ordered_json(h->p[i]) : ordered_json(nullptr);
     }
     buckets = ordered_json::object();
@@ -171,7 +171,7 @@ ordered_json endpoint_info(const telemetry::ScrapeLog& log, const core::WallAnch
     j["avg_update_interval_ms"] = nullptr;
     j["median_update_interval_ms"] = nullptr;
   } else {
-    const auto st = metrics::compute_stats(gaps);
+    const auto st = core::compute_stats(gaps);
     j["avg_update_interval_ms"] = st.avg;
     j["median_update_interval_ms"] = st.percentile(50);
   }

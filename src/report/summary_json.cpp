@@ -36,8 +36,8 @@ nlohmann::ordered_json metric_object(const metrics::MetricResult& m) {
   }
   const auto& s = m.stats;
   o["avg"] = s.avg;
-  for (std::size_t i = 0; i < metrics::kPercentiles.size(); ++i) {
-    o["p" + std::to_string(static_cast<int>(metrics::kPercentiles[i]))] = s.p[i];
+  for (std::size_t i = 0; i < core::kPercentiles.size(); ++i) {
+    o["p" + std::to_string(static_cast<int>(core::kPercentiles[i]))] = s.p[i];
   }
   o["min"] = s.min;
   o["max"] = s.max;

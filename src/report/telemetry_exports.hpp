@@ -9,7 +9,10 @@
 #include <vector>
 
 #include "core/clock.hpp"
-#include "telemetry/collector.hpp"
+#include "telemetry/dcgm.hpp"
+#include "telemetry/endpoint_state.hpp"
+#include "telemetry/gpu_sample.hpp"
+#include "telemetry/scrape_log.hpp"
 #include "telemetry/window_stats.hpp"
 
 namespace inferperf::report {

@@ -1,5 +1,5 @@
 // profile_export_aiperf_timeslices.csv / .json (spec 6.7).
-#include "metrics/statistics.hpp"
+#include "core/statistics.hpp"
 #include "report/export_parts.hpp"
 #include "report/exporters.hpp"
 
@@ -26,8 +26,8 @@ std::string timeslices_csv(const std::vector<metrics::Timeslice>& slices) {
       row("min", csv_number(s.min, false));
       row("max", csv_number(s.max, false));
       row("sum", csv_number(s.sum, false));
-      for (std::size_t i = 0; i < metrics::kPercentiles.size(); ++i) {
-        row("p" + std::to_string(static_cast<int>(metrics::kPercentiles[i])),
+      for (std::size_t i = 0; i < core::kPercentiles.size(); ++i) {
+        row("p" + std::to_string(static_cast<int>(core::kPercentiles[i])),
             csv_number(s.p[i], false));
       }
       row("std", csv_number(s.std, false));

@@ -1,5 +1,5 @@
-// Cross-run statistics of repeated runs (spec 6.8): over the per-run `avg` of each metric, the
-// mean, sample standard deviation, standard error and a Student-t confidence interval.
+// Cross-run statistics of repeated runs (docs/sweeps.md): over the per-run `avg` of each metric,
+// the mean, sample standard deviation, standard error and a Student-t confidence interval.
 #pragma once
 #include <optional>
 #include <string>

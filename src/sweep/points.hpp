@@ -20,7 +20,7 @@ struct SweepPoint {
 core::Result<std::vector<SweepPoint>> expand_points(const std::vector<SweepParam>& params,
                                                     const std::string& sweep_type);
 
-// "run_0001" for run 1 (spec 6.8: four digits, 1-based).
+// "run_0001" for run 1 (docs/sweeps.md, Layout: four digits, 1-based).
 std::string run_folder(int run);
 
 }  // namespace inferperf::sweep

@@ -14,48 +14,11 @@ namespace inferperf::telemetry {
 
 namespace {
 
-struct Parts {
-  std::string scheme, authority, path;
-};
-
-Parts split(const std::string& url) {
-  Parts p;
-  std::string rest = url;
-  if (auto s = rest.find("://"); s != std::string::npos) {
-    p.scheme = rest.substr(0, s);
-    rest = rest.substr(s + 3);
-  }
-  // The authority ends at the path, or at a query when there is no path ("h:8000?x=1").
-  const auto slash = rest.find_first_of("/?#");
-  p.authority = slash == std::string::npos ? rest : rest.substr(0, slash);
-  p.path = slash == std::string::npos ? "" : rest.substr(slash);
-  return p;
-}
-
 std::chrono::seconds whole_seconds(double s) {
   return std::chrono::seconds(std::max<long long>(1, std::llround(std::ceil(s))));
 }
 
 }  // namespace
-
-std::string metrics_url(const std::string& text) {
-  Parts p = split(text);
-  if (p.scheme.empty()) p.scheme = "http";
-  if (p.path.empty() || p.path == "/") p.path = "/metrics";
-  return p.scheme + "://" + p.authority + p.path;
-}
-
-std::string server_metrics_url(const std::string& base_url) {
-  Parts p = split(base_url);
-  if (p.scheme.empty()) p.scheme = "http";
-  return p.scheme + "://" + p.authority + "/metrics";
-}
-
-std::string endpoint_name(const std::string& url) {
-  const Parts p = split(url);
-  if (p.path.empty() || p.path == "/metrics") return p.authority;
-  return p.authority + p.path;
-}
 
 TelemetryCollector::TelemetryCollector(const core::Clock& clock, CollectorOptions options)
     : clock_(clock), opts_(std::move(options)) {

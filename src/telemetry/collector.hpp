@@ -15,6 +15,7 @@
 
 #include "core/clock.hpp"
 #include "telemetry/dcgm.hpp"
+#include "telemetry/endpoint_state.hpp"
 #include "telemetry/gpu_sample.hpp"
 #include "telemetry/scrape_log.hpp"
 #include "transport/http_policy.hpp"
@@ -37,19 +38,6 @@ struct CollectorOptions {
   double default_probe_timeout_s = 2.0;
   // TLS trust (--ssl-ca-file, --insecure) and credentials (same origin as --url only) of the run.
   transport::HttpPolicy http;
-};
-
-enum class Reach { kUnknown, kReachable, kUnreachable };
-
-struct EndpointState {
-  std::string url;        // as shown and exported: secret query values redacted
-  std::string fetch_url;  // as fetched
-  std::string name;       // host:port, with the path when it is not /metrics
-  bool user_given = true;
-  Reach reach = Reach::kUnknown;
-  std::string problem;  // why the first fetch failed
-  std::int64_t fetches = 0;
-  std::int64_t failed_fetches = 0;
 };
 
 class TelemetryCollector {
@@ -107,12 +95,5 @@ class TelemetryCollector {
   std::atomic<bool> server_reachable_{false};
   std::thread thread_;
 };
-
-// "host:port" -> "http://host:port/metrics"; a URL with a path is kept as given.
-std::string metrics_url(const std::string& text);
-// The Prometheus page of a server under test: scheme://host:port/metrics of its base URL.
-std::string server_metrics_url(const std::string& base_url);
-// The name an endpoint is reported under: host:port, plus the path when it is not /metrics.
-std::string endpoint_name(const std::string& url);
 
 }  // namespace inferperf::telemetry

@@ -35,14 +35,14 @@ double delta(double from, double to) {
 
 }  // namespace
 
-std::optional<metrics::Stats> gauge_stats(const ScrapeLog& log, int series, const Window& w) {
+std::optional<core::Stats> gauge_stats(const ScrapeLog& log, int series, const Window& w) {
   std::vector<double> values;
   for (const auto& s : log.scrapes()) {
     if (!w.contains(s.done_ns)) continue;
     if (const double* v = value_in(s, series); v && std::isfinite(*v)) values.push_back(*v);
   }
   if (values.empty()) return std::nullopt;
-  return metrics::compute_stats(std::move(values));
+  return core::compute_stats(std::move(values));
 }
 
 std::optional<CounterStats> counter_stats(const ScrapeLog& log, int series, const Window& w) {
@@ -75,7 +75,7 @@ std::optional<CounterStats> counter_stats(const ScrapeLog& log, int series, cons
   CounterStats c;
   c.total = *last - *base;
   c.rate = w.seconds() > 0 ? c.total / w.seconds() : 0.0;
-  c.interval_rates = metrics::compute_stats(std::move(rates));
+  c.interval_rates = core::compute_stats(std::move(rates));
   return c;
 }
 
@@ -140,8 +140,8 @@ std::optional<HistogramStats> histogram_stats(const ScrapeLog& log, int series, 
   out.count_rate = w.seconds() > 0 ? count / w.seconds() : 0.0;
   out.sum_rate = w.seconds() > 0 ? sum / w.seconds() : 0.0;
   for (std::size_t k = 0; k < n; ++k) out.buckets.emplace_back(bounds[k], cumulative[k]);
-  for (std::size_t i = 0; i < metrics::kPercentiles.size(); ++i) {
-    out.p[i] = estimate_quantile(out.buckets, metrics::kPercentiles[i] / 100.0);
+  for (std::size_t i = 0; i < core::kPercentiles.size(); ++i) {
+    out.p[i] = estimate_quantile(out.buckets, core::kPercentiles[i] / 100.0);
   }
   return out;
 }
@@ -159,7 +159,7 @@ std::optional<GpuMetricSummary> gpu_metric_summary(const std::vector<const GpuSa
   if (out.counter) {
     out.delta = delta(values.front(), values.back());
   } else {
-    out.stats = metrics::compute_stats(std::move(values));
+    out.stats = core::compute_stats(std::move(values));
   }
   return out;
 }

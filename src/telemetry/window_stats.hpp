@@ -6,7 +6,7 @@
 #include <optional>
 #include <vector>
 
-#include "metrics/statistics.hpp"
+#include "core/statistics.hpp"
 #include "telemetry/gpu_sample.hpp"
 #include "telemetry/scrape_log.hpp"
 
@@ -20,19 +20,19 @@ struct Window {
 };
 
 struct CounterStats {
-  double total = 0.0;             // final − baseline
-  double rate = 0.0;              // total / window seconds
-  metrics::Stats interval_rates;  // per-scrape-interval rates inside the window
+  double total = 0.0;          // final − baseline
+  double rate = 0.0;           // total / window seconds
+  core::Stats interval_rates;  // per-scrape-interval rates inside the window
 };
 
 struct HistogramStats {
   double count = 0.0, sum = 0.0, avg = 0.0, count_rate = 0.0, sum_rate = 0.0;
-  std::array<double, 9> p{};  // estimated, metrics::kPercentiles order; NaN when count is 0
+  std::array<double, 9> p{};  // estimated, core::kPercentiles order; NaN when count is 0
   std::vector<std::pair<double, double>> buckets;  // (le, cumulative delta count)
 };
 
 // nullopt when the series has no sample in the window.
-std::optional<metrics::Stats> gauge_stats(const ScrapeLog& log, int series, const Window& w);
+std::optional<core::Stats> gauge_stats(const ScrapeLog& log, int series, const Window& w);
 std::optional<CounterStats> counter_stats(const ScrapeLog& log, int series, const Window& w);
 std::optional<HistogramStats> histogram_stats(const ScrapeLog& log, int series, const Window& w);
 
@@ -43,8 +43,8 @@ double estimate_quantile(const std::vector<std::pair<double, double>>& cumulativ
 // One GPU metric over the window: gauges get full statistics, counters `avg` = last − first.
 struct GpuMetricSummary {
   bool counter = false;
-  metrics::Stats stats;  // gauges
-  double delta = 0.0;    // counters
+  core::Stats stats;   // gauges
+  double delta = 0.0;  // counters
 };
 std::optional<GpuMetricSummary> gpu_metric_summary(const std::vector<const GpuSample*>& samples,
                                                    GpuMetric metric, const Window& w);

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "core/clock.hpp"
-#include "records/request_record.hpp"
+#include "records/phase.hpp"
 
 namespace inferperf::timing {
 

@@ -5,7 +5,7 @@
 #include <optional>
 #include <vector>
 
-#include "records/request_record.hpp"
+#include "records/phase.hpp"
 #include "timing/intervals.hpp"
 
 namespace inferperf::timing {

@@ -18,10 +18,11 @@ namespace asio = boost::asio;
 namespace http = boost::beast::http;
 using boost::system::error_code;
 
-void CancelHandle::cancel(std::string type, std::string message, std::optional<int> code) {
+void CancelHandle::cancel(core::RequestErrorKind kind, std::string message,
+                          std::optional<int> code) {
   if (cancelled_) return;
   cancelled_ = true;
-  reason_ = ExchangeError{std::move(type), std::move(message), code};
+  reason_ = ExchangeError{kind, std::move(message), code};
   if (socket_) {
     error_code ec;
     socket_->close(ec);
@@ -131,13 +132,17 @@ namespace {
 
 using detail::Attempt;
 
-std::string error_type_for(const error_code& ec) {
-  if (ec == asio::error::connection_refused) return "ConnectionRefusedError";
-  if (ec == asio::error::connection_reset) return "ConnectionResetError";
-  if (ec == asio::error::eof) return "ServerDisconnectedError";
-  if (ec == asio::error::timed_out) return "TimeoutError";
-  if (std::string_view(ec.category().name()) == "beast.http") return "ClientPayloadError";
-  return "ClientConnectionError";
+using core::RequestErrorKind;
+
+RequestErrorKind error_kind_for(const error_code& ec) {
+  if (ec == asio::error::connection_refused) return RequestErrorKind::kConnectionRefused;
+  if (ec == asio::error::connection_reset) return RequestErrorKind::kConnectionReset;
+  if (ec == asio::error::eof) return RequestErrorKind::kServerDisconnected;
+  if (ec == asio::error::timed_out) return RequestErrorKind::kTimeout;
+  if (std::string_view(ec.category().name()) == "beast.http") {
+    return RequestErrorKind::kClientPayload;
+  }
+  return RequestErrorKind::kClientConnection;
 }
 
 // A connection that could not be opened; a cancellation closing it under the connect reports
@@ -146,7 +151,7 @@ ExchangeError connect_error(const boost::system::system_error& e, const CancelHa
   if (cancel.cancelled()) return cancel.reason();
   // A --local-address failure names the address; the type still follows the code.
   const auto* local = dynamic_cast<const LocalAddressError*>(&e);
-  return ExchangeError{error_type_for(e.code()), local ? local->detail() : e.code().message(),
+  return ExchangeError{error_kind_for(e.code()), local ? local->detail() : e.code().message(),
                        std::nullopt};
 }
 
@@ -158,16 +163,17 @@ ExchangeError tls_error(const error_code& ec, SSL* ssl) {
     if (reason == SSL_R_CERTIFICATE_VERIFY_FAILED) {
       const long verify = ssl ? SSL_get_verify_result(ssl) : X509_V_OK;
       std::string why = verify != X509_V_OK ? X509_verify_cert_error_string(verify) : ec.message();
-      return ExchangeError{"SSLCertVerificationError", "certificate verify failed: " + why,
-                           std::nullopt};
+      return ExchangeError{RequestErrorKind::kSslCertVerification,
+                           "certificate verify failed: " + why, std::nullopt};
     }
-    return ExchangeError{"SSLError", "TLS handshake failed: " + ec.message(), std::nullopt};
-  }
-  if (ec == asio::error::eof || ec == asio::ssl::error::stream_truncated) {
-    return ExchangeError{"SSLError", "TLS handshake failed: the server closed the connection",
+    return ExchangeError{RequestErrorKind::kSsl, "TLS handshake failed: " + ec.message(),
                          std::nullopt};
   }
-  return ExchangeError{error_type_for(ec), "TLS handshake failed: " + ec.message(), std::nullopt};
+  if (ec == asio::error::eof || ec == asio::ssl::error::stream_truncated) {
+    return ExchangeError{RequestErrorKind::kSsl,
+                         "TLS handshake failed: the server closed the connection", std::nullopt};
+  }
+  return ExchangeError{error_kind_for(ec), "TLS handshake failed: " + ec.message(), std::nullopt};
 }
 
 // A handshake that failed: the connection is closed, and a cancellation reports itself.
@@ -183,10 +189,11 @@ ExchangeError handshake_failure(error_code ec, Socket& sock, CancelHandle& cance
 ExchangeError read_error(const error_code& ec, bool header_done) {
   if (ec == asio::error::eof && header_done) {
     // aiohttp's name for a body cut short after a good response head.
-    return ExchangeError{"ClientPayloadError", "Response payload is not completed", std::nullopt};
+    return ExchangeError{RequestErrorKind::kClientPayload, "Response payload is not completed",
+                         std::nullopt};
   }
   return ExchangeError{
-      error_type_for(ec),
+      error_kind_for(ec),
       ec == asio::error::eof ? "Server disconnected before sending a response" : ec.message(),
       std::nullopt};
 }
@@ -195,11 +202,11 @@ ExchangeError read_error(const error_code& ec, bool header_done) {
 ExchangeError parse_error(const error_code& pec, std::uint64_t limit) {
   if (pec == http::error::body_limit) {
     return ExchangeError{
-        "ResponseTooLargeError",
+        RequestErrorKind::kResponseTooLarge,
         "response body exceeded --max-response-bytes (" + core::format_byte_size(limit) + ")",
         std::nullopt};
   }
-  return ExchangeError{"ClientPayloadError", "invalid HTTP response: " + pec.message(),
+  return ExchangeError{RequestErrorKind::kClientPayload, "invalid HTTP response: " + pec.message(),
                        std::nullopt};
 }
 
@@ -272,7 +279,7 @@ asio::awaitable<Attempt> attempt(ConnectionPool& pool, const ExchangeRequest& re
   t.bytes_sent = static_cast<std::int64_t>(written);
   if (ec) {
     co_return socket_failure(pool, *sock, t, cancel, [&] {
-      return ExchangeError{error_type_for(ec), "write failed: " + ec.message(), std::nullopt};
+      return ExchangeError{error_kind_for(ec), "write failed: " + ec.message(), std::nullopt};
     });
   }
   if (request.on_sent) request.on_sent();

@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "core/clock.hpp"
+#include "core/request_error.hpp"
 #include "transport/connection_pool.hpp"
 
 namespace inferperf::transport {
@@ -54,16 +55,16 @@ class ResponseSink {
 };
 
 struct ExchangeError {
-  std::string type;  // exception-style class name, as AIPerf exports it
+  core::RequestErrorType type;
   std::string message;
   std::optional<int> code;
 };
 
 // Cancels an exchange from the owning thread: closes its connection's socket so pending
-// operations (handshake, write, read) complete with an error that is then reported under `type`.
+// operations (handshake, write, read) complete with an error that is then reported as `kind`.
 class CancelHandle {
  public:
-  void cancel(std::string type, std::string message, std::optional<int> code);
+  void cancel(core::RequestErrorKind kind, std::string message, std::optional<int> code);
   bool cancelled() const { return cancelled_; }
   const ExchangeError& reason() const { return reason_; }
   void attach(Socket* s) { socket_ = s; }

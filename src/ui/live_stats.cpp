@@ -24,7 +24,7 @@ void LiveStats::add(const records::RequestRecord& r) {
   if (!r.valid()) {
     ph.errors.fetch_add(1, relaxed);
     // A record without an error but also without content counts as an error in the report too.
-    std::string type = r.error ? r.error->type : std::string("(no content)");
+    std::string type = r.error ? std::string(r.error->type.name()) : std::string("(no content)");
     if (type.empty()) type = "(unknown)";
     std::lock_guard lock(errors_mu_);
     ++errors_[type];

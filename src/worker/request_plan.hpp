@@ -23,6 +23,10 @@ struct Target {
   std::shared_ptr<transport::ServerBehaviour> behaviour;
 };
 
+// How requests share connections: a keep-alive pool shared by all (pooled), a connection per
+// request (never), or a connection per session (sticky-user-sessions).
+enum class ConnectionReuse { kPooled, kNever, kStickyUserSessions };
+
 struct RequestPlan {
   std::vector<Target> targets;  // a session talks to targets[credit.url_index]
   std::vector<std::pair<std::string, std::string>> headers;  // user headers and auth
@@ -36,7 +40,7 @@ struct RequestPlan {
   // For later turns, built on the worker from the session's history (user context per session).
   endpoint::BodyOptions body_options;
   // --connection-reuse-strategy: pooled | never | sticky-user-sessions.
-  std::string connection_reuse = "pooled";
+  ConnectionReuse connection_reuse = ConnectionReuse::kPooled;
   // --export-level raw: keep each profiling request's exchange in its record (RequestRecord::raw).
   bool capture_raw = false;
   // --max-response-bytes / --max-sse-event-bytes: the most one response body (a stream's total

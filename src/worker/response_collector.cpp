@@ -4,9 +4,12 @@
 
 #include "core/byte_size.hpp"
 #include "core/secrets.hpp"
+#include "endpoint/tool_calls.hpp"
 #include "records/raw_exchange.hpp"
 
 namespace inferperf::worker {
+
+using core::RequestErrorKind;
 
 void ResponseCollector::on_header_fields(std::string_view fields) {
   if (!record_.raw) return;
@@ -62,7 +65,7 @@ void ResponseCollector::on_body(std::string_view bytes, core::MonoNs ts, std::ui
   if (sse_.overflowed() && !failed_) {
     // wants_more() turns false: the exchange stops reading and closes the connection, whose
     // stream cannot be resynchronised.
-    fail(std::nullopt, "SSEEventTooLargeError",
+    fail(std::nullopt, RequestErrorKind::kSseEventTooLarge,
          "SSE event exceeded --max-sse-event-bytes (" +
              core::format_byte_size(max_sse_event_bytes_) + ")");
   }
@@ -81,7 +84,7 @@ void ResponseCollector::handle_event(const sse::SseEvent& e, core::MonoNs ts,
   record_.last_event_ns = ts;
   if (e.event == "error") {
     std::string msg = !e.comment.empty() ? e.comment : e.data;
-    fail(502, "SSEResponseError", msg.empty() ? "server sent an SSE error event" : msg);
+    fail(502, RequestErrorKind::kSseResponse, msg.empty() ? "server sent an SSE error event" : msg);
     return;
   }
   if (!e.has_data) return;
@@ -96,12 +99,12 @@ void ResponseCollector::handle_payload(std::string_view payload, core::MonoNs ts
     d = endpoint_.decode(payload);
   } catch (const std::exception& e) {
     // A decoder must never take the worker down: the response is an error record.
-    fail(std::nullopt, "ResponseParseError",
+    fail(std::nullopt, RequestErrorKind::kResponseParse,
          std::string("cannot decode the response: ") + e.what());
     return;
   }
   if (d.kind == endpoint::DecodedEvent::Kind::kError) {
-    fail(std::nullopt, "ResponseParseError", d.error_message);
+    fail(std::nullopt, RequestErrorKind::kResponseParse, d.error_message);
     return;
   }
   if (d.kind != endpoint::DecodedEvent::Kind::kData) return;
@@ -120,20 +123,9 @@ void ResponseCollector::handle_payload(std::string_view payload, core::MonoNs ts
         t.prefill_ms, t.decode_ms, t.prompt_tokens, t.predicted_tokens, t.cached_tokens, t.source};
   }
   if (!d.finish_reason.empty()) record_.finish_reason = d.finish_reason;
-  std::size_t args = 0;
-  for (auto& call : d.tool_calls) {
-    args += call.arguments.size();
-    auto it = std::find_if(tool_calls_.begin(), tool_calls_.end(),
-                           [&](const auto& c) { return c.index == call.index; });
-    if (it == tool_calls_.end()) {
-      tool_calls_.push_back(std::move(call));
-      continue;
-    }
-    if (!call.id.empty()) it->id = call.id;
-    it->name += call.name;
-    it->arguments += call.arguments;
-  }
-  tool_argument_bytes_ += args;
+  // The arguments end the event's content: the history's text leaves them out.
+  const std::size_t args =
+      endpoint::merge_tool_call_fragments(tool_calls_, std::move(d.tool_calls));
   if (args <= d.content.size()) plain_text_.append(d.content, 0, d.content.size() - args);
   record_.outputs += d.outputs;
   if (d.job) {
@@ -154,26 +146,6 @@ std::string ResponseCollector::content_text() const {
   return text;
 }
 
-nlohmann::ordered_json ResponseCollector::assistant_message() const {
-  if (tool_calls_.empty()) {
-    std::string text = content_text();
-    if (text.empty()) return nullptr;
-    return {{"role", "assistant"}, {"content", std::move(text)}};
-  }
-  auto calls = nlohmann::ordered_json::array();
-  for (const auto& c : tool_calls_) {
-    calls.push_back({{"id", c.id.empty() ? "call_" + std::to_string(c.index) : c.id},
-                     {"type", "function"},
-                     {"function", {{"name", c.name}, {"arguments", c.arguments}}}});
-  }
-  nlohmann::ordered_json m;
-  m["role"] = "assistant";
-  m["content"] =
-      plain_text_.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(plain_text_);
-  m["tool_calls"] = std::move(calls);
-  return m;
-}
-
 void ResponseCollector::restart() {
   raw_text_.clear();
   raw_content_type_.clear();
@@ -189,7 +161,6 @@ void ResponseCollector::restart() {
 void ResponseCollector::finish(core::MonoNs end_ns) {
   if (failed_) return;
   if (record_.status != 200) {
-    std::string type = reason_.empty() ? "HTTPError" : reason_;
     // The record keeps the first 4 KiB of an error body; --export-level raw keeps all of it.
     constexpr std::size_t kKeptErrorBytes = 4096;
     std::string message = body_.empty() ? "HTTP " + std::to_string(record_.status) : body_;
@@ -198,7 +169,8 @@ void ResponseCollector::finish(core::MonoNs end_ns) {
       message.resize(kKeptErrorBytes);
       message += "... (" + std::to_string(total) + " bytes)";
     }
-    fail(record_.status, type, std::move(message));
+    // Named by its reason phrase ("Not Found"), or HTTPError without one.
+    fail(record_.status, core::RequestErrorType::http(reason_), std::move(message));
     return;
   }
   if (sse_mode_) {
@@ -227,7 +199,8 @@ void ResponseCollector::finish_raw(core::MonoNs end_ns) {
   record_.raw->responses.push_back(std::move(r));
 }
 
-void ResponseCollector::fail(std::optional<int> code, std::string type, std::string message) {
+void ResponseCollector::fail(std::optional<int> code, core::RequestErrorType type,
+                             std::string message) {
   failed_ = true;
   record_.error = records::ErrorInfo{code, std::move(type), std::move(message)};
 }

@@ -36,9 +36,10 @@ class ResponseCollector final : public transport::ResponseSink {
   std::function<void()> on_first_content;
   // The response's non-reasoning text so far (a multi-turn session's assistant reply).
   std::string content_text() const;
-  // The assistant message that continues a session: its text without tool-call arguments, and
-  // its tool calls (OpenAI shape) when it made any; null when it said nothing.
-  nlohmann::ordered_json assistant_message() const;
+  // The tool calls the response made (endpoint/tool_calls.hpp), and its text without their
+  // arguments: what a session's history carries of the reply.
+  const std::vector<endpoint::ToolCallDelta>& tool_calls() const { return tool_calls_; }
+  const std::string& text_without_tool_arguments() const { return plain_text_; }
   // video_generation: the job state of the latest response, if any.
   const std::optional<endpoint::VideoJob>& job() const { return job_; }
   // Starts a new exchange of the same request (a video job poll): the HTTP state is reset, what
@@ -54,7 +55,7 @@ class ResponseCollector final : public transport::ResponseSink {
   void keep_raw(sse::SseEvent& e, core::MonoNs ts);
   void handle_event(const sse::SseEvent& e, core::MonoNs ts, std::uint32_t read_index);
   void handle_payload(std::string_view payload, core::MonoNs ts, std::uint32_t read_index);
-  void fail(std::optional<int> code, std::string type, std::string message);
+  void fail(std::optional<int> code, core::RequestErrorType type, std::string message);
 
   const endpoint::Endpoint& endpoint_;
   records::RequestRecord& record_;
@@ -71,10 +72,9 @@ class ResponseCollector final : public transport::ResponseSink {
   core::MonoNs headers_ts_ = 0;
   core::MonoNs last_ts_ = 0;
   std::uint32_t last_read_ = 0;
-  // Tool calls by index, as they accumulate over deltas; the argument bytes they took from the
-  // content, so the reply text can leave them out.
+  // Tool calls by index, as they accumulate over deltas, and the content without their
+  // arguments.
   std::vector<endpoint::ToolCallDelta> tool_calls_;
-  std::size_t tool_argument_bytes_ = 0;
   std::string plain_text_;
   std::optional<endpoint::VideoJob> job_;
 };

@@ -12,12 +12,14 @@
 
 #include "core/cpu_time.hpp"
 #include "core/uuid.hpp"
+#include "endpoint/tool_calls.hpp"
 #include "records/raw_exchange.hpp"
 #include "worker/response_collector.hpp"
 
 namespace inferperf::worker {
 
 namespace asio = boost::asio;
+using core::RequestErrorKind;
 
 Worker::Worker(int id, const RequestPlan& plan, const core::Clock& clock,
                records::RecordQueue& queue, const WorkerEvents& events)
@@ -25,7 +27,7 @@ Worker::Worker(int id, const RequestPlan& plan, const core::Clock& clock,
   for (const Target& t : plan_.targets) {
     pools_.push_back(std::make_unique<transport::ConnectionPool>(
         io_.get_executor(), t.url, plan_.tls_context, plan_.transport.unix_socket));
-    pools_.back()->set_reuse(plan_.connection_reuse != "never");
+    pools_.back()->set_reuse(plan_.connection_reuse != ConnectionReuse::kNever);
     if (t.behaviour) pools_.back()->set_behaviour(t.behaviour);
     pools_.back()->set_local_addresses(plan_.transport.local_addresses,
                                        static_cast<std::size_t>(id));
@@ -99,7 +101,8 @@ void Worker::submit(timing::Credit credit) {
 
 void Worker::cancel_all(std::string message) {
   asio::post(io_, [this, message = std::move(message)] {
-    for (auto& [id, handle] : active_) handle->cancel("RequestCancellationError", message, 499);
+    for (auto& [id, handle] : active_)
+      handle->cancel(RequestErrorKind::kRequestCancellation, message, 499);
   });
 }
 
@@ -181,8 +184,10 @@ struct RequestDeadlines {
     timeout.expires_after(
         std::chrono::nanoseconds(static_cast<std::int64_t>(std::llround(seconds * 1e9))));
     timeout.async_wait([cancel = cancel](const boost::system::error_code& ec) {
-      if (!ec)
-        cancel->cancel("TimeoutError", "request exceeded --request-timeout-seconds", std::nullopt);
+      if (!ec) {
+        cancel->cancel(RequestErrorKind::kTimeout, "request exceeded --request-timeout-seconds",
+                       std::nullopt);
+      }
     });
   }
   // Called once the whole request is written: the cancellation clock starts there.
@@ -191,7 +196,7 @@ struct RequestDeadlines {
     cancellation.expires_after(std::chrono::nanoseconds(*after_ns));
     cancellation.async_wait([cancel = cancel](const boost::system::error_code& ec) {
       if (!ec) {
-        cancel->cancel("RequestCancellationError",
+        cancel->cancel(RequestErrorKind::kRequestCancellation,
                        "request cancelled by --request-cancellation-rate", 499);
       }
     });
@@ -236,13 +241,13 @@ void settle_outcome(records::RequestRecord& rec, const std::optional<transport::
                     ResponseCollector& collector, bool video_polled) {
   if (err && !rec.error) {
     rec.error = records::ErrorInfo{err->code, err->type, err->message};
-    rec.was_cancelled = err->type == "RequestCancellationError";
+    rec.was_cancelled = err->type.is(RequestErrorKind::kRequestCancellation);
   } else if (!err && !video_polled) {
     collector.finish(rec.end_ns);
   }
   if (rec.raw) collector.finish_raw(rec.end_ns);
   if (!rec.error && rec.content_events.empty()) {
-    rec.error = records::ErrorInfo{std::nullopt, "InvalidInferenceResultError",
+    rec.error = records::ErrorInfo{std::nullopt, RequestErrorKind::kInvalidInferenceResult,
                                    "No responses with actual content were received"};
   }
 }
@@ -274,10 +279,11 @@ std::optional<std::string> Worker::build_request(const timing::Credit& credit, s
     // A body that cannot be built (a payload template rendering invalid JSON) is a counted
     // error record, never a crash.
     rec.start_ns = rec.end_ns = clock_.now_ns();
-    rec.error = records::ErrorInfo{std::nullopt, "RequestBuildError", e.what()};
+    rec.error = records::ErrorInfo{std::nullopt, RequestErrorKind::kRequestBuild, e.what()};
     if (credit.final_turn()) {
       histories_.erase(credit.session);
-      if (plan_.connection_reuse == "sticky-user-sessions") pools_[target]->drop(credit.session);
+      if (plan_.connection_reuse == ConnectionReuse::kStickyUserSessions)
+        pools_[target]->drop(credit.session);
     }
     return std::nullopt;
   }
@@ -302,20 +308,11 @@ void Worker::thread_reply(const timing::Credit& credit, const records::RequestRe
   // kDeltasWithResponses: the file supplies the assistant messages, live replies are not
   // threaded in.
   if (conv.context_mode != dataset::ContextMode::kDeltasWithoutResponses || rec.error) return;
-  std::string reply = collector.content_text();
-  if (reply.empty()) return;
-  // The next turn carries this reply; reasoning is dropped, failed replies add nothing.
-  dataset::Turn assistant;
-  assistant.role = "assistant";
-  if (auto m = collector.assistant_message(); m.contains("tool_calls")) {
-    // Tool calls go back as an assistant message with tool_calls, so the next turn's tool
-    // results answer them.
-    assistant.messages = std::make_shared<const nlohmann::ordered_json>(
-        nlohmann::ordered_json::array({std::move(m)}));
-  } else {
-    assistant.text = std::move(reply);
-  }
-  histories_[credit.session].push_back(std::move(assistant));
+  // The next turn carries this reply (its tool calls included); reasoning is dropped, failed
+  // replies add nothing.
+  auto assistant = endpoint::assistant_history_turn(
+      collector.content_text(), collector.text_without_tool_arguments(), collector.tool_calls());
+  if (assistant) histories_[credit.session].push_back(std::move(*assistant));
 }
 
 void Worker::complete(const timing::Credit& credit, records::RequestRecord&& rec) {
@@ -353,7 +350,7 @@ void Worker::launch(timing::Credit credit) {
     // A named request, not a temporary in the co_await expression: GCC 12 destroys such
     // temporaries twice when they own memory (its std::function here).
     transport::ExchangeRequest exchange{*request, on_sent};
-    const bool sticky = plan_.connection_reuse == "sticky-user-sessions";
+    const bool sticky = plan_.connection_reuse == ConnectionReuse::kStickyUserSessions;
     if (sticky) exchange.pool_key = credit.session;
     exchange.max_body_bytes = plan_.max_response_bytes;
     auto err =

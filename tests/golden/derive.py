@@ -8,8 +8,8 @@ writes, next to itself:
   expected.csv             profile_export_aiperf.csv, byte for byte (CRLF)
   expected_records.jsonl   profile_export.jsonl, one line per profiling record
 
-Every value comes from the definitions in docs/metrics.md and the AIPerf compatibility spec
-(sections 5 and 6.3-6.5); nothing here is copied from, or produced by, the C++ code. Where those
+Every value comes from the definitions in docs/metrics.md (AIPerf's definitions);
+nothing here is copied from, or produced by, the C++ code. Where those
 documents say nothing (noted "UNDOCUMENTED" below) the choice made is written next to it.
 Standard library only: numpy's default percentile (linear) and population std are implemented here.
 
@@ -38,9 +38,9 @@ MS, SEC, KB = 1e6, 1e9, 1024.0
 
 # tag: (header, display unit, base units per display unit, kind, integral scalar, larger is better)
 # kind: R record metric (statistics), S scalar (aggregate or derived).
-# Headers, units and kinds: docs/metrics.md "Catalogue" and spec 5.3. good_request_count's header is
-# "GoodRequestCount" as in the spec's table (docs/metrics.md does not list goodput yet).
-# UNDOCUMENTED: the headers of the http_req_* metrics (the spec says only "HTTP ... (k6 naming)")
+# Headers, units and kinds: docs/metrics.md "Catalogue". good_request_count's header is
+# "GoodRequestCount" as AIPerf names it (docs/metrics.md does not list goodput yet).
+# UNDOCUMENTED: the headers of the http_req_* metrics (AIPerf says only "HTTP ... (k6 naming)")
 # and of inferperf's own metrics other than schedule_lag; the strings below are the project's
 # current names, not independently derived.
 METRICS = {
@@ -118,11 +118,11 @@ METRICS = {
     "ntpot": ("Normalized TPOT", "ms", MS, "R", False, False),
 }
 
-# Summary JSON key order (spec 6.3): AIPerf's declared fields first (input_config, was_cancelled,
+# Summary JSON key order (docs/metrics.md, Catalogue): AIPerf's declared fields first (input_config, was_cancelled,
 # error_summary, start_time and end_time sit after total_error_isl), then the other AIPerf tags in
-# "metric-processing order" - the spec gives that order only by example (time_to_first_output_token,
+# "metric-processing order" - AIPerf gives that order only by example (time_to_first_output_token,
 # prefill_throughput_per_user, total_token_throughput, usage_*, osl_mismatch_diff_pct, ...); the rest
-# follows the order of the spec's catalogue table (5.3), which agrees with the example. Then
+# follows the order of the catalogue table in docs/metrics.md, which agrees with the example. Then
 # inferperf_version and inferperf's own keys after every AIPerf key (DECISIONS.md "keys beyond
 # AIPerf"). UNDOCUMENTED: the relative order of inferperf's own keys; schedule_lag first (the one
 # docs/metrics.md lists), then the others as the project lists them.
@@ -158,7 +158,7 @@ PERCENTILES = [1, 5, 10, 25, 50, 75, 90, 95, 99]
 
 
 # ---------------------------------------------------------------------------------------------
-# Statistics (docs/metrics.md "Statistics"; spec 5.2)
+# Statistics (docs/metrics.md "Statistics")
 
 def percentile(sorted_values, q):
     """numpy.percentile(x, q), default method 'linear': position q/100*(n-1), interpolated."""
@@ -212,7 +212,7 @@ def record_values(r):
     v = {}
     isl, out, reasoning, osl = token_counts(r)
     if not is_valid(r):
-        # error_isl: "ISL of failed requests (computed when possible)" (spec 5.3). With the client
+        # error_isl: "ISL of failed requests (computed when possible)" (docs/metrics.md). With the client
         # tokenizer the ISL is the tokens of the prompt text (docs/metrics.md "Token counts"), so
         # the fixture's cancelled record gives its client count (40), not usage.prompt_tokens (42).
         # docs/metrics.md's "error_isl when the server reported prompt_tokens" describes the
@@ -260,7 +260,7 @@ def record_values(r):
         if u.get(f) is not None:  # "field sent (even 0)"
             v["usage_" + f] = float(u[f])
 
-    # Usage discrepancy (spec 5.3): abs(usage - client) / client * 100 against ISL, OSL and the
+    # Usage discrepancy (docs/metrics.md): abs(usage - client) / client * 100 against ISL, OSL and the
     # reasoning count; only with the client tokenizer (else both sides are the usage).
     # UNDOCUMENTED: a client count that is missing or 0 gives no value (division by zero).
     discrepancy, compared = False, False
@@ -281,7 +281,7 @@ def record_values(r):
         v["osl_mismatch_diff_pct"] = (osl - req) / req * 100.0
         mismatch = abs(osl - req) > min(req * OSL_MISMATCH_PCT / 100.0, OSL_MISMATCH_MAX_TOKENS)
 
-    # HTTP phases (spec 5.3, k6 naming): blocked = waiting for a connection (start -> connect start,
+    # HTTP phases (docs/metrics.md, k6 naming): blocked = waiting for a connection (start -> connect start,
     # or -> send start on a reused connection); dns 0 (UNDOCUMENTED: the records carry no DNS
     # stamps); connecting = connect end - connect start (0 when reused); sending = send end - send
     # start; waiting = first byte - send end; receiving = end - first byte; duration = end - send
@@ -313,7 +313,7 @@ def record_values(r):
     # inferperf's own metrics.
     # schedule_lag = start - intended (docs/metrics.md). UNDOCUMENTED in docs/metrics.md:
     # effective latency / TTFT. Taken as schedule lag + request latency / TTFT, i.e. measured from
-    # the intended time (spec 5.9 measures AIPerf's later effective_latency from credit_issued_ns
+    # the intended time (docs/metrics.md; it measures AIPerf's later effective_latency from credit_issued_ns
     # to end_ns; the fixture's record c has issued != intended to pin the choice down).
     stall_gaps = []
     if r["intended_ns"] > 0:
@@ -322,7 +322,7 @@ def record_values(r):
         if STREAMING:
             v["effective_time_to_first_token"] = e[0] - r["intended_ns"]
     if STREAMING:
-        # per_token_itl (spec metric-definitions.md #4): each gap split evenly over the tokens of
+        # per_token_itl (docs/metrics.md): each gap split evenly over the tokens of
         # the later event, zero gaps for tokens that arrived together (the first event's extra
         # tokens). Needs one per-event count per content event.
         per_event = r.get("client_tokens", {}).get("per_event", [])
@@ -343,7 +343,7 @@ def record_values(r):
             limit = max(STALL_FLOOR_MS * MS, STALL_MEDIAN_FACTOR * median(gaps))
             stall_gaps = [g for g in gaps if g > limit]
             v["stream_stall_count"] = float(len(stall_gaps))
-        # Cross-tool definitions (spec metric-definitions.md). UNDOCUMENTED in docs/metrics.md.
+        # Cross-tool definitions (docs/metrics.md). UNDOCUMENTED in docs/metrics.md.
         # vLLM TPOT: (latency - TTFT) / (n - 1), n = usage.completion_tokens else the OSL.
         n = u.get("completion_tokens", osl)
         if n is not None and n >= 2:
@@ -361,7 +361,7 @@ def record_values(r):
         if osl:
             v["ntpot"] = latency / osl
 
-    # Goodput (spec 5.4): every objective met; a missing value is not good.
+    # Goodput (docs/metrics.md): every objective met; a missing value is not good.
     good = True
     for tag, threshold in GOODPUT.items():
         info = METRICS[tag]
@@ -405,7 +405,7 @@ def main():
         else:
             errors += 1
 
-    # Aggregates and derived values (docs/metrics.md "Catalogue"; spec 5.3-5.5), base units.
+    # Aggregates and derived values (docs/metrics.md "Catalogue"), base units.
     scalars = {}
     if valid:
         first_start = min(r["start_ns"] for r in valid)
@@ -462,7 +462,7 @@ def main():
         json.dump(summary, f, indent=2)
         f.write("\n")
 
-    # CSV (spec 6.4; docs/metrics.md): record metrics sorted by tag, then one empty row, then the
+    # CSV (docs/metrics.md): record metrics sorted by tag, then one empty row, then the
     # scalars sorted by tag. inferperf's own rows come after every AIPerf row (DECISIONS.md: every
     # extra metric comes after all AIPerf keys), sorted by tag among themselves.
     def label(tag):
@@ -501,7 +501,7 @@ def main():
     with open(os.path.join(HERE, "expected.csv"), "w", encoding="utf-8", newline="") as f:
         f.write("".join(row + "\r\n" for row in rows))
 
-    # profile_export.jsonl (spec 6.5; docs/metrics.md): profiling records in file order.
+    # profile_export.jsonl (docs/metrics.md): profiling records in file order.
     # Metadata: wall-clock stamps as in the records file (identity anchor). request_end_ns = the
     # last event of any kind (last_event_ns), else the exchange end (docs/metrics.md "Notes on
     # definitions"). UNDOCUMENTED: worker_id "worker_<n>", record_processor_id "collector" and

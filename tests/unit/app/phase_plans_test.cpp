@@ -3,10 +3,17 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <string>
+#include <vector>
+
 #include "config/cli.hpp"
+#include "core/file_names.hpp"
 
 namespace inferperf::app {
 namespace {
+
+namespace fs = std::filesystem;
 
 config::RunConfig parse(std::vector<std::string> extra) {
   std::vector<std::string> args = {"profile", "-m", "org/model"};
@@ -68,30 +75,29 @@ TEST(PhasePlans, FixedScheduleTakesItsZero) {
   EXPECT_EQ(p.schedule_zero_ms, 1234.0);
 }
 
-}  // namespace
-}  // namespace inferperf::app
+config::RunConfig with_model(const std::string& model) {
+  auto o = config::parse_command_line({"profile", "-m", model, "--concurrency", "2"});
+  EXPECT_EQ(o.action, config::CliOutcome::Action::kProfile) << o.message;
+  return o.config;
+}
 
-#include "app/export_names.hpp"
-
-namespace inferperf::app {
-namespace {
-
-TEST(ExportNames, DefaultsAndPrefixWithItsSuffixStrippedOnce) {
-  const ExportNames d = export_names("");
-  EXPECT_EQ(d.summary_json, "profile_export_aiperf.json");
-  EXPECT_EQ(d.records_jsonl, "profile_export.jsonl");
-  EXPECT_EQ(d.timeslices_csv, "profile_export_aiperf_timeslices.csv");
-  for (const char* given : {"run1", "run1.json", "run1.csv", "run1_raw.jsonl",
-                            "run1_timeslices.json", "run1_server_metrics.parquet"}) {
-    const ExportNames n = export_names(given);
-    EXPECT_EQ(n.summary_json, "run1.json") << given;
-    EXPECT_EQ(n.summary_csv, "run1.csv") << given;
-    EXPECT_EQ(n.records_jsonl, "run1.jsonl") << given;
-    EXPECT_EQ(n.raw_jsonl, "run1_raw.jsonl") << given;
-    EXPECT_EQ(n.timeslices_csv, "run1_timeslices.csv") << given;
-    EXPECT_EQ(n.timeslices_json, "run1_timeslices.json") << given;
+TEST(ArtifactLeaf, DataDerivedModelNamesStayOneComponent) {
+  EXPECT_EQ(artifact_leaf(with_model("org/model")), "org_model-openai-chat-concurrency2");
+  EXPECT_EQ(artifact_leaf(with_model("..")), "_.-openai-chat-concurrency2");
+  EXPECT_EQ(artifact_leaf(with_model("../../etc")), "_._.._etc-openai-chat-concurrency2");
+  EXPECT_EQ(artifact_leaf(with_model("/abs/m")), "_abs_m-openai-chat-concurrency2");
+  EXPECT_EQ(artifact_leaf(with_model(std::string("a\0b\nc", 5))), "a_b_c-openai-chat-concurrency2");
+  for (const std::string& model :
+       {std::string("x/../../y"), std::string(".."), std::string(400, 'm'), std::string("a\\b"),
+        std::string("\x01\x02")}) {
+    const std::string leaf = artifact_leaf(with_model(model));
+    EXPECT_EQ(leaf.find('/'), std::string::npos) << leaf;
+    EXPECT_FALSE(core::has_control_chars(leaf)) << leaf;
+    EXPECT_LE(leaf.size(), core::kMaxFileNameBytes) << leaf;
+    EXPECT_TRUE(leaf.ends_with("-openai-chat-concurrency2")) << leaf;  // the stimulus is kept
+    EXPECT_EQ(fs::path("artifacts") / leaf, (fs::path("artifacts") / leaf).lexically_normal());
+    EXPECT_EQ((fs::path("artifacts") / leaf).parent_path(), fs::path("artifacts"));
   }
-  EXPECT_EQ(export_names("a.json.json").summary_json, "a.json.json") << "stripped once";
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
-// Load-mode selection and validation (spec 1.3): every invalid combination is its own clear error
-// with exit code 2; valid ones resolve to the documented defaults.
+// Load-mode selection and validation (docs/architecture.md, Credit flow): every invalid combination
+// is its own clear error with exit code 2; valid ones resolve to the documented defaults.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -146,7 +146,8 @@ TEST(LoadModes, FixedScheduleNeedsNoStopConditionAndAddsNoConcurrency) {
   ASSERT_EQ(o.action, CliOutcome::Action::kProfile) << o.message;
   EXPECT_FALSE(o.config.load.concurrency.has_value());
   EXPECT_FALSE(o.config.load.request_count.has_value());
-  EXPECT_EQ(o.config.input.sampling_strategy, "sequential") << "files default to sequential";
+  EXPECT_EQ(o.config.input.sampling_strategy, SamplingStrategy::kSequential)
+      << "files default to sequential";
   EXPECT_TRUE(o.config.warnings.empty());
 }
 
@@ -171,7 +172,7 @@ TEST(LoadModes, UserCentricAddsNoDefaultsAndWaitsForEveryReply) {
   EXPECT_EQ(*l.num_users, 4);
   EXPECT_FALSE(l.concurrency.has_value()) << "no ceiling unless asked";
   EXPECT_FALSE(l.request_count.has_value());
-  EXPECT_TRUE(std::isinf(o.config.grace_period_s())) << "spec: grace defaults to infinity";
+  EXPECT_TRUE(std::isinf(o.config.grace_period_s())) << "grace defaults to infinity";
   EXPECT_TRUE(o.config.warnings.empty());
 }
 
@@ -180,14 +181,14 @@ TEST(LoadModes, SeveralUrlsAreRoundRobin) {
       parse_command_line({"profile", "-m", "x", "--url", "http://a:1,http://b:2", "--url", "c:3"});
   ASSERT_EQ(o.action, CliOutcome::Action::kProfile) << o.message;
   EXPECT_EQ(o.config.endpoint.urls, (std::vector<std::string>{"http://a:1", "http://b:2", "c:3"}));
-  EXPECT_EQ(o.config.endpoint.url_strategy, "round_robin");
+  EXPECT_EQ(o.config.endpoint.url_strategy, UrlStrategy::kRoundRobin);
 }
 
 TEST(LoadModes, RateAloneIsPoissonWithTenRequests) {
   const CliOutcome o = parse_command_line({"profile", "-m", "x", "--request-rate", "2.5"});
   ASSERT_EQ(o.action, CliOutcome::Action::kProfile) << o.message;
   const auto& l = o.config.load;
-  EXPECT_EQ(l.arrival_pattern, "poisson");
+  EXPECT_EQ(l.arrival_pattern, ArrivalPattern::kPoisson);
   EXPECT_EQ(*l.request_rate, 2.5);
   EXPECT_FALSE(l.concurrency.has_value()) << "no ceiling unless asked";
   EXPECT_EQ(*l.request_count, 10);
@@ -198,14 +199,14 @@ TEST(LoadModes, SmoothnessSelectsGamma) {
   const CliOutcome o = parse_command_line({"profile", "-m", "x", "--request-rate", "4",
                                            "--vllm-burstiness", "0.5", "--request-count", "3"});
   ASSERT_EQ(o.action, CliOutcome::Action::kProfile) << o.message;
-  EXPECT_EQ(o.config.load.arrival_pattern, "gamma");
+  EXPECT_EQ(o.config.load.arrival_pattern, ArrivalPattern::kGamma);
   EXPECT_EQ(*o.config.load.smoothness, 0.5);
 }
 
 TEST(LoadModes, NoRateIsABurstWithConcurrencyOneAndTwentyOrTenRequests) {
   const CliOutcome o = parse_command_line({"profile", "-m", "x"});
   ASSERT_EQ(o.action, CliOutcome::Action::kProfile) << o.message;
-  EXPECT_EQ(o.config.load.arrival_pattern, "concurrency_burst");
+  EXPECT_EQ(o.config.load.arrival_pattern, ArrivalPattern::kConcurrencyBurst);
   EXPECT_EQ(*o.config.load.concurrency, 1);
   EXPECT_EQ(*o.config.load.request_count, 10);
   const CliOutcome big = parse_command_line({"profile", "-m", "x", "--concurrency", "16"});
@@ -223,11 +224,11 @@ TEST(LoadModes, SessionsAreAStopConditionAndWarmupFallsBack) {
   EXPECT_EQ(*l.num_sessions, 6);
   EXPECT_TRUE(l.warmup_enabled);
   EXPECT_EQ(*l.warmup.request_rate, 3.0);
-  EXPECT_EQ(l.warmup.arrival_pattern, "poisson");
+  EXPECT_EQ(l.warmup.arrival_pattern, ArrivalPattern::kPoisson);
   EXPECT_EQ(*l.warmup.concurrency, 4);
   EXPECT_EQ(o.config.input.turn_mean, 3.0);
   EXPECT_EQ(o.config.input.turn_delay_mean_ms, 20.0);
-  EXPECT_EQ(o.config.input.sampling_strategy, "sequential");
+  EXPECT_EQ(o.config.input.sampling_strategy, SamplingStrategy::kSequential);
 }
 
 TEST(LoadModes, WarmupOwnLoadOverridesProfiling) {
@@ -236,7 +237,7 @@ TEST(LoadModes, WarmupOwnLoadOverridesProfiling) {
                           "--warmup-duration", "2", "--warmup-request-rate", "50"});
   ASSERT_EQ(o.action, CliOutcome::Action::kProfile) << o.message;
   const auto& w = o.config.load.warmup;
-  EXPECT_EQ(w.arrival_pattern, "poisson");
+  EXPECT_EQ(w.arrival_pattern, ArrivalPattern::kPoisson);
   EXPECT_EQ(*w.request_rate, 50.0);
   EXPECT_EQ(*w.concurrency, 8) << "the profiling concurrency is the warmup ceiling";
 }

@@ -32,7 +32,9 @@ TEST(ByteSize, FormatsInTheLargestUnitAtOrAboveOne) {
   EXPECT_EQ(format_byte_size(3ull << 40), "3.0 TiB");
 }
 
-TEST(ByteSize, PhysicalMemoryIsKnownOnLinux) { EXPECT_GT(physical_memory_bytes(), 1ull << 26); }
+TEST(ByteSize, PhysicalMemoryIsKnownOnLinux) {
+  EXPECT_GT(physical_memory_bytes(), 1ull << 26);
+}
 
 }  // namespace
 }  // namespace inferperf::core

@@ -182,7 +182,9 @@ TEST(Result, HoldsValueOrError) {
 
 namespace {
 
-TEST(Excerpt, ShortTextIsQuotedWhole) { EXPECT_EQ(inferperf::core::excerpt("abc"), "abc"); }
+TEST(Excerpt, ShortTextIsQuotedWhole) {
+  EXPECT_EQ(inferperf::core::excerpt("abc"), "abc");
+}
 
 TEST(Excerpt, LongTextIsCutToTheLimitWithItsSize) {
   const std::string big(200'000'000, 'w');

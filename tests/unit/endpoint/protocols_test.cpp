@@ -1,5 +1,5 @@
-// Request bodies (golden JSON written from the spec's section 2.3) and response decoding for
-// every endpoint besides chat and completions, on responses written by hand in the formats of
+// Request bodies (golden JSON written from docs/endpoints.md, Request bodies) and response decoding
+// for every endpoint besides chat and completions, on responses written by hand in the formats of
 // vLLM, SGLang, Hugging Face TGI/TEI, llama.cpp, OpenAI, Cohere, NIM and Anthropic.
 #include <gtest/gtest.h>
 

@@ -59,7 +59,7 @@ RequestRecord error_record(std::optional<int> code, std::string type, std::strin
                            std::int64_t start) {
   RequestRecord r;
   r.start_ns = start;
-  r.error = ErrorInfo{code, std::move(type), std::move(message)};
+  r.error = ErrorInfo{code, inferperf::core::RequestErrorType::from_name(type), std::move(message)};
   return r;
 }
 

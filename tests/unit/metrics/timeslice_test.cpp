@@ -38,7 +38,7 @@ RequestRecord error_record(std::int64_t credit, double start_s) {
   RequestRecord r;
   r.credit_num = credit;
   r.start_ns = kT0 + static_cast<std::int64_t>(start_s * 1e9);
-  r.error = ErrorInfo{500, "HTTPError", "boom"};
+  r.error = ErrorInfo{500, inferperf::core::RequestErrorKind::kHttp, "boom"};
   return r;
 }
 

@@ -62,25 +62,27 @@ TEST(Rankings, SortedByScoreOnePerPassage) {
   FixedReply r;
   ASSERT_FALSE(ranking_reply(
       R"({"model":"r","query":{"text":"cat food"},"passages":[{"text":"a"},{"text":"cat food"},{"text":"b"}]})",
-      RankingFlavor::Nim, nullptr, r));
+      RankingFlavor::kNim, nullptr, r));
   auto j = json::parse(r.body);
   ASSERT_EQ(j["rankings"].size(), 3u);
   EXPECT_EQ(r.units, 3);
   for (std::size_t i = 1; i < 3; ++i)
     EXPECT_GE(j["rankings"][i - 1]["logit"].get<double>(), j["rankings"][i]["logit"].get<double>());
-  ASSERT_FALSE(ranking_reply(R"({"query":"q","texts":["x","y"]})", RankingFlavor::Tei, nullptr, r));
+  ASSERT_FALSE(
+      ranking_reply(R"({"query":"q","texts":["x","y"]})", RankingFlavor::kTei, nullptr, r));
   j = json::parse(r.body);
   ASSERT_TRUE(j.is_array());
   EXPECT_EQ(j.size(), 2u);
   EXPECT_TRUE(j[0].contains("score"));
   ASSERT_FALSE(ranking_reply(R"({"model":"c","query":"q","documents":["x","y","z"],"top_n":2})",
-                             RankingFlavor::Cohere, nullptr, r));
+                             RankingFlavor::kCohere, nullptr, r));
   j = json::parse(r.body);
   EXPECT_EQ(j["results"].size(), 2u);
   EXPECT_TRUE(j["id"].get<std::string>().starts_with("rank-"));
-  EXPECT_EQ(ranking_reply(R"({"query":"q"})", RankingFlavor::Tei, nullptr, r)->status, 422);
-  EXPECT_EQ(ranking_reply(R"({"query":"q","passages":[]})", RankingFlavor::Nim, nullptr, r)->status,
-            422);
+  EXPECT_EQ(ranking_reply(R"({"query":"q"})", RankingFlavor::kTei, nullptr, r)->status, 422);
+  EXPECT_EQ(
+      ranking_reply(R"({"query":"q","passages":[]})", RankingFlavor::kNim, nullptr, r)->status,
+      422);
 }
 
 TEST(ImageRetrieval, OneEntryPerImage) {
@@ -162,14 +164,14 @@ TEST(Video, JobProgressesWithTheClock) {
   const auto mid = json::parse(*jobs.get(id, t0 + 200ms));
   EXPECT_EQ(mid["status"], "in_progress");
   EXPECT_EQ(mid["progress"], 50);
-  EXPECT_EQ(jobs.content(id, t0 + 200ms), VideoJobs::ContentState::NotReady);
+  EXPECT_EQ(jobs.content(id, t0 + 200ms), VideoJobs::ContentState::kNotReady);
   const auto done = json::parse(*jobs.get(id, t0 + 300ms));
   EXPECT_EQ(done["status"], "completed");
   EXPECT_EQ(done["progress"], 100);
   EXPECT_EQ(done["completed_at"], 1001);
-  EXPECT_EQ(jobs.content(id, t0 + 300ms), VideoJobs::ContentState::Ready);
+  EXPECT_EQ(jobs.content(id, t0 + 300ms), VideoJobs::ContentState::kReady);
   EXPECT_FALSE(jobs.get("video_nope", t0));
-  EXPECT_EQ(jobs.content("video_nope", t0), VideoJobs::ContentState::Unknown);
+  EXPECT_EQ(jobs.content("video_nope", t0), VideoJobs::ContentState::kUnknown);
   // Zero timing (--fast): completed at once; a failing job ends failed with an error.
   const std::string fast = json::parse(jobs.create(r, t0, 1000, 0ms, 0ms, false))["id"];
   EXPECT_EQ(json::parse(*jobs.get(fast, t0))["status"], "completed");
@@ -177,7 +179,7 @@ TEST(Video, JobProgressesWithTheClock) {
   const auto failed = json::parse(*jobs.get(bad, t0));
   EXPECT_EQ(failed["status"], "failed");
   EXPECT_TRUE(failed["error"].contains("code"));
-  EXPECT_EQ(jobs.content(bad, t0), VideoJobs::ContentState::NotReady);
+  EXPECT_EQ(jobs.content(bad, t0), VideoJobs::ContentState::kNotReady);
 }
 
 std::string run_stream(auto& s, const GenerationPlan& plan) {

@@ -108,7 +108,7 @@ void expect_same(const RequestRecord& a, const RequestRecord& b) {
   ASSERT_EQ(a.error.has_value(), b.error.has_value());
   if (a.error) {
     EXPECT_EQ(a.error->code, b.error->code);
-    EXPECT_EQ(a.error->type, b.error->type);
+    EXPECT_EQ(a.error->type.name(), b.error->type.name());
     EXPECT_EQ(a.error->message, b.error->message);
   }
   EXPECT_EQ(a.was_cancelled, b.was_cancelled);
@@ -149,7 +149,8 @@ TEST(RecordJsonl, RoundTripsErrorRecord) {
   r.start_ns = 77;
   r.end_ns = 99;
   r.status = 503;
-  r.error = ErrorInfo{503, "Service Unavailable", "overloaded"};
+  r.error =
+      ErrorInfo{503, inferperf::core::RequestErrorType::http("Service Unavailable"), "overloaded"};
   auto back = record_from_json(nlohmann::json::parse(record_to_json(r, kIdentity).dump()));
   ASSERT_TRUE(back.ok()) << back.error().message;
   expect_same(*back, r);
@@ -160,7 +161,7 @@ TEST(RecordJsonl, RoundTripsErrorRecord) {
 TEST(RecordJsonl, RoundTripsErrorWithoutCode) {
   RequestRecord r;
   r.start_ns = 1;
-  r.error = ErrorInfo{std::nullopt, "ResponseParseError", "bad"};
+  r.error = ErrorInfo{std::nullopt, inferperf::core::RequestErrorKind::kResponseParse, "bad"};
   const auto j = record_to_json(r, kIdentity);
   EXPECT_TRUE(j["error"]["code"].is_null());
   auto back = record_from_json(nlohmann::json::parse(j.dump()));

@@ -55,7 +55,8 @@ TEST(RecordLine, EveryOptionalPartMatches) {
   r.client_tokens.output = 8;
   r.client_tokens.reasoning = 0;
   r.client_tokens.per_event = {1, 2, 0, 5};
-  r.error = ErrorInfo{503, "ServerError", "busy \"now\""};
+  r.error =
+      ErrorInfo{503, inferperf::core::RequestErrorType::from_name("ServerError"), "busy \"now\""};
   r.was_cancelled = true;
   r.connection_reused = true;
   EXPECT_EQ(fast(r), reference(r));
@@ -113,7 +114,9 @@ TEST(RecordLine, RandomRecordsMatch) {
                                               byte_string(3)});
     }
     if (rng() % 3 == 0) r.usage.completion_tokens = static_cast<std::int64_t>(rng() % 500);
-    if (rng() % 4 == 0) r.error = ErrorInfo{std::nullopt, "X", byte_string(20)};
+    if (rng() % 4 == 0)
+      r.error = ErrorInfo{std::nullopt, inferperf::core::RequestErrorType::from_name("X"),
+                          byte_string(20)};
     if (rng() % 5 == 0) r.video_inference_time_s = static_cast<double>(rng() % 100000) / 7.0;
     ASSERT_EQ(fast(r), reference(r)) << "record " << i;
   }

@@ -90,7 +90,8 @@ TEST(RawJsonl, SecretExtraInputsAreRedactedInThePayload) {
 TEST(RawJsonl, NonStreamingErrorLine) {
   RequestRecord r = base_record();
   r.status = 500;
-  r.error = ErrorInfo{500, "Internal Server Error", R"({"detail":"boom"})"};
+  r.error = ErrorInfo{500, inferperf::core::RequestErrorType::http("Internal Server Error"),
+                      R"({"detail":"boom"})"};
   auto raw = std::make_shared<RawExchange>();
   raw->payload = R"({"b":1,"a":2})";
   raw->responses.push_back(RawResponse{1500, {}, R"({"detail":"boom"})", "application/json"});
@@ -110,7 +111,8 @@ TEST(RawJsonl, NoResponseHasNullStatus) {
   r.headers_ns = 0;
   r.last_event_ns = 0;
   r.was_cancelled = true;
-  r.error = ErrorInfo{std::nullopt, "ConnectionRefusedError", "refused"};
+  r.error =
+      ErrorInfo{std::nullopt, inferperf::core::RequestErrorKind::kConnectionRefused, "refused"};
   r.raw = std::make_shared<RawExchange>();
   r.raw->payload = "not json";
   const auto line = nlohmann::ordered_json::parse(raw_jsonl_line(r, context()));

@@ -9,10 +9,10 @@
 
 namespace {
 
+using inferperf::core::Stats;
 using inferperf::metrics::BenchmarkResult;
 using inferperf::metrics::find_metric;
 using inferperf::metrics::MetricResult;
-using inferperf::metrics::Stats;
 using inferperf::metrics::Timeslice;
 using inferperf::report::ReportContext;
 using inferperf::report::summary_json;

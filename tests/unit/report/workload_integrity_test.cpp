@@ -13,7 +13,9 @@ records::RequestRecord rec(const std::string& conv, int turn, bool ok,
   r.phase = phase;
   r.conversation_id = conv;
   r.turn_index = turn;
-  if (!ok) r.error = records::ErrorInfo{std::nullopt, "ServerDisconnectedError", "x"};
+  if (!ok)
+    r.error = records::ErrorInfo{std::nullopt,
+                                 inferperf::core::RequestErrorKind::kServerDisconnected, "x"};
   return r;
 }
 

@@ -99,7 +99,7 @@ std::string chunked(std::size_t chunks, std::size_t chunk_bytes) {
 
 void expect_too_large(const Outcome& o, const std::string& limit_text) {
   ASSERT_TRUE(o.error.has_value());
-  EXPECT_EQ(o.error->type, "ResponseTooLargeError");
+  EXPECT_EQ(o.error->type.name(), "ResponseTooLargeError");
   EXPECT_EQ(o.error->message, "response body exceeded --max-response-bytes (" + limit_text + ")");
   EXPECT_FALSE(o.error->code.has_value());
   EXPECT_EQ(o.idle_after, 0u) << "a connection left mid-body must not be reused";

@@ -31,7 +31,7 @@ records::RequestRecord reply(core::MonoNs start, core::MonoNs ttft, core::MonoNs
 records::RequestRecord failure(const std::string& type) {
   records::RequestRecord r;
   r.start_ns = 5 * kSec;
-  r.error = records::ErrorInfo{500, type, "boom"};
+  r.error = records::ErrorInfo{500, inferperf::core::RequestErrorType::from_name(type), "boom"};
   return r;
 }
 

@@ -7,12 +7,15 @@
 #include <string>
 
 #include "core/version.hpp"
+#include "endpoint/tool_calls.hpp"
 #include "records/raw_exchange.hpp"
 #include "worker/request_plan.hpp"
 
 namespace {
 
 using inferperf::config::EndpointType;
+using inferperf::endpoint::assistant_history_message;
+using inferperf::endpoint::assistant_history_turn;
 using inferperf::endpoint::make_endpoint;
 using inferperf::records::ContentEvent;
 using inferperf::records::RawExchange;
@@ -97,7 +100,8 @@ TEST(ResponseCollector, ToolCallDeltasBecomeTheAssistantMessage) {
   // Metrics see the arguments as output (documented deviation) ...
   EXPECT_EQ(f.collector.content_text(), "Let me look.{\"cmd\":\"ls\"}{}");
   // ... the next turn gets an assistant message with the calls, text without the arguments.
-  const auto m = f.collector.assistant_message();
+  const auto m = assistant_history_message(f.collector.text_without_tool_arguments(),
+                                           f.collector.tool_calls());
   EXPECT_EQ(m["role"], "assistant");
   EXPECT_EQ(m["content"], "Let me look.");
   ASSERT_EQ(m["tool_calls"].size(), 2u);
@@ -112,8 +116,13 @@ TEST(ResponseCollector, ToolCallDeltasBecomeTheAssistantMessage) {
   plain.collector.on_headers(200, "OK", "text/event-stream", 90);
   plain.collector.on_body(chunk(R"({"content":"hi"})") + kDone, 100, 0);
   plain.collector.finish(200);
-  EXPECT_EQ(plain.collector.assistant_message(),
-            (nlohmann::ordered_json{{"role", "assistant"}, {"content", "hi"}}));
+  const auto turn = assistant_history_turn(plain.collector.content_text(),
+                                           plain.collector.text_without_tool_arguments(),
+                                           plain.collector.tool_calls());
+  ASSERT_TRUE(turn.has_value());
+  EXPECT_EQ(turn->role, "assistant");
+  EXPECT_EQ(turn->text, "hi");
+  EXPECT_EQ(turn->messages, nullptr);
 }
 
 TEST(ResponseCollector, EventSplitAcrossReadsTakesTheCompletingRead) {
@@ -164,7 +173,7 @@ TEST(ResponseCollector, SseErrorEventUsesTheComment) {
   f.collector.finish(200);
   ASSERT_TRUE(f.record.error.has_value());
   EXPECT_EQ(f.record.error->code, 502);
-  EXPECT_EQ(f.record.error->type, "SSEResponseError");
+  EXPECT_EQ(f.record.error->type.name(), "SSEResponseError");
   EXPECT_EQ(f.record.error->message, "mock fault error-event");
   ASSERT_EQ(f.record.content_events.size(), 1u);  // nothing after the error
   EXPECT_EQ(f.record.content_events[0].content, "a");
@@ -187,7 +196,7 @@ TEST(ResponseCollector, MalformedChunkIsAParseError) {
   EXPECT_FALSE(f.collector.wants_more());
   ASSERT_TRUE(f.record.error.has_value());
   EXPECT_FALSE(f.record.error->code.has_value());
-  EXPECT_EQ(f.record.error->type, "ResponseParseError");
+  EXPECT_EQ(f.record.error->type.name(), "ResponseParseError");
   EXPECT_EQ(f.record.error->message.rfind("response is not a JSON object: ", 0), 0u)
       << f.record.error->message;
 }
@@ -207,7 +216,7 @@ TEST(ResponseCollector, SseEventOverTheCapIsOneErrorNamingTheFlag) {
   f.collector.finish(130);
   ASSERT_TRUE(f.record.error.has_value());
   EXPECT_FALSE(f.record.error->code.has_value());
-  EXPECT_EQ(f.record.error->type, "SSEEventTooLargeError");
+  EXPECT_EQ(f.record.error->type.name(), "SSEEventTooLargeError");
   EXPECT_EQ(f.record.error->message, "SSE event exceeded --max-sse-event-bytes (4.0 KiB)");
   ASSERT_EQ(f.record.content_events.size(), 1u);  // what came before is kept
   EXPECT_EQ(f.record.content_events[0].content, "a");
@@ -220,7 +229,7 @@ TEST(ResponseCollector, SseEventCapSurvivesARestart) {
   f.collector.on_headers(200, "OK", "text/event-stream", 90);
   f.collector.on_body("data: " + std::string(100, 'y'), 100, 0);
   ASSERT_TRUE(f.record.error.has_value());
-  EXPECT_EQ(f.record.error->type, "SSEEventTooLargeError");
+  EXPECT_EQ(f.record.error->type.name(), "SSEEventTooLargeError");
 }
 
 TEST(ResponseCollector, HttpErrorStatusCarriesReasonAndBody) {
@@ -232,7 +241,7 @@ TEST(ResponseCollector, HttpErrorStatusCarriesReasonAndBody) {
   ASSERT_TRUE(f.record.error.has_value());
   EXPECT_EQ(f.record.status, 500);
   EXPECT_EQ(f.record.error->code, 500);
-  EXPECT_EQ(f.record.error->type, "Internal Server Error");
+  EXPECT_EQ(f.record.error->type.name(), "Internal Server Error");
   EXPECT_EQ(f.record.error->message, R"({"detail":"Simulated error"})");
   EXPECT_TRUE(f.record.content_events.empty());
 }
@@ -243,7 +252,7 @@ TEST(ResponseCollector, HttpErrorWithoutReasonOrBody) {
   f.collector.finish(120);
   ASSERT_TRUE(f.record.error.has_value());
   EXPECT_EQ(f.record.error->code, 404);
-  EXPECT_EQ(f.record.error->type, "HTTPError");
+  EXPECT_EQ(f.record.error->type.name(), "HTTPError");
   EXPECT_EQ(f.record.error->message, "HTTP 404");
 }
 

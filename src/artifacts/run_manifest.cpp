@@ -1,11 +1,11 @@
-#include "app/run_manifest.hpp"
+#include "artifacts/run_manifest.hpp"
 
 #include <fstream>
 #include <sstream>
 
 #include "report/exporters.hpp"
 
-namespace inferperf::app {
+namespace inferperf::artifacts {
 
 namespace {
 
@@ -166,4 +166,4 @@ core::Result<RunManifest> read_manifest(const std::filesystem::path& dir) {
   }
 }
 
-}  // namespace inferperf::app
+}  // namespace inferperf::artifacts

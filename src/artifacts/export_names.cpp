@@ -1,12 +1,10 @@
-#include "app/export_names.hpp"
+#include "artifacts/export_names.hpp"
 
 #include <array>
 
-#include "app/run_manifest.hpp"
 #include "core/file_names.hpp"
-#include "records/record_jsonl.hpp"
 
-namespace inferperf::app {
+namespace inferperf::artifacts {
 
 namespace {
 
@@ -64,9 +62,9 @@ ExportNames export_names(const std::string& given) {
   return n;
 }
 
-}  // namespace inferperf::app
+}  // namespace inferperf::artifacts
 
-namespace inferperf::app {
+namespace inferperf::artifacts {
 
 std::string check_export_prefix(std::string& prefix, std::string& warning) {
   if (prefix.empty()) return "";
@@ -93,7 +91,8 @@ std::string check_export_prefix(std::string& prefix, std::string& warning) {
        {&n.summary_json, &n.summary_csv, &n.records_jsonl, &n.raw_jsonl, &n.timeslices_csv,
         &n.timeslices_json, &n.gpu_telemetry_jsonl, &n.server_metrics_json, &n.server_metrics_csv,
         &n.server_metrics_jsonl}) {
-    for (const char* own : {"inputs.json", records::kRecordsFileName, kManifestFileName, "logs"}) {
+    for (const char* own :
+         {kInputsFileName, kRecordsFileName, kManifestFileName, kLogsFolderName}) {
       if (*f == own)
         return flag + " '" + prefix + "' would overwrite the run's own " + own + "; choose another";
     }
@@ -101,4 +100,4 @@ std::string check_export_prefix(std::string& prefix, std::string& warning) {
   return "";
 }
 
-}  // namespace inferperf::app
+}  // namespace inferperf::artifacts

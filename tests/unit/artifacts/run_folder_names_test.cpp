@@ -1,5 +1,6 @@
-// Everything that names a file in the artifact folder: the folder's leaf from the model name, the
-// export prefix, and the check that the folder can be written before anything is sent.
+// The names of the files in the artifact folder: the export prefix (checked, reduced to a file
+// name, never able to name a file outside the folder) and the check that the folder can be written
+// before anything is sent.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -7,41 +8,33 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <utility>
+#include <vector>
 
-#include "app/artifact_folder.hpp"
-#include "app/export_names.hpp"
-#include "app/phase_plans.hpp"
-#include "config/cli.hpp"
-#include "core/file_names.hpp"
+#include "artifacts/artifact_folder.hpp"
+#include "artifacts/export_names.hpp"
 
-namespace inferperf::app {
+namespace inferperf::artifacts {
 namespace {
 
 namespace fs = std::filesystem;
 
-config::RunConfig with_model(const std::string& model) {
-  auto o = config::parse_command_line({"profile", "-m", model, "--concurrency", "2"});
-  EXPECT_EQ(o.action, config::CliOutcome::Action::kProfile) << o.message;
-  return o.config;
-}
-
-TEST(ArtifactLeaf, DataDerivedModelNamesStayOneComponent) {
-  EXPECT_EQ(artifact_leaf(with_model("org/model")), "org_model-openai-chat-concurrency2");
-  EXPECT_EQ(artifact_leaf(with_model("..")), "_.-openai-chat-concurrency2");
-  EXPECT_EQ(artifact_leaf(with_model("../../etc")), "_._.._etc-openai-chat-concurrency2");
-  EXPECT_EQ(artifact_leaf(with_model("/abs/m")), "_abs_m-openai-chat-concurrency2");
-  EXPECT_EQ(artifact_leaf(with_model(std::string("a\0b\nc", 5))), "a_b_c-openai-chat-concurrency2");
-  for (const std::string& model :
-       {std::string("x/../../y"), std::string(".."), std::string(400, 'm'), std::string("a\\b"),
-        std::string("\x01\x02")}) {
-    const std::string leaf = artifact_leaf(with_model(model));
-    EXPECT_EQ(leaf.find('/'), std::string::npos) << leaf;
-    EXPECT_FALSE(core::has_control_chars(leaf)) << leaf;
-    EXPECT_LE(leaf.size(), core::kMaxFileNameBytes) << leaf;
-    EXPECT_TRUE(leaf.ends_with("-openai-chat-concurrency2")) << leaf;  // the stimulus is kept
-    EXPECT_EQ(fs::path("artifacts") / leaf, (fs::path("artifacts") / leaf).lexically_normal());
-    EXPECT_EQ((fs::path("artifacts") / leaf).parent_path(), fs::path("artifacts"));
+TEST(ExportNames, DefaultsAndPrefixWithItsSuffixStrippedOnce) {
+  const ExportNames d = export_names("");
+  EXPECT_EQ(d.summary_json, "profile_export_aiperf.json");
+  EXPECT_EQ(d.records_jsonl, "profile_export.jsonl");
+  EXPECT_EQ(d.timeslices_csv, "profile_export_aiperf_timeslices.csv");
+  for (const char* given : {"run1", "run1.json", "run1.csv", "run1_raw.jsonl",
+                            "run1_timeslices.json", "run1_server_metrics.parquet"}) {
+    const ExportNames n = export_names(given);
+    EXPECT_EQ(n.summary_json, "run1.json") << given;
+    EXPECT_EQ(n.summary_csv, "run1.csv") << given;
+    EXPECT_EQ(n.records_jsonl, "run1.jsonl") << given;
+    EXPECT_EQ(n.raw_jsonl, "run1_raw.jsonl") << given;
+    EXPECT_EQ(n.timeslices_csv, "run1_timeslices.csv") << given;
+    EXPECT_EQ(n.timeslices_json, "run1_timeslices.json") << given;
   }
+  EXPECT_EQ(export_names("a.json.json").summary_json, "a.json.json") << "stripped once";
 }
 
 TEST(ExportPrefix, AFileNameIsUsedAsGiven) {
@@ -168,4 +161,4 @@ TEST_F(ArtifactFolder, ExportNamesTakenByFoldersAreErrors) {
 }
 
 }  // namespace
-}  // namespace inferperf::app
+}  // namespace inferperf::artifacts

@@ -6,13 +6,12 @@
 #include <optional>
 #include <string>
 
-#include "app/results.hpp"
+#include "artifacts/export_settings.hpp"
+#include "artifacts/run_folder.hpp"
 #include "core/error.hpp"
 #include "report/report_context.hpp"
 
-namespace inferperf::app {
-
-inline constexpr const char* kManifestFileName = "inferperf_run.json";
+namespace inferperf::artifacts {
 
 // What `analyze` needs to count client tokens itself when the run died before counting them:
 // the tokenizer file and how the sessions' requests carried their history.
@@ -34,4 +33,4 @@ core::Result<bool> write_manifest(const std::filesystem::path& dir,
                                   const std::optional<TokenRecount>& recount = std::nullopt);
 core::Result<RunManifest> read_manifest(const std::filesystem::path& dir);
 
-}  // namespace inferperf::app
+}  // namespace inferperf::artifacts

@@ -1,18 +1,19 @@
-#include "app/inputs_json.hpp"
+#include "artifacts/inputs_json.hpp"
 
 #include <cstdio>
+#include <fstream>
 #include <memory>
+#include <string_view>
 
-#include "app/input_config.hpp"
-#include "core/secrets.hpp"
+#include "artifacts/run_folder.hpp"
 
-namespace inferperf::app {
+namespace inferperf::artifacts {
 
 namespace fs = std::filesystem;
 
 namespace {
 
-struct FileCloser {
+struct InputsFileCloser {
   void operator()(std::FILE* f) const {
     if (f) std::fclose(f);
   }
@@ -31,44 +32,29 @@ void append_indented(std::string& out, const std::string& text, std::string_view
 
 }  // namespace
 
-core::Result<InputsJsonStats> write_inputs_json(const fs::path& path, const dataset::Dataset& ds,
-                                                worker::RequestPlan& plan) {
+core::Result<InputsJsonStats> write_inputs_json(
+    const fs::path& path, std::size_t conversations,
+    const std::function<InputsEntry(std::size_t)>& entry_of) {
   const fs::path tmp = fs::path(path.string() + ".tmp");
   auto io_error = [&](const std::string& what) {
     std::error_code ec;
     fs::remove(tmp, ec);
     return core::Error{core::ErrorKind::kIo, what, path.string(), 0, ""};
   };
-  std::unique_ptr<std::FILE, FileCloser> f(std::fopen(tmp.c_str(), "wb"));
+  std::unique_ptr<std::FILE, InputsFileCloser> f(std::fopen(tmp.c_str(), "wb"));
   if (!f) return io_error("cannot be written");
   InputsJsonStats stats;
-  const std::vector<std::string> secret_keys = plan.body_options.extra
-                                                   ? secret_extra_keys(*plan.body_options.extra)
-                                                   : std::vector<std::string>{};
-  plan.bodies.assign(ds.conversations.size(), std::string());
   std::string chunk = "{\n  \"data\": [";
-  for (std::size_t i = 0; i < ds.conversations.size(); ++i) {
-    const auto& conv = ds.conversations[i];
+  for (std::size_t i = 0; i < conversations; ++i) {
+    InputsEntry e = entry_of(i);
     nlohmann::ordered_json entry;
-    entry["session_id"] = conv.session_id;
-    auto payloads = nlohmann::ordered_json::array();
-    for (std::size_t k = 0; k < conv.turns.size(); ++k) {
-      const dataset::Turn turn = dataset::materialize(ds, conv.turns[k]);
-      auto body = worker::build_body(plan, conv, {turn});
-      if (k == 0 && !conv.turns[k].synthesized && conv.turns[k].segments.empty())
-        plan.bodies[i] = body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-      // A credential given with --extra-inputs is sent, never written to the artifact folder.
-      for (const auto& key : secret_keys) {
-        if (body.is_object() && body.contains(key)) body[key] = std::string(core::kRedacted);
-      }
-      payloads.push_back(std::move(body));
-    }
-    stats.payloads += payloads.size();
-    entry["payloads"] = std::move(payloads);
+    entry["session_id"] = std::move(e.session_id);
+    stats.payloads += e.payloads.size();
+    entry["payloads"] = std::move(e.payloads);
     chunk += i == 0 ? "\n" : ",\n";
     append_indented(chunk, entry.dump(2, ' ', false, nlohmann::json::error_handler_t::replace),
                     "    ");
-    if (chunk.size() > (1u << 20) || i + 1 == ds.conversations.size()) {
+    if (chunk.size() > (1u << 20) || i + 1 == conversations) {
       if (std::fwrite(chunk.data(), 1, chunk.size(), f.get()) != chunk.size())
         return io_error("write failed (disk full?)");
       stats.bytes += chunk.size();
@@ -76,7 +62,7 @@ core::Result<InputsJsonStats> write_inputs_json(const fs::path& path, const data
     }
     ++stats.conversations;
   }
-  chunk += ds.conversations.empty() ? "]\n}" : "\n  ]\n}";
+  chunk += conversations == 0 ? "]\n}" : "\n  ]\n}";
   if (std::fwrite(chunk.data(), 1, chunk.size(), f.get()) != chunk.size() ||
       std::fflush(f.get()) != 0)
     return io_error("write failed (disk full?)");
@@ -88,4 +74,21 @@ core::Result<InputsJsonStats> write_inputs_json(const fs::path& path, const data
   return stats;
 }
 
-}  // namespace inferperf::app
+core::Result<std::vector<InputsEntry>> read_inputs_json(const fs::path& dir) {
+  const fs::path inputs = dir / kInputsFileName;
+  std::ifstream in(inputs);
+  if (!in) return core::Error{core::ErrorKind::kIo, "cannot be read", inputs.string()};
+  const auto doc = nlohmann::ordered_json::parse(in, nullptr, false);
+  if (doc.is_discarded() || !doc.contains("data") || !doc["data"].is_array())
+    return core::Error{core::ErrorKind::kInput, "not an inputs.json document", inputs.string()};
+  std::vector<InputsEntry> entries;
+  for (const auto& entry : doc["data"]) {
+    InputsEntry e;
+    e.session_id = entry.value("session_id", "");
+    if (auto p = entry.find("payloads"); p != entry.end() && p->is_array()) e.payloads = *p;
+    entries.push_back(std::move(e));
+  }
+  return entries;
+}
+
+}  // namespace inferperf::artifacts

@@ -1,6 +1,6 @@
 // Statistics must equal numpy: np.percentile(x, q) (linear) and np.std(x) (ddof=0).
 // Expected values were worked out by hand with pos = q/100*(n-1) and linear interpolation.
-#include "metrics/statistics.hpp"
+#include "core/statistics.hpp"
 
 #include <gtest/gtest.h>
 
@@ -11,9 +11,9 @@
 
 namespace {
 
-using inferperf::metrics::compute_stats;
-using inferperf::metrics::percentile_linear;
-using inferperf::metrics::Stats;
+using inferperf::core::compute_stats;
+using inferperf::core::percentile_linear;
+using inferperf::core::Stats;
 
 constexpr double kTol = 1e-9;
 

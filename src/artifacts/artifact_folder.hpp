@@ -3,9 +3,9 @@
 #include <filesystem>
 #include <string>
 
-#include "app/export_names.hpp"
+#include "artifacts/export_names.hpp"
 
-namespace inferperf::app {
+namespace inferperf::artifacts {
 
 // "" when `dir` can be created (or exists) and written, else the problem in one line: a path
 // component that is a file, a folder where files cannot be created (permissions, a read-only or
@@ -14,4 +14,4 @@ namespace inferperf::app {
 // left behind.
 std::string check_artifact_folder(const std::filesystem::path& dir, const ExportNames& names);
 
-}  // namespace inferperf::app
+}  // namespace inferperf::artifacts

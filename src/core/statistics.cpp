@@ -1,11 +1,11 @@
-#include "metrics/statistics.hpp"
+#include "core/statistics.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <numeric>
 #include <stdexcept>
 
-namespace inferperf::metrics {
+namespace inferperf::core {
 
 double Stats::percentile(int q) const {
   for (std::size_t i = 0; i < kPercentiles.size(); ++i) {
@@ -42,4 +42,4 @@ Stats compute_stats(std::vector<double> values) {
   return s;
 }
 
-}  // namespace inferperf::metrics
+}  // namespace inferperf::core

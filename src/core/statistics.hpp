@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace inferperf::metrics {
+namespace inferperf::core {
 
 inline constexpr std::array<double, 9> kPercentiles = {1, 5, 10, 25, 50, 75, 90, 95, 99};
 
@@ -21,4 +21,4 @@ double percentile_linear(const std::vector<double>& sorted, double q);
 // Statistics of `values` (taken by value: sorted in place). Empty input gives count 0.
 Stats compute_stats(std::vector<double> values);
 
-}  // namespace inferperf::metrics
+}  // namespace inferperf::core

@@ -1,4 +1,4 @@
-#include "app/artifact_folder.hpp"
+#include "artifacts/artifact_folder.hpp"
 
 #include <unistd.h>
 
@@ -6,10 +6,9 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "app/run_manifest.hpp"
-#include "records/record_jsonl.hpp"
+#include "artifacts/run_folder.hpp"
 
-namespace inferperf::app {
+namespace inferperf::artifacts {
 
 namespace fs = std::filesystem;
 
@@ -50,11 +49,11 @@ std::string check_artifact_folder(const fs::path& given, const ExportNames& name
     if (fs::is_directory(dir / *f, ec))
       return where + ": " + (dir / *f).string() + " is a folder; the export file cannot be written";
   }
-  for (const char* f : {"inputs.json", records::kRecordsFileName, kManifestFileName}) {
+  for (const char* f : {kInputsFileName, kRecordsFileName, kManifestFileName}) {
     if (fs::is_directory(dir / f, ec))
       return where + ": " + (dir / f).string() + " is a folder; the run's file cannot be written";
   }
-  const fs::path logs = dir / "logs";
+  const fs::path logs = dir / kLogsFolderName;
   if (fs::exists(logs, ec) && !fs::is_directory(logs, ec))
     return where + ": " + logs.string() + " is a file, not the logs folder";
   if (fs::is_directory(logs, ec)) {
@@ -64,4 +63,4 @@ std::string check_artifact_folder(const fs::path& given, const ExportNames& name
   return "";
 }
 
-}  // namespace inferperf::app
+}  // namespace inferperf::artifacts

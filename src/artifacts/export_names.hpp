@@ -2,19 +2,21 @@
 #pragma once
 #include <string>
 
-namespace inferperf::app {
+#include "artifacts/run_folder.hpp"
+
+namespace inferperf::artifacts {
 
 struct ExportNames {
-  std::string summary_json = "profile_export_aiperf.json";
-  std::string summary_csv = "profile_export_aiperf.csv";
-  std::string records_jsonl = "profile_export.jsonl";
-  std::string raw_jsonl = "profile_export_raw.jsonl";
-  std::string timeslices_csv = "profile_export_aiperf_timeslices.csv";
-  std::string timeslices_json = "profile_export_aiperf_timeslices.json";
-  std::string gpu_telemetry_jsonl = "gpu_telemetry_export.jsonl";
-  std::string server_metrics_json = "server_metrics_export.json";
-  std::string server_metrics_csv = "server_metrics_export.csv";
-  std::string server_metrics_jsonl = "server_metrics_export.jsonl";
+  std::string summary_json = kSummaryJsonFileName;
+  std::string summary_csv = kSummaryCsvFileName;
+  std::string records_jsonl = kRecordsExportFileName;
+  std::string raw_jsonl = kRawExportFileName;
+  std::string timeslices_csv = kTimeslicesCsvFileName;
+  std::string timeslices_json = kTimeslicesJsonFileName;
+  std::string gpu_telemetry_jsonl = kGpuTelemetryFileName;
+  std::string server_metrics_json = kServerMetricsJsonFileName;
+  std::string server_metrics_csv = kServerMetricsCsvFileName;
+  std::string server_metrics_jsonl = kServerMetricsJsonlFileName;
 };
 
 // Spec 6.2: a known suffix of the prefix is stripped once (".json", "_raw.jsonl", ...), then
@@ -32,4 +34,4 @@ ExportNames export_names(const std::string& prefix);
 // run's own files (inputs.json, inferperf_records.jsonl, inferperf_run.json, logs).
 std::string check_export_prefix(std::string& prefix, std::string& warning);
 
-}  // namespace inferperf::app
+}  // namespace inferperf::artifacts

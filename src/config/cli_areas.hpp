@@ -1,0 +1,24 @@
+// The `profile` options by area, one file each (cli_endpoint.cpp, cli_input.cpp, cli_load.cpp,
+// cli_output.cpp, cli_telemetry.cpp); add_profile_options (cli_app.cpp) mounts them in this order,
+// which is the order --help lists them in.
+#pragma once
+#include <CLI/CLI.hpp>
+
+#include "config/cli_app.hpp"
+
+namespace inferperf::config {
+
+// -m, -u, the endpoint type and the connection options (cli_endpoint.cpp).
+void add_endpoint_options(CLI::App* profile, CliTargets& t);
+// Rankings, extra inputs, headers, sequence lengths, prefixes and conversations (cli_input.cpp).
+void add_input_options(CLI::App* profile, CliTargets& t);
+// Files, public datasets, trace synthesis and sampling (cli_input.cpp).
+void add_dataset_options(CLI::App* profile, CliTargets& t);
+// Tokenizer, load generator, warmup, sweeps and the run's length (cli_load.cpp).
+void add_load_options(CLI::App* profile, CliTargets& t);
+// --max-*, artifacts, shards and timeslices (cli_output.cpp).
+void add_limits_and_output_options(CLI::App* profile, CliTargets& t);
+// Telemetry, server metrics, metrics, logging and the UI (cli_telemetry.cpp).
+void add_telemetry_and_service_options(CLI::App* profile, CliTargets& t);
+
+}  // namespace inferperf::config

@@ -1,0 +1,181 @@
+// The load options: tokenizer, load generator, warmup, the run's length, and the sweep options.
+#include "config/cli_areas.hpp"
+#include "config/numeric_ranges.hpp"
+
+namespace inferperf::config {
+
+namespace {
+
+// Sweeps and repeated runs are taken off the command line by sweep::extract_sweep_args before this
+// parser runs; they are declared here so that --help lists them, and they never reach `c`.
+void add_sweep_options(CLI::App& profile) {
+  static std::string ignored;
+  static bool ignored_flag = false;
+  const char* group = "Sweeps and repeated runs";
+  const std::vector<std::pair<const char*, const char*>> options = {
+      {"--num-profile-runs",
+       "Run every point N times into profile_runs/run_NNNN/ and "
+       "write aggregate/ confidence statistics"},
+      {"--profile-run-cooldown-seconds", "Seconds to wait between repeated runs (0)"},
+      {"--confidence-level", "Confidence level of the cross-run intervals (0.95)"},
+      {"--sweep-type", "grid (every combination of the comma lists, default) | zip (item by item)"},
+      {"--sweep-cooldown-seconds", "Seconds to wait between sweep points (0)"},
+  };
+  // Kept as text (the sweep module reads them), but numbers: the range check knows them by this.
+  for (const auto& [name, help] : options) {
+    CLI::Option* opt = profile.add_option(name, ignored, help)->group(group);
+    if (const NumericRange* r = find_numeric_range(name))
+      opt->type_name(r->kind == NumberKind::kWhole ? "INT" : "FLOAT");
+  }
+  const std::vector<std::pair<const char*, const char*>> flags = {
+      {"--profile-run-disable-warmup-after-first,!--no-profile-run-disable-warmup-after-first",
+       "Warmup only in the first of the repeated runs (default on)"},
+      {"--set-consistent-seed,!--no-set-consistent-seed",
+       "The same --random-seed in every repeated run (default on; one is chosen when not given)"},
+      {"--cache-salt-per-run",
+       "Send a fresh random hex cache_salt extra input in every run, so the server's prefix cache "
+       "cannot carry results from one run or point to the next"},
+      {"--auto-plot", "Run `inferperf plot` over the results at the end"},
+      {"--dry-run",
+       "Check the whole command line (every point and run of a sweep) and print what would run; "
+       "nothing is sent, no file or folder is read or written"},
+  };
+  for (const auto& [name, help] : flags) profile.add_flag(name, ignored_flag, help)->group(group);
+}
+
+// --warmup-*: the warmup phase's stop condition and load (each falls back to the profiling one).
+void add_warmup_options(CLI::App* profile, CliTargets& t) {
+  RunConfig& c = t.outcome.config;
+  profile
+      ->add_option("--warmup-request-count,--num-warmup-requests", c.load.warmup.request_count,
+                   "Warmup requests (excluded from results)")
+      ->group("Warmup");
+  profile->add_option("--warmup-duration", c.load.warmup.duration_s, "Warmup seconds")
+      ->group("Warmup");
+  profile->add_option("--num-warmup-sessions", c.load.warmup.num_sessions, "Warmup sessions")
+      ->group("Warmup");
+  profile
+      ->add_option("--warmup-concurrency", c.load.warmup.concurrency,
+                   "Warmup concurrency (default: the profiling one)")
+      ->group("Warmup");
+  profile
+      ->add_option("--warmup-prefill-concurrency", c.load.warmup.prefill_concurrency,
+                   "Warmup prefill concurrency")
+      ->group("Warmup");
+  profile
+      ->add_option("--warmup-request-rate", c.load.warmup.request_rate,
+                   "Warmup request rate (default: the profiling one)")
+      ->group("Warmup");
+  profile
+      ->add_option("--warmup-arrival-pattern", t.warmup_arrival_pattern, "Warmup arrival pattern")
+      ->check(CLI::IsMember({"constant", "poisson", "gamma", "concurrency_burst"}))
+      ->group("Warmup");
+  profile
+      ->add_option("--warmup-grace-period", c.load.warmup.grace_period_s,
+                   "Seconds to wait for warmup responses after --warmup-duration (default inf)")
+      ->group("Warmup");
+  profile
+      ->add_flag("--no-warmup", c.load.no_warmup,
+                 "Skip the warmup phase (repeated runs pass it to every run after the first)")
+      ->group("Warmup");
+}
+
+}  // namespace
+
+// Tokenizer, load generator, warmup, sweeps and the run's length.
+void add_load_options(CLI::App* profile, CliTargets& t) {
+  RunConfig& c = t.outcome.config;
+  profile
+      ->add_option("--tokenizer", c.tokenizer.name,
+                   "tokenizer.json / .model file or folder, Hugging Face id (from the local "
+                   "cache), or builtin; "
+                   "default: the model name")
+      ->group("Tokenizer");
+  profile
+      ->add_option("--tokenizer-revision", c.tokenizer.revision,
+                   "Hugging Face cache revision (default main)")
+      ->group("Tokenizer");
+  profile
+      ->add_flag("--tokenizer-trust-remote-code", c.tokenizer.trust_remote_code,
+                 "Accepted for compatibility; inferperf never executes tokenizer code")
+      ->group("Tokenizer");
+
+  profile
+      ->add_option("--concurrency", c.load.concurrency,
+                   "Concurrent sessions kept in flight (a comma list sweeps: 1,2,4,8)")
+      ->group("Load Generator");
+  profile
+      ->add_option("--prefill-concurrency", c.load.prefill_concurrency,
+                   "Requests without a first token yet (needs --streaming)")
+      ->group("Load Generator");
+  profile
+      ->add_option(
+          "--request-rate", c.load.request_rate,
+          "Requests per second (open loop; --concurrency becomes a ceiling; a comma list sweeps)")
+      ->group("Load Generator");
+  profile
+      ->add_option("--arrival-pattern,--request-rate-mode", t.arrival_pattern,
+                   "constant | poisson (default with a rate) | gamma | concurrency_burst")
+      ->check(CLI::IsMember({"constant", "poisson", "gamma", "concurrency_burst"}))
+      ->group("Load Generator");
+  profile
+      ->add_option("--arrival-smoothness,--vllm-burstiness", c.load.smoothness,
+                   "Gamma shape: 1 is Poisson, < 1 burstier, > 1 smoother (selects gamma)")
+      ->group("Load Generator");
+  profile
+      ->add_option("--user-centric-rate", c.load.user_centric_rate,
+                   "Requests per second spread over --num-users users, each sending its next "
+                   "turn num_users/rate seconds after its previous one (KV-cache benchmarking)")
+      ->group("Load Generator");
+  profile->add_option("--num-users", c.load.num_users, "Simulated users for --user-centric-rate")
+      ->group("Load Generator");
+  profile
+      ->add_option("--concurrency-ramp-duration", c.load.concurrency_ramp_s,
+                   "Seconds to step concurrency up from 1")
+      ->group("Load Generator");
+  profile
+      ->add_option("--prefill-concurrency-ramp-duration", c.load.prefill_ramp_s,
+                   "Seconds to step prefill concurrency up from 1")
+      ->group("Load Generator");
+  profile
+      ->add_option("--request-rate-ramp-duration", c.load.rate_ramp_s,
+                   "Seconds to raise the request rate linearly to its target")
+      ->group("Load Generator");
+  profile->add_option("--request-count,--num-requests", c.load.request_count, "Requests to send")
+      ->group("Load Generator");
+  profile
+      ->add_option("--num-sessions,--num-conversations,--conversation-num", c.load.num_sessions,
+                   "Sessions to start (a stop condition)")
+      ->group("Conversation Input");
+  profile
+      ->add_option("--request-cancellation-rate", c.load.cancellation_rate_pct,
+                   "Percent of requests cancelled after --request-cancellation-delay")
+      ->group("Load Generator");
+  profile
+      ->add_option("--request-cancellation-delay", c.load.cancellation_delay_s,
+                   "Seconds after the request is written before it is cancelled")
+      ->group("Load Generator");
+  add_warmup_options(profile, t);
+  add_sweep_options(*profile);
+  profile->add_option("--benchmark-duration", c.load.duration_s, "Seconds to keep issuing requests")
+      ->group("Load Generator");
+  profile
+      ->add_option("--benchmark-grace-period", c.load.grace_period_s,
+                   "Seconds to wait for in-flight responses after the duration or a first "
+                   "SIGINT/SIGTERM")
+      ->group("Load Generator");
+  profile
+      ->add_flag("--fail-on-incomplete-workload", c.load.fail_on_incomplete_workload,
+                 "Exit 1 when any planned request is missing from the results (failed or never "
+                 "sent); the run still exports everything")
+      ->group("Load Generator");
+  profile
+      ->add_option("--failed-request-threshold", c.load.failed_request_threshold,
+                   "Stop the run when failed requests exceed this fraction of finished ones "
+                   "(0-1; checked once max(concurrency, 10) have finished)")
+      ->group("Load Generator");
+  profile->add_option("--workers-max,--max-workers", c.load.workers_max, "Cap on worker threads")
+      ->group("Workers");
+}
+
+}  // namespace inferperf::config

@@ -1,0 +1,120 @@
+#include "config/resolve.hpp"
+
+#include <algorithm>
+#include <cstdint>
+
+#include "core/goodput_target.hpp"
+
+namespace inferperf::config {
+
+ResolvedPattern resolve_arrival_pattern(std::optional<double> rate,
+                                        std::optional<ArrivalPattern> pattern,
+                                        std::optional<double> smoothness,
+                                        const std::string& prefix) {
+  ResolvedPattern r{pattern, ""};
+  auto& p = r.pattern;
+  if (smoothness) {
+    if (!(*smoothness > 0)) {
+      r.error = "--" + prefix + "arrival-smoothness must be greater than 0";
+      return r;
+    }
+    if (!p) p = ArrivalPattern::kGamma;
+    if (p != ArrivalPattern::kGamma) {
+      r.error = "--arrival-smoothness applies only to --" + prefix + "arrival-pattern gamma (got " +
+                to_string(*p) + ")";
+      return r;
+    }
+  }
+  if (rate) {
+    if (!(*rate > 0)) {
+      r.error = "--" + prefix + "request-rate must be greater than 0";
+    } else if (p == ArrivalPattern::kConcurrencyBurst) {
+      r.error = "--" + prefix + "arrival-pattern concurrency_burst cannot be combined with --" +
+                prefix + "request-rate";
+    } else if (!p) {
+      p = ArrivalPattern::kPoisson;
+    }
+    return r;
+  }
+  if (p && p != ArrivalPattern::kConcurrencyBurst) {
+    r.error =
+        "--" + prefix + "arrival-pattern " + to_string(*p) + " needs --" + prefix + "request-rate";
+    return r;
+  }
+  p = ArrivalPattern::kConcurrencyBurst;
+  return r;
+}
+
+bool has_warmup_stop(const PhaseLoad& w) {
+  return w.request_count || w.duration_s || w.num_sessions;
+}
+
+void resolve_given_options(RunConfig& c) {
+  auto& load = c.load;
+  load.arrival_pattern =
+      resolve_arrival_pattern(load.request_rate, load.arrival_pattern, load.smoothness, "").pattern;
+  load.warmup_enabled = has_warmup_stop(load.warmup) && !load.no_warmup;
+}
+
+namespace {
+
+// A stop condition and a load for every run (with a warning for each default).
+void resolve_load_defaults(RunConfig& c) {
+  auto& load = c.load;
+  const bool fixed = load.fixed_schedule;
+  // A fixed schedule ends with its file; a request count or session count may stop it earlier.
+  const bool has_stop = fixed || load.request_count || load.num_sessions || load.duration_s;
+  if (fixed || load.user_centric_rate) {
+    // --concurrency, when given, is a blocking ceiling; no defaults are added.
+  } else if (load.request_rate) {
+    if (!has_stop) {
+      load.request_count = 10;
+      c.warnings.push_back("no stop condition given; using --request-count 10");
+    }
+  } else {
+    if (!load.concurrency && !load.prefill_concurrency) {
+      load.concurrency = 1;
+      c.warnings.push_back("no --concurrency given; using concurrency 1");
+    }
+    if (!has_stop) {
+      load.request_count =
+          std::max<std::int64_t>(10, 2 * static_cast<std::int64_t>(load.concurrency.value_or(1)));
+      c.warnings.push_back("no stop condition given; using --request-count " +
+                           std::to_string(*load.request_count));
+    }
+  }
+}
+
+// Unset warmup load options fall back to the profiling ones (already resolved).
+void resolve_warmup_load(RunConfig& c) {
+  auto& load = c.load;
+  auto& w = load.warmup;
+  if (!w.request_rate && !w.arrival_pattern) {
+    w.request_rate = load.request_rate;
+    w.arrival_pattern = load.arrival_pattern;
+    if (!w.smoothness) w.smoothness = load.smoothness;
+  }
+  if (!w.concurrency) w.concurrency = load.concurrency;
+  if (!w.prefill_concurrency) w.prefill_concurrency = load.prefill_concurrency;
+  w.arrival_pattern =
+      resolve_arrival_pattern(w.request_rate, w.arrival_pattern, w.smoothness, "warmup-").pattern;
+  if (!w.request_rate && !w.concurrency && !w.prefill_concurrency) w.concurrency = 1;
+}
+
+}  // namespace
+
+void resolve_defaults(RunConfig& c) {
+  if (!c.input.sampling_strategy) {
+    const bool synthetic = c.input.input_file.empty() && c.input.public_dataset.empty();
+    c.input.sampling_strategy =
+        synthetic ? SamplingStrategy::kShuffle : SamplingStrategy::kSequential;
+  }
+  resolve_load_defaults(c);
+  if (c.load.warmup_enabled) resolve_warmup_load(c);
+  // Validation has checked the syntax; the tags are the metrics module's to check.
+  c.metrics.goodput_targets.clear();
+  if (c.set_options.count("--goodput"))
+    core::parse_goodput_targets(c.metrics.goodput, c.metrics.goodput_targets);
+}
+
+}  // namespace inferperf::config
