@@ -11,7 +11,7 @@
 #include <memory>
 #include <random>
 
-#include "app/run_inputs.hpp"
+#include "app/profile/run_inputs.hpp"
 #include "artifacts/run_folder.hpp"
 #include "dataset/custom_loader.hpp"
 #include "dataset/prompt_blocks.hpp"

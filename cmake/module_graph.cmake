@@ -6,14 +6,17 @@
 set(INFERPERF_MODULE_LAYERS
   "core sse"                                                                   # 0: foundations
   "records tokenizer transport health config telemetry_data artifact_names"    # 1: on core only
-  "metrics dataset timing ui telemetry"                                        # 2
+  "metrics dataset timing ui telemetry plot"                                   # 2
   "report endpoint"                                                            # 3
   "worker sweep artifacts"                                                     # 4
-  "app plot"                                                                   # 5: the commands
+  "app"                                                                        # 5: the commands
 )
 # Known links against the layering, as "from>to" ("config>metrics"), each with a comment saying
 # why; the one place such a debt may be written down. None today.
 set(INFERPERF_MODULE_LINK_EXCEPTIONS "")
+# inferperf_* targets that are no module (interface targets for third-party flags): the only ones a
+# module may link besides the modules of lower layers.
+set(INFERPERF_NON_MODULE_TARGETS asio warnings)
 
 # The layer of module `name` (without the inferperf_ prefix) in `out`; -1 when it has none.
 function(inferperf_module_layer name out)
@@ -42,8 +45,13 @@ function(inferperf_check_module_layer name)
     endif()
     set(to ${CMAKE_MATCH_1})
     inferperf_module_layer(${to} layer)
+    if(layer EQUAL -1 AND NOT to IN_LIST INFERPERF_NON_MODULE_TARGETS)
+      message(FATAL_ERROR "module graph: inferperf_${name} links inferperf_${to}, which is neither "
+                          "a module of cmake/module_graph.cmake nor one of "
+                          "INFERPERF_NON_MODULE_TARGETS")
+    endif()
     if(layer EQUAL -1 OR "${name}>${to}" IN_LIST INFERPERF_MODULE_LINK_EXCEPTIONS)
-      continue()  # not a module (inferperf_asio), or a known exception
+      continue()  # an interface target (inferperf_asio), or a known exception
     endif()
     if(NOT layer LESS own)
       message(FATAL_ERROR "module graph: inferperf_${name} (layer ${own}) links inferperf_${to} "

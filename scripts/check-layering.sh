@@ -8,6 +8,20 @@ set -euo pipefail
 export LC_ALL=C
 cd "$(dirname "$0")/.."
 
+# Every include in src/ must have a form the scan below reads: `#include "<folder>/<file>"` at the
+# start of the line, or `#include <...>` of a system or third-party header that is no module folder.
+# A bare `"file.hpp"` (found next to the includer first) or a `"../"` path would slip past it.
+modules="$(find src -mindepth 1 -maxdepth 1 -type d -printf '%f\n' | paste -sd'|')"
+odd="$(grep -rHnE '^[[:space:]]*#[[:space:]]*include' src --include='*.hpp' --include='*.cpp' \
+  --include='*.h' | grep -vE ':[0-9]+:#include ("[a-z_]+/[^".]+\.[a-z]+"|<[^>]+>)' || true)"
+odd+="$(grep -rHnE "^[[:space:]]*#[[:space:]]*include[[:space:]]*<($modules)/" src \
+  --include='*.hpp' --include='*.cpp' --include='*.h' || true)"
+if [[ -n "$odd" ]]; then
+  printf '%s\n' "$odd"
+  echo "check-layering: write module includes as #include \"<module>/<file>.hpp\" at the start of the line" >&2
+  exit 1
+fi
+
 awk -F'\t' '
   # Which library can see which: closure(L) holds L and everything it links, transitively.
   function sees(from, to) { return (from SUBSEP to) in closure }

@@ -61,6 +61,12 @@ Fault request_fault(Exchange& x) {
 }
 
 boost::asio::awaitable<std::optional<bool>> fault_gate(Exchange& x, const Fault& fault,
+                                                       Clock::time_point start) {
+  static const std::function<void()> no_callback;
+  return fault_gate(x, fault, start, no_callback);
+}
+
+boost::asio::awaitable<std::optional<bool>> fault_gate(Exchange& x, const Fault& fault,
                                                        Clock::time_point start,
                                                        const std::function<void()>& on_reject) {
   if (!x.preflight && x.server.inject_error()) {

@@ -37,7 +37,11 @@ Fault request_fault(Exchange& x);
 // connection. `on_reject` (when set) runs for requests turned away.
 boost::asio::awaitable<std::optional<bool>> fault_gate(Exchange& x, const Fault& fault,
                                                        Clock::time_point start,
-                                                       const std::function<void()>& on_reject = {});
+                                                       const std::function<void()>& on_reject);
+// The same without a callback. No defaulted std::function temporary inside a co_await expression:
+// GCC 12 may destroy such a temporary twice.
+boost::asio::awaitable<std::optional<bool>> fault_gate(Exchange& x, const Fault& fault,
+                                                       Clock::time_point start);
 
 // Counts an injected error and answers `status` with the JSON `body`.
 boost::asio::awaitable<bool> fail_status(Exchange& x, int status, std::string body);

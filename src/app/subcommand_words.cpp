@@ -1,6 +1,9 @@
 #include "app/subcommand_words.hpp"
 
+#include <iostream>
+
 #include "app/exit_codes.hpp"
+#include "core/secrets.hpp"
 
 namespace inferperf::app {
 
@@ -20,6 +23,15 @@ std::optional<std::pair<int, std::string>> parse_subcommand_words(
     return std::pair{kExitBadConfig, usage_message(name, e.what())};
   }
   return std::nullopt;
+}
+
+int print_instead_of_running(int exit_code, std::string_view message) {
+  // An error may quote a URL the user gave; its credentials are not repeated.
+  if (exit_code == kExitOk)
+    std::cout << message;
+  else
+    std::cerr << core::redact_urls(message);
+  return exit_code;
 }
 
 }  // namespace inferperf::app

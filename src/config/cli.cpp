@@ -361,8 +361,13 @@ void apply_key_values(CliTargets& t, std::vector<std::string>& errors) {
 }  // namespace
 
 CliOutcome parse_command_line(const std::vector<std::string>& args) {
+  return parse_command_line(args, {});
+}
+
+CliOutcome parse_command_line(const std::vector<std::string>& args,
+                              std::span<const CommandSummary> commands) {
   CliTargets t;
-  const CliApp cli = build_cli_app(t);
+  const CliApp cli = build_cli_app(t, commands);
   CLI::App& app = *cli.app;
   CLI::App* profile = cli.profile;
   CLI::App* analyze = cli.analyze;

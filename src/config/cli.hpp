@@ -1,7 +1,9 @@
 // Command-line parsing for `inferperf profile` (AIPerf flag names and aliases) into a RunConfig.
 #pragma once
 #include <cstdint>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "config/run_config.hpp"
@@ -24,6 +26,28 @@ struct CliOutcome {
   AnalyzeTraceArgs analyze_trace;  // kAnalyzeTrace
 };
 
+// A subcommand `inferperf --help` lists, with the line it shows.
+struct CommandSummary {
+  std::string_view name;
+  std::string_view summary;
+};
+
+// The subcommands parsed here, with their lines in `inferperf --help`.
+inline constexpr CommandSummary kProfileSummary{"profile",
+                                                "Run a benchmark against an inference server"};
+inline constexpr CommandSummary kAnalyzeSummary{
+    "analyze", "Rebuild a run's reports from its artifact folder (records file and manifest)"};
+inline constexpr CommandSummary kAnalyzeTraceSummary{
+    "analyze-trace",
+    "Statistics of a Mooncake-style trace: lengths, prefix sharing, cache hit rates, block reuse"};
+
+// `commands`: every subcommand of `inferperf`, in the order `inferperf --help` lists them. The
+// ones parsed here (profile, analyze, analyze-trace; one left out is added last) get their
+// options; any other takes every word after it and is only listed, its own parser runs instead
+// (app's command table passes them, so that config needs no list of them).
+CliOutcome parse_command_line(const std::vector<std::string>& args,
+                              std::span<const CommandSummary> commands);
+// The subcommands parsed here only (sweep children, tests).
 CliOutcome parse_command_line(const std::vector<std::string>& args);
 
 // One option of `inferperf profile` or `inferperf analyze-trace`, listed from the same CLI11

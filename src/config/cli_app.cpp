@@ -1,5 +1,7 @@
 #include "config/cli_app.hpp"
 
+#include <string_view>
+
 #include "config/cli_areas.hpp"
 #include "config/numeric_ranges.hpp"
 #include "core/version.hpp"
@@ -38,37 +40,18 @@ void add_profile_options(CLI::App& app, CliTargets& t) {
   add_ranges_to_help(app);
 }
 
-CliApp build_cli_app(CliTargets& t) {
-  CliApp out;
-  out.app = std::make_unique<CLI::App>(
-      "inferperf - native LLM inference benchmarking client (AIPerf-compatible)", "inferperf");
-  CLI::App& app = *out.app;
-  app.set_version_flag("--version", std::string("inferperf ") + kVersion);
-  app.require_subcommand(1);
-  CLI::App* profile = app.add_subcommand("profile", "Run a benchmark against an inference server");
-  CLI::App* analyze = app.add_subcommand(
-      "analyze", "Rebuild a run's reports from its artifact folder (records file and manifest)");
+namespace {
+
+CLI::App* add_analyze_command(CLI::App& app, std::string_view summary, CliTargets& t) {
+  CLI::App* analyze = app.add_subcommand(std::string(kAnalyzeSummary.name), std::string(summary));
   analyze->add_option("artifact_dir", t.outcome.analyze_dir, "The run's artifact folder")
       ->required();
-  // `inferperf plot` is parsed by plot::parse_plot_command before this parser runs (main); it is
-  // declared here so that `inferperf --help` lists it.
-  app.add_subcommand("plot", "Charts and a self-contained HTML report from artifact folders")
-      ->allow_extras();
-  // So is `inferperf merge` (app::parse_merge_command).
-  app.add_subcommand("merge",
-                     "Join the artifact folders of one benchmark's shards into one artifact folder")
-      ->allow_extras();
-  // So are `inferperf tokenize` (app::parse_tokenize_command) and `inferperf probe`
-  // (app::parse_probe_command).
-  app.add_subcommand("tokenize",
-                     "Count or list a text's tokens with the tokenizer profile would use")
-      ->allow_extras();
-  app.add_subcommand("probe",
-                     "Tell in a few seconds how a server behaves and which inferperf flags fit")
-      ->allow_extras();
-  CLI::App* analyze_trace = app.add_subcommand("analyze-trace",
-                                               "Statistics of a Mooncake-style trace: lengths, "
-                                               "prefix sharing, cache hit rates, block reuse");
+  return analyze;
+}
+
+CLI::App* add_analyze_trace_command(CLI::App& app, std::string_view summary, CliTargets& t) {
+  CLI::App* analyze_trace =
+      app.add_subcommand(std::string(kAnalyzeTraceSummary.name), std::string(summary));
   analyze_trace->add_option("INPUT_FILE", t.trace_positional, "The trace (JSONL)");
   analyze_trace->add_option("--input-file", t.outcome.analyze_trace.input_file,
                             "The trace (JSONL), instead of INPUT_FILE");
@@ -78,11 +61,39 @@ CliApp build_cli_app(CliTargets& t) {
       ->capture_default_str();
   analyze_trace->add_option("--output-file", t.outcome.analyze_trace.output_file,
                             "Also write the statistics as indented JSON to this file");
-  add_profile_options(*profile, t);
   add_ranges_to_help(*analyze_trace);
-  out.profile = profile;
-  out.analyze = analyze;
-  out.analyze_trace = analyze_trace;
+  return analyze_trace;
+}
+
+// One root subcommand: one parsed here gets its options, any other takes every word after it
+// (its own parser, run before this one, reads them; it is declared so that --help lists it).
+void add_root_command(CliApp& out, const CommandSummary& c, CliTargets& t) {
+  CLI::App& app = *out.app;
+  if (c.name == kProfileSummary.name) {
+    out.profile = app.add_subcommand(std::string(c.name), std::string(c.summary));
+    add_profile_options(*out.profile, t);
+  } else if (c.name == kAnalyzeSummary.name) {
+    out.analyze = add_analyze_command(app, c.summary, t);
+  } else if (c.name == kAnalyzeTraceSummary.name) {
+    out.analyze_trace = add_analyze_trace_command(app, c.summary, t);
+  } else {
+    app.add_subcommand(std::string(c.name), std::string(c.summary))->allow_extras();
+  }
+}
+
+}  // namespace
+
+CliApp build_cli_app(CliTargets& t, std::span<const CommandSummary> commands) {
+  CliApp out;
+  out.app = std::make_unique<CLI::App>(
+      "inferperf - native LLM inference benchmarking client (AIPerf-compatible)", "inferperf");
+  CLI::App& app = *out.app;
+  app.set_version_flag("--version", std::string("inferperf ") + kVersion);
+  app.require_subcommand(1);
+  for (const CommandSummary& c : commands) add_root_command(out, c, t);
+  if (out.profile == nullptr) add_root_command(out, kProfileSummary, t);
+  if (out.analyze == nullptr) add_root_command(out, kAnalyzeSummary, t);
+  if (out.analyze_trace == nullptr) add_root_command(out, kAnalyzeTraceSummary, t);
   return out;
 }
 

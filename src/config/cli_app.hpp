@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -42,8 +43,9 @@ struct CliApp {
 
 // The application, bound to `t` (which must outlive it and not move). Numeric options carry a
 // numeric type name (INT, UINT, FLOAT, or BYTES for the --max-* sizes kept as text) and their
-// accepted range (numeric_ranges.hpp) at the end of their help text.
-CliApp build_cli_app(CliTargets& t);
+// accepted range (numeric_ranges.hpp) at the end of their help text. `commands`: the root's
+// subcommands in --help order (parse_command_line).
+CliApp build_cli_app(CliTargets& t, std::span<const CommandSummary> commands = {});
 
 // Every `profile` option, bound to `t`, on `app` (any CLI::App: the profile subcommand today),
 // each area's in the order --help lists them, help texts ending with their numeric range.

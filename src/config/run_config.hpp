@@ -188,7 +188,7 @@ struct MetricsConfig {
   bool cross_tool = false;         // --cross-tool-metrics: vLLM/GuideLLM/inference-perf metrics
 };
 
-// GPU telemetry and server metrics collection (spec section 7).
+// GPU telemetry and server metrics collection (docs/telemetry.md).
 struct TelemetryConfig {
   bool gpu_flag_given = false;           // --gpu-telemetry present: print the console summary
   bool no_gpu = false;                   // --no-gpu-telemetry
@@ -236,7 +236,8 @@ struct RunConfig {
   std::set<std::string> set_options;  // long names of the options the user gave
   std::vector<std::string> warnings;  // notices produced while resolving defaults
 
-  // Default 30 s; user-centric runs wait for every user's reply (spec 1.2).
+  // Default 30 s; user-centric runs wait for every user's reply (docs/architecture.md, Credit
+  // flow).
   double grace_period_s() const {
     return load.grace_period_s.value_or(load.user_centric_rate ? INFINITY : 30.0);
   }

@@ -112,7 +112,7 @@ bool asks_trace_synthesis(const InputConfig& in) {
          in.synthesis_max_isl || in.synthesis_max_osl;
 }
 
-// The rankings composer only feeds the rankings endpoints (spec 3.x).
+// The rankings composer only feeds the rankings endpoints (docs/endpoints.md, Request bodies).
 void validate_rankings_options(const RunConfig& c, std::vector<std::string>& errors) {
   const std::string type_name = to_string(c.endpoint.type);
   const bool rankings = type_name.find("rankings") != std::string::npos;

@@ -16,8 +16,9 @@ class PieceCounter;
 // Provenance: src/dataset/corpus/README.md.
 std::string_view builtin_corpus_text();
 
-// The spec's chunking: lines stripped, blank lines dropped, consecutive lines joined with one space
-// until a chunk holds at least `min_chars` characters (the last chunk may be shorter).
+// The corpus chunking (docs/decisions.md, synthetic prompts): lines stripped, blank lines dropped,
+// consecutive lines joined with one space until a chunk holds at least `min_chars` characters (the
+// last chunk may be shorter).
 std::vector<std::string> corpus_chunks(std::string_view text, std::size_t min_chars = 10000);
 
 // The corpus as one list of token ids for one tokenizer. Every chunk is tokenized with a leading

@@ -1,7 +1,7 @@
 // `inferperf analyze-trace`: the statistics of a Mooncake-style trace (AIPerf's analyze-trace,
 // trace-formats.md §9) plus two rows of our own: tokens per hash_id and block reuse. Pure
 // computation over rows already read; the command itself (file, console, JSON) is
-// app/analyze_trace.
+// app/analyze/analyze_trace.
 #pragma once
 #include <nlohmann/json.hpp>
 

@@ -181,7 +181,7 @@ std::optional<core::Error> parse_subagent(LoadContext& ctx, const ojson& j,
   return std::nullopt;
 }
 
-// Builds the turns of one conversation from its requests (spec §4 "Prompt synthesis").
+// Builds the turns of one conversation from its requests (docs/datasets.md, weka_trace).
 class SegmentBuilder {
  public:
   SegmentBuilder(LoadContext& ctx, std::unordered_map<std::int64_t, std::int64_t>& ids,

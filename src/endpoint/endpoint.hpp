@@ -19,7 +19,7 @@ namespace inferperf::endpoint {
 // What an endpoint's successful responses deliver besides (or instead of) text.
 enum class OutputKind { kText, kEmbeddings, kRankings, kImages, kVideo };
 
-// The endpoint table (spec 2.1): paths, streaming, which metrics apply, the console title.
+// The endpoint table (docs/endpoints.md): paths, streaming, which metrics apply, the console title.
 struct EndpointInfo {
   config::EndpointType type;
   const char* name;

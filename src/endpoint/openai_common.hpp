@@ -18,8 +18,8 @@ void finish_body(nlohmann::ordered_json& body, const BodyOptions& o);
 std::optional<std::string> error_message_of(const simdjson::dom::object& obj);
 DecodedEvent error_event(std::string message);
 
-// The chat body (spec 2.3) and the chat response decoder, shared by chat, chat_embeddings and
-// solido_rag.
+// The chat body (docs/endpoints.md, Request bodies) and the chat response decoder, shared by chat,
+// chat_embeddings and solido_rag.
 nlohmann::ordered_json chat_body(const std::vector<dataset::Turn>& history, const BodyOptions& o);
 DecodedEvent decode_chat(std::string_view payload);
 // An embeddings response: every data[i].object must be "embedding" (chat_embeddings too).

@@ -1,5 +1,6 @@
 // Timeslices (--slice-duration): the profiling records grouped by the wall-clock slice their
-// request started in, each group computed as if it were a benchmark of its own (spec 5.6 / 6.7).
+// request started in, each group computed as if it were a benchmark of its own (docs/metrics.md,
+// Timeslices).
 #pragma once
 #include <cstdint>
 #include <vector>

@@ -1,4 +1,4 @@
-// profile_export_aiperf_timeslices.csv / .json (spec 6.7).
+// profile_export_aiperf_timeslices.csv / .json (docs/metrics.md, Timeslices).
 #include "core/statistics.hpp"
 #include "report/export_parts.hpp"
 #include "report/exporters.hpp"

@@ -16,7 +16,8 @@ struct RunStats {
   double mean = 0, min = 0, max = 0;
   // Unset with one value (no spread can be estimated from one run).
   std::optional<double> std, se, ci_low, ci_high, t_critical;
-  std::optional<double> cv;  // std / mean; unset when the mean is 0 (spec: +inf, not JSON)
+  std::optional<double>
+      cv;  // std / mean; unset when the mean is 0 (AIPerf: +inf, which JSON cannot hold)
 };
 
 RunStats run_stats(const std::vector<double>& values, double confidence_level);

@@ -71,8 +71,9 @@ struct PhasePlan {
   // Fixed schedule: every conversation once, first turns at start + (timestamp - zero).
   bool fixed_schedule = false;
   double schedule_zero_ms = 0.0;
-  // User-centric rate (spec 4.7): num_users > 0 simulated users, each sending its next turn
-  // num_users / rate seconds after its previous one (`rate` is --user-centric-rate).
+  // User-centric rate (docs/architecture.md, Credit flow): num_users > 0 simulated users, each
+  // sending its next turn num_users / rate seconds after its previous one (`rate` is
+  // --user-centric-rate).
   int num_users = 0;
   int url_count = 1;  // --url values: each new session takes the next one, its turns keep it
   // Sharded runs (timing/shard.hpp): rate arrivals are filtered by shard with a stream seeded

@@ -2,12 +2,12 @@
 // it next needs to be asked; credit returns and first tokens are fed back in. It owns no thread and
 // reads no clock, so every timing mode is tested with exact, made-up times (IssuerLoop drives it).
 //
-// Semantics (spec 4.4-4.8): a session holds a concurrency slot from its first turn until its last
-// turn returns; later turns follow their previous turn's return after the turn's delay, on the
-// same session; rate modes send one credit per arrival, continuations first; an arrival that finds
-// no free slot is dropped and counted, and the same conversation is tried at the next arrival;
-// behind schedule, the next arrival is never earlier than now (no catch-up bursts, the lateness
-// stays visible as schedule lag).
+// Semantics (docs/architecture.md, Credit flow): a session holds a concurrency slot from its first
+// turn until its last turn returns; later turns follow their previous turn's return after the
+// turn's delay, on the same session; rate modes send one credit per arrival, continuations first;
+// an arrival that finds no free slot is dropped and counted, and the same conversation is tried at
+// the next arrival; behind schedule, the next arrival is never earlier than now (no catch-up
+// bursts, the lateness stays visible as schedule lag).
 //
 // Child sessions (SessionShape::spawns, an agent's subagents): when turn k of a session returns,
 // each of its spawns for k creates a child session (its own session id and X-Correlation-ID,

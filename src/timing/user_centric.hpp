@@ -1,6 +1,7 @@
-// User-centric rate (spec 4.7): where the simulated users stand when the run starts. Instead of
-// every user starting fresh at t = 0 (a cold cache and a ramp), users are given staggered ages so
-// the run begins in steady state: some are about to leave, others have just arrived.
+// User-centric rate (docs/architecture.md, Credit flow): where the simulated users stand when the
+// run starts. Instead of every user starting fresh at t = 0 (a cold cache and a ramp), users are
+// given staggered ages so the run begins in steady state: some are about to leave, others have just
+// arrived.
 #pragma once
 #include <vector>
 

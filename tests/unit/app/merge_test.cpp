@@ -1,5 +1,5 @@
 // merge_shards on made-up shard runs: what is pooled, renumbered and joined, and what is refused.
-#include "app/merge.hpp"
+#include "app/merge/merge.hpp"
 
 #include <gtest/gtest.h>
 

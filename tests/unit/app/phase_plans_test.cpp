@@ -1,5 +1,5 @@
 // From a parsed command line to the phase plans and the artifact folder name.
-#include "app/phase_plans.hpp"
+#include "app/profile/phase_plans.hpp"
 
 #include <gtest/gtest.h>
 

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "app/preflight.hpp"
+#include "app/profile/preflight.hpp"
 
 namespace inferperf::app {
 namespace {

@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "app/live_view.hpp"
+#include "app/profile/live_view.hpp"
 
 namespace inferperf::app {
 namespace {

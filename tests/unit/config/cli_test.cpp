@@ -359,8 +359,9 @@ TEST(ParseCommandLine, MissingSubcommandExitsTwo) {
 
 // PRODUCTION BUG (reported, not fixed): src/config/cli.cpp records set options with
 // opt->get_name(false, true), which for options with aliases is the whole comma-joined list
-// ("-u,--url", "--ui-type,--ui", ...), so the lookups by long name in app/input_config.cpp and
-// app/runner.cpp ("--url", "--ui-type", ...) never match. Enable once fixed.
+// ("-u,--url", "--ui-type,--ui", ...), so the lookups by long name in
+// app/profile/input_config.cpp and app/profile/runner.cpp ("--url", "--ui-type", ...) never match.
+// Enable once fixed.
 TEST(ParseCommandLine, SetOptionsHoldLongNamesOfAliasedOptions) {
   const CliOutcome o = parse_command_line({"profile", "-m", "x", "--url", "h:1", "--ui", "simple",
                                            "--isl", "10", "--custom-endpoint", "/v1/x"});

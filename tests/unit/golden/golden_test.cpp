@@ -1,6 +1,6 @@
 // Golden files: tests/golden/records.jsonl through compute_metrics and the three summary exporters,
 // compared with expectations derived independently (python3 tests/golden/derive.py, from
-// docs/metrics.md and the spec; never regenerated from the C++). See docs/metrics.md "Golden
+// docs/metrics.md; never regenerated from the C++). See docs/metrics.md "Golden
 // files".
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
