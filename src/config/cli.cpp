@@ -9,6 +9,7 @@
 
 #include "config/cli_app.hpp"
 #include "config/cli_scan.hpp"
+#include "config/enum_token.hpp"
 #include "config/key_value.hpp"
 #include "config/validate.hpp"
 #include "core/byte_size.hpp"
@@ -43,7 +44,7 @@ std::string flag_name(const std::string& arg) {
   return eq == std::string::npos ? arg : arg.substr(0, eq);
 }
 
-// Space- or comma-separated list items, as AIPerf accepts both.
+// Space- or comma-separated list items, as AIPerf accepts both; each trimmed as AIPerf 0.11 does.
 std::vector<std::string> split_items(const std::vector<std::string>& items) {
   std::vector<std::string> out;
   for (const auto& item : items) {
@@ -51,7 +52,8 @@ std::vector<std::string> split_items(const std::vector<std::string>& items) {
     while (start <= item.size()) {
       auto comma = item.find(',', start);
       if (comma == std::string::npos) comma = item.size();
-      if (comma > start) out.push_back(item.substr(start, comma - start));
+      std::string one = trim_list_item(std::string_view(item).substr(start, comma - start));
+      if (!one.empty()) out.push_back(std::move(one));
       start = comma + 1;
     }
   }
@@ -231,9 +233,7 @@ void apply_enumerated_options(CliTargets& t) {
   if (!t.arrival_pattern.empty()) c.load.arrival_pattern = arrival_pattern_from(t.arrival_pattern);
   if (!t.warmup_arrival_pattern.empty())
     c.load.warmup.arrival_pattern = arrival_pattern_from(t.warmup_arrival_pattern);
-  std::string level = t.log_level;
-  for (auto& ch : level) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
-  c.log_level = log_level_from(level).value_or(c.log_level);
+  c.log_level = log_level_from(t.log_level).value_or(c.log_level);
   if (t.verbose) c.log_level = LogLevel::kDebug;
   if (t.extra_verbose) c.log_level = LogLevel::kTrace;
 }
@@ -278,17 +278,17 @@ void apply_telemetry(CliTargets& t, const CLI::App& profile, std::vector<std::st
   if (c.telemetry.gpu_flag_given && c.telemetry.no_gpu)
     errors.push_back("--gpu-telemetry and --no-gpu-telemetry cannot be used together");
   for (const auto& item : split_items(t.gpu_items)) {
-    std::string lower = item;
-    for (auto& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-    if (lower == "nvml" || lower == "pynvml") {
+    // Keywords in any spelling (NVML, PyNVML); URLs and file names keep theirs.
+    const std::string word = normalise_enum_token(item);
+    if (word == "nvml" || word == "pynvml") {
       c.telemetry.nvml = true;
-    } else if (lower == "dashboard") {
+    } else if (word == "dashboard") {
       c.telemetry.dashboard = true;
-    } else if (lower == "amdsmi") {
+    } else if (word == "amdsmi") {
       errors.push_back(
           "--gpu-telemetry amdsmi: AMD GPUs are not supported yet (use nvml or "
           "DCGM exporter URLs)");
-    } else if (lower.size() > 4 && lower.ends_with(".csv")) {
+    } else if (word.size() > 4 && word.ends_with(".csv")) {
       if (!c.telemetry.custom_metrics_csv.empty())
         errors.push_back("--gpu-telemetry: only one custom metrics .csv file may be given");
       c.telemetry.custom_metrics_csv = item;
@@ -303,14 +303,16 @@ void apply_telemetry(CliTargets& t, const CLI::App& profile, std::vector<std::st
   c.telemetry.server_urls = split_items(t.server_items);
   if (!t.server_formats.empty()) {
     c.telemetry.server_formats.clear();
-    for (const auto& f : split_items(t.server_formats)) {
+    for (const auto& item : split_items(t.server_formats)) {
+      const std::string f = normalise_enum_token(item);
       if (f == "parquet") {
         errors.push_back(
             "--server-metrics-formats parquet: inferperf has no Parquet writer (no Debian library "
             "writes Parquet); use json, csv or jsonl and convert, e.g. with pandas "
             "(pd.read_json(path, lines=True).to_parquet(...))");
       } else if (f != "json" && f != "csv" && f != "jsonl") {
-        errors.push_back("--server-metrics-formats: unknown format '" + f + "' (json, csv, jsonl)");
+        errors.push_back("--server-metrics-formats: unknown format '" + item +
+                         "' (json, csv, jsonl)");
       } else {
         c.telemetry.server_formats.push_back(f);
       }

@@ -38,6 +38,10 @@ void add_profile_options(CLI::App& app, CliTargets& t) {
   add_limits_and_output_options(&app, t);
   add_telemetry_and_service_options(&app, t);
   add_ranges_to_help(app);
+  // The parsing rules of AIPerf 0.11 that apply to many options (cli_tokens.cpp, enum_token.hpp).
+  app.footer(
+      "Values shown as {a,b} may be typed in any case, with - or _ (CHAT, round-robin, "
+      "STICKY_USER_SESSIONS). Comma lists drop the blanks around each item.");
 }
 
 namespace {

@@ -21,4 +21,12 @@ void add_limits_and_output_options(CLI::App* profile, CliTargets& t);
 // Telemetry, server metrics, metrics, logging and the UI (cli_telemetry.cpp).
 void add_telemetry_and_service_options(CLI::App* profile, CliTargets& t);
 
+// The validators of cli_tokens.cpp; each goes in ->transform(), as it rewrites the value.
+// One of `members`, spelled in any case with `-` or `_` (AIPerf 0.11); stores the member.
+CLI::Validator enum_choice(std::vector<std::string> members);
+// Drops the blanks around one comma item of a list option.
+CLI::Validator trimmed_item();
+// --transport: only http, in any spelling; anything else is refused by name.
+CLI::Validator transport_choice();
+
 }  // namespace inferperf::config

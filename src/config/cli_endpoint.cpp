@@ -9,6 +9,7 @@ void add_endpoint_options(CLI::App* profile, CliTargets& t) {
   RunConfig& c = t.outcome.config;
   profile->add_option("-m,--model-names,--model", t.models, "Model name(s); comma list or repeated")
       ->delimiter(',')
+      ->transform(trimmed_item())
       ->group("Endpoint");
   profile
       ->add_option("--endpoint-type", t.endpoint_type,
@@ -16,7 +17,7 @@ void add_endpoint_options(CLI::App* profile, CliTargets& t) {
                    "nim_rankings | hf_tei_rankings | cohere_rankings | huggingface_generate | "
                    "image_generation | image_retrieval | video_generation | solido_rag | template "
                    "| responses | messages")
-      ->check(CLI::IsMember(endpoint_type_names()))
+      ->transform(enum_choice(endpoint_type_names()))
       ->group("Endpoint");
   profile
       ->add_option("--custom-endpoint,--endpoint", c.endpoint.custom_endpoint, "URL path override")
@@ -25,12 +26,18 @@ void add_endpoint_options(CLI::App* profile, CliTargets& t) {
       ->group("Endpoint");
   profile->add_option("-u,--url", c.endpoint.urls, "Server URL(s)")
       ->delimiter(',')
+      ->transform(trimmed_item())
       ->group("Endpoint");
   profile
       ->add_option("--url-strategy", t.url_strategy,
                    "How sessions spread over several --url: round_robin (each new session takes "
                    "the next URL; its later turns keep it)")
-      ->check(CLI::IsMember({"round_robin"}))
+      ->transform(enum_choice({"round_robin"}))
+      ->group("Endpoint");
+  profile
+      ->add_option("--transport,--transport-type", c.endpoint.transport,
+                   "http (the only transport inferperf has; AIPerf 0.11 accepts the flag)")
+      ->transform(transport_choice())
       ->group("Endpoint");
   profile
       ->add_option("--request-timeout-seconds", c.endpoint.request_timeout_s,
@@ -55,6 +62,7 @@ void add_endpoint_options(CLI::App* profile, CliTargets& t) {
                    "Source IP addresses to spread connections over (comma list or repeated); each "
                    "address has its own ephemeral ports towards the server")
       ->delimiter(',')
+      ->transform(trimmed_item())
       ->group("Endpoint");
   profile
       ->add_flag("--use-legacy-max-tokens", c.endpoint.use_legacy_max_tokens,

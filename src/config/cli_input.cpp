@@ -105,12 +105,12 @@ void add_dataset_options(CLI::App* profile, CliTargets& t) {
       ->add_option("--connection-reuse-strategy", t.connection_reuse,
                    "pooled (keep-alive, shared) | never (a connection per request) | "
                    "sticky-user-sessions (a connection per session)")
-      ->check(CLI::IsMember({"pooled", "never", "sticky-user-sessions"}))
+      ->transform(enum_choice({"pooled", "never", "sticky-user-sessions"}))
       ->group("Endpoint");
   profile
       ->add_option("--model-selection-strategy", t.model_selection,
                    "Which of several -m models each turn targets: round_robin | random")
-      ->check(CLI::IsMember({"round_robin", "random"}))
+      ->transform(enum_choice({"round_robin", "random"}))
       ->group("Endpoint");
   profile
       ->add_option("--input-file", c.input.input_file,
@@ -122,16 +122,16 @@ void add_dataset_options(CLI::App* profile, CliTargets& t) {
                    "single_turn | multi_turn | random_pool | mooncake_trace | bailian_trace | "
                    "burst_gpt_trace | raw_payload | inputs_json | baseten_trace (JSONL) "
                    "(default: detected from the file)")
-      ->check(CLI::IsMember({"single_turn", "multi_turn", "random_pool", "mooncake_trace",
-                             "bailian_trace", "burst_gpt_trace", "raw_payload", "inputs_json",
-                             "weka_trace", "baseten_trace"}))
+      ->transform(enum_choice({"single_turn", "multi_turn", "random_pool", "mooncake_trace",
+                               "bailian_trace", "burst_gpt_trace", "raw_payload", "inputs_json",
+                               "weka_trace", "baseten_trace"}))
       ->group("Input");
   profile
       ->add_option("--public-dataset", c.input.public_dataset,
                    "Public dataset to replay: sharegpt (ShareGPT_V3_unfiltered_cleaned_split.json "
                    "from --input-file, the cache .cache/aiperf/datasets/, or downloaded from the "
                    "Hugging Face Hub; needs a tokenizer)")
-      ->check(CLI::IsMember({"sharegpt"}))
+      ->transform(enum_choice({"sharegpt"}))
       ->group("Input");
   profile
       ->add_option(
@@ -187,7 +187,7 @@ void add_dataset_options(CLI::App* profile, CliTargets& t) {
   profile
       ->add_option("--dataset-sampling-strategy", t.sampling_strategy,
                    "sequential | random | shuffle (default)")
-      ->check(CLI::IsMember({"sequential", "random", "shuffle"}))
+      ->transform(enum_choice({"sequential", "random", "shuffle"}))
       ->group("Input");
   profile
       ->add_option("--num-dataset-entries,--num-prompts", c.input.num_dataset_entries,

@@ -68,7 +68,7 @@ void add_warmup_options(CLI::App* profile, CliTargets& t) {
       ->group("Warmup");
   profile
       ->add_option("--warmup-arrival-pattern", t.warmup_arrival_pattern, "Warmup arrival pattern")
-      ->check(CLI::IsMember({"constant", "poisson", "gamma", "concurrency_burst"}))
+      ->transform(enum_choice({"constant", "poisson", "gamma", "concurrency_burst"}))
       ->group("Warmup");
   profile
       ->add_option("--warmup-grace-period", c.load.warmup.grace_period_s,
@@ -116,7 +116,7 @@ void add_load_options(CLI::App* profile, CliTargets& t) {
   profile
       ->add_option("--arrival-pattern,--request-rate-mode", t.arrival_pattern,
                    "constant | poisson (default with a rate) | gamma | concurrency_burst")
-      ->check(CLI::IsMember({"constant", "poisson", "gamma", "concurrency_burst"}))
+      ->transform(enum_choice({"constant", "poisson", "gamma", "concurrency_burst"}))
       ->group("Load Generator");
   profile
       ->add_option("--arrival-smoothness,--vllm-burstiness", c.load.smoothness,

@@ -52,7 +52,7 @@ void add_limits_and_output_options(CLI::App* profile, CliTargets& t) {
       ->add_option(
           "--export-level,--profile-export-level", t.export_level,
           "summary | records (adds profile_export.jsonl) | raw (adds profile_export_raw.jsonl too)")
-      ->check(CLI::IsMember({"summary", "records", "raw"}))
+      ->transform(enum_choice({"summary", "records", "raw"}))
       ->group("Output");
   profile
       ->add_option("--slice-duration", c.output.slice_duration_s,

@@ -50,9 +50,8 @@ void add_telemetry_and_service_options(CLI::App* profile, CliTargets& t) {
   profile
       ->add_option("--log-level", t.log_level,
                    "TRACE|DEBUG|INFO|NOTICE|WARNING|SUCCESS|ERROR|CRITICAL")
-      ->check(CLI::IsMember(
-          {"TRACE", "DEBUG", "INFO", "NOTICE", "WARNING", "SUCCESS", "ERROR", "CRITICAL"},
-          CLI::ignore_case))
+      ->transform(enum_choice(
+          {"TRACE", "DEBUG", "INFO", "NOTICE", "WARNING", "SUCCESS", "ERROR", "CRITICAL"}))
       ->group("Service");
   profile->add_flag("-v,--verbose", t.verbose, "DEBUG logging")->group("Service");
   profile->add_flag("--extra-verbose", t.extra_verbose, "TRACE logging (also -vv)")
@@ -62,7 +61,7 @@ void add_telemetry_and_service_options(CLI::App* profile, CliTargets& t) {
           "--ui-type,--ui", t.ui,
           "dashboard | simple | none. Default: dashboard when stdout is a terminal, simple "
           "with -v/-vv, none when stdout is not a terminal")
-      ->check(CLI::IsMember({"dashboard", "simple", "none"}))
+      ->transform(enum_choice({"dashboard", "simple", "none"}))
       ->group("Service");
   for (std::size_t i = 0; i < kInternalFlags.size(); ++i) {
     profile->add_option(kInternalFlags[i], t.internal_values[i], "AIPerf internal tuning (ignored)")

@@ -2,6 +2,8 @@
 
 #include <array>
 
+#include "config/enum_token.hpp"
+
 namespace inferperf::config {
 
 const std::vector<std::string>& endpoint_type_names() {
@@ -31,7 +33,7 @@ const char* to_string(EndpointType t) {
 std::optional<EndpointType> endpoint_type_from(std::string_view name) {
   const auto& names = endpoint_type_names();
   for (std::size_t i = 0; i < names.size(); ++i) {
-    if (names[i] == name) return static_cast<EndpointType>(i);
+    if (same_enum_token(names[i], name)) return static_cast<EndpointType>(i);
   }
   return std::nullopt;
 }
@@ -50,7 +52,8 @@ const char* to_string(ExportLevel l) {
 
 namespace {
 
-// The spellings of one enum, in the order of its values.
+// The spellings of one enum, in the order of its values; a name is looked up in any spelling AIPerf
+// 0.11 accepts (same_enum_token).
 template <class Enum, std::size_t N>
 const char* name_of(Enum v, const std::array<const char*, N>& names) {
   return names[static_cast<std::size_t>(v)];
@@ -59,7 +62,7 @@ const char* name_of(Enum v, const std::array<const char*, N>& names) {
 template <class Enum, std::size_t N>
 std::optional<Enum> value_of(std::string_view name, const std::array<const char*, N>& names) {
   for (std::size_t i = 0; i < N; ++i) {
-    if (name == names[i]) return static_cast<Enum>(i);
+    if (same_enum_token(name, names[i])) return static_cast<Enum>(i);
   }
   return std::nullopt;
 }

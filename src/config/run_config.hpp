@@ -55,6 +55,7 @@ struct EndpointConfig {
   bool streaming = false;
   std::vector<std::string> urls{"localhost:8000"};
   UrlStrategy url_strategy = UrlStrategy::kRoundRobin;  // how sessions spread over --url
+  std::string transport = "http";  // --transport: the only value accepted (AIPerf 0.11 flag)
   double request_timeout_s = 21600.0;
   std::string api_key;
   bool use_legacy_max_tokens = false;

@@ -1,4 +1,5 @@
-// The metric catalogue: tags, headers, display units, flags and display order (AIPerf v0.6).
+// The metric catalogue: tags, headers (AIPerf 0.11 display names), display units, flags and
+// display order.
 #pragma once
 #include <string>
 #include <string_view>

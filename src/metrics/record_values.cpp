@@ -203,16 +203,12 @@ RecordValues record_values_gated(const records::RequestRecord& r, const MetricOp
   if (streaming) {
     put("time_to_first_token", ttft);
     if (ev.size() >= 2) put("time_to_second_token", ns(ev[1].ts_ns - ev[0].ts_ns));
-    const bool any_reasoning =
-        std::any_of(ev.begin(), ev.end(), [](const auto& e) { return !e.reasoning.empty(); });
-    if (any_reasoning) {
-      for (const auto& e : ev) {
-        if (!e.content.empty()) {
-          put("time_to_first_output_token", ns(e.ts_ns - r.start_ns));
-          break;
-        }
-      }
-    }
+    // AIPerf 0.11 computes TTFO on every streaming token run, reasoning or not: the first event
+    // with output text (tool-call text counts as content), so it equals TTFT without reasoning.
+    const auto first_output =
+        std::find_if(ev.begin(), ev.end(), [](const auto& e) { return !e.content.empty(); });
+    if (first_output != ev.end())
+      put("time_to_first_output_token", ns(first_output->ts_ns - r.start_ns));
   }
   put("request_latency", latency);
   if (streaming && osl && *osl >= 2) {

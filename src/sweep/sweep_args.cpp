@@ -11,6 +11,7 @@
 #include <random>
 #include <set>
 
+#include "config/enum_token.hpp"
 #include "config/numeric_ranges.hpp"
 
 namespace inferperf::sweep {
@@ -45,7 +46,9 @@ std::vector<std::string> split_commas(const std::string& v) {
   std::size_t start = 0;
   while (true) {
     const auto comma = v.find(',', start);
-    out.push_back(v.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    // Items trimmed, as AIPerf 0.11 reads "1, 2, 4".
+    out.push_back(config::trim_list_item(std::string_view(v).substr(
+        start, comma == std::string::npos ? std::string::npos : comma - start)));
     if (comma == std::string::npos) break;
     start = comma + 1;
   }
@@ -154,11 +157,13 @@ void take_confidence_level(SweepFlagWord& w, SweepOptions& o) {
 void take_sweep_type(SweepFlagWord& w, SweepOptions& o) {
   auto v = w.value();
   if (!v) return;
-  if (*v != "grid" && *v != "zip") {
+  // Any spelling AIPerf 0.11 accepts (GRID, Zip); stored as the member name.
+  const std::string type = config::normalise_enum_token(*v);
+  if (type != "grid" && type != "zip") {
     w.errors.push_back("--sweep-type: '" + *v + "' is not grid or zip");
     return;
   }
-  o.sweep_type = *v;
+  o.sweep_type = type;
 }
 
 // The orchestration flags: each is taken off the profile command line into SweepOptions.

@@ -38,11 +38,11 @@ MS, SEC, KB = 1e6, 1e9, 1024.0
 
 # tag: (header, display unit, base units per display unit, kind, integral scalar, larger is better)
 # kind: R record metric (statistics), S scalar (aggregate or derived).
-# Headers, units and kinds: docs/metrics.md "Catalogue". good_request_count's header is
-# "GoodRequestCount" as AIPerf names it (docs/metrics.md does not list goodput yet).
-# UNDOCUMENTED: the headers of the http_req_* metrics (AIPerf says only "HTTP ... (k6 naming)")
-# and of inferperf's own metrics other than schedule_lag; the strings below are the project's
-# current names, not independently derived.
+# Headers, units and kinds: docs/metrics.md "Catalogue" and "HTTP phase metrics"; the headers of
+# AIPerf's tags are AIPerf 0.11's display names (good_request_count "Good Request Count", total_isl
+# "Total Input Sequence Length", usage "... Diff %", http_req_* "HTTP Waiting (TTFB)" and so on).
+# UNDOCUMENTED: the headers of inferperf's own metrics other than schedule_lag; those strings are
+# the project's current names, not independently derived.
 METRICS = {
     "request_throughput": ("Request Throughput", "requests/sec", 1, "S", False, True),
     "request_latency": ("Request Latency", "ms", MS, "R", False, False),
@@ -56,15 +56,15 @@ METRICS = {
     "output_sequence_length": ("Output Sequence Length", "tokens", 1, "R", False, True),
     "input_sequence_length": ("Input Sequence Length", "tokens", 1, "R", False, True),
     "goodput": ("Goodput", "requests/sec", 1, "S", False, True),
-    "good_request_count": ("GoodRequestCount", "requests", 1, "S", True, True),
+    "good_request_count": ("Good Request Count", "requests", 1, "S", True, True),
     "output_token_count": ("Output Token Count", "tokens", 1, "R", False, False),
     "reasoning_token_count": ("Reasoning Token Count", "tokens", 1, "R", False, False),
     "inter_chunk_latency": ("Inter Chunk Latency", "ms", MS, "R", False, False),
     "total_output_tokens": ("Total Output Tokens", "tokens", 1, "S", True, False),
     "total_reasoning_tokens": ("Total Reasoning Tokens", "tokens", 1, "S", True, False),
     "benchmark_duration": ("Benchmark Duration", "sec", SEC, "S", False, False),
-    "total_isl": ("Total ISL", "tokens", 1, "S", True, False),
-    "total_osl": ("Total OSL", "tokens", 1, "S", True, False),
+    "total_isl": ("Total Input Sequence Length", "tokens", 1, "S", True, False),
+    "total_osl": ("Total Output Sequence Length", "tokens", 1, "S", True, False),
     "error_request_count": ("Error Request Count", "requests", 1, "S", True, False),
     "error_isl": ("Error Input Sequence Length", "tokens", 1, "R", False, False),
     "total_error_isl": ("Total Error Input Sequence Length", "tokens", 1, "S", True, False),
@@ -80,30 +80,30 @@ METRICS = {
     "total_usage_completion_tokens": ("Total Usage Completion Tokens", "tokens", 1, "S", True,
                                       False),
     "total_usage_total_tokens": ("Total Usage Total Tokens", "tokens", 1, "S", True, False),
-    "usage_prompt_tokens_diff_pct": ("Usage Prompt Tokens Diff %", "%", 1, "R", False, False),
-    "usage_completion_tokens_diff_pct": ("Usage Completion Tokens Diff %", "%", 1, "R", False,
+    "usage_prompt_tokens_diff_pct": ("Usage Prompt Diff %", "%", 1, "R", False, False),
+    "usage_completion_tokens_diff_pct": ("Usage Completion Diff %", "%", 1, "R", False,
                                          False),
-    "usage_reasoning_tokens_diff_pct": ("Usage Reasoning Tokens Diff %", "%", 1, "R", False,
+    "usage_reasoning_tokens_diff_pct": ("Usage Reasoning Diff %", "%", 1, "R", False,
                                         False),
     "usage_discrepancy_count": ("Usage Discrepancy Count", "requests", 1, "S", True, False),
     "osl_mismatch_diff_pct": ("OSL Mismatch Diff %", "%", 1, "R", False, False),
     "osl_mismatch_count": ("OSL Mismatch Count", "requests", 1, "S", True, False),
-    "http_req_blocked": ("HTTP Request Blocked", "ms", MS, "R", False, False),
-    "http_req_dns_lookup": ("HTTP Request DNS Lookup", "ms", MS, "R", False, False),
-    "http_req_connecting": ("HTTP Request Connecting", "ms", MS, "R", False, False),
-    "http_req_sending": ("HTTP Request Sending", "ms", MS, "R", False, False),
-    "http_req_waiting": ("HTTP Request Waiting", "ms", MS, "R", False, False),
-    "http_req_receiving": ("HTTP Request Receiving", "ms", MS, "R", False, False),
-    "http_req_duration": ("HTTP Request Duration", "ms", MS, "R", False, False),
-    "http_req_connection_overhead": ("HTTP Request Connection Overhead", "ms", MS, "R", False,
+    "http_req_blocked": ("HTTP Blocked", "ms", MS, "R", False, False),
+    "http_req_dns_lookup": ("HTTP DNS Lookup", "ms", MS, "R", False, False),
+    "http_req_connecting": ("HTTP Connecting", "ms", MS, "R", False, False),
+    "http_req_sending": ("HTTP Sending", "ms", MS, "R", False, False),
+    "http_req_waiting": ("HTTP Waiting (TTFB)", "ms", MS, "R", False, False),
+    "http_req_receiving": ("HTTP Receiving", "ms", MS, "R", False, False),
+    "http_req_duration": ("HTTP Duration (excl. conn)", "ms", MS, "R", False, False),
+    "http_req_connection_overhead": ("HTTP Connection Overhead", "ms", MS, "R", False,
                                      False),
-    "http_req_total": ("HTTP Request Total", "ms", MS, "R", False, False),
-    "http_req_data_sent": ("HTTP Request Data Sent", "KB", KB, "R", False, False),
-    "http_req_data_received": ("HTTP Request Data Received", "KB", KB, "R", False, False),
-    "http_req_connection_reused": ("HTTP Request Connection Reused", "ratio", 1, "R", False,
+    "http_req_total": ("HTTP Total Time", "ms", MS, "R", False, False),
+    "http_req_data_sent": ("HTTP Data Sent", "KB", KB, "R", False, False),
+    "http_req_data_received": ("HTTP Data Received", "KB", KB, "R", False, False),
+    "http_req_connection_reused": ("HTTP Connection Reused", "ratio", 1, "R", False,
                                    False),
-    "http_req_chunks_sent": ("HTTP Request Chunks Sent", "count", 1, "R", False, False),
-    "http_req_chunks_received": ("HTTP Request Chunks Received", "count", 1, "R", False, False),
+    "http_req_chunks_sent": ("HTTP Chunks Sent", "count", 1, "R", False, False),
+    "http_req_chunks_received": ("HTTP Chunks Received", "count", 1, "R", False, False),
     # inferperf's own metrics
     "schedule_lag": ("Schedule Lag", "ms", MS, "R", False, False),
     "effective_latency": ("Effective Request Latency", "ms", MS, "R", False, False),
@@ -233,8 +233,9 @@ def record_values(r):
         v["time_to_first_token"] = ttft
         if len(e) >= 2:
             v["time_to_second_token"] = e[1] - e[0]
-        # needs at least one reasoning event and one content event
-        if any(x[3] for x in ev) and any(x[2] for x in ev):
+        # AIPerf 0.11 (spec delta 3.1): every streaming token run, reasoning or not; the first
+        # event with output text, so it equals TTFT when no reasoning comes first
+        if any(x[2] for x in ev):
             first_output = next(x[0] for x in ev if x[2])
             v["time_to_first_output_token"] = first_output - start
     v["request_latency"] = latency

@@ -113,9 +113,12 @@ TEST(ComputeMetrics, StreamingRecordMetrics) {
   EXPECT_NEAR(ttst.stats.min, 10.0, kTol);
   EXPECT_NEAR(ttst.stats.max, 20.0, kTol);
 
-  const auto& ttfot = get(r, "time_to_first_output_token");  // only B has reasoning
-  EXPECT_EQ(ttfot.stats.count, 1);
-  EXPECT_NEAR(ttfot.stats.avg, 50.0, kTol);
+  // Every streaming record has one (AIPerf 0.11): A's is its TTFT (50, no reasoning), B's waits
+  // for the first content after its reasoning (50, where its TTFT is 30).
+  const auto& ttfot = get(r, "time_to_first_output_token");
+  EXPECT_EQ(ttfot.stats.count, 2);
+  EXPECT_NEAR(ttfot.stats.min, 50.0, kTol);
+  EXPECT_NEAR(ttfot.stats.max, 50.0, kTol);
 
   const auto& lat = get(r, "request_latency");
   EXPECT_NEAR(lat.stats.min, 150.0, kTol);
@@ -228,6 +231,30 @@ TEST(ComputeMetrics, RecordWithoutContentEventsIsInvalid) {
   EXPECT_NEAR(r.per_record[1].scalars[0].second, 40.0, kTol);
   EXPECT_NEAR(get(r, "error_isl").stats.avg, 40.0, kTol);
   EXPECT_NEAR(get(r, "total_error_isl").value, 40.0, kTol);
+}
+
+// Without reasoning the time to first output token is the TTFT, record by record: events at +37
+// and +90 ms give 37 ms for both; a reasoning-only stream (no content) has a TTFT but no TTFO.
+TEST(ComputeMetrics, TimeToFirstOutputTokenEqualsTtftWithoutReasoning) {
+  RequestRecord plain;
+  plain.start_ns = kT0;
+  plain.content_events = {content(kT0 + 37 * kMs, "a"), content(kT0 + 90 * kMs, "b")};
+  RequestRecord thinking_only;
+  thinking_only.start_ns = kT0;
+  thinking_only.content_events = {content(kT0 + 12 * kMs, "", "hmm")};
+  const BenchmarkResult r = compute_metrics({plain, thinking_only}, streaming());
+  const auto& ttfo = get(r, "time_to_first_output_token");
+  EXPECT_EQ(ttfo.stats.count, 1);
+  EXPECT_NEAR(ttfo.stats.avg, 37.0, kTol);
+  EXPECT_EQ(get(r, "time_to_first_token").stats.count, 2);
+  ASSERT_EQ(r.per_record.size(), 2u);
+  double per_record_ttft = -1;
+  double per_record_ttfo = -2;
+  for (const auto& [info, value] : r.per_record[0].scalars) {
+    if (info->tag == "time_to_first_token") per_record_ttft = value;
+    if (info->tag == "time_to_first_output_token") per_record_ttfo = value;
+  }
+  EXPECT_DOUBLE_EQ(per_record_ttfo, per_record_ttft);
 }
 
 TEST(ComputeMetrics, NonStreamingOmitsStreamingOnlyMetrics) {

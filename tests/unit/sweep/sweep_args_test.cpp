@@ -56,6 +56,18 @@ TEST(SweepArgs, ListsAndOrchestrationFlagsLeaveTheProfileWords) {
   EXPECT_TRUE(s.orchestrated());
 }
 
+// AIPerf 0.11 reads --sweep-type in any case and with blanks around list items.
+TEST(SweepArgs, SweepTypeSpellingsAndTrimmedItems) {
+  const auto s = extract_sweep_args(
+      {"profile", "--sweep-type", "ZIP", "--concurrency", " 1, 2 ", "--isl", "16 ,32"});
+  ASSERT_TRUE(s.errors.empty()) << s.errors.front();
+  EXPECT_EQ(s.options.sweep_type, "zip");
+  ASSERT_EQ(s.params.size(), 2u);
+  EXPECT_EQ(s.params[0].values, (Words{"1", "2"}));
+  EXPECT_EQ(s.params[1].values, (Words{"16", "32"}));
+  EXPECT_EQ(extract_sweep_args({"profile", "--sweep-type", "_Grid_"}).options.sweep_type, "grid");
+}
+
 TEST(SweepArgs, SingleValuesStayOrdinaryFlags) {
   const auto s = extract_sweep_args({"profile", "--concurrency", "8", "--request-rate=2.5"});
   EXPECT_TRUE(s.errors.empty());
