@@ -127,11 +127,14 @@ TEST(ScaleOut, ThreeShardsMergeIntoTheReportsOfTheirPooledRecords) {
   EXPECT_NEAR(s["request_latency"]["avg"].get<double>(), mean, 1e-6 * mean);
   EXPECT_DOUBLE_EQ(s["request_latency"]["min"].get<double>(), latency.front());
   EXPECT_DOUBLE_EQ(s["request_latency"]["max"].get<double>(), latency.back());
+  // The metrics' window ends at the last response byte; request_end_ns is stamped a little later
+  // (0.4 ms of a 380 ms window under ASan), so 1 %: a window summed over the three shards would be
+  // off threefold.
   const double window_s = static_cast<double>(last_end - first_start) / 1e9;
-  EXPECT_NEAR(s["request_throughput"]["avg"].get<double>(), 60 / window_s, 1e-3 * 60 / window_s)
+  EXPECT_NEAR(s["request_throughput"]["avg"].get<double>(), 60 / window_s, 1e-2 * 60 / window_s)
       << "the window runs from the first send of any shard to the last response of any";
   EXPECT_NEAR(s["output_token_throughput"]["avg"].get<double>(), output_tokens / window_s,
-              1e-3 * output_tokens / window_s);
+              1e-2 * output_tokens / window_s);
 
   // One client's numbering: every request once, session_num 0..59 in order of issue.
   const auto merged_recs = jsonl(merged + "/profile_export.jsonl");
