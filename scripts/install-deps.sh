@@ -15,6 +15,7 @@ PACKAGES=(
   clang libclang-rt-14-dev  # the fuzz preset: clang with libFuzzer and the sanitizer runtimes
   gnuplot-nox fonts-dejavu-core  # inferperf plot: PNG (pngcairo) and SVG charts, the font they name
   libpng-dev  # the plot tests decode the PNGs
+  python3  # tests/compat: AIPerf users' scripts (stdlib only) read the exports
   chromium  # the plot report's browser test (tests/browser, headless)
 )
 

@@ -87,6 +87,7 @@ core::Result<bool> write_manifest(const std::filesystem::path& dir,
   j["export_http_trace"] = ctx.export_http_trace;
   j["metric_options"] = options_json(settings.metric_options);
   j["input_config"] = ctx.input_config;
+  if (!ctx.run_info.is_null()) j["run_info"] = ctx.run_info;
   if (!ctx.telemetry_data.is_null()) j["telemetry_data"] = ctx.telemetry_data;
   j["show_gpu_telemetry"] = ctx.show_gpu_telemetry;
   if (!ctx.gpu_telemetry_note.empty()) j["gpu_telemetry_note"] = ctx.gpu_telemetry_note;
@@ -133,6 +134,7 @@ core::Result<RunManifest> read_manifest(const std::filesystem::path& dir) {
       ctx.dropped_arrivals = j.at("dropped_arrival_count").get<std::int64_t>();
     ctx.export_http_trace = j.at("export_http_trace").get<bool>();
     ctx.input_config = j.at("input_config");
+    if (j.contains("run_info")) ctx.run_info = j.at("run_info");
     if (j.contains("telemetry_data")) ctx.telemetry_data = j.at("telemetry_data");
     ctx.show_gpu_telemetry = j.value("show_gpu_telemetry", false);
     ctx.gpu_telemetry_note = j.value("gpu_telemetry_note", "");

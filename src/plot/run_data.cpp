@@ -53,9 +53,43 @@ std::optional<double> RunData::stat(std::string_view tag, std::string_view name)
   return d;
 }
 
+// The profiling phase of AIPerf 0.11's input_config (phases[] entry named "profiling").
+const json* profiling_phase(const json& ic) {
+  const auto phases = ic.find("phases");
+  if (phases == ic.end() || !phases->is_array()) return nullptr;
+  for (const auto& p : *phases) {
+    if (p.is_object() && p.value("name", "") == "profiling") return &p;
+  }
+  return nullptr;
+}
+
+// 0.11's body: models.items[0].name, phases[profiling].{concurrency,rate}, datasets[0].prompts.
+RunParams params_from_resolved_config(const json& ic) {
+  RunParams p;
+  if (const json* phase = profiling_phase(ic)) {
+    p.concurrency = number_at(*phase, {"concurrency"});
+    if (phase->value("type", "") != "concurrency") p.request_rate = number_at(*phase, {"rate"});
+  }
+  const auto datasets = ic.find("datasets");
+  if (datasets != ic.end() && datasets->is_array() && !datasets->empty()) {
+    p.isl = number_at((*datasets)[0], {"prompts", "isl", "mean"});
+    p.osl = number_at((*datasets)[0], {"prompts", "osl", "mean"});
+  }
+  const auto items = ic.find("models");
+  if (items != ic.end() && items->is_object() && items->contains("items")) {
+    const auto& list = (*items)["items"];
+    if (list.is_array() && !list.empty() && list[0].is_object() && list[0].contains("name") &&
+        list[0]["name"].is_string())
+      p.model = list[0]["name"].get<std::string>();
+  }
+  return p;
+}
+
 RunParams params_from_input_config(const json& ic) {
   RunParams p;
   if (!ic.is_object()) return p;
+  if (ic.contains("phases")) return params_from_resolved_config(ic);
+  // Runs written before AIPerf 0.11's shape (0.6's UserConfig echo).
   p.concurrency = number_at(ic, {"loadgen", "concurrency"});
   p.request_rate = number_at(ic, {"loadgen", "request_rate"});
   p.isl = number_at(ic, {"input", "prompt", "input_tokens", "mean"});

@@ -46,11 +46,12 @@ std::string raw_jsonl_line(const records::RequestRecord& r, const ReportContext&
   line["payload"] = payload.is_discarded() ? ordered_json(raw.payload) : std::move(payload);
   line["request_headers"] = headers_object(raw.request_headers);
   line["status"] = r.status ? ordered_json(r.status) : ordered_json(nullptr);
-  line["response_headers"] = headers_object(raw.response_headers);
   ordered_json responses = ordered_json::array();
   for (const auto& resp : raw.responses) responses.push_back(response_json(resp));
   line["responses"] = std::move(responses);
   if (r.error) line["error"] = error_json(*r.error);
+  // AIPerf 0.11 leaves response_headers null (omitted); inferperf has them, after AIPerf's keys.
+  line["response_headers"] = headers_object(raw.response_headers);
   return line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 

@@ -1,5 +1,6 @@
 #include <unistd.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -10,30 +11,78 @@ namespace inferperf::report {
 
 namespace {
 
-// The exchange's own stamps (wall-clock ns, 0 = did not happen) and byte counts; the http_req_*
-// metrics are derived from these (docs/metrics.md).
-nlohmann::ordered_json trace_data(const records::RequestRecord& r, const core::WallAnchor& a) {
-  auto w = [&](core::MonoNs t) -> std::int64_t { return t == 0 ? 0 : a.to_wall(t); };
-  nlohmann::ordered_json t;
-  t["trace_type"] = "inferperf";
-  t["request_start_ns"] = w(r.start_ns);
-  t["connect_start_ns"] = w(r.connect_start_ns);
-  t["connect_end_ns"] = w(r.connect_end_ns);
+using nlohmann::ordered_json;
+
+// When the request got its connection: after the TCP (and TLS) set-up of a new one, at once on a
+// reused one.
+core::MonoNs connection_ready_ns(const records::RequestRecord& r) {
+  const bool connected = !r.connection_reused && r.connect_start_ns && r.connect_end_ns;
+  return connected ? r.connect_start_ns : r.send_start_ns;
+}
+
+// The exchange's response-side stamps as AIPerf's trace export names them.
+void trace_response(const records::RequestRecord& r, const core::WallAnchor& a, ordered_json& t) {
+  auto w = [&](core::MonoNs ns) { return a.to_wall(ns); };
+  if (r.status) t["response_status_code"] = r.status;
+  if (r.first_byte_ns) t["response_receive_start_ns"] = w(r.first_byte_ns);
+  if (r.headers_ns) t["response_headers_received_ns"] = w(r.headers_ns);
+  t["response_chunks_count"] = r.reads;
+  t["response_bytes_total"] = r.bytes_received;
+  if (r.end_ns && r.first_byte_ns) t["response_receive_end_ns"] = w(r.end_ns);
+  if (r.error && r.end_ns) t["error_timestamp_ns"] = w(r.end_ns);
+}
+
+// k6/HAR durations AIPerf computes from the stamps (sending, waiting, receiving, duration,
+// blocked, connecting), each only when both ends exist.
+void trace_durations(const records::RequestRecord& r, ordered_json& t) {
+  if (r.send_start_ns && r.send_end_ns) t["sending_ns"] = r.send_end_ns - r.send_start_ns;
+  if (r.send_end_ns && r.first_byte_ns) t["waiting_ns"] = r.first_byte_ns - r.send_end_ns;
+  if (r.reads == 1) {
+    t["receiving_ns"] = 0;
+  } else if (r.reads > 1 && r.first_byte_ns && r.end_ns) {
+    t["receiving_ns"] = r.end_ns - r.first_byte_ns;
+  }
+  if (r.send_start_ns && r.end_ns && r.first_byte_ns) t["duration_ns"] = r.end_ns - r.send_start_ns;
+  if (r.start_ns) t["blocked_ns"] = std::max<core::MonoNs>(0, connection_ready_ns(r) - r.start_ns);
+  if (!r.connection_reused && r.connect_start_ns && r.connect_end_ns) {
+    const core::MonoNs end = std::max(r.tls_handshake_end_ns, r.connect_end_ns);
+    t["connecting_ns"] = end - r.connect_start_ns;
+  }
+}
+
+// trace_data in AIPerf 0.11's aiohttp export schema (wall-clock ns; absent stamps omitted), then
+// what only inferperf records. The request goes out in one gathered write, so it is one chunk;
+// per-read response chunk lists are not kept (their count and byte total are).
+ordered_json trace_data(const records::RequestRecord& r, const core::WallAnchor& a) {
+  auto w = [&](core::MonoNs ns) { return a.to_wall(ns); };
+  ordered_json t;
+  t["trace_type"] = "aiohttp";
+  if (r.send_start_ns) t["request_send_start_ns"] = w(r.send_start_ns);
+  if (r.send_end_ns) {
+    t["request_send_end_ns"] = w(r.send_end_ns);
+    t["request_chunks"] =
+        ordered_json::array({ordered_json::array({w(r.send_end_ns), r.bytes_sent})});
+  }
+  t["request_chunks_count"] = r.send_end_ns ? 1 : 0;
+  t["request_bytes_total"] = r.bytes_sent;
+  trace_response(r, a, t);
+  trace_durations(r, t);
+  if (r.start_ns) {
+    t["connection_pool_wait_start_ns"] = w(r.start_ns);
+    t["connection_pool_wait_end_ns"] = w(connection_ready_ns(r));
+  }
+  if (!r.connection_reused && r.connect_start_ns && r.connect_end_ns) {
+    t["tcp_connect_start_ns"] = w(r.connect_start_ns);
+    t["tcp_connect_end_ns"] = w(std::max(r.tls_handshake_end_ns, r.connect_end_ns));
+  }
+  if (r.connection_reused && r.send_start_ns) t["connection_reused_ns"] = w(r.send_start_ns);
+  // inferperf's own, after AIPerf's keys.
   if (r.tls_handshake_start_ns) {  // https:// on a new connection only
     t["tls_handshake_start_ns"] = w(r.tls_handshake_start_ns);
     t["tls_handshake_end_ns"] = w(r.tls_handshake_end_ns);
   }
-  t["send_start_ns"] = w(r.send_start_ns);
-  t["send_end_ns"] = w(r.send_end_ns);
-  t["response_headers_ns"] = w(r.headers_ns);
-  t["first_byte_ns"] = w(r.first_byte_ns);
-  t["end_ns"] = w(r.end_ns);
-  t["connection_reused"] = r.connection_reused;
   if (r.connection_retries) t["connection_retry_count"] = r.connection_retries;
-  t["bytes_sent"] = r.bytes_sent;
-  t["bytes_received"] = r.bytes_received;
-  t["reads"] = r.reads;
-  t["status"] = r.status;
+  t["client"] = "inferperf";
   return t;
 }
 
@@ -46,6 +95,9 @@ nlohmann::ordered_json record_metadata(const records::RequestRecord& r, const Re
   meta["x_correlation_id"] = r.x_correlation_id;
   meta["conversation_id"] = r.conversation_id;
   meta["turn_index"] = r.turn_index;
+  // AIPerf 0.11: the session's depth in a DAG of agent sessions, always present. Records do not
+  // carry the depth of weka_trace child sessions yet, so every record says 0 (docs/exports.md).
+  meta["agent_depth"] = 0;
   meta["credit_issued_ns"] = ctx.anchor.to_wall(r.issued_ns);
   meta["request_start_ns"] = ctx.anchor.to_wall(r.start_ns);
   if (r.headers_ns) meta["request_ack_ns"] = ctx.anchor.to_wall(r.headers_ns);
@@ -79,6 +131,10 @@ std::string records_jsonl(const metrics::BenchmarkResult& result, const ReportCo
 void write_records_jsonl(const metrics::BenchmarkResult& result, const ReportContext& ctx,
                          std::ostream& out) {
   std::string text;
+  // With --goodput, every valid record says whether it met every objective (AIPerf 0.11: 0/1).
+  const metrics::MetricInfo* good = result.find("good_request_count") != nullptr
+                                        ? metrics::find_metric("good_request_count")
+                                        : nullptr;
   for (const auto& rv : result.per_record) {
     const auto& r = *rv.record;
     nlohmann::ordered_json metrics_obj = nlohmann::ordered_json::object();
@@ -94,6 +150,8 @@ void write_records_jsonl(const metrics::BenchmarkResult& result, const ReportCon
         for (double g : values) list.push_back(g / mi.scale);
         metrics_obj[std::string(mi.tag)] = {{"value", std::move(list)}, {"unit", mi.unit}};
       }
+      if (&mi == good && !r.error)
+        metrics_obj[std::string(mi.tag)] = {{"value", rv.good ? 1 : 0}, {"unit", mi.unit}};
       if (mi.tag == "stream_stall_count" && !rv.stall_gaps_ns.empty()) {
         auto list = nlohmann::ordered_json::array();
         for (double g : rv.stall_gaps_ns) list.push_back(g / 1e6);  // ns -> ms

@@ -47,6 +47,17 @@ nlohmann::ordered_json metric_object(const metrics::MetricResult& m) {
   return o;
 }
 
+nlohmann::ordered_json single_run_info(const std::string& benchmark_id,
+                                       std::optional<std::uint64_t> random_seed,
+                                       const std::string& cli_command) {
+  nlohmann::ordered_json info;
+  info["benchmark_id"] = benchmark_id;
+  if (random_seed) info["random_seed"] = *random_seed;
+  info["trial"] = 0;
+  info["cli_command"] = cli_command;
+  return info;
+}
+
 nlohmann::ordered_json summary_json(const metrics::BenchmarkResult& result,
                                     const ReportContext& ctx) {
   const std::size_t first_other = position("time_to_first_output_token");
@@ -64,6 +75,7 @@ nlohmann::ordered_json summary_json(const metrics::BenchmarkResult& result,
   emit_range(0, first_other);
   if (!ctx.telemetry_data.is_null()) j["telemetry_data"] = ctx.telemetry_data;
   j["input_config"] = ctx.input_config;
+  if (!ctx.run_info.is_null()) j["run_info"] = ctx.run_info;
   j["was_cancelled"] = ctx.was_cancelled;
   auto errors = nlohmann::ordered_json::array();
   for (const auto& e : result.errors) {

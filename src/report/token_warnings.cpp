@@ -17,14 +17,24 @@ namespace {
 
 // An --extra-inputs key the run sent with a value that turns it on (true, or a number above 0),
 // read from the input_config echo (so `inferperf analyze` sees the same).
+bool extra_truthy(const nlohmann::ordered_json& v) {
+  if (v.is_boolean()) return v.get<bool>();
+  if (v.is_number()) return v.get<double>() > 0;
+  return !v.is_null();
+}
+
 bool extra_given(const nlohmann::ordered_json& input_config, std::string_view key) {
+  // AIPerf 0.11's body: endpoint.extra is a map.
+  if (const auto e = input_config.find("endpoint"); e != input_config.end() && e->is_object()) {
+    if (const auto x = e->find("extra"); x != e->end() && x->is_object()) {
+      const auto v = x->find(std::string(key));
+      return v != x->end() && extra_truthy(*v);
+    }
+  }
+  // Folders written before 0.11's shape: input.extra as [key, value] pairs.
   if (!input_config.contains("input") || !input_config["input"].contains("extra")) return false;
   for (const auto& kv : input_config["input"]["extra"]) {
-    if (!kv.is_array() || kv.size() != 2 || kv[0] != key) continue;
-    const auto& v = kv[1];
-    if (v.is_boolean()) return v.get<bool>();
-    if (v.is_number()) return v.get<double>() > 0;
-    return !v.is_null();
+    if (kv.is_array() && kv.size() == 2 && kv[0] == key) return extra_truthy(kv[1]);
   }
   return false;
 }

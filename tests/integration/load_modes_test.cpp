@@ -52,7 +52,8 @@ TEST(LoadModes, ConstantRateSendsTheCountAtTheRate) {
   // 20 arrivals 25 ms apart, the first one interval in: sending spans 475 ms.
   EXPECT_GE(j["benchmark_duration"]["avg"].get<double>(), 0.47);
   EXPECT_LT(j["benchmark_duration"]["avg"].get<double>(), 2.0);
-  EXPECT_EQ(j["input_config"]["loadgen"]["arrival_pattern"], "constant");
+  EXPECT_EQ(j["input_config"]["phases"].back()["type"], "constant");
+  EXPECT_EQ(j["input_config"]["phases"].back()["rate"], 40.0);
   EXPECT_NE(r.out.find("profiling: 40 req/s constant"), std::string::npos) << r.out;
 }
 
@@ -201,7 +202,7 @@ TEST(LoadModes, FixedScheduleReplaysTimestamps) {
   EXPECT_NEAR((starts[1] - starts[0]) / 1e6, 200.0, 25.0);
   EXPECT_NEAR((starts[2] - starts[0]) / 1e6, 400.0, 25.0);
   const json j = summary(dir + "/out");
-  EXPECT_EQ(j["input_config"]["input"]["fixed_schedule"], true);
+  EXPECT_EQ(j["input_config"]["phases"].back()["type"], "fixed_schedule");
   EXPECT_LT(j["schedule_lag"]["max"].get<double>(), 25.0);
 }
 
@@ -261,7 +262,7 @@ TEST(LoadModes, SeveralModelsAreTargetedRoundRobinOrAtRandom) {
     } else {
       EXPECT_GE(std::set<std::string>(models.begin(), models.end()).size(), 2u);
     }
-    EXPECT_EQ(summary(dir)["input_config"]["endpoint"]["model_names"].size(), 3u);
+    EXPECT_EQ(summary(dir)["input_config"]["models"]["items"].size(), 3u);
   }
 }
 

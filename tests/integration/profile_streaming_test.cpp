@@ -72,7 +72,8 @@ TEST(ProfileStreaming, MatchesMockTimingModel) {
           : 0;
   ASSERT_EQ(r.exit_code, 0) << r.out;
   auto j = load_summary(dir);
-  EXPECT_EQ(j["schema_version"], "1.1");
+  EXPECT_EQ(j["schema_version"], "1.3");
+  EXPECT_EQ(j["aiperf_version"], "0.11.0");
   EXPECT_EQ(j["request_count"]["avg"].get<int>(), 50);
   EXPECT_EQ(mock.metric("inferperf_mock_requests_total"), 50);
   EXPECT_LE(mock.metric("inferperf_mock_max_in_flight"), 4);
@@ -93,10 +94,19 @@ TEST(ProfileStreaming, MatchesMockTimingModel) {
   EXPECT_NEAR(j["output_token_throughput"]["avg"].get<double>(), 50.0 * 32.0 / duration, 1e-3);
   // Per-user throughput is 1/ITL.
   EXPECT_NEAR(j["output_token_throughput_per_user"]["avg"].get<double>(), 100.0, 12.0);
-  EXPECT_EQ(j["input_config"]["loadgen"]["concurrency"], 4);
+  // AIPerf 0.11's resolved body: the profiling phase carries the load.
+  const auto phase = j["input_config"]["phases"].back();
+  EXPECT_EQ(phase["name"], "profiling");
+  EXPECT_EQ(phase["type"], "concurrency");
+  EXPECT_EQ(phase["concurrency"], 4);
+  EXPECT_EQ(phase["requests"], 50);
+  EXPECT_EQ(j["input_config"]["models"]["items"][0]["name"], "mock-model");
   EXPECT_EQ(j["was_cancelled"], false);
-  EXPECT_TRUE(j["cli_command"].is_null());  // lives inside input_config
-  EXPECT_EQ(j["input_config"]["cli_command"].get<std::string>().rfind("inferperf profile", 0), 0u);
+  EXPECT_TRUE(j["cli_command"].is_null());  // lives in run_info
+  EXPECT_EQ(j["run_info"]["benchmark_id"], j["benchmark_id"]);
+  EXPECT_EQ(j["run_info"]["trial"], 0);
+  EXPECT_FALSE(j["run_info"].contains("run_label")) << "a plain run has no run label";
+  EXPECT_EQ(j["run_info"]["cli_command"].get<std::string>().rfind("inferperf profile", 0), 0u);
 
   EXPECT_EQ(count_lines(dir + "/inferperf_records.jsonl"), 50u);
   EXPECT_EQ(count_lines(dir + "/profile_export.jsonl"), 50u);

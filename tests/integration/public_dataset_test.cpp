@@ -84,7 +84,8 @@ void expect_replayed(const std::string& out, const std::string& log) {
   }
   const json summary = json::parse(read_file(out + "/profile_export_aiperf.json"));
   EXPECT_EQ(summary["request_count"]["avg"], 4) << "3 sessions, 4 turns";
-  EXPECT_EQ(summary["input_config"]["input"]["public_dataset"], "sharegpt");
+  EXPECT_EQ(summary["input_config"]["datasets"][0]["type"], "public");
+  EXPECT_EQ(summary["input_config"]["datasets"][0]["dataset"], "sharegpt");
   EXPECT_NE(log.find("4 entries read, 1 skipped (0 without a usable human/gpt pair, 1 outside "
                      "the token limits), 3 kept with 4 turns"),
             std::string::npos)

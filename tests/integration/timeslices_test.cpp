@@ -46,7 +46,7 @@ TEST(Timeslices, TwoSecondRunInHalfSecondSlices) {
   const json summary = json::parse(read_file(dir + "/profile_export_aiperf.json"));
   const double total = summary["request_count"]["avg"].get<double>();
   EXPECT_GE(total, 30);
-  EXPECT_EQ(summary["input_config"]["output"]["slice_duration"], 0.5);
+  EXPECT_EQ(summary["input_config"]["artifacts"]["slice_duration"], 0.5);
 
   const json slices = json::parse(read_file(json_path));
   EXPECT_EQ(slices["input_config"], summary["input_config"]);

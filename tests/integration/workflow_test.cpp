@@ -91,12 +91,13 @@ TEST(Workflow, ConcurrencySweepArtifactsReadAsTheGuideReadsThem) {
     EXPECT_NEAR(d["request_latency"]["avg"].get<double>(), 30.0 + 15 * 3.0, 8.0 * kSlack);
     // input_config is the record of what was accepted.
     const json& ic = d["input_config"];
-    EXPECT_EQ(ic["loadgen"]["concurrency"].get<int>(), c);
-    EXPECT_EQ(ic["loadgen"]["request_count"].get<int>(), 8);
+    EXPECT_EQ(ic["phases"].back()["concurrency"].get<int>(), c);
+    EXPECT_EQ(ic["phases"].back()["requests"].get<int>(), 8);
     EXPECT_EQ(ic["endpoint"]["streaming"], true);
-    EXPECT_EQ(ic["input"]["file"], trace);
-    EXPECT_EQ(ic["input"]["extra"][1][1], "salt_0a1b2c");
-    EXPECT_EQ(ic["output"]["artifact_directory"], dir);
+    EXPECT_EQ(ic["datasets"][0]["type"], "file");
+    EXPECT_EQ(ic["datasets"][0]["path"], trace);
+    EXPECT_EQ(ic["endpoint"]["extra"]["cache_salt"], "salt_0a1b2c") << ic["endpoint"];
+    EXPECT_EQ(ic["artifacts"]["dir"], dir);
   }
 }
 

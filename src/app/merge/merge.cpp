@@ -104,7 +104,7 @@ core::Result<std::vector<fs::path>> shard_folders(const std::vector<std::string>
 
 namespace {
 
-// Where two configuration echoes first differ ("loadgen.concurrency"), or "" when they do not.
+// Where two configuration echoes first differ ("phases[0].concurrency"), or "" when they do not.
 std::string first_difference(const ordered_json& a, const ordered_json& b,
                              const std::string& path) {
   if (a.is_object() && b.is_object()) {
@@ -117,6 +117,13 @@ std::string first_difference(const ordered_json& a, const ordered_json& b,
       if (!a.contains(k)) return path.empty() ? k : path + "." + k;
     return "";
   }
+  if (a.is_array() && b.is_array() && a.size() == b.size()) {
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      const std::string at = path + "[" + std::to_string(i) + "]";
+      if (auto d = first_difference(a[i], b[i], at); !d.empty()) return d;
+    }
+    return "";
+  }
   return a == b ? "" : (path.empty() ? "(the whole value)" : path);
 }
 
@@ -125,10 +132,11 @@ std::string first_difference(const ordered_json& a, const ordered_json& b,
 ordered_json comparable(const artifacts::RunManifest& m) {
   ordered_json j;
   ordered_json cfg = m.context.input_config;
-  cfg.erase("benchmark_id");
-  cfg.erase("cli_command");
-  if (cfg.contains("output") && cfg["output"].is_object())
-    cfg["output"].erase("artifact_directory");
+  if (cfg.contains("artifacts") && cfg["artifacts"].is_object()) cfg["artifacts"].erase("dir");
+  if (cfg.contains("inferperf") && cfg["inferperf"].is_object()) {
+    cfg["inferperf"].erase("artifact_directory");
+    cfg["inferperf"].erase("shard");
+  }
   j["input_config"] = std::move(cfg);
   const auto& s = m.settings;
   j["export_level"] = config::to_string(s.export_level);
@@ -225,10 +233,17 @@ artifacts::RunManifest start_merged_manifest(const artifacts::RunManifest& first
   ctx.benchmark_id = core::uuid4();
   ctx.cli_command = unsharded_command(ctx.cli_command);
   ctx.artifact_dir = fs::absolute(o.artifact_dir);
-  ctx.input_config["benchmark_id"] = ctx.benchmark_id;
-  if (ctx.input_config.contains("cli_command")) ctx.input_config["cli_command"] = ctx.cli_command;
-  if (ctx.input_config.contains("output") && ctx.input_config["output"].is_object())
-    ctx.input_config["output"]["artifact_directory"] = ctx.artifact_dir.string();
+  auto& ic = ctx.input_config;
+  if (ic.contains("artifacts") && ic["artifacts"].is_object() && ic["artifacts"].contains("dir"))
+    ic["artifacts"]["dir"] = ctx.artifact_dir.string();
+  if (ic.contains("inferperf") && ic["inferperf"].is_object()) {
+    ic["inferperf"]["artifact_directory"] = ctx.artifact_dir.string();
+    ic["inferperf"].erase("shard");
+  }
+  if (ctx.run_info.is_object()) {
+    ctx.run_info["benchmark_id"] = ctx.benchmark_id;
+    ctx.run_info["cli_command"] = ctx.cli_command;
+  }
   m.complete = true;
   m.recount.reset();  // load_run counted whatever a killed shard had not
   ctx.phase_start_ns = 0;

@@ -6,218 +6,303 @@ namespace inferperf::app {
 
 using nlohmann::ordered_json;
 
+// The echo follows AIPerf 0.11's resolved BenchmarkConfig body (docs/exports.md, input_config):
+// models, endpoint, datasets, phases, artifacts, then the optional sections. A value is written
+// when the user gave it or resolution computed it; model defaults nobody asked for are left out,
+// so readers compare by key path. inferperf's own settings sit under a last `inferperf` key.
 namespace {
 
-// Most entries are echoed only when the user gave the flag, not when the default applies.
-bool echo_flag_given(const config::RunConfig& c, const char* name) {
+bool given(const config::RunConfig& c, const char* name) {
   return c.set_options.count(name) > 0;
 }
 
-std::vector<std::string> echo_redacted_urls(const std::vector<std::string>& urls) {
-  std::vector<std::string> out;
+ordered_json redacted_urls(const std::vector<std::string>& urls) {
+  auto out = ordered_json::array();
   for (const auto& u : urls) out.push_back(core::redact_urls(u));
   return out;
 }
 
+ordered_json echo_models(const config::RunConfig& c) {
+  ordered_json models;
+  if (given(c, "--model-selection-strategy"))
+    models["strategy"] = config::to_string(c.endpoint.model_selection);
+  auto items = ordered_json::array();
+  for (const auto& name : c.endpoint.model_names) items.push_back({{"name", name}});
+  models["items"] = std::move(items);
+  return models;
+}
+
+// --header and --extra-inputs as maps, credentials redacted.
+void echo_request_additions(const config::RunConfig& c, ordered_json& endpoint) {
+  if (!c.input.headers.empty()) {
+    ordered_json h = ordered_json::object();
+    for (const auto& [k, v] : c.input.headers) h[k] = core::redact_value(k, v);
+    endpoint["headers"] = std::move(h);
+  }
+  if (!c.input.extra.empty()) {
+    ordered_json extra = ordered_json::object();
+    for (const auto& [k, v] : c.input.extra)
+      extra[k] =
+          core::is_secret_name(k) ? ordered_json(std::string(core::kRedacted)) : ordered_json(v);
+    endpoint["extra"] = std::move(extra);
+  }
+}
+
 ordered_json echo_endpoint(const config::RunConfig& c) {
-  const auto set = [&](const char* name) { return echo_flag_given(c, name); };
+  const auto& e = c.endpoint;
   ordered_json endpoint;
-  endpoint["model_names"] = c.endpoint.model_names;
-  if (set("--connection-reuse-strategy"))
-    endpoint["connection_reuse_strategy"] = config::to_string(c.endpoint.connection_reuse);
-  if (set("--model-selection-strategy"))
-    endpoint["model_selection_strategy"] = config::to_string(c.endpoint.model_selection);
-  if (set("--endpoint-type")) endpoint["type"] = config::to_string(c.endpoint.type);
-  if (set("--streaming")) endpoint["streaming"] = c.endpoint.streaming;
-  if (set("--url")) endpoint["urls"] = echo_redacted_urls(c.endpoint.urls);
-  if (set("--url-strategy"))
-    endpoint["url_selection_strategy"] = config::to_string(c.endpoint.url_strategy);
-  if (set("--custom-endpoint")) endpoint["custom_endpoint"] = c.endpoint.custom_endpoint;
-  if (set("--request-timeout-seconds")) endpoint["timeout_seconds"] = c.endpoint.request_timeout_s;
-  if (set("--api-key")) endpoint["api_key"] = std::string(core::kRedacted);
-  if (set("--use-legacy-max-tokens")) endpoint["use_legacy_max_tokens"] = true;
-  if (set("--use-server-token-count")) endpoint["use_server_token_count"] = true;
+  endpoint["urls"] = redacted_urls(e.urls);
+  if (given(c, "--url-strategy")) endpoint["url_strategy"] = config::to_string(e.url_strategy);
+  if (given(c, "--endpoint-type")) endpoint["type"] = config::to_string(e.type);
+  if (given(c, "--custom-endpoint")) endpoint["path"] = e.custom_endpoint;
+  if (!e.api_key.empty()) endpoint["api_key"] = std::string(core::kRedacted);
+  if (given(c, "--request-timeout-seconds")) endpoint["timeout"] = e.request_timeout_s;
+  if (e.streaming) endpoint["streaming"] = true;
+  if (given(c, "--transport")) endpoint["transport"] = e.transport;
+  if (given(c, "--connection-reuse-strategy"))
+    endpoint["connection_reuse"] = config::to_string(e.connection_reuse);
+  if (e.use_legacy_max_tokens) endpoint["use_legacy_max_tokens"] = true;
+  if (e.use_server_token_count) endpoint["use_server_token_count"] = true;
+  echo_request_additions(c, endpoint);
+  if (given(c, "--wait-for-model-timeout"))
+    endpoint["wait_for_model_timeout"] = e.wait_for_model_timeout_s;
   return endpoint;
 }
 
-// --extra-inputs and --header, with credentials redacted.
-void echo_request_additions(const config::RunConfig& c, ordered_json& input) {
-  if (!c.input.extra.empty()) {
-    auto extra = ordered_json::array();
-    for (const auto& [k, v] : c.input.extra)
-      extra.push_back(
-          {k, core::is_secret_name(k) ? nlohmann::json(std::string(core::kRedacted)) : v});
-    input["extra"] = extra;
-  }
-  if (!c.input.headers.empty()) {
-    auto h = ordered_json::array();
-    for (const auto& [k, v] : c.input.headers) h.push_back({k, core::redact_value(k, v)});
-    input["headers"] = h;
-  }
+// A distribution as the YAML writes it: {mean} or {mean, stddev}.
+ordered_json distribution(double mean, double stddev) {
+  ordered_json d = {{"mean", mean}};
+  if (stddev != 0) d["stddev"] = stddev;
+  return d;
 }
 
-ordered_json echo_prompt(const config::RunConfig& c) {
-  ordered_json prompt = ordered_json::object();
-  if (echo_flag_given(c, "--synthetic-input-tokens-mean") ||
-      echo_flag_given(c, "--synthetic-input-tokens-stddev")) {
-    prompt["input_tokens"] = {{"mean", c.input.isl_mean}, {"stddev", c.input.isl_stddev}};
+ordered_json echo_prompts(const config::RunConfig& c) {
+  const auto& in = c.input;
+  ordered_json prompts;
+  prompts["isl"] = distribution(in.isl_mean, in.isl_stddev);
+  if (in.osl_mean) prompts["osl"] = distribution(*in.osl_mean, in.osl_stddev);
+  if (in.block_size) prompts["block_size"] = *in.block_size;
+  if (given(c, "--prompt-batch-size")) prompts["batch_size"] = in.prompt_batch_size;
+  if (!in.sequence_distribution.empty())
+    prompts["sequence_distribution"] = in.sequence_distribution;
+  return prompts;
+}
+
+ordered_json echo_prefix_prompts(const config::RunConfig& c) {
+  const auto& in = c.input;
+  ordered_json prefix = ordered_json::object();
+  if (in.prefix_pool_size > 0) {
+    prefix["pool_size"] = in.prefix_pool_size;
+    prefix["length"] = in.prefix_length;
   }
-  if (c.input.block_size) prompt["input_tokens"]["block_size"] = *c.input.block_size;
-  if (c.input.osl_mean) {
-    prompt["output_tokens"] = {{"mean", *c.input.osl_mean}, {"stddev", c.input.osl_stddev}};
+  if (in.shared_system_prompt_length)
+    prefix["shared_system_length"] = *in.shared_system_prompt_length;
+  if (in.user_context_prompt_length) prefix["user_context_length"] = *in.user_context_prompt_length;
+  return prefix;
+}
+
+// Multi-turn shape of synthetic conversations.
+void echo_turns(const config::RunConfig& c, ordered_json& d) {
+  const auto& in = c.input;
+  if (given(c, "--conversation-turn-mean") || given(c, "--conversation-turn-stddev"))
+    d["turns"] = distribution(in.turn_mean, in.turn_stddev);
+  if (given(c, "--conversation-turn-delay-mean") || given(c, "--conversation-turn-delay-stddev"))
+    d["turn_delay"] = distribution(in.turn_delay_mean_ms, in.turn_delay_stddev_ms);
+  if (given(c, "--conversation-turn-delay-ratio")) d["turn_delay_ratio"] = in.turn_delay_ratio;
+}
+
+ordered_json echo_synthesis(const config::InputConfig& in) {
+  ordered_json s = ordered_json::object();
+  if (in.synthesis_speedup_ratio != 1.0) s["speedup_ratio"] = in.synthesis_speedup_ratio;
+  if (in.synthesis_prompt_len_multiplier != 1.0)
+    s["prompt_len_multiplier"] = in.synthesis_prompt_len_multiplier;
+  if (in.synthesis_max_isl) s["max_isl"] = *in.synthesis_max_isl;
+  if (in.synthesis_max_osl) s["max_osl"] = *in.synthesis_max_osl;
+  return s;
+}
+
+// The one dataset entry: synthetic, a file (--input-file) or a public dataset.
+ordered_json echo_dataset(const config::RunConfig& c) {
+  const auto& in = c.input;
+  ordered_json d;
+  d["name"] = "main";
+  if (!in.public_dataset.empty()) {
+    d["type"] = "public";
+    d["dataset"] = in.public_dataset;
+    if (!in.input_file.empty()) d["path"] = in.input_file;
+  } else if (!in.input_file.empty()) {
+    d["type"] = "file";
+    d["path"] = in.input_file;
+    if (!in.custom_dataset_type.empty()) d["format"] = in.custom_dataset_type;
+    if (auto s = echo_synthesis(in); !s.empty()) d["synthesis"] = std::move(s);
+    if (in.osl_mean) d["osl"] = distribution(*in.osl_mean, in.osl_stddev);
+  } else {
+    d["type"] = "synthetic";
+    d["prompts"] = echo_prompts(c);
+    if (auto p = echo_prefix_prompts(c); !p.empty()) d["prefix_prompts"] = std::move(p);
+    echo_turns(c, d);
   }
-  if (echo_flag_given(c, "--prompt-batch-size")) prompt["batch_size"] = c.input.prompt_batch_size;
-  if (c.input.prefix_pool_size > 0) {
-    prompt["prefix_prompt"] = {{"pool_size", c.input.prefix_pool_size},
-                               {"length", c.input.prefix_length}};
+  if (given(c, "--num-dataset-entries") || in.input_file.empty())
+    d["entries"] = in.num_dataset_entries;
+  if (given(c, "--dataset-sampling-strategy") && in.sampling_strategy)
+    d["sampling"] = config::to_string(*in.sampling_strategy);
+  if (in.random_seed) d["random_seed"] = *in.random_seed;
+  return d;
+}
+
+const char* phase_type(const config::RunConfig& c, const config::PhaseLoad& l, bool profiling) {
+  if (profiling && c.load.fixed_schedule) return "fixed_schedule";
+  if (profiling && c.load.user_centric_rate) return "user_centric";
+  if (!l.request_rate) return "concurrency";
+  if (l.arrival_pattern == config::ArrivalPattern::kConstant) return "constant";
+  if (l.arrival_pattern == config::ArrivalPattern::kGamma) return "gamma";
+  return "poisson";
+}
+
+// What every phase may carry: stop conditions, concurrency, ramps.
+void echo_phase_load(const config::PhaseLoad& l, ordered_json& p) {
+  if (l.request_rate) p["rate"] = *l.request_rate;
+  if (l.smoothness) p["smoothness"] = *l.smoothness;
+  if (l.concurrency) p["concurrency"] = *l.concurrency;
+  if (l.prefill_concurrency) p["prefill_concurrency"] = *l.prefill_concurrency;
+  if (l.request_count) p["requests"] = *l.request_count;
+  if (l.num_sessions) p["sessions"] = *l.num_sessions;
+  if (l.duration_s) p["duration"] = *l.duration_s;
+  if (l.grace_period_s) p["grace_period"] = *l.grace_period_s;
+  if (l.concurrency_ramp_s) p["concurrency_ramp"] = *l.concurrency_ramp_s;
+  if (l.prefill_ramp_s) p["prefill_ramp"] = *l.prefill_ramp_s;
+  if (l.rate_ramp_s) p["rate_ramp"] = *l.rate_ramp_s;
+}
+
+ordered_json echo_profiling_phase(const config::RunConfig& c) {
+  const auto& l = c.load;
+  ordered_json p;
+  p["name"] = "profiling";
+  p["type"] = phase_type(c, l, true);
+  if (l.user_centric_rate) {
+    p["rate"] = *l.user_centric_rate;
+    p["users"] = l.num_users.value_or(1);
   }
-  if (c.input.shared_system_prompt_length) {
-    prompt["shared_system_prompt_length"] = *c.input.shared_system_prompt_length;
+  echo_phase_load(l, p);
+  if (l.fixed_schedule) {
+    p["auto_offset"] = l.fixed_schedule_auto_offset;
+    if (l.fixed_schedule_start_offset_ms) p["start_offset"] = *l.fixed_schedule_start_offset_ms;
+    if (l.fixed_schedule_end_offset_ms) p["end_offset"] = *l.fixed_schedule_end_offset_ms;
   }
-  if (c.input.user_context_prompt_length)
-    prompt["user_context_prompt_length"] = *c.input.user_context_prompt_length;
-  if (!c.input.sequence_distribution.empty())
-    prompt["sequence_distribution"] = c.input.sequence_distribution;
-  return prompt;
+  if (l.cancellation_rate_pct) {
+    p["cancellation"] = {{"rate", *l.cancellation_rate_pct}};
+    if (l.cancellation_delay_s) p["cancellation"]["delay"] = *l.cancellation_delay_s;
+  }
+  return p;
+}
+
+ordered_json echo_phases(const config::RunConfig& c) {
+  auto phases = ordered_json::array();
+  if (c.load.warmup_enabled && !c.load.no_warmup) {
+    ordered_json w;
+    w["name"] = "warmup";
+    w["type"] = phase_type(c, c.load.warmup, false);
+    echo_phase_load(c.load.warmup, w);
+    phases.push_back(std::move(w));
+  }
+  phases.push_back(echo_profiling_phase(c));
+  return phases;
+}
+
+ordered_json echo_artifacts(const config::RunConfig& c, const std::string& artifact_dir) {
+  const auto& o = c.output;
+  ordered_json a;
+  if (o.artifact_dir_explicit) a["dir"] = artifact_dir;
+  if (!o.export_prefix.empty()) a["prefix"] = o.export_prefix;
+  if (o.export_level == config::ExportLevel::kSummary) {
+    a["records"] = false;
+  } else {
+    a["records"] = ordered_json::array({"jsonl"});
+  }
+  if (o.export_level == config::ExportLevel::kRaw) a["raw"] = true;
+  if (c.metrics.export_http_trace) a["trace"] = true;
+  if (o.slice_duration_s) a["slice_duration"] = *o.slice_duration_s;
+  if (c.metrics.show_trace_timing) a["show_trace_timing"] = true;
+  return a;
 }
 
 // As AIPerf: a tag -> threshold map in display units, in the order given.
-ordered_json echo_goodput(const std::vector<core::GoodputTarget>& targets) {
-  ordered_json goodput = ordered_json::object();
-  for (const auto& t : targets) goodput[t.tag] = t.value;
-  return goodput;
-}
-
-ordered_json echo_conversation(const config::RunConfig& c) {
-  const auto set = [&](const char* name) { return echo_flag_given(c, name); };
-  ordered_json conversation = ordered_json::object();
-  if (set("--conversation-turn-mean")) conversation["turn_mean"] = c.input.turn_mean;
-  if (set("--conversation-turn-stddev")) conversation["turn_stddev"] = c.input.turn_stddev;
-  if (set("--conversation-turn-delay-mean"))
-    conversation["turn_delay_mean"] = c.input.turn_delay_mean_ms;
-  if (set("--conversation-turn-delay-stddev"))
-    conversation["turn_delay_stddev"] = c.input.turn_delay_stddev_ms;
-  if (set("--conversation-turn-delay-ratio"))
-    conversation["turn_delay_ratio"] = c.input.turn_delay_ratio;
-  return conversation;
-}
-
-// The dataset file and how its rows are reshaped and scheduled.
-void echo_dataset_source(const config::RunConfig& c, ordered_json& input) {
-  if (!c.input.input_file.empty()) input["file"] = c.input.input_file;
-  if (!c.input.public_dataset.empty()) input["public_dataset"] = c.input.public_dataset;
-  if (!c.input.custom_dataset_type.empty())
-    input["custom_dataset_type"] = c.input.custom_dataset_type;
-  if (c.input.no_force_min_tokens) input["no_force_min_tokens"] = true;
-  if (c.input.omit_kv_hints) input["omit_kv_hints"] = true;
-  if (c.input.synthesis_speedup_ratio != 1.0)
-    input["synthesis"]["speedup_ratio"] = c.input.synthesis_speedup_ratio;
-  if (c.input.synthesis_prompt_len_multiplier != 1.0)
-    input["synthesis"]["prompt_len_multiplier"] = c.input.synthesis_prompt_len_multiplier;
-  if (c.input.synthesis_max_isl) input["synthesis"]["max_isl"] = *c.input.synthesis_max_isl;
-  if (c.input.synthesis_max_osl) input["synthesis"]["max_osl"] = *c.input.synthesis_max_osl;
-  if (c.load.fixed_schedule) input["fixed_schedule"] = true;
-  if (c.load.fixed_schedule_auto_offset) input["fixed_schedule_auto_offset"] = true;
-  if (c.load.fixed_schedule_start_offset_ms)
-    input["fixed_schedule_start_offset"] = *c.load.fixed_schedule_start_offset_ms;
-  if (c.load.fixed_schedule_end_offset_ms)
-    input["fixed_schedule_end_offset"] = *c.load.fixed_schedule_end_offset_ms;
-  if (echo_flag_given(c, "--dataset-sampling-strategy"))
-    input["dataset_sampling_strategy"] = config::to_string(*c.input.sampling_strategy);
-}
-
-ordered_json echo_input(const config::RunConfig& c) {
-  ordered_json input = ordered_json::object();
-  echo_request_additions(c, input);
-  if (auto prompt = echo_prompt(c); !prompt.empty()) input["prompt"] = prompt;
-  if (c.input.random_seed) input["random_seed"] = *c.input.random_seed;
-  if (!c.metrics.goodput.empty()) input["goodput"] = echo_goodput(c.metrics.goodput_targets);
-  if (echo_flag_given(c, "--num-dataset-entries"))
-    input["num_dataset_entries"] = c.input.num_dataset_entries;
-  if (auto conversation = echo_conversation(c); !conversation.empty())
-    input["conversation"] = conversation;
-  echo_dataset_source(c, input);
-  return input;
-}
-
-ordered_json echo_loadgen(const config::RunConfig& c) {
-  ordered_json loadgen = ordered_json::object();
-  const auto& l = c.load;
-  if (l.concurrency) loadgen["concurrency"] = *l.concurrency;
-  if (l.prefill_concurrency) loadgen["prefill_concurrency"] = *l.prefill_concurrency;
-  if (l.request_rate) loadgen["request_rate"] = *l.request_rate;
-  if (echo_flag_given(c, "--arrival-pattern") || l.request_rate)
-    loadgen["arrival_pattern"] = l.arrival_pattern ? config::to_string(*l.arrival_pattern) : "";
-  if (l.smoothness) loadgen["arrival_smoothness"] = *l.smoothness;
-  if (l.user_centric_rate) loadgen["user_centric_rate"] = *l.user_centric_rate;
-  if (l.num_users) loadgen["num_users"] = *l.num_users;
-  if (l.request_count) loadgen["request_count"] = *l.request_count;
-  if (l.num_sessions) loadgen["num_sessions"] = *l.num_sessions;
-  if (l.duration_s) loadgen["benchmark_duration"] = *l.duration_s;
-  if (l.grace_period_s) loadgen["benchmark_grace_period"] = *l.grace_period_s;
-  if (l.concurrency_ramp_s) loadgen["concurrency_ramp_duration"] = *l.concurrency_ramp_s;
-  if (l.prefill_ramp_s) loadgen["prefill_concurrency_ramp_duration"] = *l.prefill_ramp_s;
-  if (l.rate_ramp_s) loadgen["request_rate_ramp_duration"] = *l.rate_ramp_s;
-  if (l.cancellation_rate_pct) loadgen["request_cancellation_rate"] = *l.cancellation_rate_pct;
-  if (l.cancellation_delay_s) loadgen["request_cancellation_delay"] = *l.cancellation_delay_s;
-  if (l.warmup.request_count) loadgen["warmup_request_count"] = *l.warmup.request_count;
-  if (l.warmup.duration_s) loadgen["warmup_duration"] = *l.warmup.duration_s;
-  if (l.warmup.num_sessions) loadgen["num_warmup_sessions"] = *l.warmup.num_sessions;
-  if (c.load.workers_max) loadgen["workers_max"] = *c.load.workers_max;
-  return loadgen;
+ordered_json echo_slos(const std::vector<core::GoodputTarget>& targets) {
+  ordered_json slos = ordered_json::object();
+  for (const auto& t : targets) slos[t.tag] = t.value;
+  return slos;
 }
 
 ordered_json echo_tokenizer(const config::RunConfig& c) {
   ordered_json tokenizer = ordered_json::object();
-  if (echo_flag_given(c, "--tokenizer")) tokenizer["name"] = c.tokenizer.name;
-  if (echo_flag_given(c, "--tokenizer-revision")) tokenizer["revision"] = c.tokenizer.revision;
-  if (echo_flag_given(c, "--tokenizer-trust-remote-code")) tokenizer["trust_remote_code"] = true;
+  if (given(c, "--tokenizer")) tokenizer["name"] = c.tokenizer.name;
+  if (given(c, "--tokenizer-revision")) tokenizer["revision"] = c.tokenizer.revision;
+  if (given(c, "--tokenizer-trust-remote-code")) tokenizer["trust_remote_code"] = true;
   return tokenizer;
 }
 
-ordered_json echo_output(const config::RunConfig& c, const std::string& artifact_dir) {
-  ordered_json output = {{"artifact_directory", artifact_dir}};
-  if (echo_flag_given(c, "--export-level"))
-    output["export_level"] = config::to_string(c.output.export_level);
-  if (echo_flag_given(c, "--profile-export-prefix"))
-    output["profile_export_prefix"] = c.output.export_prefix;
-  if (c.output.slice_duration_s) output["slice_duration"] = *c.output.slice_duration_s;
-  return output;
-}
-
-// GPU and server-metrics telemetry are top-level entries of the echo, not a section.
+// GPU and server-metrics telemetry sections, when the user asked about them.
 void echo_telemetry(const config::RunConfig& c, ordered_json& j) {
   const auto& t = c.telemetry;
-  if (t.gpu_flag_given) {
-    auto items = ordered_json::array();
-    if (t.nvml) items.push_back("pynvml");
-    if (t.dashboard) items.push_back("dashboard");
-    for (const auto& u : t.dcgm_urls) items.push_back(core::redact_urls(u));
-    if (!t.custom_metrics_csv.empty()) items.push_back(t.custom_metrics_csv);
-    j["gpu_telemetry"] = items;
+  if (t.gpu_flag_given || t.no_gpu) {
+    ordered_json gpu;
+    gpu["enabled"] = !t.no_gpu;
+    auto urls = redacted_urls(t.dcgm_urls);
+    if (!urls.empty()) gpu["urls"] = std::move(urls);
+    if (t.nvml) gpu["mode"] = "pynvml";
+    if (!t.custom_metrics_csv.empty()) gpu["metrics_file"] = t.custom_metrics_csv;
+    j["gpu_telemetry"] = std::move(gpu);
   }
-  if (t.no_gpu) j["no_gpu_telemetry"] = true;
-  if (echo_flag_given(c, "--server-metrics"))
-    j["server_metrics"] = echo_redacted_urls(t.server_urls);
-  if (t.no_server_metrics) j["no_server_metrics"] = true;
-  if (echo_flag_given(c, "--server-metrics-formats"))
-    j["server_metrics_formats"] = t.server_formats;
+  if (given(c, "--server-metrics") || given(c, "--server-metrics-formats") || t.no_server_metrics) {
+    ordered_json sm;
+    sm["enabled"] = !t.no_server_metrics;
+    if (!t.server_urls.empty()) sm["urls"] = redacted_urls(t.server_urls);
+    if (given(c, "--server-metrics-formats")) sm["formats"] = t.server_formats;
+    j["server_metrics"] = std::move(sm);
+  }
+}
+
+ordered_json echo_runtime(const config::RunConfig& c) {
+  ordered_json r = ordered_json::object();
+  if (given(c, "--ui-type")) {
+    r["ui"] = c.ui == config::UiType::kDashboard ? "dashboard"
+              : c.ui == config::UiType::kSimple  ? "simple"
+                                                 : "none";
+  }
+  if (c.load.workers_max) r["workers"] = {{"max", *c.load.workers_max}};
+  return r;
+}
+
+// Settings AIPerf has no key for, after every AIPerf key.
+ordered_json echo_inferperf(const config::RunConfig& c, const std::string& artifact_dir) {
+  ordered_json x = ordered_json::object();
+  x["artifact_directory"] = artifact_dir;
+  const auto& in = c.input;
+  if (in.no_force_min_tokens) x["no_force_min_tokens"] = true;
+  if (in.omit_kv_hints) x["omit_kv_hints"] = true;
+  if (c.endpoint.no_stream_usage) x["no_stream_usage"] = true;
+  if (c.load.failed_request_threshold)
+    x["failed_request_threshold"] = *c.load.failed_request_threshold;
+  if (c.metrics.cross_tool) x["cross_tool_metrics"] = true;
+  if (c.shard.sharded()) x["shard"] = {{"index", c.shard.index}, {"count", c.shard.count}};
+  return x;
 }
 
 }  // namespace
 
 nlohmann::ordered_json build_input_config(const config::RunConfig& c,
-                                          const std::string& artifact_dir,
-                                          const std::string& benchmark_id) {
-  nlohmann::ordered_json j;
+                                          const std::string& artifact_dir) {
+  ordered_json j;
+  j["models"] = echo_models(c);
   j["endpoint"] = echo_endpoint(c);
-  if (auto input = echo_input(c); !input.empty()) j["input"] = input;
-  j["output"] = echo_output(c, artifact_dir);
+  j["datasets"] = ordered_json::array({echo_dataset(c)});
+  j["phases"] = echo_phases(c);
+  j["artifacts"] = echo_artifacts(c, artifact_dir);
+  if (!c.metrics.goodput_targets.empty()) j["slos"] = echo_slos(c.metrics.goodput_targets);
   if (auto tokenizer = echo_tokenizer(c); !tokenizer.empty()) j["tokenizer"] = tokenizer;
-  j["loadgen"] = echo_loadgen(c);
   echo_telemetry(c, j);
-  j["cli_command"] = c.cli_command;
-  j["benchmark_id"] = benchmark_id;
+  if (auto runtime = echo_runtime(c); !runtime.empty()) j["runtime"] = runtime;
+  j["inferperf"] = echo_inferperf(c, artifact_dir);
   return j;
 }
 

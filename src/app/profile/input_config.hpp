@@ -1,4 +1,5 @@
-// The input_config block of the summary JSON: only what the user set, plus computed values.
+// The input_config block of every JSON export: AIPerf 0.11's resolved configuration body (models,
+// endpoint, datasets, phases, artifacts, ...), only what the user set plus computed values.
 #pragma once
 #include <nlohmann/json.hpp>
 
@@ -11,8 +12,7 @@
 namespace inferperf::app {
 
 nlohmann::ordered_json build_input_config(const config::RunConfig& c,
-                                          const std::string& artifact_dir,
-                                          const std::string& benchmark_id);
+                                          const std::string& artifact_dir);
 
 // The --extra-inputs keys whose values are credentials (core::is_secret_name); their values are
 // sent but written as "<redacted>" in inputs.json and the raw export's payloads.

@@ -204,7 +204,8 @@ StageExit open_records(const ProfileSetup& s, ProfileRecords& r) {
   ctx.cli_command = c.cli_command;
   ctx.token_source = s.token_source;
   ctx.title = s.info().title;
-  ctx.input_config = build_input_config(c, s.artifact_dir.string(), s.benchmark_id);
+  ctx.input_config = build_input_config(c, s.artifact_dir.string());
+  ctx.run_info = report::single_run_info(s.benchmark_id, c.input.random_seed, c.cli_command);
   ctx.secret_body_keys = secret_extra_keys(c.input.extra);
   ctx.artifact_dir = s.artifact_dir;
   ctx.export_http_trace = c.metrics.export_http_trace;

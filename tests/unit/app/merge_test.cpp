@@ -32,10 +32,12 @@ ShardRun shard(int index, int count, std::int64_t started,
   ctx.cli_command = "inferperf profile -m 'x' --concurrency 4 --shard-count " +
                     std::to_string(count) + " --shard-index " + std::to_string(index) +
                     " --start-at 1800000000.5 --random-seed 1";
-  ctx.input_config = {{"loadgen", {{"concurrency", 4}}},
-                      {"output", {{"artifact_directory", s.dir.string()}}},
-                      {"benchmark_id", "shard-id"},
-                      {"cli_command", ctx.cli_command}};
+  ctx.input_config = {
+      {"phases", nlohmann::ordered_json::array({{{"name", "profiling"}, {"concurrency", 4}}})},
+      {"artifacts", {{"dir", s.dir.string()}}},
+      {"inferperf",
+       {{"artifact_directory", s.dir.string()}, {"shard", {{"index", index}, {"count", count}}}}}};
+  ctx.run_info = {{"benchmark_id", "shard-id"}, {"trial", 0}, {"cli_command", ctx.cli_command}};
   ctx.shard = {{"index", index}, {"count", count}, {"started_wall_ns", started}};
   ctx.phase_start_ns = started;
   ctx.phase_end_ns = started + 5000;
@@ -91,10 +93,12 @@ TEST(MergeShards, PoolsRecordsRenumbersThemAndJoinsTheManifests) {
   EXPECT_EQ(ctx.cli_command, "inferperf profile -m 'x' --concurrency 4 --random-seed 1")
       << "the one-process command";
   EXPECT_NE(ctx.benchmark_id, "shard-id");
-  EXPECT_EQ(ctx.input_config["benchmark_id"], ctx.benchmark_id);
-  EXPECT_EQ(ctx.input_config["cli_command"], ctx.cli_command);
-  EXPECT_EQ(ctx.input_config["output"]["artifact_directory"], "/results/run/merged");
-  EXPECT_EQ(ctx.input_config["loadgen"]["concurrency"], 4);
+  EXPECT_EQ(ctx.run_info["benchmark_id"], ctx.benchmark_id);
+  EXPECT_EQ(ctx.run_info["cli_command"], ctx.cli_command);
+  EXPECT_EQ(ctx.input_config["artifacts"]["dir"], "/results/run/merged");
+  EXPECT_EQ(ctx.input_config["inferperf"]["artifact_directory"], "/results/run/merged");
+  EXPECT_FALSE(ctx.input_config["inferperf"].contains("shard")) << "the merged run is one run";
+  EXPECT_EQ(ctx.input_config["phases"][0]["concurrency"], 4);
   EXPECT_EQ(ctx.shard["merged"]["shards"], 2);
   EXPECT_DOUBLE_EQ(m->start_spread_ms, 2.0);
   EXPECT_TRUE(m->warnings.empty()) << "2 ms is within the 100 ms tolerance";
@@ -136,10 +140,10 @@ TEST(MergeShards, RefusesWhatIsNotOneWholeBenchmark) {
   std::vector<ShardRun> differ;
   differ.push_back(shard(0, 2, kT0, {}));
   differ.push_back(shard(1, 2, kT0, {}));
-  differ[1].run.manifest.context.input_config["loadgen"]["concurrency"] = 8;
+  differ[1].run.manifest.context.input_config["phases"][0]["concurrency"] = 8;
   EXPECT_NE(refused(std::move(differ))
                 .find("differs from shard 0's (/results/run/shard-0) in "
-                      "input_config.loadgen.concurrency"),
+                      "input_config.phases[0].concurrency"),
             std::string::npos);
 
   std::vector<ShardRun> plain;

@@ -48,7 +48,7 @@ RequestRecord base_record() {
 
 const std::string kMetadata =
     R"({"session_num":3,"x_request_id":"rid","x_correlation_id":"cid","conversation_id":"conv",)"
-    R"("turn_index":0,"credit_issued_ns":5100,"request_start_ns":5200,"request_ack_ns":5300,)"
+    R"("turn_index":0,"agent_depth":0,"credit_issued_ns":5100,"request_start_ns":5200,"request_ack_ns":5300,)"
     R"("request_end_ns":5500,"worker_id":"worker_1","record_processor_id":"collector",)"
     R"("benchmark_phase":"profiling","was_cancelled":false})";
 
@@ -69,10 +69,11 @@ TEST(RawJsonl, StreamingLine) {
           R"(,"start_perf_ns":1200,)"
           R"("payload":{"model":"m","messages":[{"role":"user","content":"hi"}],"stream":true},)"
           R"("request_headers":{"Host":"h:8000","Authorization":"<redacted>"},"status":200,)"
-          R"("response_headers":{"Content-Type":"text/event-stream","X-A":"1, 2"},)"
           R"("responses":[{"perf_ns":1400,"packets":[{"name":"data","value":"{\"x\":1}"}]},)"
           R"({"perf_ns":1500,"packets":[{"name":"comment","value":"k"},)"
-          R"({"name":"event","value":"message"},{"name":"data","value":"[DONE]"}]}]})");
+          R"({"name":"event","value":"message"},{"name":"data","value":"[DONE]"}]}],)"
+          // AIPerf writes no response headers; inferperf's come after every AIPerf key.
+          R"("response_headers":{"Content-Type":"text/event-stream","X-A":"1, 2"}})");
 }
 
 TEST(RawJsonl, SecretExtraInputsAreRedactedInThePayload) {
@@ -99,11 +100,11 @@ TEST(RawJsonl, NonStreamingErrorLine) {
   EXPECT_EQ(raw_jsonl_line(r, context()),
             R"({"metadata":)" + kMetadata +
                 R"(,"start_perf_ns":1200,"payload":{"b":1,"a":2},"request_headers":{},)"
-                R"("status":500,"response_headers":{},)"
+                R"("status":500,)"
                 R"("responses":[{"perf_ns":1500,"text":"{\"detail\":\"boom\"}",)"
                 R"("content_type":"application/json"}],)"
                 R"("error":{"code":500,"type":"Internal Server Error",)"
-                R"("message":"{\"detail\":\"boom\"}"}})");
+                R"("message":"{\"detail\":\"boom\"}"},"response_headers":{}})");
 }
 
 TEST(RawJsonl, NoResponseHasNullStatus) {

@@ -1,0 +1,166 @@
+// profile_export.jsonl and the summary's run_info as AIPerf 0.11 writes them: agent_depth in every
+// record's metadata, per-record good_request_count with SLOs, trace_data in the aiohttp export
+// schema, and run_info of a plain run.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "report/exporters.hpp"
+
+namespace {
+
+using inferperf::metrics::BenchmarkResult;
+using inferperf::metrics::find_metric;
+using inferperf::metrics::MetricResult;
+using inferperf::metrics::RecordValues;
+using inferperf::records::ErrorInfo;
+using inferperf::records::RequestRecord;
+using inferperf::report::ReportContext;
+using json = nlohmann::ordered_json;
+
+ReportContext context(bool trace) {
+  ReportContext ctx;
+  ctx.anchor.mono_ns = 1000;
+  ctx.anchor.wall_ns = 1'000'000'000'000;
+  ctx.export_http_trace = trace;
+  return ctx;
+}
+
+// A request on a new connection: pool wait 100 ns, connect 300 ns, send 50 ns, server 1,000 ns,
+// three reads over 400 ns.
+RequestRecord new_connection_record() {
+  RequestRecord r;
+  r.start_ns = 2000;
+  r.connect_start_ns = 2100;
+  r.connect_end_ns = 2400;
+  r.send_start_ns = 2400;
+  r.send_end_ns = 2450;
+  r.headers_ns = 3400;
+  r.first_byte_ns = 3450;
+  r.end_ns = 3850;
+  r.status = 200;
+  r.bytes_sent = 321;
+  r.bytes_received = 4096;
+  r.reads = 3;
+  return r;
+}
+
+std::vector<json> lines(const BenchmarkResult& result, const ReportContext& ctx) {
+  std::ostringstream out;
+  inferperf::report::write_records_jsonl(result, ctx, out);
+  std::vector<json> parsed;
+  std::istringstream in(out.str());
+  for (std::string line; std::getline(in, line);) parsed.push_back(json::parse(line));
+  return parsed;
+}
+
+RecordValues values_of(const RequestRecord& r, bool good) {
+  RecordValues v;
+  v.record = &r;
+  v.scalars.emplace_back(find_metric("request_latency"), 1850.0);
+  v.good = good;
+  return v;
+}
+
+TEST(RecordsJsonl, TraceDataFollowsTheAiohttpExportSchema) {
+  const RequestRecord r = new_connection_record();
+  BenchmarkResult result;
+  result.per_record.push_back(values_of(r, false));
+  const auto out = lines(result, context(true));
+  ASSERT_EQ(out.size(), 1u);
+  const json& t = out[0]["trace_data"];
+  const std::int64_t wall = 1'000'000'000'000 - 1000;  // wall = mono + this
+  EXPECT_EQ(t["trace_type"], "aiohttp");
+  EXPECT_EQ(t["request_send_start_ns"], wall + 2400);
+  EXPECT_EQ(t["request_send_end_ns"], wall + 2450);
+  EXPECT_EQ(t["request_chunks"], json::parse(R"([[)" + std::to_string(wall + 2450) + ",321]]"));
+  EXPECT_EQ(t["request_chunks_count"], 1);
+  EXPECT_EQ(t["request_bytes_total"], 321);
+  EXPECT_EQ(t["response_status_code"], 200);
+  EXPECT_EQ(t["response_receive_start_ns"], wall + 3450);
+  EXPECT_EQ(t["response_headers_received_ns"], wall + 3400);
+  EXPECT_EQ(t["response_chunks_count"], 3);
+  EXPECT_EQ(t["response_bytes_total"], 4096);
+  EXPECT_EQ(t["response_receive_end_ns"], wall + 3850);
+  EXPECT_EQ(t["sending_ns"], 50);
+  EXPECT_EQ(t["waiting_ns"], 1000);
+  EXPECT_EQ(t["receiving_ns"], 400);
+  EXPECT_EQ(t["duration_ns"], 1450);
+  EXPECT_EQ(t["blocked_ns"], 100);
+  EXPECT_EQ(t["connecting_ns"], 300);
+  EXPECT_EQ(t["connection_pool_wait_start_ns"], wall + 2000);
+  EXPECT_EQ(t["connection_pool_wait_end_ns"], wall + 2100);
+  EXPECT_EQ(t["tcp_connect_start_ns"], wall + 2100);
+  EXPECT_EQ(t["tcp_connect_end_ns"], wall + 2400);
+  EXPECT_FALSE(t.contains("connection_reused_ns"));
+  EXPECT_FALSE(t.contains("error_timestamp_ns"));
+  EXPECT_EQ(t["client"], "inferperf") << "inferperf's own keys come after AIPerf's";
+}
+
+TEST(RecordsJsonl, ReusedConnectionOneReadAndAnError) {
+  RequestRecord r = new_connection_record();
+  r.connection_reused = true;
+  r.connect_start_ns = r.connect_end_ns = 0;
+  r.reads = 1;
+  r.status = 500;
+  r.error = ErrorInfo{500, inferperf::core::RequestErrorType::http("Internal Server Error"), "x"};
+  BenchmarkResult result;
+  result.per_record.push_back(values_of(r, false));
+  const json t = lines(result, context(true))[0]["trace_data"];
+  const std::int64_t wall = 1'000'000'000'000 - 1000;
+  EXPECT_EQ(t["connection_reused_ns"], wall + 2400);
+  EXPECT_EQ(t["blocked_ns"], 400) << "waited from start to the send on the reused connection";
+  EXPECT_FALSE(t.contains("connecting_ns"));
+  EXPECT_FALSE(t.contains("tcp_connect_start_ns"));
+  EXPECT_EQ(t["receiving_ns"], 0) << "one read: AIPerf counts no receiving time";
+  EXPECT_EQ(t["error_timestamp_ns"], wall + 3850);
+}
+
+TEST(RecordsJsonl, AgentDepthAlwaysAndGoodRequestCountOnlyWithSlos) {
+  const RequestRecord good = new_connection_record();
+  const RequestRecord bad = new_connection_record();
+  BenchmarkResult result;
+  result.per_record.push_back(values_of(good, true));
+  result.per_record.push_back(values_of(bad, false));
+  auto out = lines(result, context(false));
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0]["metadata"]["agent_depth"], 0);
+  EXPECT_FALSE(out[0]["metrics"].contains("good_request_count")) << "no SLOs, no verdict";
+  EXPECT_FALSE(out[0].contains("trace_data"));
+
+  MetricResult count;
+  count.info = find_metric("good_request_count");
+  count.scalar = true;
+  count.value = 1;
+  result.metrics.push_back(count);
+  out = lines(result, context(false));
+  EXPECT_EQ(out[0]["metrics"]["good_request_count"],
+            json::parse(R"({"value":1,"unit":"requests"})"));
+  EXPECT_EQ(out[1]["metrics"]["good_request_count"]["value"], 0);
+}
+
+TEST(SummaryJson, RunInfoOfAPlainRunFollowsInputConfig) {
+  ReportContext ctx = context(false);
+  ctx.benchmark_id = "b-1";
+  ctx.input_config = {{"models", {{"items", json::array({{{"name", "m"}}})}}}};
+  ctx.run_info = inferperf::report::single_run_info("b-1", 7, "inferperf profile -m 'm'");
+  const json j = inferperf::report::summary_json(BenchmarkResult{}, ctx);
+  EXPECT_EQ(j["schema_version"], "1.3");
+  EXPECT_EQ(j["aiperf_version"], "0.11.0");
+  EXPECT_EQ(j["run_info"].dump(), R"({"benchmark_id":"b-1","random_seed":7,"trial":0,)"
+                                  R"("cli_command":"inferperf profile -m 'm'"})");
+  std::vector<std::string> keys;
+  for (const auto& [k, v] : j.items()) keys.push_back(k);
+  const auto at = [&](const std::string& k) {
+    return std::find(keys.begin(), keys.end(), k) - keys.begin();
+  };
+  EXPECT_EQ(at("run_info"), at("input_config") + 1);
+  EXPECT_EQ(at("was_cancelled"), at("run_info") + 1);
+  const json no_seed = inferperf::report::single_run_info("b-2", std::nullopt, "c");
+  EXPECT_FALSE(no_seed.contains("random_seed")) << "absent values are dropped, never null";
+}
+
+}  // namespace
