@@ -44,6 +44,23 @@ TEST(PlotPoints, InputConfigGivesParameters) {
   EXPECT_EQ(p.model, "qwen");
 }
 
+TEST(PlotPoints, ResolvedInputConfigOfAiperf011GivesParameters) {
+  const auto ic = nlohmann::json::parse(R"({"models":{"items":[{"name":"llama"}]},
+    "datasets":[{"name":"main","type":"synthetic","prompts":{"isl":{"mean":256},"osl":{"mean":64}}}],
+    "phases":[{"name":"warmup","type":"concurrency","concurrency":1,"requests":4},
+              {"name":"profiling","type":"poisson","rate":7.5,"concurrency":16}]})");
+  const auto p = params_from_input_config(ic);
+  EXPECT_EQ(p.model, "llama");
+  EXPECT_EQ(p.request_rate, 7.5) << "the profiling phase, not the warmup";
+  EXPECT_EQ(p.concurrency, 16);
+  EXPECT_EQ(p.isl, 256);
+  EXPECT_EQ(p.osl, 64);
+  const auto closed = params_from_input_config(nlohmann::json::parse(
+      R"({"phases":[{"name":"profiling","type":"concurrency","concurrency":8,"requests":80}]})"));
+  EXPECT_EQ(closed.concurrency, 8);
+  EXPECT_FALSE(closed.request_rate);
+}
+
 TEST(PlotPoints, LabelsNameWhatVariesAndSortByIt) {
   RunParams a, b, c;
   a.concurrency = b.concurrency = 4;
