@@ -5,14 +5,39 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstring>
+
+extern char** environ;
 
 namespace inferperf::core {
+
+namespace {
+
+// This process's environment with `extra` added; an entry of `extra` replaces one of the same name.
+// Built before fork: the child may only make async-signal-safe calls.
+std::vector<char*> child_environment(const std::vector<std::string>& extra) {
+  std::vector<char*> env;
+  for (char** e = environ; e && *e; ++e) {
+    bool replaced = false;
+    for (const auto& x : extra) {
+      const auto eq = x.find('=');
+      replaced = replaced || (eq != std::string::npos && std::strncmp(*e, x.c_str(), eq + 1) == 0);
+    }
+    if (!replaced) env.push_back(*e);
+  }
+  for (const auto& x : extra) env.push_back(const_cast<char*>(x.c_str()));
+  env.push_back(nullptr);
+  return env;
+}
+
+}  // namespace
 
 int run_child(const std::vector<std::string>& argv, const ChildOptions& options) {
   if (argv.empty()) return -1;
   std::vector<char*> args;
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
+  std::vector<char*> env = child_environment(options.extra_env);
   const pid_t pid = fork();
   if (pid < 0) return -1;
   if (pid == 0) {
@@ -26,7 +51,7 @@ int run_child(const std::vector<std::string>& argv, const ChildOptions& options)
       dup2(out, 1);
       dup2(out, 2);
     }
-    execvp(args[0], args.data());
+    execvpe(args[0], args.data(), env.data());
     _exit(127);
   }
   if (options.on_start) options.on_start(pid);

@@ -16,6 +16,8 @@ struct ChildOptions {
   std::filesystem::path log;
   std::function<void(pid_t)> on_start;  // told the child's pid before the wait (signal forwarding)
   std::function<void()> on_end;         // after the wait
+  // "NAME=value" entries added to (or replacing) the child's copy of this process's environment.
+  std::vector<std::string> extra_env;
 };
 
 // argv[0] is looked up on PATH when it has no '/'. The exit status, 128 + the signal that ended

@@ -22,8 +22,7 @@ struct ReportContext {
   std::string cli_command;
   std::string token_source;             // shown under the table, e.g. "server usage"
   nlohmann::ordered_json input_config;  // what the user set, plus computed values
-  // AIPerf 0.11's run_info (benchmark_id, trial, random_seed, cli_command; run and variation
-  // labels in repeated runs and sweeps), absent values dropped.
+  // AIPerf 0.11's run_info (app/profile/run_info.hpp), written after input_config.
   nlohmann::ordered_json run_info;
   bool was_cancelled = false;
   // Stopped early by --failed-request-threshold (also was_cancelled): exit 1, not 130.
@@ -60,10 +59,5 @@ struct ReportContext {
   // (null otherwise; no export shows it).
   nlohmann::ordered_json shard;
 };
-
-// run_info of a plain single run: benchmark_id, trial 0, random_seed when one is set, cli_command.
-nlohmann::ordered_json single_run_info(const std::string& benchmark_id,
-                                       std::optional<std::uint64_t> random_seed,
-                                       const std::string& cli_command);
 
 }  // namespace inferperf::report

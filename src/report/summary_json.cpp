@@ -47,17 +47,6 @@ nlohmann::ordered_json metric_object(const metrics::MetricResult& m) {
   return o;
 }
 
-nlohmann::ordered_json single_run_info(const std::string& benchmark_id,
-                                       std::optional<std::uint64_t> random_seed,
-                                       const std::string& cli_command) {
-  nlohmann::ordered_json info;
-  info["benchmark_id"] = benchmark_id;
-  if (random_seed) info["random_seed"] = *random_seed;
-  info["trial"] = 0;
-  info["cli_command"] = cli_command;
-  return info;
-}
-
 nlohmann::ordered_json summary_json(const metrics::BenchmarkResult& result,
                                     const ReportContext& ctx) {
   const std::size_t first_other = position("time_to_first_output_token");

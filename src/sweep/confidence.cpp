@@ -3,8 +3,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <limits>
 #include <numeric>
+#include <set>
+
+#include "core/version.hpp"
 
 namespace inferperf::sweep {
 
@@ -75,45 +80,125 @@ double student_t_quantile(double q, double dof) {
 }
 
 RunStats run_stats(const std::vector<double>& values, double confidence_level) {
+  std::vector<double> v;
+  for (double x : values)
+    if (std::isfinite(x)) v.push_back(x);
   RunStats s;
-  if (values.empty()) return s;
-  const double n = static_cast<double>(values.size());
-  s.mean = std::accumulate(values.begin(), values.end(), 0.0) / n;
-  const auto [lo, hi] = std::minmax_element(values.begin(), values.end());
+  s.n = static_cast<int>(v.size());
+  if (v.empty()) return s;
+  const double n = static_cast<double>(v.size());
+  s.mean = std::accumulate(v.begin(), v.end(), 0.0) / n;
+  const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
   s.min = *lo;
   s.max = *hi;
-  if (values.size() < 2) return s;
+  s.ci_low = s.ci_high = s.mean;
+  if (v.size() < 2) return s;
   double ss = 0;
-  for (double v : values) ss += (v - s.mean) * (v - s.mean);
+  for (double x : v) ss += (x - s.mean) * (x - s.mean);
   s.std = std::sqrt(ss / (n - 1.0));
-  s.se = *s.std / std::sqrt(n);
-  s.t_critical = student_t_quantile(1.0 - (1.0 - confidence_level) / 2.0, n - 1.0);
-  s.ci_low = s.mean - *s.t_critical * *s.se;
-  s.ci_high = s.mean + *s.t_critical * *s.se;
-  if (s.mean != 0) s.cv = *s.std / s.mean;
+  s.se = s.std / std::sqrt(n);
+  s.t_critical = student_t_quantile((1.0 + confidence_level) / 2.0, n - 1.0);
+  s.ci_low = s.mean - *s.t_critical * s.se;
+  s.ci_high = s.mean + *s.t_critical * s.se;
+  s.cv = s.mean != 0 ? s.std / s.mean : std::numeric_limits<double>::infinity();
   return s;
 }
 
 namespace {
 
-bool is_metric(const nlohmann::ordered_json& v) {
-  return v.is_object() && v.contains("avg") && v["avg"].is_number() && v.contains("unit") &&
-         v["unit"].is_string();
+// The per-run statistics AIPerf 0.11 aggregates: avg, min, max, sum, std and p1..p99 (not count).
+bool is_aggregated_stat(const std::string& stat) {
+  if (stat == "avg" || stat == "min" || stat == "max" || stat == "sum" || stat == "std")
+    return true;
+  if (stat.size() < 2 || stat.size() > 3 || stat[0] != 'p' || stat[1] == '0') return false;
+  return std::all_of(stat.begin() + 1, stat.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
-nlohmann::ordered_json opt(const std::optional<double>& v) {
-  return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
+bool is_metric_object(const nlohmann::ordered_json& v) {
+  return v.is_object() && v.contains("unit") && v["unit"].is_string();
 }
 
-std::string csv_number(const nlohmann::ordered_json& v) {
-  if (!v.is_number()) return "";
-  return fmt::format("{:.6g}", v.get<double>());
+// A number JSON can hold; null for +-inf and NaN.
+nlohmann::ordered_json finite_or_null(double v) {
+  return std::isfinite(v) ? nlohmann::ordered_json(v) : nlohmann::ordered_json(nullptr);
+}
+
+std::string csv_fixed(double v, int decimals) {
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  return fmt::format("{:.{}f}", v, decimals);
+}
+
+// Python's csv module (QUOTE_MINIMAL): quoted when it holds a comma, a quote or a line break.
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+// "confidence_level" -> "Confidence Level", as Python's key.replace("_", " ").title().
+std::string title_case(const std::string& key) {
+  std::string out;
+  bool start = true;
+  for (char c : key) {
+    if (c == '_') c = ' ';
+    const bool letter = std::isalpha(static_cast<unsigned char>(c)) != 0;
+    out += letter ? static_cast<char>(start ? std::toupper(static_cast<unsigned char>(c))
+                                            : std::tolower(static_cast<unsigned char>(c)))
+                  : c;
+    start = !letter;
+  }
+  return out;
+}
+
+std::string python_float(double d) {
+  if (std::isnan(d)) return "nan";
+  if (std::isinf(d)) return d > 0 ? "inf" : "-inf";
+  std::string s = fmt::format("{}", d);
+  if (s.find_first_of(".e") == std::string::npos) s += ".0";
+  return s;
+}
+
+std::string python_quoted(const std::string& s) {
+  // repr() picks double quotes only when the text holds a single quote and no double quote.
+  const bool dq = s.find('\'') != std::string::npos && s.find('"') == std::string::npos;
+  const char q = dq ? '"' : '\'';
+  std::string out(1, q);
+  for (char c : s) {
+    if (c == '\\' || c == q) out += '\\';
+    if (c == '\n') {
+      out += "\\n";
+      continue;
+    }
+    out += c;
+  }
+  return out + q;
 }
 
 }  // namespace
 
-nlohmann::ordered_json aggregate_json(const std::vector<RunResult>& runs,
-                                      const AggregateMeta& meta) {
+std::string python_str(const nlohmann::ordered_json& v) {
+  if (v.is_null()) return "None";
+  if (v.is_boolean()) return v.get<bool>() ? "True" : "False";
+  if (v.is_number_float()) return python_float(v.get<double>());
+  if (v.is_number()) return v.dump();
+  if (v.is_string()) return v.get<std::string>();
+  std::string out = v.is_array() ? "[" : "{";
+  bool first = true;
+  for (const auto& [k, item] : v.items()) {
+    if (!first) out += ", ";
+    first = false;
+    if (v.is_object()) out += python_quoted(k) + ": ";
+    out += item.is_string() ? python_quoted(item.get<std::string>()) : python_str(item);
+  }
+  return out + (v.is_array() ? "]" : "}");
+}
+
+Aggregate aggregate_runs(const std::vector<RunResult>& runs, const AggregateMeta& meta) {
   std::vector<const RunResult*> good;
   nlohmann::ordered_json failed = nlohmann::ordered_json::array();
   nlohmann::ordered_json labels = nlohmann::ordered_json::array();
@@ -125,50 +210,87 @@ nlohmann::ordered_json aggregate_json(const std::vector<RunResult>& runs,
       failed.push_back({{"label", r.label}, {"error", r.error}});
     }
   }
-  nlohmann::ordered_json out;
-  out["metadata"] = {{"aggregation_type", "confidence"},
-                     {"num_profile_runs", meta.num_profile_runs},
-                     {"num_successful_runs", good.size()},
-                     {"failed_runs", failed},
-                     {"confidence_level", meta.confidence_level},
-                     {"cooldown_seconds", meta.cooldown_s},
-                     {"run_labels", labels}};
-  nlohmann::ordered_json metrics = nlohmann::ordered_json::object();
-  if (!good.empty()) {
-    for (const auto& [tag, first] : good.front()->summary.items()) {
-      if (!is_metric(first)) continue;
-      std::vector<double> avgs;
-      for (const auto* r : good) {
-        const auto it = r->summary.find(tag);
-        if (it != r->summary.end() && is_metric(*it)) avgs.push_back((*it)["avg"].get<double>());
+  Aggregate out;
+  out.num_successful_runs = static_cast<int>(good.size());
+  out.metadata = {
+      {"aggregation_type", "confidence"},          {"num_profile_runs", meta.num_profile_runs},
+      {"num_successful_runs", good.size()},        {"failed_runs", failed},
+      {"confidence_level", meta.confidence_level}, {"run_labels", labels},
+      {"cooldown_seconds", meta.cooldown_s}};
+  if (good.size() == 1) out.metadata["single_run"] = true;
+  for (const auto& [k, v] : meta.extra.items()) out.metadata[k] = v;
+
+  // Keys in first-seen order over the runs, each with its unit (the first run's that has it).
+  struct Key {
+    std::string tag, stat, unit;
+  };
+  std::vector<Key> keys;
+  std::set<std::string> seen;
+  for (const auto* r : good) {
+    for (const auto& [tag, m] : r->summary.items()) {
+      if (!is_metric_object(m)) continue;
+      for (const auto& [stat, v] : m.items()) {
+        if (v.is_number() && is_aggregated_stat(stat) && seen.insert(tag + "_" + stat).second)
+          keys.push_back({tag, stat, m["unit"]});
       }
-      // Only metrics every successful run has: a mean over some of them would mislead.
-      if (avgs.size() != good.size()) continue;
-      const RunStats s = run_stats(avgs, meta.confidence_level);
-      metrics[tag] = {{"mean", s.mean},
-                      {"std", opt(s.std)},
+    }
+  }
+  for (const auto& k : keys) {
+    std::vector<double> values;
+    for (const auto* r : good) {
+      const auto m = r->summary.find(k.tag);
+      if (m == r->summary.end() || !is_metric_object(*m)) continue;
+      const auto v = m->find(k.stat);
+      if (v != m->end() && v->is_number()) values.push_back(v->get<double>());
+    }
+    RunStats s = run_stats(values, meta.confidence_level);
+    if (s.n > 0) out.metrics.push_back({k.tag + "_" + k.stat, k.unit, s});
+  }
+  return out;
+}
+
+nlohmann::ordered_json aggregate_json(const Aggregate& a) {
+  nlohmann::ordered_json out;
+  out["schema_version"] = "1.0";
+  out["aiperf_version"] = kAiperfFormatVersion;
+  out["metadata"] = a.metadata;
+  nlohmann::ordered_json metrics = nlohmann::ordered_json::object();
+  for (const auto& m : a.metrics) {
+    const RunStats& s = m.stats;
+    metrics[m.key] = {{"mean", s.mean},
+                      {"std", s.std},
                       {"min", s.min},
                       {"max", s.max},
-                      {"cv", opt(s.cv)},
-                      {"se", opt(s.se)},
-                      {"ci_low", opt(s.ci_low)},
-                      {"ci_high", opt(s.ci_high)},
-                      {"t_critical", opt(s.t_critical)},
-                      {"unit", first["unit"]}};
-    }
+                      {"cv", finite_or_null(s.cv)},
+                      {"se", s.se},
+                      {"ci_low", s.ci_low},
+                      {"ci_high", s.ci_high},
+                      {"t_critical", s.t_critical ? nlohmann::ordered_json(*s.t_critical)
+                                                  : nlohmann::ordered_json(nullptr)},
+                      {"unit", m.unit}};
   }
   out["metrics"] = metrics;
   return out;
 }
 
-std::string aggregate_csv(const nlohmann::ordered_json& aggregate) {
-  std::string out = "Metric,Unit,Mean,Std,Min,Max,CV,SE,CI Low,CI High,t Critical\n";
-  for (const auto& [tag, m] : aggregate["metrics"].items()) {
-    out +=
-        fmt::format("{},{},{},{},{},{},{},{},{},{},{}\n", tag, m["unit"].get<std::string>(),
-                    csv_number(m["mean"]), csv_number(m["std"]), csv_number(m["min"]),
-                    csv_number(m["max"]), csv_number(m["cv"]), csv_number(m["se"]),
-                    csv_number(m["ci_low"]), csv_number(m["ci_high"]), csv_number(m["t_critical"]));
+std::string aggregate_csv(const Aggregate& a) {
+  std::string out = "metric,mean,std,min,max,cv,se,ci_low,ci_high,t_critical,unit\n";
+  for (const auto& m : a.metrics) {
+    const RunStats& s = m.stats;
+    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(m.key), csv_fixed(s.mean, 2),
+                       csv_fixed(s.std, 2), csv_fixed(s.min, 2), csv_fixed(s.max, 2),
+                       csv_fixed(s.cv, 4), csv_fixed(s.se, 4), csv_fixed(s.ci_low, 2),
+                       csv_fixed(s.ci_high, 2), s.t_critical ? csv_fixed(*s.t_critical, 4) : "",
+                       csv_field(m.unit));
+  }
+  out += "\n";
+  const auto& md = a.metadata;
+  out += "Aggregation Type," + csv_field(python_str(md["aggregation_type"])) + "\n";
+  out += "Total Runs," + python_str(md["num_profile_runs"]) + "\n";
+  out += "Successful Runs," + python_str(md["num_successful_runs"]) + "\n";
+  for (const auto& [k, v] : md.items()) {
+    if (k == "aggregation_type" || k == "num_profile_runs" || k == "num_successful_runs") continue;
+    out += csv_field(title_case(k)) + "," + csv_field(python_str(v)) + "\n";
   }
   return out;
 }

@@ -10,11 +10,14 @@ SweepPoint make_point(const std::vector<SweepParam>& params, std::vector<std::st
   SweepPoint p;
   for (std::size_t k = 0; k < params.size(); ++k) {
     if (k > 0) {
-      p.folder += '-';
+      p.folder += "__";
       p.label += ' ';
+      p.variation_label += ", ";
     }
-    p.folder += params[k].name + "_" + values[k];
-    p.label += params[k].name + "=" + values[k];
+    const auto& param = params[k];
+    p.folder += (param.dir_name.empty() ? param.name : param.dir_name) + "_" + values[k];
+    p.label += param.name + "=" + values[k];
+    p.variation_label += (param.path.empty() ? param.name : param.path) + "=" + values[k];
   }
   p.values = std::move(values);
   return p;
@@ -34,9 +37,9 @@ core::Result<std::vector<SweepPoint>> expand_points(const std::vector<SweepParam
     for (const auto& p : params) {
       if (p.values.size() != n) {
         return core::Error{core::ErrorKind::kConfig,
-                           fmt::format("--sweep-type zip: --{} has {} values but {} has {}; zip "
+                           fmt::format("--sweep-type zip: {} has {} values but {} has {}; zip "
                                        "pairs the lists item by item, so they must be as long",
-                                       params.front().name, n, p.flag, p.values.size())};
+                                       params.front().flag, n, p.flag, p.values.size())};
       }
     }
     for (std::size_t i = 0; i < n; ++i) {
@@ -64,6 +67,10 @@ core::Result<std::vector<SweepPoint>> expand_points(const std::vector<SweepParam
 
 std::string run_folder(int run) {
   return fmt::format("run_{:04d}", run);
+}
+
+std::string trial_folder(int trial) {
+  return fmt::format("trial_{:04d}", trial);
 }
 
 }  // namespace inferperf::sweep

@@ -11,16 +11,21 @@ namespace inferperf::sweep {
 
 struct SweepPoint {
   std::vector<std::string> values;  // one per SweepParam, in params order
-  std::string folder;               // "concurrency_4", "concurrency_4-isl_128"; "" without a sweep
-  std::string label;                // "concurrency=4", "concurrency=4 isl=128"
+  // AIPerf 0.11's variation folder: "concurrency_4", "mean_128__concurrency_4"; "" without a sweep.
+  std::string folder;
+  std::string label;  // inferperf's short label: "concurrency=4", "isl=128 concurrency=4"
+  // AIPerf 0.11's variation label: "phases.profiling.concurrency=4, ..."
+  std::string variation_label;
 };
 
-// Grid: the first parameter varies slowest. Zip: every list must have the same length. Without
-// parameters: one point with an empty folder.
+// Grid: the first parameter (in path order) varies slowest. Zip: every list must have the same
+// length. Without parameters: one point with an empty folder.
 core::Result<std::vector<SweepPoint>> expand_points(const std::vector<SweepParam>& params,
                                                     const std::string& sweep_type);
 
 // "run_0001" for run 1 (docs/sweeps.md, Layout: four digits, 1-based).
 std::string run_folder(int run);
+// "trial_0001": a sweep point's trial 1.
+std::string trial_folder(int trial);
 
 }  // namespace inferperf::sweep

@@ -18,18 +18,54 @@ namespace inferperf::sweep {
 
 namespace {
 
+// The twelve AIPerf 0.11 magic-list options: every spelling inferperf accepts for each, the
+// config path AIPerf 0.11 maps the list to (§ sweeps in docs/sweeps.md), and whether its items
+// are whole numbers (else floats).
 struct Sweepable {
   const char* name;
   std::vector<std::string> flags;
   bool integer;
+  const char* path;
+  bool zero_ok = false;  // a standard deviation may be 0
 };
 
 const std::vector<Sweepable>& sweepables() {
   static const std::vector<Sweepable> k = {
-      {"concurrency", {"--concurrency"}, true},
-      {"request_rate", {"--request-rate"}, false},
-      {"isl", {"--synthetic-input-tokens-mean", "--prompt-input-tokens-mean", "--isl"}, true},
-      {"osl", {"--output-tokens-mean", "--prompt-output-tokens-mean", "--osl"}, true},
+      {"concurrency", {"--concurrency"}, true, "phases.profiling.concurrency"},
+      {"prefill_concurrency",
+       {"--prefill-concurrency"},
+       true,
+       "phases.profiling.prefill_concurrency"},
+      {"request_rate", {"--request-rate"}, false, "phases.profiling.rate"},
+      {"request_count", {"--request-count", "--num-requests"}, true, "phases.profiling.requests"},
+      {"benchmark_duration", {"--benchmark-duration"}, false, "phases.profiling.duration"},
+      {"num_conversations",
+       {"--num-sessions", "--num-conversations", "--conversation-num"},
+       true,
+       "phases.profiling.sessions"},
+      {"num_users", {"--num-users"}, true, "phases.profiling.users"},
+      {"isl",
+       {"--synthetic-input-tokens-mean", "--prompt-input-tokens-mean", "--isl"},
+       true,
+       "datasets.main.prompts.isl.mean"},
+      {"isl_stddev",
+       {"--synthetic-input-tokens-stddev", "--prompt-input-tokens-stddev", "--isl-stddev"},
+       false,
+       "datasets.main.prompts.isl.stddev",
+       true},
+      {"osl",
+       {"--output-tokens-mean", "--prompt-output-tokens-mean", "--osl"},
+       true,
+       "datasets.main.prompts.osl.mean"},
+      {"osl_stddev",
+       {"--output-tokens-stddev", "--prompt-output-tokens-stddev", "--osl-stddev"},
+       false,
+       "datasets.main.prompts.osl.stddev",
+       true},
+      {"conversation_turn_mean",
+       {"--conversation-turn-mean", "--session-turns-mean"},
+       true,
+       "datasets.main.turns.mean"},
   };
   return k;
 }
@@ -117,10 +153,13 @@ struct SweepFlagWord {
 
   // The value checked against the flag's range in the one table every numeric flag has
   // (config/numeric_ranges, docs/limits.md); nullopt (and its message) outside it.
-  std::optional<double> number() {
+  // `range_of`: the flag whose range applies (an alias's canonical flag); the message names the
+  // flag as typed.
+  std::optional<double> number(const char* range_of = nullptr) {
     auto v = value();
     if (!v) return std::nullopt;
-    const config::NumericRange* range = config::find_numeric_range(flag);
+    const config::NumericRange* range =
+        config::find_numeric_range(range_of ? std::string(range_of) : flag);
     if (!range) {  // every orchestration flag is in the table (NumericRanges tests)
       errors.push_back(flag + " has no range");
       return std::nullopt;
@@ -166,6 +205,17 @@ void take_sweep_type(SweepFlagWord& w, SweepOptions& o) {
   o.sweep_type = type;
 }
 
+void take_sweep_mode(SweepFlagWord& w, SweepOptions& o) {
+  auto v = w.value();
+  if (!v) return;
+  const std::string mode = config::normalise_enum_token(*v);
+  if (mode != "repeated" && mode != "independent") {
+    w.errors.push_back("--parameter-sweep-mode: '" + *v + "' is not repeated or independent");
+    return;
+  }
+  o.sweep_mode = mode;
+}
+
 // The orchestration flags: each is taken off the profile command line into SweepOptions.
 struct OrchestrationFlag {
   const char* flag;
@@ -180,8 +230,17 @@ const OrchestrationFlag* orchestration_flag(const std::string& flag) {
       {"--profile-run-cooldown-seconds",
        [](W& w, O& o) { w.take_seconds(o.profile_run_cooldown_s); }},
       {"--sweep-cooldown-seconds", [](W& w, O& o) { w.take_seconds(o.sweep_cooldown_s); }},
+      // AIPerf 0.11's name for the pause between variations.
+      {"--parameter-sweep-cooldown-seconds",
+       [](W& w, O& o) {
+         if (auto d = w.number("--sweep-cooldown-seconds")) o.sweep_cooldown_s = *d;
+       }},
       {"--confidence-level", take_confidence_level},
       {"--sweep-type", take_sweep_type},
+      {"--parameter-sweep-mode", take_sweep_mode},
+      {"--parameter-sweep-same-seed", [](W& w, O& o) { w.take_switch(o.sweep_same_seed, true); }},
+      {"--no-parameter-sweep-same-seed",
+       [](W& w, O& o) { w.take_switch(o.sweep_same_seed, false); }},
       {"--profile-run-disable-warmup-after-first",
        [](W& w, O& o) { w.take_switch(o.disable_warmup_after_first, true); }},
       {"--no-profile-run-disable-warmup-after-first",
@@ -210,27 +269,43 @@ const OrchestrationFlag* orchestration_flag(const std::string& flag) {
   return nullptr;
 }
 
-// The values of one swept flag's comma list, each checked; nullopt when any is bad.
+// A float as Python's str() writes it (the variation folder names: `rate_5.0`).
+std::string python_float_text(double d) {
+  std::string t = fmt::format("{}", d);
+  if (t.find_first_of(".e") == std::string::npos) t += ".0";
+  return t;
+}
+
+// The values of one swept flag's comma list, each checked and made canonical; nullopt when any
+// is bad.
 std::optional<SweepParam> parse_sweep_list(const Sweepable& s, const std::string& flag,
                                            const std::string& list,
                                            std::vector<std::string>& errors) {
-  SweepParam p{s.name, flag, {}};
+  const std::string path = s.path;
+  SweepParam p{s.name, flag, {}, path, path.substr(path.rfind('.') + 1)};
   std::set<std::string> unique;
   bool ok = true;
   for (const auto& item : split_commas(list)) {
-    const bool good =
-        s.integer ? parse_integer(item).value_or(0) > 0 : parse_number(item).value_or(0) > 0;
-    if (!good) {
-      errors.push_back(fmt::format("{}: '{}' in '{}' is not a {} above 0", flag, item, list,
-                                   s.integer ? "whole number" : "number"));
+    std::optional<std::string> canonical;
+    if (s.integer) {
+      const auto v = parse_integer(item);
+      if (v && (*v > 0 || (s.zero_ok && *v == 0))) canonical = std::to_string(*v);
+    } else {
+      const auto v = parse_number(item);
+      if (v && (*v > 0 || (s.zero_ok && *v == 0))) canonical = python_float_text(*v);
+    }
+    if (!canonical) {
+      errors.push_back(fmt::format("{}: '{}' in '{}' is not a {} {}", flag, item, list,
+                                   s.integer ? "whole number" : "number",
+                                   s.zero_ok ? "of 0 or more" : "above 0"));
       ok = false;
       continue;
     }
-    if (!unique.insert(item).second) {
+    if (!unique.insert(*canonical).second) {
       errors.push_back(fmt::format("{}: '{}' appears twice in '{}'", flag, item, list));
       ok = false;
     }
-    p.values.push_back(item);
+    p.values.push_back(*canonical);
   }
   if (!ok) return std::nullopt;
   return p;
@@ -301,6 +376,12 @@ SweepArgs extract_sweep_args(const std::vector<std::string>& args) {
     }
   }
   hand_back_unusable_seed(out);
+  if (out.options.sweep_same_seed && !out.options.random_seed)
+    out.errors.push_back(
+        "--parameter-sweep-same-seed needs --random-seed (the seed every point "
+        "reuses)");
+  std::stable_sort(out.params.begin(), out.params.end(),
+                   [](const SweepParam& a, const SweepParam& b) { return a.path < b.path; });
   return out;
 }
 

@@ -10,12 +10,17 @@
 
 namespace inferperf::sweep {
 
-// One swept flag: its name in folder names and summaries ("concurrency", "request_rate", "isl",
-// "osl"), the flag the child gets, and the values in the order given.
+// One swept flag (an AIPerf 0.11 "magic list"): its short name in inferperf's labels and
+// sweep_summary ("concurrency", "request_rate", "isl", ...), the flag the child gets, the values
+// in the order given (canonical: "04" -> "4", a float flag's "5" -> "5.0"), the AIPerf 0.11 config
+// path it sweeps ("phases.profiling.concurrency") and that path's last segment, which names the
+// variation folders ("concurrency_4", "mean_512").
 struct SweepParam {
   std::string name;
   std::string flag;
   std::vector<std::string> values;
+  std::string path;
+  std::string dir_name;  // empty: `name`
 };
 
 struct SweepOptions {
@@ -25,10 +30,14 @@ struct SweepOptions {
   bool disable_warmup_after_first = true;  // warmup only in the first run of each point
   bool consistent_seed = true;             // every run of a point uses the same seed
   std::string sweep_type = "grid";         // grid | zip
-  double sweep_cooldown_s = 0.0;           // between points
-  bool cache_salt_per_run = false;         // fresh cache_salt extra input for every run
-  bool auto_plot = false;                  // inferperf plot over the results at the end
-  bool dry_run = false;  // --dry-run: check every run's command line, send nothing
+  // --parameter-sweep-mode: repeated (every trial runs all points: profile_runs/trial_NNNN/<point>)
+  // or independent (each point runs all its trials: <point>/profile_runs/trial_NNNN).
+  std::string sweep_mode = "repeated";
+  bool sweep_same_seed = false;     // --parameter-sweep-same-seed: every point gets the base seed
+  double sweep_cooldown_s = 0.0;    // between points
+  bool cache_salt_per_run = false;  // fresh cache_salt extra input for every run
+  bool auto_plot = false;           // inferperf plot over the results at the end
+  bool dry_run = false;             // --dry-run: check every run's command line, send nothing
   std::optional<std::string> artifact_dir;  // --artifact-dir / --output-artifact-dir, if given
   std::optional<std::string> random_seed;   // --random-seed, if given
 };
@@ -37,7 +46,10 @@ struct SweepArgs {
   // The profile arguments without the orchestration flags, the artifact folder flag and the swept
   // flags (each swept flag is put back per point by child_args).
   std::vector<std::string> base;
-  std::vector<SweepParam> params;  // only flags given a list of two or more values
+  // Only flags given a list of two or more values, ordered by `path` as AIPerf 0.11 orders the
+  // axes (folder names, run order, variation index): `--concurrency 8,16 --isl 64,128` has the
+  // isl axis (datasets.main.prompts.isl.mean) first.
+  std::vector<SweepParam> params;
   SweepOptions options;
   std::vector<std::string> errors;  // one line per bad flag or value
 

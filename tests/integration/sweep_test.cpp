@@ -62,7 +62,21 @@ TEST(Sweep, ConcurrencyListRunsEachPointIntoItsFolderAndSummarises) {
     // Each point is an ordinary run folder, and the summary carries its numbers.
     const json run = read_json(dir + "/" + folder + "/profile_export_aiperf.json");
     EXPECT_EQ(run["request_count"]["avg"], 12);
-    EXPECT_EQ(run["input_config"]["loadgen"]["concurrency"], levels[i]) << run["input_config"];
+    EXPECT_EQ(run["input_config"]["phases"].back()["concurrency"], levels[i])
+        << run["input_config"];
+    // run_info (AIPerf 0.11): the run's place in the plan.
+    const json& info = run["run_info"];
+    EXPECT_EQ(info["trial"], 0);
+    EXPECT_EQ(info["run_label"], "run_0001");
+    EXPECT_EQ(info["variation_label"], "phases.profiling.concurrency=" + std::to_string(levels[i]));
+    EXPECT_EQ(info["variation_index"], i);
+    EXPECT_EQ(info["variation_values"].size(), 1u) << info;
+    EXPECT_EQ(info["sweep_id"].get<std::string>().size(), 36u) << "a UUID4 shared by the plan";
+    if (i > 0) {
+      const json first = read_json(dir + "/concurrency_" + std::to_string(levels[0]) +
+                                   "/profile_export_aiperf.json");
+      EXPECT_EQ(info["sweep_id"], first["run_info"]["sweep_id"]);
+    }
     EXPECT_DOUBLE_EQ(p["metrics"]["output_token_throughput"]["avg"].get<double>(),
                      run["output_token_throughput"]["avg"].get<double>());
     EXPECT_DOUBLE_EQ(p["metrics"]["inter_token_latency"]["p99"].get<double>(),
@@ -88,6 +102,26 @@ TEST(Sweep, ConcurrencyListRunsEachPointIntoItsFolderAndSummarises) {
   EXPECT_NE(csv.find("\nconcurrency=4,concurrency_4,4,ok,1,1,"), std::string::npos) << csv;
   EXPECT_NE(r.out.find("inferperf | Sweep Summary"), std::string::npos) << r.out;
   EXPECT_TRUE(fs::exists(dir + "/logs/inferperf.log"));
+
+  // AIPerf 0.11 with one trial per point: a single-run aggregate per point, and a sweep
+  // aggregate keyed by the plain tags, with no best configuration and no Pareto point.
+  const json agg = read_json(dir + "/aggregate/concurrency_4/profile_export_aiperf_aggregate.json");
+  EXPECT_EQ(agg["metadata"]["single_run"], true);
+  EXPECT_EQ(agg["metadata"]["variation_label"], "phases.profiling.concurrency=4");
+  EXPECT_EQ(agg["metadata"]["variation_values"], json({{"phases.profiling.concurrency", 4}}));
+  EXPECT_TRUE(agg["metrics"]["time_to_first_token_p99"]["t_critical"].is_null());
+  const json sw = read_json(dir + "/sweep_aggregate/profile_export_aiperf_sweep.json");
+  EXPECT_EQ(sw["aggregation_type"], "sweep");
+  EXPECT_EQ(sw["metadata"]["num_combinations"], 3);
+  ASSERT_EQ(sw["per_combination_metrics"].size(), 3u);
+  const json& c2 = sw["per_combination_metrics"][1];
+  EXPECT_EQ(c2["parameters"], json({{"phases.profiling.concurrency", 2}}));
+  const json run2 = read_json(dir + "/concurrency_2/profile_export_aiperf.json");
+  EXPECT_EQ(c2["metrics"]["request_throughput"]["mean"], run2["request_throughput"]["avg"]);
+  EXPECT_EQ(sw["best_configurations"], json::object());
+  EXPECT_EQ(sw["pareto_optimal"], json::array());
+  const std::string swcsv = read_file(dir + "/sweep_aggregate/profile_export_aiperf_sweep.csv");
+  EXPECT_NE(swcsv.find("\nPareto Optimal Points\nNone\n"), std::string::npos) << swcsv;
 }
 
 TEST(Sweep, RepeatedRunsShareTheSeedWarmOnceAndAggregate) {
@@ -117,18 +151,84 @@ TEST(Sweep, RepeatedRunsShareTheSeedWarmOnceAndAggregate) {
   EXPECT_EQ(agg["metadata"]["num_profile_runs"], 3);
   EXPECT_EQ(agg["metadata"]["num_successful_runs"], 3);
   EXPECT_EQ(agg["metadata"]["run_labels"], json({"run_0001", "run_0002", "run_0003"}));
-  const auto& t = agg["metrics"]["time_to_first_token"];
+  EXPECT_EQ(agg["schema_version"], "1.0");
+  EXPECT_FALSE(agg["metadata"].contains("single_run"));
+  // What a user's script reads: agg['metrics']['time_to_first_token_p99']['mean'].
+  ASSERT_TRUE(agg["metrics"]["time_to_first_token_p99"]["mean"].is_number()) << agg.dump();
+  const auto& t = agg["metrics"]["time_to_first_token_avg"];
   const double mean = (ttft[0] + ttft[1] + ttft[2]) / 3;
   EXPECT_NEAR(t["mean"].get<double>(), mean, 1e-9);
   EXPECT_DOUBLE_EQ(t["min"].get<double>(), *std::min_element(ttft.begin(), ttft.end()));
   EXPECT_NEAR(t["t_critical"].get<double>(), 4.3027, 1e-4);
   EXPECT_NEAR(t["ci_high"].get<double>() - t["mean"].get<double>(),
               t["t_critical"].get<double>() * t["se"].get<double>(), 1e-9);
-  EXPECT_EQ(agg["metrics"]["request_count"]["mean"], 10.0);
+  EXPECT_EQ(agg["metrics"]["request_count_avg"]["mean"], 10.0);
   const std::string csv = read_file(dir + "/aggregate/profile_export_aiperf_aggregate.csv");
-  EXPECT_NE(csv.find("\nrequest_count,requests,10,0,10,10,0,0,10,10,"), std::string::npos) << csv;
+  EXPECT_EQ(csv.substr(0, csv.find('\n')),
+            "metric,mean,std,min,max,cv,se,ci_low,ci_high,t_critical,unit");
+  EXPECT_NE(csv.find("\nrequest_count_avg,10.00,0.00,10.00,10.00,0.0000,0.0000,10.00,10.00,"
+                     "4.3027,requests\n"),
+            std::string::npos)
+      << csv;
+  EXPECT_NE(csv.find("\n\nAggregation Type,confidence\nTotal Runs,3\nSuccessful Runs,3\n"),
+            std::string::npos)
+      << csv;
+  EXPECT_NE(csv.find("\nRun Labels,\"['run_0001', 'run_0002', 'run_0003']\"\n"), std::string::npos)
+      << csv;
   EXPECT_NE(r.out.find("inferperf | 3 runs"), std::string::npos) << r.out;
   EXPECT_FALSE(fs::exists(dir + "/sweep_summary.json"));  // repeated runs alone: no sweep
+}
+
+// A sweep with repeated trials, as AIPerf 0.11 lays it out: trial-major run order under
+// profile_runs/trial_NNNN/<point>, per-point aggregates under aggregate/<point>/ and the sweep
+// aggregate under aggregate/sweep_aggregate/. Two points x two trials of three requests.
+TEST(Sweep, TrialsOfASweepAggregatePerPointAndAcrossTheSweep) {
+  MockServerProcess mock({"--fast"});
+  const std::string dir = make_temp_dir("ip-sweep-trials-");
+  const auto r = profile(mock, dir,
+                         {"--streaming", "--request-count", "3", "--request-rate", "200,400",
+                          "--num-profile-runs", "2"});
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_EQ(mock.metric("inferperf_mock_requests_total"), 12);
+  std::vector<double> thr;  // rate_400.0's request throughput in trials 1 and 2
+  for (const char* trial : {"trial_0001", "trial_0002"}) {
+    const std::string run = dir + "/profile_runs/" + trial + "/rate_400.0";
+    const json j = read_json(run + "/profile_export_aiperf.json");
+    EXPECT_EQ(j["input_config"]["phases"].back()["rate"], 400.0) << j["input_config"];
+    EXPECT_EQ(j["run_info"]["trial"], std::string(trial) == "trial_0001" ? 0 : 1);
+    thr.push_back(j["request_throughput"]["avg"]);
+    EXPECT_TRUE(fs::exists(dir + "/profile_runs/" + trial + "/rate_200.0/profile_export.jsonl"));
+  }
+  const json agg = read_json(dir + "/aggregate/rate_400.0/profile_export_aiperf_aggregate.json");
+  EXPECT_EQ(agg["metadata"]["run_labels"], json({"trial_0001", "trial_0002"}));
+  EXPECT_EQ(agg["metadata"]["sweep_mode"], "repeated");
+  EXPECT_EQ(agg["metadata"]["model"], "mock-model");
+  const json& m = agg["metrics"]["request_throughput_avg"];
+  EXPECT_NEAR(m["mean"].get<double>(), (thr[0] + thr[1]) / 2, 1e-9);
+  EXPECT_NEAR(m["t_critical"].get<double>(), 12.7062, 1e-4);  // t(0.975, 1 dof)
+  const json sw = read_json(dir + "/aggregate/sweep_aggregate/profile_export_aiperf_sweep.json");
+  EXPECT_EQ(sw["num_profile_runs"], 4);
+  EXPECT_EQ(sw["num_successful_runs"], 4);
+  EXPECT_EQ(sw["metadata"]["sweep_parameters"],
+            json::array({{{"name", "phases.profiling.rate"}, {"values", {200.0, 400.0}}}}));
+  EXPECT_EQ(sw["metadata"]["num_trials_per_value"], 2);
+  EXPECT_EQ(sw["per_combination_metrics"][1]["metrics"]["request_throughput_avg"]["mean"],
+            m["mean"]);
+  ASSERT_TRUE(sw["best_configurations"].contains("best_throughput")) << sw.dump();
+  EXPECT_TRUE(sw["best_configurations"].contains("best_latency_p99"));
+  EXPECT_FALSE(sw["pareto_optimal"].empty());
+  EXPECT_FALSE(fs::exists(dir + "/sweep_aggregate"));
+  EXPECT_TRUE(fs::exists(dir + "/aggregate/sweep_aggregate/profile_export_aiperf_sweep.csv"));
+
+  // A sweep on a fixed schedule is refused before anything is sent.
+  const std::string trace = dir + "/trace.jsonl";
+  std::ofstream(trace) << "{\"timestamp\": 0, \"input_length\": 8, \"output_length\": 2}\n";
+  const auto fixed = profile(mock, dir + "/fixed",
+                             {"--concurrency", "1,2", "--input-file", trace,
+                              "--custom-dataset-type", "mooncake_trace", "--fixed-schedule"});
+  EXPECT_EQ(fixed.exit_code, 2) << fixed.out;
+  EXPECT_NE(fixed.out.find("--no-fixed-schedule"), std::string::npos) << fixed.out;
+  EXPECT_EQ(mock.metric("inferperf_mock_requests_total"), 12);
 }
 
 // The salt each run sent, read from the payloads it wrote.
@@ -150,8 +250,9 @@ TEST(Sweep, GridOverTwoListsWithAFreshCacheSaltPerRun) {
       {"INFERPERF_CACHE_SALT_SEED=1133"});
   ASSERT_EQ(r.exit_code, 0) << r.out;
   std::set<std::string> all;
-  for (const char* folder : {"concurrency_1-osl_4", "concurrency_1-osl_6", "concurrency_2-osl_4",
-                             "concurrency_2-osl_6"}) {
+  // The osl axis (datasets.main.prompts.osl.mean) sorts first and names its part "mean".
+  for (const char* folder : {"mean_4__concurrency_1", "mean_6__concurrency_1",
+                             "mean_4__concurrency_2", "mean_6__concurrency_2"}) {
     const auto salts = salts_in(read_file(dir + "/" + folder + "/inputs.json"));
     ASSERT_EQ(salts.size(), 1u) << folder;
     EXPECT_EQ(salts.begin()->size(), 12u);
@@ -159,11 +260,12 @@ TEST(Sweep, GridOverTwoListsWithAFreshCacheSaltPerRun) {
   }
   EXPECT_EQ(all.size(), 4u);  // one fresh salt per point
   EXPECT_EQ(all.count("871926050550"), 1u);
-  const json osl6 = read_json(dir + "/concurrency_2-osl_6/profile_export_aiperf.json");
+  const json osl6 = read_json(dir + "/mean_6__concurrency_2/profile_export_aiperf.json");
   EXPECT_EQ(osl6["output_sequence_length"]["avg"], 6);
   const json s = read_json(dir + "/sweep_summary.json");
   EXPECT_EQ(s["points"].size(), 4u);
-  EXPECT_EQ(s["points"][1]["parameters"], json({{"concurrency", 1}, {"osl", 6}}));
+  // The first axis (osl) turns slowest.
+  EXPECT_EQ(s["points"][1]["parameters"], json({{"concurrency", 2}, {"osl", 4}}));
   EXPECT_EQ(s["metadata"]["cache_salt_per_run"], true);
 }
 
@@ -178,7 +280,7 @@ TEST(Sweep, ZipPairsTheListsAndABadPointStopsEverythingBeforeSending) {
       mock, dir,
       {"--request-count", "4", "--concurrency", "1,2", "--osl", "4,6,8", "--sweep-type", "zip"});
   EXPECT_EQ(r.exit_code, 2) << r.out;
-  EXPECT_NE(r.out.find("--osl has 3"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("--osl has 3 values but --concurrency has 2"), std::string::npos) << r.out;
   r = profile(mock, dir, {"--concurrency", "1,x"});
   EXPECT_EQ(r.exit_code, 2) << r.out;
   EXPECT_NE(r.out.find("'x' in '1,x'"), std::string::npos) << r.out;
@@ -188,9 +290,9 @@ TEST(Sweep, ZipPairsTheListsAndABadPointStopsEverythingBeforeSending) {
       mock, dir,
       {"--request-count", "4", "--concurrency", "1,2", "--osl", "4,6", "--sweep-type", "zip"});
   ASSERT_EQ(r.exit_code, 0) << r.out;
-  EXPECT_TRUE(fs::exists(dir + "/concurrency_1-osl_4/profile_export_aiperf.json"));
-  EXPECT_TRUE(fs::exists(dir + "/concurrency_2-osl_6/profile_export_aiperf.json"));
-  EXPECT_FALSE(fs::exists(dir + "/concurrency_1-osl_6"));
+  EXPECT_TRUE(fs::exists(dir + "/mean_4__concurrency_1/profile_export_aiperf.json"));
+  EXPECT_TRUE(fs::exists(dir + "/mean_6__concurrency_2/profile_export_aiperf.json"));
+  EXPECT_FALSE(fs::exists(dir + "/mean_6__concurrency_1"));
   EXPECT_EQ(mock.metric("inferperf_mock_requests_total"), 8);
 }
 
@@ -243,7 +345,7 @@ TEST(Sweep, OneRunTakesTheSaltAndNoWarmupAndKeepsTheTypedCommand) {
   EXPECT_EQ(mock.metric("inferperf_mock_requests_total"), 5);
   EXPECT_EQ(salts_in(read_file(dir + "/inputs.json")).size(), 1u);
   const json j = read_json(dir + "/profile_export_aiperf.json");
-  const std::string cmd = j["input_config"]["cli_command"];
+  const std::string cmd = j["run_info"]["cli_command"];
   EXPECT_NE(cmd.find("--cache-salt-per-run --warmup-request-count 3 --no-warmup"),
             std::string::npos)
       << cmd;
@@ -301,7 +403,7 @@ TEST(Sweep, WithoutAnArtifactDirTheRootIsNamedForTheSweep) {
   const std::string root =
       cwd + "/artifacts/org_mock-model-openai-chat-sweep-concurrency-request_rate";
   EXPECT_TRUE(fs::exists(root + "/sweep_summary.json")) << r.out;
-  EXPECT_TRUE(fs::exists(root + "/concurrency_2-request_rate_100/profile_export_aiperf.json"));
+  EXPECT_TRUE(fs::exists(root + "/concurrency_2__rate_100.0/profile_export_aiperf.json"));
   EXPECT_EQ(read_json(root + "/sweep_summary.json")["points"].size(), 4u);
 }
 
@@ -332,8 +434,17 @@ TEST(Sweep, DryRunChecksEveryRunAndSendsNothing) {
                     "--warmup-request-count", "2", "--dry-run"});
   ASSERT_EQ(r.exit_code, 0) << r.out;
   EXPECT_NE(r.out.find("dry run: 2 point(s) x 2 run(s)"), std::string::npos) << r.out;
+  // Repeated trials: profile_runs/trial_NNNN/<point>; seed 42 plus the point's index.
   EXPECT_NE(r.out.find("--concurrency 2 --artifact-dir '" + dir +
-                       "/concurrency_2/profile_runs/run_0002' --no-warmup"),
+                       "/profile_runs/trial_0002/concurrency_2' --random-seed 43 --no-warmup"),
+            std::string::npos)
+      << r.out;
+  r = profile(mock, dir,
+              {"--request-count", "5", "--concurrency", "1,2", "--num-profile-runs", "2",
+               "--parameter-sweep-mode", "independent", "--random-seed", "7", "--dry-run"});
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.out.find("--concurrency 2 --artifact-dir '" + dir +
+                       "/concurrency_2/profile_runs/trial_0001' --random-seed 8\n"),
             std::string::npos)
       << r.out;
   EXPECT_FALSE(fs::exists(dir));

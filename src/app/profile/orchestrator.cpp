@@ -11,12 +11,13 @@
 #include <csignal>
 #include <fstream>
 #include <iostream>
-#include <random>
 #include <thread>
+#include <variant>
 
 #include "app/exit_codes.hpp"
 #include "app/logging.hpp"
 #include "app/profile/phase_plans.hpp"
+#include "app/profile/run_info.hpp"
 #include "app/results.hpp"
 #include "artifacts/export_names.hpp"
 #include "artifacts/run_folder.hpp"
@@ -24,12 +25,14 @@
 #include "core/child_process.hpp"
 #include "core/file_names.hpp"
 #include "core/secrets.hpp"
+#include "core/uuid.hpp"
 #include "report/console_table.hpp"
 #include "report/exporters.hpp"
 #include "report/format.hpp"
 #include "sweep/confidence.hpp"
 #include "sweep/points.hpp"
 #include "sweep/summary.hpp"
+#include "sweep/sweep_aggregate.hpp"
 
 namespace inferperf::app {
 
@@ -90,10 +93,12 @@ void cooldown(double seconds, const char* what) {
 // Runs `exe args...` (argv[0] "inferperf") in this terminal and waits; the exit code, or 128 +
 // the signal that ended it; -1 when it could not be started. The child's pid is published for
 // the signal handler while it runs.
-int spawn_and_wait(const std::string& exe, const std::vector<std::string>& args) {
+int spawn_and_wait(const std::string& exe, const std::vector<std::string>& args,
+                   std::vector<std::string> env = {}) {
   std::vector<std::string> words = {exe};
   words.insert(words.end(), args.begin(), args.end());
   core::ChildOptions o;
+  o.extra_env = std::move(env);
   o.on_start = [](pid_t pid) { g_child.store(pid); };
   o.on_end = [] { g_child.store(0); };
   return core::run_child(words, o);
@@ -151,10 +156,10 @@ std::string aggregate_table(const nlohmann::ordered_json& agg, const std::string
       "time_to_first_token", "inter_token_latency",     "request_latency",
       "request_throughput",  "output_token_throughput", "output_token_throughput_per_user"};
   for (const auto& tag : kShown) {
-    const auto it = agg["metrics"].find(tag);
+    const auto it = agg["metrics"].find(tag + "_avg");
     if (it == agg["metrics"].end()) continue;
     const auto& m = *it;
-    rows.push_back({fmt::format("{} ({})", tag, m["unit"].get<std::string>()), num(m["mean"]),
+    rows.push_back({fmt::format("{} avg ({})", tag, m["unit"].get<std::string>()), num(m["mean"]),
                     num(m["std"]), num(m["min"]), num(m["max"]), num(m["ci_low"]),
                     num(m["ci_high"])});
   }
@@ -162,29 +167,103 @@ std::string aggregate_table(const nlohmann::ordered_json& agg, const std::string
                               rows, 1);
 }
 
-fs::path run_dir(const fs::path& root, const sweep::SweepPoint& point, int runs, int run) {
-  const fs::path point_dir = point.folder.empty() ? root : root / point.folder;
-  return runs > 1 ? point_dir / artifacts::kProfileRunsFolderName / sweep::run_folder(run)
-                  : point_dir;
+// Where a run and the aggregates go (AIPerf 0.11's layout, docs/sweeps.md): without a sweep
+// <root>/profile_runs/run_NNNN; a sweep with one trial <root>/<point>; with several trials
+// <root>/profile_runs/trial_NNNN/<point> (repeated) or <root>/<point>/profile_runs/trial_NNNN
+// (independent).
+struct Layout {
+  fs::path root;
+  bool sweep = false;
+  int trials = 1;
+  bool independent = false;
+
+  fs::path run_dir(const sweep::SweepPoint& point, int trial) const {
+    if (!sweep) return root / artifacts::kProfileRunsFolderName / sweep::run_folder(trial);
+    if (trials == 1) return root / point.folder;
+    if (independent)
+      return root / point.folder / artifacts::kProfileRunsFolderName / sweep::trial_folder(trial);
+    return root / artifacts::kProfileRunsFolderName / sweep::trial_folder(trial) / point.folder;
+  }
+  std::string run_label(int trial) const {
+    return sweep ? sweep::trial_folder(trial) : sweep::run_folder(trial);
+  }
+  fs::path aggregate_dir(const sweep::SweepPoint& point) const {
+    if (!sweep) return root / artifacts::kAggregateFolderName;
+    if (independent && trials > 1) return root / point.folder / artifacts::kAggregateFolderName;
+    return root / artifacts::kAggregateFolderName / point.folder;
+  }
+  fs::path sweep_aggregate_dir() const {
+    if (!independent && trials > 1)
+      return root / artifacts::kAggregateFolderName / kSweepAggregateFolder;
+    return root / kSweepAggregateFolder;
+  }
+  static constexpr const char* kSweepAggregateFolder = "sweep_aggregate";
+};
+
+// One run of the plan: which point, which trial, in the order they run.
+struct PlannedRun {
+  int point = 0;  // index into the points (the variation index)
+  int trial = 1;  // 1-based
+};
+
+// Repeated: every trial runs all points before the next trial; independent: each point runs all
+// its trials before the next point.
+std::vector<PlannedRun> run_order(int points, int trials, bool independent) {
+  std::vector<PlannedRun> out;
+  for (int outer = 0; outer < (independent ? points : trials); ++outer)
+    for (int inner = 0; inner < (independent ? trials : points); ++inner)
+      out.push_back(independent ? PlannedRun{outer, inner + 1} : PlannedRun{inner, outer + 1});
+  return out;
+}
+
+// The seed of every run: --random-seed, else 42 for a sweep or repeated runs with consistent
+// seeding (AIPerf 0.11); each sweep point adds its variation index unless
+// --parameter-sweep-same-seed; without consistent seeding each trial adds its index.
+std::optional<std::string> run_seed(const sweep::SweepOptions& o, bool sweep, int point,
+                                    int trial) {
+  std::optional<std::uint64_t> seed;
+  if (o.random_seed) seed = std::stoull(*o.random_seed);
+  if (!seed && o.consistent_seed) seed = 42;
+  if (!seed) return std::nullopt;
+  std::uint64_t v = *seed;
+  if (sweep && !o.sweep_same_seed) v += static_cast<std::uint64_t>(point);
+  if (!o.consistent_seed) v += static_cast<std::uint64_t>(trial - 1);
+  return std::to_string(v);
+}
+
+sweep::RunArgs planned_args(const sweep::SweepOptions& o, const Layout& layout,
+                            const sweep::SweepPoint& point, const PlannedRun& pr,
+                            std::optional<std::string> salt) {
+  sweep::RunArgs ra;
+  ra.point_values = point.values;
+  ra.artifact_dir = layout.run_dir(point, pr.trial).string();
+  ra.cache_salt = std::move(salt);
+  ra.random_seed = run_seed(o, layout.sweep, pr.point, pr.trial);
+  ra.no_warmup = o.num_profile_runs > 1 && pr.trial > 1 && o.disable_warmup_after_first;
+  return ra;
 }
 
 void print_dry_run(const sweep::SweepArgs& s, const std::vector<sweep::SweepPoint>& points,
-                   const fs::path& root) {
+                   const Layout& layout) {
   const auto& o = s.options;
   std::cout << fmt::format(
       "dry run: {} point(s) x {} run(s), every command line valid; nothing was sent\n"
       "root: {}\n",
-      points.size(), o.num_profile_runs, root.string());
-  for (const auto& p : points) {
-    for (int run = 1; run <= o.num_profile_runs; ++run) {
-      sweep::RunArgs ra{
-          p.values, run_dir(root, p, o.num_profile_runs, run).string(),
-          o.cache_salt_per_run ? std::optional<std::string>("<fresh salt>") : std::nullopt,
-          o.random_seed, o.num_profile_runs > 1 && run > 1 && o.disable_warmup_after_first};
-      std::cout << config::build_cli_command(sweep::child_args(s, ra)) << "\n";
-    }
+      points.size(), o.num_profile_runs, layout.root.string());
+  for (const auto& pr :
+       run_order(static_cast<int>(points.size()), o.num_profile_runs, layout.independent)) {
+    const auto salt =
+        o.cache_salt_per_run ? std::optional<std::string>("<fresh salt>") : std::nullopt;
+    const auto ra = planned_args(o, layout, points[pr.point], pr, salt);
+    std::cout << config::build_cli_command(sweep::child_args(s, ra)) << "\n";
   }
 }
+
+// A sweep replays nothing on a fixed schedule (AIPerf 0.11 refuses magic lists there).
+constexpr const char* kSweepOnFixedSchedule =
+    "error: a comma list (a sweep) cannot run on a fixed schedule (--fixed-schedule): each point "
+    "would replay the same timestamps; give one value per flag, or drive the trace by concurrency "
+    "or rate with --no-fixed-schedule\n";
 
 }  // namespace
 
@@ -199,9 +278,11 @@ std::string self_executable() {
   return ec ? std::string("inferperf") : p.string();
 }
 
-bool auto_plot(const fs::path& folder) {
+bool auto_plot(const fs::path& folder, const fs::path& output) {
   spdlog::info("--auto-plot: inferperf plot {}", folder.string());
-  const int rc = spawn_and_wait(self_executable(), {"plot", folder.string()});
+  std::vector<std::string> args = {"plot", folder.string()};
+  if (!output.empty()) args.insert(args.end(), {"--output", output.string()});
+  const int rc = spawn_and_wait(self_executable(), args);
   if (rc != 0) {
     spdlog::warn("--auto-plot: inferperf plot {} failed (exit code {}); the results are kept",
                  folder.string(), rc);
@@ -210,16 +291,13 @@ bool auto_plot(const fs::path& folder) {
   return true;
 }
 
-int run_orchestrated(const sweep::SweepArgs& s, const std::vector<std::string>& original) {
-  const auto& o = s.options;
-  auto expanded = sweep::expand_points(s.params, o.sweep_type);
-  if (!expanded) {
-    std::cerr << "error: " << expanded.error().message << "\n";
-    return kExitBadConfig;
-  }
-  const auto& points = *expanded;
+namespace {
 
-  // Every point's command line is checked before anything is sent.
+// Every point's command line checked before anything is sent: the configs, else the exit code
+// (with the messages printed).
+std::variant<std::vector<config::RunConfig>, int> check_points(
+    const sweep::SweepArgs& s, const std::vector<sweep::SweepPoint>& points) {
+  const auto& o = s.options;
   std::vector<config::RunConfig> configs;
   std::string errors;
   for (const auto& p : points) {
@@ -247,117 +325,204 @@ int run_orchestrated(const sweep::SweepArgs& s, const std::vector<std::string>& 
     std::cerr << errors;
     return kExitBadConfig;
   }
+  if (!s.params.empty() && configs.front().load.fixed_schedule) {
+    std::cerr << kSweepOnFixedSchedule;
+    return kExitBadConfig;
+  }
   if (o.cache_salt_per_run && cache_salt_given_twice(configs.front())) {
     std::cerr << kCacheSaltTwice;
     return kExitBadConfig;
   }
+  return configs;
+}
+
+// What the runs came to, per point (in point order).
+struct Executed {
+  std::vector<sweep::PointResult> points;
+  bool any_failed = false;
+  bool bad_input = false;
+};
+
+// What a run is within the plan, for its run_info (AIPerf 0.11): handed to the child process in
+// INFERPERF_RUN_INFO (app/profile/run_info.hpp).
+std::string run_identity_env(const sweep::SweepArgs& s, const Layout& layout, const PlannedRun& pr,
+                             const sweep::SweepPoint& point, const std::string& sweep_id) {
+  nlohmann::ordered_json info;
+  if (layout.sweep) info["sweep_id"] = sweep_id;
+  info["trial"] = pr.trial - 1;
+  info["run_label"] = sweep::run_folder(pr.trial);
+  info["variation_label"] = layout.sweep ? point.variation_label : "base";
+  info["variation_index"] = pr.point;
+  info["variation_values"] =
+      layout.sweep ? sweep::variation_values(s.params, point) : nlohmann::ordered_json::object();
+  return std::string(kRunInfoEnv) + "=" + info.dump();
+}
+
+Executed execute_runs(const sweep::SweepArgs& s, const std::vector<sweep::SweepPoint>& points,
+                      const Layout& layout, const artifacts::ExportNames& names) {
+  const auto& o = s.options;
+  const std::string sweep_id = core::uuid4();
+  const std::string exe = self_executable();
+  const int total_points = static_cast<int>(points.size());
+  Executed ex;
+  for (const auto& p : points) ex.points.push_back({p, {}});
+  const auto order = run_order(total_points, o.num_profile_runs, layout.independent);
+  for (std::size_t k = 0; k < order.size() && !stopping() && !ex.bad_input; ++k) {
+    const PlannedRun& pr = order[k];
+    if (k > 0) {
+      // Where a new trial starts (repeated: trial-major; independent: within a point) the
+      // profile-run cooldown, else the sweep cooldown between points.
+      const PlannedRun& prev = order[k - 1];
+      const bool new_trial = layout.independent ? prev.point == pr.point : prev.trial != pr.trial;
+      cooldown(new_trial ? o.profile_run_cooldown_s : o.sweep_cooldown_s,
+               new_trial ? "profile run" : "sweep");
+      if (stopping()) break;
+    }
+    const auto& point = points[pr.point];
+    const auto salt = o.cache_salt_per_run ? std::optional(sweep::random_cache_salt())
+                                           : std::optional<std::string>();
+    const sweep::RunArgs ra = planned_args(o, layout, point, pr, salt);
+    std::string where = point.label.empty() ? ""
+                                            : fmt::format("point {}/{} {}", pr.point + 1,
+                                                          total_points, point.label);
+    if (o.num_profile_runs > 1)
+      where += fmt::format("{}run {}/{}", where.empty() ? "" : ", ", pr.trial, o.num_profile_runs);
+    spdlog::info("{} -> {}{}{}", where, ra.artifact_dir,
+                 ra.cache_salt ? " (cache_salt " + *ra.cache_salt + ")" : "",
+                 ra.random_seed ? " (seed " + *ra.random_seed + ")" : "");
+    const int rc = spawn_and_wait(exe, sweep::child_args(s, ra),
+                                  {run_identity_env(s, layout, pr, point, sweep_id)});
+    auto r = read_run(layout.run_label(pr.trial), ra.artifact_dir, names, rc);
+    if (!r.ok) {
+      ex.any_failed = true;
+      spdlog::error("{}: {}", where, r.error);
+    }
+    ex.points[pr.point].runs.push_back(std::move(r));
+    if (rc == kExitSignal) g_signals.fetch_add(1);  // the child was stopped: so is the rest
+    if (rc == kExitBadConfig) {
+      // Its input was refused before anything was sent (a tokenizer, a dataset file, the
+      // folder): every later run shares that command line, so none is started.
+      ex.bad_input = true;
+      spdlog::error("{}: its input was refused; the remaining runs are not started", where);
+    }
+  }
+  return ex;
+}
+
+// The per-point aggregates (every point that ran) and, for a sweep, the sweep aggregate and
+// inferperf's sweep summary.
+void write_aggregates(const sweep::SweepArgs& s, const Layout& layout, const Executed& ex,
+                      const config::RunConfig& first) {
+  const auto& o = s.options;
+  std::vector<sweep::VariationResult> variations;
+  for (const auto& pr : ex.points) {
+    if (pr.runs.empty()) continue;
+    sweep::AggregateMeta meta{o.num_profile_runs, o.confidence_level, o.profile_run_cooldown_s,
+                              nlohmann::ordered_json::object()};
+    if (layout.sweep) {
+      meta.extra["variation_label"] = pr.point.variation_label;
+      meta.extra["variation_values"] = sweep::variation_values(s.params, pr.point);
+      meta.extra["sweep_mode"] = o.sweep_mode;
+      meta.extra["model"] =
+          first.endpoint.model_names.empty() ? "" : first.endpoint.model_names.front();
+    }
+    sweep::Aggregate agg = sweep::aggregate_runs(pr.runs, meta);
+    const fs::path dir = layout.aggregate_dir(pr.point);
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    const auto json = sweep::aggregate_json(agg);
+    write_or_warn(dir / artifacts::kAggregateJsonFileName, json.dump(2) + "\n");
+    write_or_warn(dir / artifacts::kAggregateCsvFileName, sweep::aggregate_csv(agg));
+    if (o.num_profile_runs > 1) {
+      std::cout << "\n"
+                << aggregate_table(json,
+                                   fmt::format("inferperf | {} runs{}{}", pr.runs.size(),
+                                               pr.point.label.empty() ? "" : " | ", pr.point.label))
+                << fmt::format("confidence level {}; aggregate: {}\n", o.confidence_level,
+                               dir.string());
+    }
+    variations.push_back({pr.point, pr.runs, std::move(agg)});
+  }
+  if (!layout.sweep || variations.empty()) return;
+  const fs::path sdir = layout.sweep_aggregate_dir();
+  std::error_code ec;
+  fs::create_directories(sdir, ec);
+  const auto sweep_json = sweep::sweep_aggregate_json(s.params, variations, o);
+  write_or_warn(sdir / "profile_export_aiperf_sweep.json", sweep_json.dump(2) + "\n");
+  write_or_warn(sdir / "profile_export_aiperf_sweep.csv", sweep::sweep_aggregate_csv(sweep_json));
+
+  std::vector<sweep::PointResult> ran;
+  for (const auto& pr : ex.points)
+    if (!pr.runs.empty()) ran.push_back(pr);
+  const fs::path& root = layout.root;
+  const auto summary = sweep::sweep_summary_json(s.params, ran, o);
+  write_or_warn(root / artifacts::kSweepSummaryJsonFileName, summary.dump(2) + "\n");
+  write_or_warn(root / artifacts::kSweepSummaryCsvFileName, sweep::sweep_summary_csv(summary));
+  std::cout << "\n" << sweep::sweep_summary_table(summary);
+  std::cout << "Sweep Summary JSON: " << (root / artifacts::kSweepSummaryJsonFileName).string()
+            << "\n"
+            << "Sweep Summary CSV: " << (root / artifacts::kSweepSummaryCsvFileName).string()
+            << "\n"
+            << "Sweep aggregate: " << (sdir / "profile_export_aiperf_sweep.json").string() << "\n";
+}
+
+// The folder `inferperf plot` draws: the root, or for repeated trials of a sweep the first
+// trial's folder (plot's discovery does not group profile_runs/trial_NNNN/<point> by point).
+fs::path plot_folder(const Layout& layout) {
+  if (layout.sweep && layout.trials > 1 && !layout.independent)
+    return layout.root / artifacts::kProfileRunsFolderName / sweep::trial_folder(1);
+  return layout.root;
+}
+
+}  // namespace
+
+int run_orchestrated(const sweep::SweepArgs& s, const std::vector<std::string>& original) {
+  const auto& o = s.options;
+  auto expanded = sweep::expand_points(s.params, o.sweep_type);
+  if (!expanded) {
+    std::cerr << "error: " << expanded.error().message << "\n";
+    return kExitBadConfig;
+  }
+  const auto& points = *expanded;
+  auto checked = check_points(s, points);
+  if (const int* rc = std::get_if<int>(&checked)) return *rc;
+  const auto& configs = std::get<std::vector<config::RunConfig>>(checked);
   const config::RunConfig& first = configs.front();
-  const fs::path root =
-      o.artifact_dir ? fs::path(*o.artifact_dir)
-                     : fs::path(first.output.artifact_dir) / orchestrated_leaf(first, s.params);
+  Layout layout;
+  layout.root = o.artifact_dir
+                    ? fs::path(*o.artifact_dir)
+                    : fs::path(first.output.artifact_dir) / orchestrated_leaf(first, s.params);
+  layout.sweep = !s.params.empty();
+  layout.trials = o.num_profile_runs;
+  layout.independent = o.sweep_mode == "independent";
   if (o.dry_run) {
-    print_dry_run(s, points, root);
+    print_dry_run(s, points, layout);
     return kExitOk;
   }
   init_console_logging(config::to_string(first.log_level));
   std::error_code ec;
-  fs::create_directories(root / artifacts::kLogsFolderName, ec);
+  fs::create_directories(layout.root / artifacts::kLogsFolderName, ec);
   if (ec) {
-    std::cerr << "error: cannot create artifact folder " << root << ": " << ec.message() << "\n";
+    std::cerr << "error: cannot create artifact folder " << layout.root << ": " << ec.message()
+              << "\n";
     return kExitBadConfig;
   }
-  add_log_file(root / artifacts::kLogsFolderName / artifacts::kLogFileName);
+  add_log_file(layout.root / artifacts::kLogsFolderName / artifacts::kLogFileName);
   spdlog::info("{}", config::build_cli_command(original));
 
-  // One seed for every run unless told otherwise, so repeated runs differ only in time.
-  std::optional<std::uint64_t> seed;
-  if (o.random_seed) seed = std::stoull(*o.random_seed);
-  if (!seed && o.consistent_seed) {
-    seed = std::random_device{}() & 0x7fffffffU;
-    spdlog::info("--set-consistent-seed: every run uses --random-seed {}", *seed);
-  }
-
   const artifacts::ExportNames names = artifacts::export_names(first.output.export_prefix);
-  const std::string exe = self_executable();
-  const int total_points = static_cast<int>(points.size());
-  std::vector<sweep::PointResult> results;
-  bool any_failed = false;
   SignalScope signals;
-  bool bad_input = false;
-  for (int pi = 0; pi < total_points && !stopping() && !bad_input; ++pi) {
-    if (pi > 0) cooldown(o.sweep_cooldown_s, "sweep");
-    const auto& point = points[pi];
-    const fs::path point_dir = point.folder.empty() ? root : root / point.folder;
-    sweep::PointResult pr{point, {}};
-    for (int run = 1; run <= o.num_profile_runs && !stopping(); ++run) {
-      if (run > 1) cooldown(o.profile_run_cooldown_s, "profile run");
-      if (stopping()) break;
-      const bool repeated = o.num_profile_runs > 1;
-      const fs::path dir = run_dir(root, point, o.num_profile_runs, run);
-      sweep::RunArgs ra;
-      ra.point_values = point.values;
-      ra.artifact_dir = dir.string();
-      if (o.cache_salt_per_run) ra.cache_salt = sweep::random_cache_salt();
-      if (seed) ra.random_seed = std::to_string(o.consistent_seed ? *seed : *seed + run - 1);
-      ra.no_warmup = repeated && run > 1 && o.disable_warmup_after_first;
-      std::string where = point.label.empty()
-                              ? ""
-                              : fmt::format("point {}/{} {}", pi + 1, total_points, point.label);
-      if (repeated)
-        where += fmt::format("{}run {}/{}", where.empty() ? "" : ", ", run, o.num_profile_runs);
-      spdlog::info("{} -> {}{}", where, dir.string(),
-                   ra.cache_salt ? " (cache_salt " + *ra.cache_salt + ")" : "");
-      const int rc = spawn_and_wait(exe, sweep::child_args(s, ra));
-      auto r = read_run(repeated ? sweep::run_folder(run) : "run_0001", dir, names, rc);
-      if (!r.ok) {
-        any_failed = true;
-        spdlog::error("{}: {}", where, r.error);
-      }
-      pr.runs.push_back(std::move(r));
-      if (rc == kExitSignal) g_signals.fetch_add(1);  // the child was stopped: so is the rest
-      if (rc == kExitBadConfig) {
-        // Its input was refused before anything was sent (a tokenizer, a dataset file, the
-        // folder): every later run shares that command line, so none is started.
-        bad_input = true;
-        spdlog::error("{}: its input was refused; the remaining runs are not started", where);
-        break;
-      }
-    }
-    if (o.num_profile_runs > 1 && !pr.runs.empty()) {
-      sweep::AggregateMeta meta{o.num_profile_runs, o.confidence_level, o.profile_run_cooldown_s};
-      const auto agg = sweep::aggregate_json(pr.runs, meta);
-      fs::create_directories(point_dir / artifacts::kAggregateFolderName, ec);
-      write_or_warn(point_dir / artifacts::kAggregateFolderName / artifacts::kAggregateJsonFileName,
-                    agg.dump(2) + "\n");
-      write_or_warn(point_dir / artifacts::kAggregateFolderName / artifacts::kAggregateCsvFileName,
-                    sweep::aggregate_csv(agg));
-      std::cout << "\n"
-                << aggregate_table(agg, fmt::format("inferperf | {} runs{}{}", pr.runs.size(),
-                                                    point.label.empty() ? "" : " | ", point.label))
-                << fmt::format("confidence level {}; aggregate: {}\n", o.confidence_level,
-                               (point_dir / artifacts::kAggregateFolderName).string());
-    }
-    results.push_back(std::move(pr));
-  }
-  if (!s.params.empty() && !results.empty()) {
-    const auto summary = sweep::sweep_summary_json(s.params, results, o);
-    write_or_warn(root / artifacts::kSweepSummaryJsonFileName, summary.dump(2) + "\n");
-    write_or_warn(root / artifacts::kSweepSummaryCsvFileName, sweep::sweep_summary_csv(summary));
-    std::cout << "\n" << sweep::sweep_summary_table(summary);
-    std::cout << "Sweep Summary JSON: " << (root / artifacts::kSweepSummaryJsonFileName).string()
-              << "\n"
-              << "Sweep Summary CSV: " << (root / artifacts::kSweepSummaryCsvFileName).string()
-              << "\n";
-  }
+  const Executed ex = execute_runs(s, points, layout, names);
+  write_aggregates(s, layout, ex, first);
   const bool interrupted = stopping();
   if (interrupted) {
-    spdlog::warn("stopped by a signal after {} of {} point(s); the summaries cover what ran",
-                 results.size(), total_points);
+    spdlog::warn("stopped by a signal; the summaries cover what ran");
   }
-  if (o.auto_plot && !interrupted && !bad_input) auto_plot(root);
+  if (o.auto_plot && !interrupted && !ex.bad_input)
+    auto_plot(plot_folder(layout), layout.root / "plots");
   if (interrupted) return kExitSignal;
-  if (bad_input) return kExitBadConfig;
-  return any_failed ? kExitRunFailed : kExitOk;
+  if (ex.bad_input) return kExitBadConfig;
+  return ex.any_failed ? kExitRunFailed : kExitOk;
 }
 
 }  // namespace inferperf::app

@@ -21,6 +21,7 @@
 #include "app/profile/live_view.hpp"
 #include "app/profile/phase_plans.hpp"
 #include "app/profile/phase_runner.hpp"
+#include "app/profile/run_info.hpp"
 #include "app/profile/run_setup.hpp"
 #include "app/profile/telemetry_setup.hpp"
 #include "app/results.hpp"
@@ -205,7 +206,8 @@ StageExit open_records(const ProfileSetup& s, ProfileRecords& r) {
   ctx.token_source = s.token_source;
   ctx.title = s.info().title;
   ctx.input_config = build_input_config(c, s.artifact_dir.string());
-  ctx.run_info = report::single_run_info(s.benchmark_id, c.input.random_seed, c.cli_command);
+  ctx.run_info =
+      build_run_info(s.benchmark_id, c.input.random_seed, c.cli_command, std::getenv(kRunInfoEnv));
   ctx.secret_body_keys = secret_extra_keys(c.input.extra);
   ctx.artifact_dir = s.artifact_dir;
   ctx.export_http_trace = c.metrics.export_http_trace;

@@ -38,12 +38,16 @@ TEST(SweepArgs, ListsAndOrchestrationFlagsLeaveTheProfileWords) {
   ASSERT_TRUE(s.errors.empty()) << s.errors.front();
   EXPECT_EQ(s.base, (Words{"profile", "-m", "x", "--osl", "10"}));
   ASSERT_EQ(s.params.size(), 2u);
-  EXPECT_EQ(s.params[0].name, "concurrency");
-  EXPECT_EQ(s.params[0].flag, "--concurrency");
-  EXPECT_EQ(s.params[0].values, (Words{"1", "2", "4"}));
-  EXPECT_EQ(s.params[1].name, "isl");
-  EXPECT_EQ(s.params[1].flag, "--isl");
-  EXPECT_EQ(s.params[1].values, (Words{"16", "32"}));
+  // Ordered by config path as AIPerf 0.11 orders the axes: datasets.* before phases.*.
+  EXPECT_EQ(s.params[0].name, "isl");
+  EXPECT_EQ(s.params[0].flag, "--isl");
+  EXPECT_EQ(s.params[0].values, (Words{"16", "32"}));
+  EXPECT_EQ(s.params[0].path, "datasets.main.prompts.isl.mean");
+  EXPECT_EQ(s.params[0].dir_name, "mean");
+  EXPECT_EQ(s.params[1].name, "concurrency");
+  EXPECT_EQ(s.params[1].flag, "--concurrency");
+  EXPECT_EQ(s.params[1].values, (Words{"1", "2", "4"}));
+  EXPECT_EQ(s.params[1].path, "phases.profiling.concurrency");
   EXPECT_EQ(s.options.num_profile_runs, 3);
   EXPECT_EQ(s.options.sweep_type, "zip");
   EXPECT_EQ(s.options.artifact_dir, "out");
@@ -63,9 +67,76 @@ TEST(SweepArgs, SweepTypeSpellingsAndTrimmedItems) {
   ASSERT_TRUE(s.errors.empty()) << s.errors.front();
   EXPECT_EQ(s.options.sweep_type, "zip");
   ASSERT_EQ(s.params.size(), 2u);
-  EXPECT_EQ(s.params[0].values, (Words{"1", "2"}));
-  EXPECT_EQ(s.params[1].values, (Words{"16", "32"}));
+  EXPECT_EQ(s.params[0].values, (Words{"16", "32"}));
+  EXPECT_EQ(s.params[1].values, (Words{"1", "2"}));
   EXPECT_EQ(extract_sweep_args({"profile", "--sweep-type", "_Grid_"}).options.sweep_type, "grid");
+}
+
+// The twelve AIPerf 0.11 magic lists, under every spelling inferperf accepts: whole numbers for
+// the integer options, floats (written as Python writes them) for the four float ones.
+TEST(SweepArgs, EveryMagicListFlagSweeps) {
+  struct Case {
+    const char* flag;
+    const char* list;
+    const char* path;
+    Words values;
+  };
+  const std::vector<Case> cases = {
+      {"--concurrency", "1,2", "phases.profiling.concurrency", {"1", "2"}},
+      {"--prefill-concurrency", "1,02", "phases.profiling.prefill_concurrency", {"1", "2"}},
+      {"--request-rate", "5,2.5", "phases.profiling.rate", {"5.0", "2.5"}},
+      {"--request-count", "10,20", "phases.profiling.requests", {"10", "20"}},
+      {"--num-requests", "10,20", "phases.profiling.requests", {"10", "20"}},
+      {"--benchmark-duration", "1,1.5", "phases.profiling.duration", {"1.0", "1.5"}},
+      {"--num-conversations", "3,4", "phases.profiling.sessions", {"3", "4"}},
+      {"--num-sessions", "3,4", "phases.profiling.sessions", {"3", "4"}},
+      {"--num-users", "2,3", "phases.profiling.users", {"2", "3"}},
+      {"--isl", "128,256", "datasets.main.prompts.isl.mean", {"128", "256"}},
+      {"--synthetic-input-tokens-mean", "1,2", "datasets.main.prompts.isl.mean", {"1", "2"}},
+      {"--isl-stddev", "0,4", "datasets.main.prompts.isl.stddev", {"0.0", "4.0"}},
+      {"--osl", "8,16", "datasets.main.prompts.osl.mean", {"8", "16"}},
+      {"--osl-stddev", "0.5,1", "datasets.main.prompts.osl.stddev", {"0.5", "1.0"}},
+      {"--conversation-turn-mean", "2,3", "datasets.main.turns.mean", {"2", "3"}},
+      {"--session-turns-mean", "2,3", "datasets.main.turns.mean", {"2", "3"}},
+  };
+  for (const auto& c : cases) {
+    const auto s = extract_sweep_args({"profile", c.flag, c.list});
+    ASSERT_TRUE(s.errors.empty()) << c.flag << ": " << s.errors.front();
+    ASSERT_EQ(s.params.size(), 1u) << c.flag;
+    EXPECT_EQ(s.params[0].flag, c.flag);
+    EXPECT_EQ(s.params[0].path, c.path) << c.flag;
+    EXPECT_EQ(s.params[0].values, c.values) << c.flag;
+  }
+  // Integer options take plain integers only; booleans are no numbers.
+  for (const char* bad : {"1.5", "true", "1e2"}) {
+    const auto s = extract_sweep_args({"profile", "--request-count", std::string("10,") + bad});
+    ASSERT_FALSE(s.errors.empty()) << bad;
+    EXPECT_NE(s.errors.front().find("--request-count: '"), std::string::npos) << s.errors.front();
+  }
+  EXPECT_FALSE(extract_sweep_args({"profile", "--request-rate", "1,true"}).errors.empty());
+  EXPECT_FALSE(extract_sweep_args({"profile", "--isl-stddev", "1,-1"}).errors.empty());
+}
+
+TEST(SweepArgs, SweepModeAndSameSeed) {
+  auto s = extract_sweep_args({"profile", "--parameter-sweep-mode", "INDEPENDENT",
+                               "--parameter-sweep-same-seed", "--random-seed", "3", "-m", "x"});
+  ASSERT_TRUE(s.errors.empty()) << s.errors.front();
+  EXPECT_EQ(s.options.sweep_mode, "independent");
+  EXPECT_TRUE(s.options.sweep_same_seed);
+  EXPECT_EQ(s.base, (Words{"profile", "-m", "x"}));
+  EXPECT_EQ(extract_sweep_args({"profile"}).options.sweep_mode, "repeated");
+  s = extract_sweep_args({"profile", "--parameter-sweep-same-seed"});
+  ASSERT_EQ(s.errors.size(), 1u);
+  EXPECT_NE(s.errors[0].find("needs --random-seed"), std::string::npos);
+  s = extract_sweep_args({"profile", "--parameter-sweep-cooldown-seconds", "1.5"});
+  ASSERT_TRUE(s.errors.empty()) << s.errors.front();
+  EXPECT_DOUBLE_EQ(s.options.sweep_cooldown_s, 1.5);
+  s = extract_sweep_args({"profile", "--parameter-sweep-cooldown-seconds", "-1"});
+  ASSERT_EQ(s.errors.size(), 1u);
+  EXPECT_TRUE(s.errors[0].starts_with("--parameter-sweep-cooldown-seconds must be")) << s.errors[0];
+  s = extract_sweep_args({"profile", "--parameter-sweep-mode", "sideways"});
+  ASSERT_EQ(s.errors.size(), 1u);
+  EXPECT_NE(s.errors[0].find("not repeated or independent"), std::string::npos);
 }
 
 TEST(SweepArgs, SingleValuesStayOrdinaryFlags) {
@@ -169,8 +240,31 @@ TEST(SweepPoints, GridTurnsTheLastParameterFastest) {
   EXPECT_EQ((*points)[0].values, (Words{"1", "16"}));
   EXPECT_EQ((*points)[1].values, (Words{"1", "32"}));
   EXPECT_EQ((*points)[3].values, (Words{"2", "16"}));
-  EXPECT_EQ((*points)[5].folder, "concurrency_2-isl_64");
+  EXPECT_EQ((*points)[5].folder, "concurrency_2__isl_64");  // no dir_name: the short name
   EXPECT_EQ((*points)[5].label, "concurrency=2 isl=64");
+}
+
+// AIPerf 0.11's names: `--concurrency 8 --isl 512` is mean_512__concurrency_8, the isl axis
+// first (its path sorts first) and turning slowest.
+TEST(SweepPoints, FolderNamesAndLabelsFollowTheConfigPaths) {
+  const auto s = extract_sweep_args(
+      {"profile", "--concurrency", "8,16", "--isl", "512,1024", "--request-rate", "5,10"});
+  ASSERT_TRUE(s.errors.empty()) << s.errors.front();
+  auto points = expand_points(s.params, "grid");
+  ASSERT_TRUE(points);
+  ASSERT_EQ(points->size(), 8u);
+  EXPECT_EQ((*points)[0].folder, "mean_512__concurrency_8__rate_5.0");
+  EXPECT_EQ((*points)[1].folder, "mean_512__concurrency_8__rate_10.0");
+  EXPECT_EQ((*points)[4].folder, "mean_1024__concurrency_8__rate_5.0");
+  EXPECT_EQ((*points)[0].label, "isl=512 concurrency=8 request_rate=5.0");
+  EXPECT_EQ((*points)[0].variation_label,
+            "datasets.main.prompts.isl.mean=512, phases.profiling.concurrency=8, "
+            "phases.profiling.rate=5.0");
+  const auto one = extract_sweep_args({"profile", "--isl", "512,64"});
+  auto single = expand_points(one.params, "grid");
+  ASSERT_TRUE(single);
+  EXPECT_EQ((*single)[0].folder, "mean_512");
+  EXPECT_EQ((*single)[1].folder, "mean_64");
 }
 
 TEST(SweepPoints, ZipPairsItemByItemAndNeedsEqualLengths) {
@@ -179,11 +273,13 @@ TEST(SweepPoints, ZipPairsItemByItemAndNeedsEqualLengths) {
   auto points = expand_points(params, "zip");
   ASSERT_TRUE(points);
   ASSERT_EQ(points->size(), 2u);
-  EXPECT_EQ((*points)[1].folder, "concurrency_2-osl_20");
+  EXPECT_EQ((*points)[1].folder, "concurrency_2__osl_20");
   params[1].values.push_back("30");
   auto bad = expand_points(params, "zip");
   ASSERT_FALSE(bad);
-  EXPECT_NE(bad.error().message.find("--osl has 3"), std::string::npos) << bad.error().message;
+  EXPECT_NE(bad.error().message.find("--concurrency has 2 values but --osl has 3"),
+            std::string::npos)
+      << bad.error().message;
 }
 
 TEST(SweepPoints, NoParametersIsOnePointInTheRoot) {
@@ -193,6 +289,7 @@ TEST(SweepPoints, NoParametersIsOnePointInTheRoot) {
   EXPECT_EQ((*points)[0].folder, "");
   EXPECT_EQ(run_folder(1), "run_0001");
   EXPECT_EQ(run_folder(10), "run_0010");
+  EXPECT_EQ(trial_folder(2), "trial_0002");
 }
 
 TEST(SweepArgs, OrchestrationNumbersAreCheckedAgainstTheSharedRangeTable) {
