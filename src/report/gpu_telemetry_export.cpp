@@ -77,7 +77,7 @@ ordered_json telemetry_data_json(const GpuTelemetryInput& in) {
       g["hostname"] = id.hostname;
       if (!id.pci_bus_id.empty()) g["pci_bus_id"] = id.pci_bus_id;
       if (!id.namespace_.empty()) g["namespace"] = id.namespace_;
-      if (!id.pod.empty()) g["pod"] = id.pod;
+      if (!id.pod.empty()) g["pod_name"] = id.pod;
       ordered_json metrics = ordered_json::object();
       for (int m = 0; m < telemetry::kGpuMetricCount; ++m) {
         const auto metric = static_cast<GpuMetric>(m);
@@ -107,6 +107,24 @@ ordered_json telemetry_data_json(const GpuTelemetryInput& in) {
   return j;
 }
 
+telemetry::GpuTotals gpu_totals_from_telemetry_data(const ordered_json& t) {
+  telemetry::GpuTotals out;
+  if (!t.is_object() || !t.contains("endpoints")) return out;
+  for (const auto& [name, endpoint] : t["endpoints"].items()) {
+    if (!endpoint.contains("gpus")) continue;
+    for (const auto& [key, gpu] : endpoint["gpus"].items()) {
+      const auto& m = gpu.value("metrics", ordered_json::object());
+      if (m.contains("gpu_power_usage") && m["gpu_power_usage"]["avg"].is_number())
+        out.total_gpu_power_w =
+            out.total_gpu_power_w.value_or(0.0) + m["gpu_power_usage"]["avg"].get<double>();
+      if (m.contains("energy_consumption") && m["energy_consumption"]["avg"].is_number())
+        out.total_gpu_energy_j = out.total_gpu_energy_j.value_or(0.0) +
+                                 m["energy_consumption"]["avg"].get<double>() * 1e6;  // MJ -> J
+    }
+  }
+  return out;
+}
+
 std::string gpu_telemetry_csv(const ordered_json& t) {
   if (t.is_null() || !t.contains("endpoints")) return {};
   bool host = false, ns = false, pod = false;
@@ -114,7 +132,7 @@ std::string gpu_telemetry_csv(const ordered_json& t) {
     for (const auto& [key, g] : e["gpus"].items()) {
       host = host || !g.value("hostname", "").empty();
       ns = ns || g.contains("namespace");
-      pod = pod || g.contains("pod");
+      pod = pod || g.contains("pod_name");
     }
   }
   std::string out = "\r\n\r\nEndpoint,GPU_Index,GPU_Name,GPU_UUID,Metric,avg,min,max,sum";
@@ -141,7 +159,7 @@ std::string gpu_telemetry_csv(const ordered_json& t) {
         out += "," + cell(m, "std");
         if (host) out += "," + csv_field(g.value("hostname", ""));
         if (ns) out += "," + csv_field(g.value("namespace", ""));
-        if (pod) out += "," + csv_field(g.value("pod", ""));
+        if (pod) out += "," + csv_field(g.value("pod_name", ""));
         out += "\r\n";
       }
     }

@@ -10,6 +10,7 @@
 #include "report/export_parts.hpp"
 #include "report/format.hpp"
 #include "report/telemetry_exports.hpp"
+#include "telemetry/series_timeslices.hpp"
 
 namespace inferperf::report {
 
@@ -148,32 +149,87 @@ bool scrape_changed(const telemetry::Scrape& a, const telemetry::Scrape* prev) {
   return false;
 }
 
+ordered_json slice_head(const telemetry::Slice& s, const core::WallAnchor& anchor) {
+  ordered_json o;
+  o["start_ns"] = anchor.to_wall(s.start_ns);
+  o["end_ns"] = anchor.to_wall(s.end_ns);
+  if (!s.complete) o["is_complete"] = false;  // AIPerf writes the flag only on a partial slice
+  return o;
+}
+
+// A series' `timeslices` (gauge and unknown: avg/min/max; counter: total/rate; histogram:
+// count/sum/avg and bucket deltas); null when it has none or is an info metric.
+ordered_json series_timeslices(const telemetry::ScrapeLog& log, int id,
+                               const ServerMetricsInput& in,
+                               const std::vector<telemetry::Slice>& slices) {
+  const auto& info = log.series()[static_cast<std::size_t>(id)];
+  if (slices.empty() || is_info(info)) return nullptr;
+  ordered_json out = ordered_json::array();
+  if (info.type == MetricType::kHistogram) {
+    for (const auto& h : telemetry::histogram_slices(log, id, in.window, slices)) {
+      ordered_json o = slice_head(h.slice, in.anchor);
+      o["count"] = h.count;
+      o["sum"] = h.sum;
+      o["avg"] = h.count > 0 ? ordered_json(h.sum / h.count) : ordered_json(nullptr);
+      ordered_json b = ordered_json::object();
+      for (const auto& [le, c] : h.buckets) b[le_text(le)] = c;
+      o["buckets"] = std::move(b);
+      out.push_back(std::move(o));
+    }
+  } else if (info.type == MetricType::kCounter) {
+    for (const auto& c : telemetry::counter_slices(log, id, in.window, slices)) {
+      ordered_json o = slice_head(c.slice, in.anchor);
+      o["total"] = c.total;
+      o["rate"] = c.rate;
+      out.push_back(std::move(o));
+    }
+  } else {
+    for (const auto& g : telemetry::gauge_slices(log, id, in.window, slices)) {
+      ordered_json o = slice_head(g.slice, in.anchor);
+      o["avg"] = g.avg;
+      o["min"] = g.min;
+      o["max"] = g.max;
+      out.push_back(std::move(o));
+    }
+  }
+  return out.empty() ? ordered_json(nullptr) : out;
+}
+
+// AIPerf's endpoint_info: every fetch counts, an update is a fetch whose stored values differ
+// from the previous fetch's (the first fetch is one). The update span and intervals are 0 rather
+// than null when there are too few updates, as AIPerf writes them; only the median is nullable.
 ordered_json endpoint_info(const telemetry::ScrapeLog& log, const core::WallAnchor& anchor) {
   const auto& s = log.scrapes();
   ordered_json j;
   j["total_fetches"] = s.size();
-  if (s.empty()) return j;
-  j["first_fetch_ns"] = anchor.to_wall(s.front().done_ns);
-  j["last_fetch_ns"] = anchor.to_wall(s.back().done_ns);
+  std::int64_t first_fetch = 0, last_fetch = 0;
+  if (!s.empty()) {
+    first_fetch = anchor.to_wall(s.front().done_ns);
+    last_fetch = anchor.to_wall(s.back().done_ns);
+  }
+  j["first_fetch_ns"] = first_fetch;
+  j["last_fetch_ns"] = last_fetch;
   double latency = 0;
   for (const auto& x : s) latency += ms(x.done_ns - x.sent_ns);
-  j["avg_fetch_latency_ms"] = latency / static_cast<double>(s.size());
+  j["avg_fetch_latency_ms"] = s.empty() ? 0.0 : latency / static_cast<double>(s.size());
   std::vector<std::int64_t> updates;
   for (std::size_t i = 0; i < s.size(); ++i) {
-    const bool changed = scrape_changed(s[i], i == 0 ? nullptr : &s[i - 1]);
-    if (changed) updates.push_back(s[i].done_ns);
+    if (scrape_changed(s[i], i == 0 ? nullptr : &s[i - 1])) updates.push_back(s[i].done_ns);
   }
   j["unique_updates"] = updates.size();
-  j["duration_seconds"] = static_cast<double>(s.back().done_ns - s.front().done_ns) / 1e9;
+  j["first_update_ns"] = updates.empty() ? std::int64_t{0} : anchor.to_wall(updates.front());
+  j["last_update_ns"] = updates.empty() ? std::int64_t{0} : anchor.to_wall(updates.back());
+  const double span_s =
+      updates.empty() ? 0.0 : static_cast<double>(updates.back() - updates.front()) / 1e9;
+  j["duration_seconds"] = span_s;
+  j["avg_update_interval_ms"] =
+      updates.size() > 1 ? span_s * 1e3 / static_cast<double>(updates.size() - 1) : 0.0;
   std::vector<double> gaps;
   for (std::size_t i = 1; i < updates.size(); ++i) gaps.push_back(ms(updates[i] - updates[i - 1]));
   if (gaps.empty()) {
-    j["avg_update_interval_ms"] = nullptr;
     j["median_update_interval_ms"] = nullptr;
   } else {
-    const auto st = core::compute_stats(gaps);
-    j["avg_update_interval_ms"] = st.avg;
-    j["median_update_interval_ms"] = st.percentile(50);
+    j["median_update_interval_ms"] = core::compute_stats(gaps).percentile(50);
   }
   return j;
 }
@@ -197,6 +253,9 @@ ordered_json server_metrics_json(const ServerMetricsInput& in) {
   j["summary"]["end_time"] = local_iso8601(in.anchor.to_wall(in.window.end_ns));
   ordered_json info = ordered_json::object();
   ordered_json metrics_out = ordered_json::object();
+  std::vector<telemetry::Slice> slices;
+  if (in.slice_duration_s && std::isfinite(*in.slice_duration_s) && *in.slice_duration_s > 0)
+    slices = telemetry::slices_of(in.window, static_cast<std::int64_t>(*in.slice_duration_s * 1e9));
   for (const auto& log : *in.logs) {
     if (log.scrapes().empty()) continue;
     info[log.url()] = endpoint_info(log, in.anchor);
@@ -217,6 +276,8 @@ ordered_json server_metrics_json(const ServerMetricsInput& in) {
       series["labels"] = labels_json(s.labels);
       series["stats"] = std::move(stats);
       if (!buckets.is_null()) series["buckets"] = std::move(buckets);
+      auto ts = series_timeslices(log, static_cast<int>(id), in, slices);
+      if (!ts.is_null()) series["timeslices"] = std::move(ts);
       m["series"].push_back(std::move(series));
     }
   }
@@ -233,7 +294,7 @@ std::string server_metrics_csv(const ordered_json& sm) {
     const std::vector<std::string>* keys;
     bool buckets;
   };
-  const std::vector<Section> sections = {{{"gauge", "untyped"}, &kGaugeKeys, false},
+  const std::vector<Section> sections = {{{"gauge", "unknown"}, &kGaugeKeys, false},
                                          {{"counter"}, &kCounterKeys, false},
                                          {{"histogram"}, &kHistogramKeys, true}};
   std::string out;

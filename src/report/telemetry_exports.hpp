@@ -4,6 +4,7 @@
 #pragma once
 #include <nlohmann/json.hpp>
 
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -33,6 +34,12 @@ nlohmann::ordered_json telemetry_data_json(const GpuTelemetryInput& in);
 std::string gpu_telemetry_csv(const nlohmann::ordered_json& telemetry_data);
 // "inferperf | GPU Telemetry Summary": reachable endpoints and one table per GPU.
 std::string render_gpu_telemetry(const nlohmann::ordered_json& telemetry_data);
+// total_gpu_power (W) and total_gpu_energy (J) from a telemetry_data object (as
+// telemetry::gpu_totals() computes them from the samples): the sum over its GPUs of
+// gpu_power_usage.avg, and of energy_consumption.avg (the window's change, MJ) × 1e6. Reads only
+// the JSON, so `analyze` (which has telemetry_data from the run manifest, not the samples) gets
+// the same numbers. Both nullopt when telemetry_data is null.
+telemetry::GpuTotals gpu_totals_from_telemetry_data(const nlohmann::ordered_json& telemetry_data);
 // gpu_telemetry_export.jsonl: one line per GPU per scrape, the whole run.
 void write_gpu_telemetry_jsonl(const std::vector<telemetry::GpuSample>& samples,
                                const core::WallAnchor& anchor, std::ostream& out);
@@ -44,6 +51,8 @@ struct ServerMetricsInput {
   core::WallAnchor anchor;
   std::string benchmark_id;
   nlohmann::ordered_json input_config;
+  // --slice-duration: each series gets `timeslices` over the window cut into slices this long.
+  std::optional<double> slice_duration_s;
 };
 
 nlohmann::ordered_json server_metrics_json(const ServerMetricsInput& in);

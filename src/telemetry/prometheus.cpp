@@ -23,7 +23,8 @@ std::string_view to_string(MetricType t) {
     case MetricType::kUntyped:
       break;
   }
-  return "untyped";
+  // AIPerf 0.11 (and OpenMetrics) call a family without a usable TYPE "unknown".
+  return "unknown";
 }
 
 const Family* Page::find(std::string_view name) const {

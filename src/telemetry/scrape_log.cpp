@@ -1,5 +1,7 @@
 #include "telemetry/scrape_log.hpp"
 
+#include <cmath>
+
 namespace inferperf::telemetry {
 
 namespace {
@@ -56,12 +58,17 @@ void ScrapeLog::add(const Page& page, std::int64_t sent_ns, std::int64_t done_ns
         }
         v.sum = h.sum;
         v.count = h.count;
+        if (!std::isfinite(v.sum) || !std::isfinite(v.count)) continue;
         s.histograms.emplace_back(intern(f, h.labels, bounds), std::move(v));
       }
       continue;
     }
     for (const auto& sample : f.samples) {
       if (ends_with(sample.name, "_created")) continue;
+      // NaN (SGLang's idle ratios) or an infinity is no reading: skipping the one sample keeps
+      // the rest of the scrape, and keeps a NaN (never equal to itself) from making every
+      // scrape look like an update.
+      if (!std::isfinite(sample.value)) continue;
       s.values.emplace_back(intern(f, sample.labels, {}), sample.value);
     }
   }

@@ -36,8 +36,8 @@ class ScrapeLog {
  public:
   explicit ScrapeLog(std::string url = {}) : url_(std::move(url)) {}
 
-  // Stores the page's counters, gauges, untyped values and histograms (summaries and `_created`
-  // series are skipped).
+  // Stores the page's counters, gauges, untyped values and histograms (summaries, `_created`
+  // series and samples whose value is NaN or infinite are skipped).
   void add(const Page& page, std::int64_t sent_ns, std::int64_t done_ns);
 
   const std::string& url() const { return url_; }

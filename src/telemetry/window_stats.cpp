@@ -2,6 +2,9 @@
 
 #include <cmath>
 #include <limits>
+#include <map>
+#include <string>
+#include <utility>
 
 namespace inferperf::telemetry {
 
@@ -162,6 +165,19 @@ std::optional<GpuMetricSummary> gpu_metric_summary(const std::vector<const GpuSa
     out.stats = core::compute_stats(std::move(values));
   }
   return out;
+}
+
+GpuTotals gpu_totals(const std::vector<GpuSample>& samples, const Window& w) {
+  std::map<std::pair<std::string, int>, std::vector<const GpuSample*>> by_gpu;
+  for (const auto& s : samples) by_gpu[{s.source, s.gpu.index}].push_back(&s);
+  GpuTotals t;
+  for (const auto& [gpu, list] : by_gpu) {
+    if (auto p = gpu_metric_summary(list, GpuMetric::kPowerUsage, w))
+      t.total_gpu_power_w = t.total_gpu_power_w.value_or(0.0) + p->stats.avg;
+    if (auto e = gpu_metric_summary(list, GpuMetric::kEnergyConsumption, w))
+      t.total_gpu_energy_j = t.total_gpu_energy_j.value_or(0.0) + e->delta * 1e6;  // MJ -> J
+  }
+  return t;
 }
 
 }  // namespace inferperf::telemetry

@@ -49,4 +49,16 @@ struct GpuMetricSummary {
 std::optional<GpuMetricSummary> gpu_metric_summary(const std::vector<const GpuSample*>& samples,
                                                    GpuMetric metric, const Window& w);
 
+// The inputs of AIPerf's derived GPU metrics (`total_gpu_power`, `total_gpu_energy`, and from
+// them `output_tokens_per_joule`, `energy_per_user`), over the profiling window. A GPU is one
+// (source, gpu index) pair. nullopt when no GPU reported the reading inside the window.
+struct GpuTotals {
+  // Sum over GPUs of each GPU's average gpu_power_usage, W.
+  std::optional<double> total_gpu_power_w;
+  // Sum over GPUs of each GPU's energy_consumption change (last − first sample in the window,
+  // a reset restarting from zero), J.
+  std::optional<double> total_gpu_energy_j;
+};
+GpuTotals gpu_totals(const std::vector<GpuSample>& samples, const Window& w);
+
 }  // namespace inferperf::telemetry

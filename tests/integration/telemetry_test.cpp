@@ -81,6 +81,87 @@ TEST(ServerMetrics, ScrapedByDefaultAndCountersMatchTheRun) {
   EXPECT_FALSE(fs::exists(dir + "/gpu_telemetry_export.jsonl"));
 }
 
+// AIPerf 0.11's server-metrics JSON: endpoint_info with update stamps, per-series timeslices,
+// and families without a usable TYPE as "unknown". The second page is a static OpenMetrics file
+// served through the mock's Hub emulation: an untyped family, a TYPE-less one, a NaN sample.
+TEST(ServerMetrics, EndpointInfoTimeslicesAndUnknownFamilies) {
+  const std::string hub = make_temp_dir("ip-srvmetrics-hub-");
+  fs::create_directories(hub + "/static/page");
+  std::ofstream(hub + "/static/page/metrics.txt")
+      << "# HELP engine_sleep_state Sleep state.\n# TYPE engine_sleep_state unknown\n"
+         "engine_sleep_state{state=\"awake\"} 1\n"
+         "engine_queue_depth 3\n"
+         "# TYPE engine_occupancy gauge\nengine_occupancy NaN\n# EOF\n";
+  MockServerProcess mock({"--ttft", "5", "--itl", "1", "--hub-dir", hub});
+  const std::string dir = make_temp_dir("ip-srvmetrics-slices-");
+  const std::string page = mock.url() + "/metrics";
+  const std::string page2 = mock.url() + "/static/page/resolve/main/metrics.txt";
+  auto r = run_process(profile_args(mock, dir,
+                                    {"--request-rate", "40", "--benchmark-duration", "2",
+                                     "--slice-duration", "1", "--server-metrics", page2}),
+                       std::chrono::seconds(90));
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  const json sm = json::parse(read_file(dir + "/server_metrics_export.json"));
+  EXPECT_EQ(sm["schema_version"], "1.0");
+  const auto& info = sm["summary"]["endpoint_info"][page];
+  std::vector<std::string> keys;  // in file order
+  const auto ordered =
+      nlohmann::ordered_json::parse(read_file(dir + "/server_metrics_export.json"));
+  for (const auto& [k, v] : ordered["summary"]["endpoint_info"][page].items()) keys.push_back(k);
+  EXPECT_EQ(keys, (std::vector<std::string>{
+                      "total_fetches", "first_fetch_ns", "last_fetch_ns", "avg_fetch_latency_ms",
+                      "unique_updates", "first_update_ns", "last_update_ns", "duration_seconds",
+                      "avg_update_interval_ms", "median_update_interval_ms"}));
+  EXPECT_GE(info["unique_updates"].get<int>(), 3) << "traffic changes the page every scrape";
+  EXPECT_LE(info["unique_updates"], info["total_fetches"]);
+  EXPECT_EQ(info["first_update_ns"], info["first_fetch_ns"]);  // the first fetch is an update
+  EXPECT_GT(info["last_update_ns"].get<long long>(), info["first_update_ns"].get<long long>());
+  EXPECT_NEAR(
+      info["duration_seconds"].get<double>(),
+      (info["last_update_ns"].get<long long>() - info["first_update_ns"].get<long long>()) / 1e9,
+      1e-6);
+  EXPECT_FALSE(info["median_update_interval_ms"].is_null());
+  const auto& still = sm["summary"]["endpoint_info"][page2];
+  EXPECT_EQ(still["unique_updates"], 1) << "an unchanging page is one update";
+  EXPECT_TRUE(still["median_update_interval_ms"].is_null());
+
+  // Counter and histogram slices add up to the window's totals; only the last may be partial.
+  const auto& requests = sm["metrics"]["inferperf_mock_requests_total"]["series"][0];
+  const auto& slices = requests["timeslices"];
+  ASSERT_GE(slices.size(), 2u) << requests.dump(1);
+  double total = 0;
+  for (std::size_t i = 0; i < slices.size(); ++i) {
+    total += slices[i]["total"].get<double>();
+    EXPECT_EQ(slices[i]["end_ns"].get<long long>() - slices[i]["start_ns"].get<long long>() ==
+                  1'000'000'000LL,
+              !slices[i].contains("is_complete"));
+    if (i + 1 < slices.size()) {
+      EXPECT_FALSE(slices[i].contains("is_complete"));
+    }
+  }
+  EXPECT_DOUBLE_EQ(total, requests["stats"]["total"].get<double>());
+  const auto& ttft = sm["metrics"]["inferperf_mock_time_to_first_token_seconds"]["series"][0];
+  double count = 0;
+  for (const auto& s : ttft["timeslices"]) {
+    count += s["count"].get<double>();
+    EXPECT_TRUE(s["buckets"].contains("+Inf"));
+  }
+  EXPECT_DOUBLE_EQ(count, ttft["stats"]["count"].get<double>());
+  const auto& in_flight = sm["metrics"]["inferperf_mock_in_flight"]["series"][0]["timeslices"];
+  ASSERT_FALSE(in_flight.empty());
+  EXPECT_TRUE(in_flight[0].contains("avg") && in_flight[0].contains("max"));
+
+  for (const char* name : {"engine_sleep_state", "engine_queue_depth"}) {
+    const auto& m = sm["metrics"][name];
+    EXPECT_EQ(m["type"], "unknown") << name;
+    EXPECT_EQ(m["series"][0]["endpoint_url"], page2);
+    EXPECT_TRUE(m["series"][0]["stats"].contains("p50")) << "gauge-shaped";
+  }
+  EXPECT_DOUBLE_EQ(sm["metrics"]["engine_queue_depth"]["series"][0]["stats"]["avg"].get<double>(),
+                   3.0);
+  EXPECT_FALSE(sm["metrics"].contains("engine_occupancy")) << "a NaN sample is no reading";
+}
+
 TEST(ServerMetrics, OffWithNoServerMetricsAndParquetRefused) {
   MockServerProcess mock({"--fast"});
   const std::string dir = make_temp_dir("ip-srvmetrics-off-");
@@ -109,6 +190,14 @@ TEST(ServerMetrics, OffWithNoServerMetricsAndParquetRefused) {
       run_process(profile_args(mock, dir + "/m", {"--gpu-telemetry", "nvml", "localhost:9400"}),
                   std::chrono::seconds(30));
   EXPECT_EQ(mixed.exit_code, 2) << mixed.out;
+  // AIPerf 0.11's AMD collector URL: refused by name before any traffic.
+  auto amd = run_process(profile_args(mock, dir + "/a", {"--gpu-telemetry", "amdsmi://localhost"}),
+                         std::chrono::seconds(30));
+  EXPECT_EQ(amd.exit_code, 2) << amd.out;
+  EXPECT_NE(amd.out.find("amdsmi://localhost: AMD GPUs (amdsmi) are not supported"),
+            std::string::npos)
+      << amd.out;
+  EXPECT_EQ(mock.metric("inferperf_mock_requests_total"), 5) << "only the first run's requests";
 }
 
 TEST(GpuTelemetry, DcgmPagesOfTheMockAreSummarisedAndExported) {

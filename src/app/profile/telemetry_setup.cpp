@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <iostream>
@@ -63,6 +65,17 @@ core::Result<RunTelemetry> setup_telemetry(const config::RunConfig& c,
   // ~100 ms of it (AIPerf waits 2 s; set the variable to wait for late histograms).
   t.flush_s = env_seconds("AIPERF_SERVER_METRICS_COLLECTION_FLUSH_PERIOD", 0.0);
   if (!tc.no_gpu) {
+    for (const auto& u : tc.dcgm_urls) {
+      // AIPerf 0.11's AMD collector is addressed as amdsmi://HOST; it needs the AMD SMI library,
+      // which this build does not have. Refused before any traffic rather than probed as a URL.
+      std::string scheme = u.substr(0, std::min<std::size_t>(u.size(), 9));
+      for (auto& ch : scheme) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+      if (scheme == "amdsmi://")
+        return core::Error{core::ErrorKind::kConfig,
+                           "--gpu-telemetry " + u +
+                               ": AMD GPUs (amdsmi) are not supported; use a DCGM exporter URL "
+                               "or nvml"};
+    }
     if (!tc.custom_metrics_csv.empty()) {
       auto fields = telemetry::load_custom_gpu_fields(tc.custom_metrics_csv);
       if (!fields) return fields.error();
@@ -182,6 +195,7 @@ bool write_telemetry_exports(const RunTelemetry& t, const config::RunConfig& c,
     in.anchor = ctx.anchor;
     in.benchmark_id = ctx.benchmark_id;
     in.input_config = ctx.input_config;
+    in.slice_duration_s = c.output.slice_duration_s;
     const auto& formats = c.telemetry.server_formats;
     auto wants = [&](const char* f) {
       return std::find(formats.begin(), formats.end(), f) != formats.end();

@@ -51,7 +51,8 @@ TEST(GpuTelemetryExport, TelemetryDataHasTheAiperfShape) {
   EXPECT_EQ(g1["gpu_name"], "NVIDIA H200");
   EXPECT_EQ(g1["gpu_uuid"], "GPU-1");
   EXPECT_EQ(g1["hostname"], "node");
-  EXPECT_EQ(g1["pod"], "pod-1");
+  EXPECT_EQ(g1["pod_name"], "pod-1");      // AIPerf 0.11's key; the DCGM label is "pod"
+  EXPECT_FALSE(g1.contains("namespace"));  // only when the exporter labels it
   const auto& power = g1["metrics"]["gpu_power_usage"];
   EXPECT_EQ(power["unit"], "W");
   EXPECT_DOUBLE_EQ(power["avg"].get<double>(), 202.0);  // samples at 1, 2, 3 s: 201..203
@@ -148,6 +149,21 @@ TEST(ServerMetricsExport, JsonCsvAndJsonl) {
   EXPECT_EQ(info["total_fetches"], 4);
   EXPECT_EQ(info["unique_updates"], 3);  // the third scrape repeats the second
   EXPECT_NEAR(info["avg_fetch_latency_ms"].get<double>(), 75.0, 1e-9);
+  // Updates finished at 0.1, 1.1 and 3.0 s (anchor: wall = monotonic).
+  std::vector<std::string> keys;
+  for (const auto& [k, v] : info.items()) keys.push_back(k);
+  EXPECT_EQ(keys, (std::vector<std::string>{
+                      "total_fetches", "first_fetch_ns", "last_fetch_ns", "avg_fetch_latency_ms",
+                      "unique_updates", "first_update_ns", "last_update_ns", "duration_seconds",
+                      "avg_update_interval_ms", "median_update_interval_ms"}));
+  EXPECT_EQ(info["first_fetch_ns"], kSec / 10);
+  EXPECT_EQ(info["last_fetch_ns"], 3 * kSec);
+  EXPECT_EQ(info["first_update_ns"], kSec / 10);
+  EXPECT_EQ(info["last_update_ns"], 3 * kSec);
+  EXPECT_NEAR(info["duration_seconds"].get<double>(), 2.9, 1e-12);
+  EXPECT_NEAR(info["avg_update_interval_ms"].get<double>(), 1450.0, 1e-9);     // 2900 / 2
+  EXPECT_NEAR(info["median_update_interval_ms"].get<double>(), 1450.0, 1e-9);  // of 1000, 1900
+  EXPECT_FALSE(j["metrics"]["running"]["series"][0].contains("timeslices"));   // not asked for
   const auto& running = j["metrics"]["running"];
   EXPECT_EQ(running["type"], "gauge");
   EXPECT_EQ(running["description"], "Requests running.");
@@ -222,6 +238,132 @@ TEST(ServerMetricsExport, LlamaCppTokenRatesAreTokensPerSecond) {
   const auto j = server_metrics_json(in);
   EXPECT_EQ(j["metrics"]["llamacpp:prompt_tokens_seconds"]["unit"], "tokens/s");
   EXPECT_EQ(j["metrics"]["request_wait_seconds"]["unit"], "seconds");
+}
+
+// One fetch: no interval, so AIPerf's zeros and a null median.
+TEST(ServerMetricsExport, EndpointInfoOfASingleFetch) {
+  std::vector<telemetry::ScrapeLog> logs;
+  logs.emplace_back("http://s:8000/metrics");
+  logs.back().add(telemetry::parse_prometheus("g 1\n"), kSec, kSec + 2'000'000);
+  std::vector<telemetry::EndpointState> eps(1);
+  eps[0].url = "http://s:8000/metrics";
+  ServerMetricsInput in;
+  in.logs = &logs;
+  in.endpoints = &eps;
+  in.window = {0, 2 * kSec};
+  in.anchor = {0, 1'000};
+  const auto info = server_metrics_json(in)["summary"]["endpoint_info"]["http://s:8000/metrics"];
+  EXPECT_EQ(info["total_fetches"], 1);
+  EXPECT_EQ(info["unique_updates"], 1);
+  EXPECT_EQ(info["first_update_ns"], kSec + 2'000'000 + 1'000);
+  EXPECT_EQ(info["last_update_ns"], info["first_update_ns"]);
+  EXPECT_DOUBLE_EQ(info["avg_fetch_latency_ms"].get<double>(), 2.0);
+  EXPECT_DOUBLE_EQ(info["duration_seconds"].get<double>(), 0.0);
+  EXPECT_DOUBLE_EQ(info["avg_update_interval_ms"].get<double>(), 0.0);
+  EXPECT_TRUE(info["median_update_interval_ms"].is_null());
+}
+
+// --slice-duration 2 over a 2.7 s window: one complete and one partial slice per series, with
+// AIPerf's per-type keys; the final scrape after the window counts in the last slice.
+TEST(ServerMetricsExport, TimeslicesPerSeries) {
+  auto text = [](double g, double c, double b1, double binf, double sum) {
+    return "# TYPE q gauge\nq " + std::to_string(g) + "\n# TYPE c_total counter\nc_total " +
+           std::to_string(c) + "\n# TYPE h histogram\nh_bucket{le=\"1\"} " + std::to_string(b1) +
+           "\nh_bucket{le=\"+Inf\"} " + std::to_string(binf) + "\nh_sum " + std::to_string(sum) +
+           "\nh_count " + std::to_string(binf) + "\nu 7\n";
+  };
+  std::vector<telemetry::ScrapeLog> logs;
+  logs.emplace_back("http://s:8000/metrics");
+  auto& log = logs.back();
+  log.add(telemetry::parse_prometheus(text(0, 100, 0, 0, 0)), 0, 0);  // baseline
+  log.add(telemetry::parse_prometheus(text(2, 110, 1, 2, 1.5)), kSec, kSec);
+  log.add(telemetry::parse_prometheus(text(4, 130, 2, 4, 3.0)), 2 * kSec, 2 * kSec);
+  log.add(telemetry::parse_prometheus(text(6, 160, 3, 8, 9.0)), 3 * kSec, 3 * kSec);
+  log.add(telemetry::parse_prometheus(text(0, 170, 3, 9, 10.0)), 4 * kSec, 4 * kSec);  // final
+  std::vector<telemetry::EndpointState> eps(1);
+  eps[0].url = "http://s:8000/metrics";
+  ServerMetricsInput in;
+  in.logs = &logs;
+  in.endpoints = &eps;
+  in.window = {kSec / 2, 3 * kSec + kSec / 5};  // 0.5 .. 3.2 s
+  in.anchor = {0, 0};
+  in.slice_duration_s = 2.0;
+  const auto j = server_metrics_json(in);
+
+  const auto& q = j["metrics"]["q"]["series"][0]["timeslices"];
+  ASSERT_EQ(q.size(), 2u);
+  std::vector<std::string> keys;
+  for (const auto& [k, v] : q[1].items()) keys.push_back(k);
+  EXPECT_EQ(keys,
+            (std::vector<std::string>{"start_ns", "end_ns", "is_complete", "avg", "min", "max"}));
+  EXPECT_EQ(q[0]["start_ns"], kSec / 2);
+  EXPECT_EQ(q[0]["end_ns"], kSec / 2 + 2 * kSec);
+  EXPECT_FALSE(q[0].contains("is_complete"));        // written only on a partial slice
+  EXPECT_DOUBLE_EQ(q[0]["avg"].get<double>(), 3.0);  // 2 and 4
+  EXPECT_DOUBLE_EQ(q[0]["min"].get<double>(), 2.0);
+  EXPECT_DOUBLE_EQ(q[0]["max"].get<double>(), 4.0);
+  EXPECT_EQ(q[1]["end_ns"], 3 * kSec + kSec / 5);
+  EXPECT_EQ(q[1]["is_complete"], false);
+  EXPECT_DOUBLE_EQ(q[1]["avg"].get<double>(), 6.0);  // the final scrape is past the window
+
+  const auto& c = j["metrics"]["c_total"]["series"][0]["timeslices"];
+  ASSERT_EQ(c.size(), 2u);
+  EXPECT_DOUBLE_EQ(c[0]["total"].get<double>(), 30.0);  // 100 -> 130
+  EXPECT_DOUBLE_EQ(c[0]["rate"].get<double>(), 15.0);
+  EXPECT_DOUBLE_EQ(c[1]["total"].get<double>(), 40.0);  // 130 -> 170, the final scrape included
+  EXPECT_NEAR(c[1]["rate"].get<double>(), 40.0 / 0.7, 1e-9);
+  EXPECT_FALSE(c[1].contains("avg"));
+
+  const auto& h = j["metrics"]["h"]["series"][0]["timeslices"];
+  ASSERT_EQ(h.size(), 2u);
+  keys.clear();
+  for (const auto& [k, v] : h[0].items()) keys.push_back(k);
+  EXPECT_EQ(keys,
+            (std::vector<std::string>{"start_ns", "end_ns", "count", "sum", "avg", "buckets"}));
+  EXPECT_DOUBLE_EQ(h[0]["count"].get<double>(), 4.0);
+  EXPECT_DOUBLE_EQ(h[0]["sum"].get<double>(), 3.0);
+  EXPECT_DOUBLE_EQ(h[0]["avg"].get<double>(), 0.75);
+  EXPECT_DOUBLE_EQ(h[0]["buckets"]["1"].get<double>(), 2.0);
+  EXPECT_DOUBLE_EQ(h[0]["buckets"]["+Inf"].get<double>(), 4.0);
+  EXPECT_DOUBLE_EQ(h[1]["count"].get<double>(), 5.0);  // 4 -> 9
+  EXPECT_DOUBLE_EQ(h[1]["sum"].get<double>(), 7.0);    // 3 -> 10
+  EXPECT_DOUBLE_EQ(h[1]["avg"].get<double>(), 1.4);
+  EXPECT_DOUBLE_EQ(h[1]["buckets"]["1"].get<double>(), 1.0);
+  EXPECT_EQ(h[1]["is_complete"], false);
+
+  // A TYPE-less family is "unknown", summarised like a gauge, slices included.
+  const auto& u = j["metrics"]["u"];
+  EXPECT_EQ(u["type"], "unknown");
+  EXPECT_DOUBLE_EQ(u["series"][0]["stats"]["p50"].get<double>(), 7.0);
+  EXPECT_DOUBLE_EQ(u["series"][0]["timeslices"][0]["max"].get<double>(), 7.0);
+  const std::string csv = server_metrics_csv(j);
+  EXPECT_NE(csv.find("http://s:8000/metrics,unknown,u,,7.00,"), std::string::npos) << csv;
+}
+
+TEST(GpuTotals, PowerAveragedPerGpuEnergyDeltaInJoules) {
+  auto samples = two_gpus();   // 0..3 s; power 100+t and 200+t W; energy 1.0 + 0.1 t MJ
+  telemetry::GpuSample other;  // a GPU of another exporter, power only
+  other.mono_ns = 2 * kSec;
+  other.source = "http://other:9400/metrics";
+  other[GpuMetric::kPowerUsage] = 50.0;
+  samples.push_back(other);
+  const auto t = telemetry::gpu_totals(samples, {kSec, 3 * kSec});
+  ASSERT_TRUE(t.total_gpu_power_w);
+  EXPECT_DOUBLE_EQ(*t.total_gpu_power_w, 102.0 + 202.0 + 50.0);
+  ASSERT_TRUE(t.total_gpu_energy_j);
+  EXPECT_NEAR(*t.total_gpu_energy_j, 2 * 0.2e6, 1e-6);  // (1.3 − 1.1) MJ per GPU
+  const auto none = telemetry::gpu_totals(samples, {10 * kSec, 11 * kSec});
+  EXPECT_FALSE(none.total_gpu_power_w);
+  EXPECT_FALSE(none.total_gpu_energy_j);
+  // The same numbers from the telemetry_data object alone (what `analyze` has).
+  auto in = input(samples);
+  const auto from_json = gpu_totals_from_telemetry_data(telemetry_data_json(in));
+  EXPECT_NEAR(from_json.total_gpu_power_w.value_or(-1), *t.total_gpu_power_w, 1e-9);
+  EXPECT_NEAR(from_json.total_gpu_energy_j.value_or(-1), *t.total_gpu_energy_j, 1e-6);
+  EXPECT_FALSE(gpu_totals_from_telemetry_data(nullptr).total_gpu_power_w);
+  const auto power_only = telemetry::gpu_totals({other}, {0, 3 * kSec});
+  EXPECT_DOUBLE_EQ(power_only.total_gpu_power_w.value_or(-1), 50.0);
+  EXPECT_FALSE(power_only.total_gpu_energy_j);
 }
 
 }  // namespace

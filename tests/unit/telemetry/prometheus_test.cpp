@@ -176,5 +176,101 @@ TEST(Prometheus, SurvivesGarbageAndMutations) {
   }
 }
 
+// vLLM's Rust frontend serves OpenMetrics: counter TYPE lines carry the base name, samples the
+// `_total` suffix, `_created` samples and `# UNIT` lines appear, and `# EOF` ends the page.
+const char* kVllmOpenMetricsPage =
+    R"(# HELP vllm:num_requests_running Number of requests in model execution batches.
+# TYPE vllm:num_requests_running gauge
+vllm:num_requests_running{engine="0",model_name="Qwen/Qwen3-0.6B"} 3
+# HELP vllm:prompt_tokens Number of prefill tokens processed.
+# TYPE vllm:prompt_tokens counter
+vllm:prompt_tokens_total{engine="0",model_name="Qwen/Qwen3-0.6B"} 1234
+vllm:prompt_tokens_created{engine="0",model_name="Qwen/Qwen3-0.6B"} 1.7e9
+# HELP vllm:e2e_request_latency_seconds Histogram of e2e request latency in seconds.
+# TYPE vllm:e2e_request_latency_seconds histogram
+# UNIT vllm:e2e_request_latency_seconds seconds
+vllm:e2e_request_latency_seconds_bucket{engine="0",model_name="Qwen/Qwen3-0.6B",le="0.3"} 1
+vllm:e2e_request_latency_seconds_bucket{engine="0",model_name="Qwen/Qwen3-0.6B",le="+Inf"} 4
+vllm:e2e_request_latency_seconds_sum{engine="0",model_name="Qwen/Qwen3-0.6B"} 2.5
+vllm:e2e_request_latency_seconds_count{engine="0",model_name="Qwen/Qwen3-0.6B"} 4
+vllm:e2e_request_latency_seconds_created{engine="0",model_name="Qwen/Qwen3-0.6B"} 1.7e9
+# HELP vllm:engine_sleep_state Engine sleep state.
+# TYPE vllm:engine_sleep_state unknown
+vllm:engine_sleep_state{engine="0",sleep_state="awake"} 1
+# EOF
+)";
+
+TEST(Prometheus, OpenMetricsPageOfTheVllmRustFrontend) {
+  const Page page = parse_prometheus(kVllmOpenMetricsPage);
+  EXPECT_EQ(page.skipped_lines, 0) << page.first_problem;
+  ASSERT_EQ(page.families.size(), 4u);
+  const Family* tokens = page.find("vllm:prompt_tokens");
+  ASSERT_NE(tokens, nullptr);
+  EXPECT_EQ(tokens->type, MetricType::kCounter);
+  EXPECT_EQ(tokens->help, "Number of prefill tokens processed.");
+  EXPECT_EQ(page.find("vllm:prompt_tokens_total"), nullptr);  // no phantom family
+  EXPECT_EQ(page.find("vllm:engine_sleep_state")->type, MetricType::kUntyped);
+  const auto h = histograms_of(*page.find("vllm:e2e_request_latency_seconds"));
+  ASSERT_EQ(h.size(), 1u);
+  EXPECT_DOUBLE_EQ(h[0].count, 4.0);
+  EXPECT_DOUBLE_EQ(h[0].sum, 2.5);
+
+  // Stored and exported as AIPerf 0.11 does: `_created` is no series, the unknown family is
+  // gauge-shaped.
+  std::vector<ScrapeLog> logs(1, ScrapeLog("http://v:8000/metrics"));
+  logs[0].add(page, 0, 1'000'000);
+  for (const auto& s : logs[0].series()) EXPECT_EQ(s.family.find("_created"), std::string::npos);
+  std::vector<EndpointState> eps(1);
+  eps[0].url = "http://v:8000/metrics";
+  report::ServerMetricsInput in;
+  in.logs = &logs;
+  in.endpoints = &eps;
+  in.window = {0, 2'000'000};
+  const auto j = report::server_metrics_json(in);
+  EXPECT_EQ(j["metrics"]["vllm:prompt_tokens"]["type"], "counter");
+  EXPECT_EQ(j["metrics"]["vllm:e2e_request_latency_seconds"]["type"], "histogram");
+  const auto& sleep = j["metrics"]["vllm:engine_sleep_state"];
+  EXPECT_EQ(sleep["type"], "unknown");
+  EXPECT_EQ(sleep["series"][0]["labels"]["sleep_state"], "awake");
+  EXPECT_DOUBLE_EQ(sleep["series"][0]["stats"]["avg"].get<double>(), 1.0);
+  EXPECT_TRUE(sleep["series"][0]["stats"].contains("p99"));
+}
+
+// SGLang writes `NaN` for idle ratios; one such sample (or an infinity, or a value that is no
+// number) must cost only itself, never the scrape, and must not count as a change.
+TEST(Prometheus, MalformedSampleValuesAreSkippedNotTheScrape) {
+  const std::string text =
+      "# HELP sglang:cache_hit_rate The prefix cache hit rate.\n"
+      "# TYPE sglang:cache_hit_rate gauge\n"
+      "sglang:cache_hit_rate{model_name=\"m\"} 0.25\n"
+      "# TYPE sglang:fwd_occupancy gauge\n"
+      "sglang:fwd_occupancy{model_name=\"m\"} NaN\n"
+      "# TYPE sglang:spec_accept_length gauge\n"
+      "sglang:spec_accept_length{model_name=\"m\"} -Inf\n"
+      "# TYPE sglang:num_running_reqs gauge\n"
+      "sglang:num_running_reqs{model_name=\"m\"} 1,5\n"
+      "sglang:num_queue_reqs{model_name=\"m\"} 2\n";
+  const Page page = parse_prometheus(text);
+  EXPECT_EQ(page.skipped_lines, 1);  // "1,5": the line is skipped, the page kept
+  std::vector<ScrapeLog> logs(1, ScrapeLog("http://g:30000/metrics"));
+  logs[0].add(page, 0, 1'000'000);
+  logs[0].add(parse_prometheus(text), 1'000'000'000, 1'001'000'000);
+  std::vector<std::string> families;
+  for (const auto& s : logs[0].series()) families.push_back(s.family);
+  EXPECT_EQ(families, (std::vector<std::string>{"sglang:cache_hit_rate", "sglang:num_queue_reqs"}));
+  std::vector<EndpointState> eps(1);
+  eps[0].url = "http://g:30000/metrics";
+  report::ServerMetricsInput in;
+  in.logs = &logs;
+  in.endpoints = &eps;
+  in.window = {0, 2'000'000'000};
+  const auto j = report::server_metrics_json(in);
+  EXPECT_DOUBLE_EQ(j["metrics"]["sglang:cache_hit_rate"]["series"][0]["stats"]["avg"].get<double>(),
+                   0.25);
+  EXPECT_EQ(j["metrics"]["sglang:num_queue_reqs"]["type"], "unknown");  // no TYPE line
+  EXPECT_FALSE(j["metrics"].contains("sglang:fwd_occupancy"));
+  EXPECT_EQ(j["summary"]["endpoint_info"]["http://g:30000/metrics"]["unique_updates"], 1);
+}
+
 }  // namespace
 }  // namespace inferperf::telemetry

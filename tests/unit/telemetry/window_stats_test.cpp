@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "telemetry/dcgm.hpp"
+#include "telemetry/series_timeslices.hpp"
 
 namespace inferperf::telemetry {
 namespace {
@@ -234,6 +235,80 @@ TEST(GpuSummary, GaugesGetStatisticsCountersTheWindowDelta) {
   EXPECT_TRUE(energy->counter);
   EXPECT_DOUBLE_EQ(energy->delta, 1.0);  // 2.5 − 1.5
   EXPECT_FALSE(gpu_metric_summary(ptrs, GpuMetric::kTemperature, w));
+}
+
+TEST(SeriesTimeslices, WindowCutFromItsStartLastSlicePartial) {
+  const auto even = slices_of({kSec, 4 * kSec}, kSec);
+  ASSERT_EQ(even.size(), 3u);
+  EXPECT_EQ(even[2].start_ns, 3 * kSec);
+  EXPECT_EQ(even[2].end_ns, 4 * kSec);
+  EXPECT_TRUE(even[2].complete);
+  const auto odd = slices_of({0, 2 * kSec + kSec / 2}, kSec);
+  ASSERT_EQ(odd.size(), 3u);
+  EXPECT_TRUE(odd[1].complete);
+  EXPECT_FALSE(odd[2].complete);
+  EXPECT_EQ(odd[2].end_ns, 2 * kSec + kSec / 2);
+  EXPECT_TRUE(slices_of({0, kSec}, 0).empty());
+  EXPECT_TRUE(slices_of({kSec, kSec}, kSec).empty());
+  EXPECT_EQ(slices_of({0, kSec}, 1, 10).size(), 10u);  // capped
+}
+
+// make_log(): scrapes at 0 (baseline), 1, 2, 3 and 5 s; window 0.5 .. 3.5 s in 1 s slices.
+TEST(SeriesTimeslices, SlicesAddUpToTheWindowTotals) {
+  const auto log = make_log();
+  const Window w{kSec / 2, 3 * kSec + kSec / 2};
+  const auto slices = slices_of(w, kSec);
+  ASSERT_EQ(slices.size(), 3u);
+  const auto g = gauge_slices(log, series_of(log, "running"), w, slices);
+  ASSERT_EQ(g.size(), 3u);
+  EXPECT_DOUBLE_EQ(g[0].avg, 2.0);
+  EXPECT_DOUBLE_EQ(g[2].max, 6.0);  // 0 at 5 s is past the window
+  const int tokens = series_of(log, "tokens_total");
+  const auto c = counter_slices(log, tokens, w, slices);
+  ASSERT_EQ(c.size(), 3u);
+  EXPECT_DOUBLE_EQ(c[0].total, 10.0);
+  EXPECT_DOUBLE_EQ(c[1].total, 20.0);
+  EXPECT_DOUBLE_EQ(c[2].total, 40.0);  // 30 at 3 s and the final scrape's 10
+  EXPECT_DOUBLE_EQ(c[0].total + c[1].total + c[2].total, counter_stats(log, tokens, w)->total);
+  const int lat = series_of(log, "lat_seconds");
+  const auto h = histogram_slices(log, lat, w, slices);
+  ASSERT_EQ(h.size(), 3u);
+  EXPECT_DOUBLE_EQ(h[0].count, 4.0);
+  EXPECT_DOUBLE_EQ(h[1].count, 6.0);
+  EXPECT_DOUBLE_EQ(h[1].sum, 3.0);
+  EXPECT_DOUBLE_EQ(h[1].buckets[0].second, 3.0);  // le 0.1: 2 -> 5
+  EXPECT_DOUBLE_EQ(h[0].count + h[1].count + h[2].count, histogram_stats(log, lat, w)->count);
+}
+
+TEST(SeriesTimeslices, CounterResetRestartsFromZeroInsideItsSlice) {
+  ScrapeLog log("http://h:1/metrics");
+  auto at = [&](double v, std::int64_t t) {
+    log.add(parse_prometheus("# TYPE n_total counter\nn_total " + std::to_string(v) + "\n"), t, t);
+  };
+  at(50, 0);
+  at(60, kSec);
+  at(5, 2 * kSec);  // restarted: 5 counted since
+  at(9, 3 * kSec);
+  const Window w{0, 4 * kSec};
+  const auto c = counter_slices(log, 0, w, slices_of(w, 2 * kSec));
+  ASSERT_EQ(c.size(), 2u);
+  EXPECT_DOUBLE_EQ(c[0].total, 10.0);
+  EXPECT_DOUBLE_EQ(c[1].total, 9.0);
+  EXPECT_DOUBLE_EQ(c[1].rate, 4.5);
+}
+
+// Capped slices (a tiny --slice-duration over a long run) hold only the changes inside them.
+TEST(SeriesTimeslices, CappedSlicesDropWhatFallsPastThem) {
+  const auto log = make_log();
+  const Window w{kSec / 2, 3 * kSec + kSec / 2};
+  const auto slices = slices_of(w, kSec, 2);  // 0.5 .. 2.5 s only
+  ASSERT_EQ(slices.size(), 2u);
+  const auto c = counter_slices(log, series_of(log, "tokens_total"), w, slices);
+  ASSERT_EQ(c.size(), 2u);
+  EXPECT_DOUBLE_EQ(c[1].total, 20.0);  // not the 30 at 3 s nor the final 10
+  const auto g = gauge_slices(log, series_of(log, "running"), w, slices);
+  ASSERT_EQ(g.size(), 2u);
+  EXPECT_DOUBLE_EQ(g[1].max, 4.0);
 }
 
 }  // namespace
