@@ -65,6 +65,28 @@ std::vector<fs::path> repeated_runs(const fs::path& dir) {
   return runs;
 }
 
+// A sweep whose trials each ran every point: <dir>/profile_runs/trial_NNNN/<point>/. The runs of
+// one point across the trials are grouped into one point, in the order the points first appear.
+std::vector<PointDirs> trials_of_points(const fs::path& dir) {
+  std::vector<PointDirs> points;
+  const fs::path pr = dir / artifacts::kProfileRunsFolderName;
+  if (!is_dir(pr)) return points;
+  for (const auto& trial : sorted_subdirs(pr)) {
+    for (const auto& point : sorted_subdirs(trial)) {
+      if (!is_run_folder(point)) continue;
+      auto same = std::find_if(points.begin(), points.end(), [&](const PointDirs& p) {
+        return p.dir.filename() == point.filename();
+      });
+      if (same == points.end()) {
+        points.push_back({point, {point}});
+      } else {
+        same->runs.push_back(point);
+      }
+    }
+  }
+  return points;
+}
+
 }  // namespace
 
 bool is_run_folder(const fs::path& dir) {
@@ -86,6 +108,8 @@ Discovery discover_runs(const std::vector<fs::path>& paths) {
       d.points.push_back({p, {p}});
     } else if (auto runs = repeated_runs(p); !runs.empty()) {
       d.points.push_back({p, std::move(runs)});
+    } else if (auto by_point = trials_of_points(p); !by_point.empty()) {
+      for (auto& point : by_point) d.points.push_back(std::move(point));
     } else {
       for (const auto& sub : sorted_subdirs(p)) {
         if (is_run_folder(sub)) {

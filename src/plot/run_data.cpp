@@ -104,14 +104,22 @@ RunParams params_from_input_config(const json& ic) {
 
 RunParams params_from_folder_name(const std::string& name) {
   RunParams p;
-  static const std::regex part(R"((concurrency|request_rate|isl|osl)_([0-9]+(?:\.[0-9]+)?))");
+  // inferperf's earlier names (concurrency_8-isl_128) and AIPerf 0.11's (the config path's last
+  // part: concurrency_8, rate_5.0, mean_512, joined by "__"); mean/stddev/requests/... name
+  // parameters a point is not labelled by.
+  static const std::regex part(
+      R"((prefill_concurrency|concurrency|request_rate|rate|isl|osl|requests|duration|sessions|)"
+      R"(users|mean|stddev|turns)_([0-9]+(?:\.[0-9]+)?))");
   static const std::regex short_c(R"(c([0-9]+))");
   std::smatch m;
   if (std::regex_match(name, m, short_c)) {
     p.concurrency = std::stod(m[1].str());
     return p;
   }
-  std::stringstream ss(name);
+  std::string joined = name;
+  for (std::size_t at = joined.find("__"); at != std::string::npos; at = joined.find("__", at))
+    joined.replace(at, 2, "-");
+  std::stringstream ss(joined);
   std::string piece;
   RunParams found;
   while (std::getline(ss, piece, '-')) {
@@ -119,7 +127,7 @@ RunParams params_from_folder_name(const std::string& name) {
     const double v = std::stod(m[2].str());
     const std::string key = m[1].str();
     if (key == "concurrency") found.concurrency = v;
-    if (key == "request_rate") found.request_rate = v;
+    if (key == "request_rate" || key == "rate") found.request_rate = v;
     if (key == "isl") found.isl = v;
     if (key == "osl") found.osl = v;
   }

@@ -466,14 +466,6 @@ void write_aggregates(const sweep::SweepArgs& s, const Layout& layout, const Exe
             << "Sweep aggregate: " << (sdir / "profile_export_aiperf_sweep.json").string() << "\n";
 }
 
-// The folder `inferperf plot` draws: the root, or for repeated trials of a sweep the first
-// trial's folder (plot's discovery does not group profile_runs/trial_NNNN/<point> by point).
-fs::path plot_folder(const Layout& layout) {
-  if (layout.sweep && layout.trials > 1 && !layout.independent)
-    return layout.root / artifacts::kProfileRunsFolderName / sweep::trial_folder(1);
-  return layout.root;
-}
-
 }  // namespace
 
 int run_orchestrated(const sweep::SweepArgs& s, const std::vector<std::string>& original) {
@@ -519,7 +511,7 @@ int run_orchestrated(const sweep::SweepArgs& s, const std::vector<std::string>& 
     spdlog::warn("stopped by a signal; the summaries cover what ran");
   }
   if (o.auto_plot && !interrupted && !ex.bad_input)
-    auto_plot(plot_folder(layout), layout.root / "plots");
+    auto_plot(layout.root, layout.root / "plots");
   if (interrupted) return kExitSignal;
   if (ex.bad_input) return kExitBadConfig;
   return ex.any_failed ? kExitRunFailed : kExitOk;

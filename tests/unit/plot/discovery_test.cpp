@@ -44,6 +44,19 @@ TEST_F(PlotDiscovery, OneRunFolderIsOnePoint) {
   EXPECT_EQ(d.points[0].runs, std::vector<fs::path>{dir});
 }
 
+TEST_F(PlotDiscovery, TrialsOfASweepGroupEachPointsRuns) {
+  // AIPerf 0.11's repeated sweep: profile_runs/trial_NNNN/<point>/.
+  const auto a1 = run("sweep/profile_runs/trial_0001/concurrency_2", 2);
+  const auto b1 = run("sweep/profile_runs/trial_0001/concurrency_8", 8);
+  const auto a2 = run("sweep/profile_runs/trial_0002/concurrency_2", 2);
+  const auto b2 = run("sweep/profile_runs/trial_0002/concurrency_8", 8);
+  fs::create_directories(root_ / "sweep/aggregate/sweep_aggregate");
+  const auto d = discover_runs({root_ / "sweep"});
+  ASSERT_EQ(d.points.size(), 2u);
+  EXPECT_EQ(d.points[0].runs, (std::vector<fs::path>{a1, a2}));
+  EXPECT_EQ(d.points[1].runs, (std::vector<fs::path>{b1, b2}));
+}
+
 TEST_F(PlotDiscovery, RunFoldersSideBySideSortNumerically) {
   run("artifacts/c10", 10);
   run("artifacts/c2", 2);

@@ -26,6 +26,11 @@ TEST(PlotPoints, FolderNamesGiveSweepParameters) {
   EXPECT_EQ(p.isl, 128);
   EXPECT_FALSE(p.osl);
   EXPECT_EQ(params_from_folder_name("request_rate_2.5").request_rate, 2.5);
+  // AIPerf 0.11's variation folders: the config path's last part, "__" between parameters.
+  EXPECT_EQ(params_from_folder_name("rate_5.0").request_rate, 5.0);
+  const auto joined = params_from_folder_name("mean_512__concurrency_8");
+  EXPECT_EQ(joined.concurrency, 8);
+  EXPECT_FALSE(joined.isl) << "mean_ may be the ISL or the OSL";
   EXPECT_EQ(params_from_folder_name("osl_64").osl, 64);
   EXPECT_EQ(params_from_folder_name("c16").concurrency, 16);
   EXPECT_FALSE(params_from_folder_name("concurrency_4-banana").concurrency);
