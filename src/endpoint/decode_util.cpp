@@ -1,5 +1,9 @@
 #include "endpoint/decode_util.hpp"
 
+#include <array>
+#include <cmath>
+#include <initializer_list>
+#include <span>
 #include <string>
 
 namespace inferperf::endpoint {
@@ -17,36 +21,112 @@ bool parse_object(std::string_view payload, simdjson::dom::parser& parser,
 }
 
 namespace {
-std::optional<std::int64_t> int_field(const simdjson::dom::object& o, std::string_view key) {
-  std::int64_t v = 0;
-  if (o[key].get_int64().get(v) == simdjson::SUCCESS) return v;
+
+// A count the server sent: an integer, or a number with an integral value (some servers write
+// 12.0); null, strings and fractions are not counts.
+std::optional<std::int64_t> usage_int(const simdjson::dom::object& o, std::string_view key) {
+  simdjson::dom::element e;
+  if (o[key].get(e) != simdjson::SUCCESS) return std::nullopt;
+  std::int64_t i = 0;
+  if (e.get_int64().get(i) == simdjson::SUCCESS) return i;
+  double d = 0;
+  constexpr double kMaxCount = 9e15;  // well inside int64 and exact in a double
+  if (e.get_double().get(d) == simdjson::SUCCESS && std::isfinite(d) && std::abs(d) < kMaxCount &&
+      d == std::floor(d))
+    return static_cast<std::int64_t>(d);
   return std::nullopt;
 }
+
+std::optional<double> usage_number(const simdjson::dom::object& o, std::string_view key) {
+  double d = 0;
+  if (o[key].get_double().get(d) == simdjson::SUCCESS && std::isfinite(d)) return d;
+  return std::nullopt;
+}
+
+// The usage fields as AIPerf 0.11 looks them up: each metric has a list of vendor names, the
+// first one present wins. `tokens` is Cohere's inner object, searched after the outer one.
+struct UsageView {
+  simdjson::dom::object outer;
+  std::optional<simdjson::dom::object> tokens;
+
+  std::optional<std::int64_t> first(std::initializer_list<std::string_view> keys) const {
+    for (std::string_view k : keys) {
+      if (auto v = usage_int(outer, k)) return v;
+      if (tokens) {
+        if (auto v = usage_int(*tokens, k)) return v;
+      }
+    }
+    return std::nullopt;
+  }
+  // `field` of the first of the detail objects (`prompt_tokens_details`, ...) that has it.
+  std::optional<std::int64_t> detail(std::span<const std::string_view> objects,
+                                     std::string_view field) const {
+    for (std::string_view name : objects) {
+      simdjson::dom::object d;
+      if (outer[name].get_object().get(d) != simdjson::SUCCESS) continue;
+      if (auto v = usage_int(d, field)) return v;
+    }
+    return std::nullopt;
+  }
+};
+
+constexpr std::array<std::string_view, 2> kPromptDetails = {"prompt_tokens_details",
+                                                            "input_tokens_details"};
+constexpr std::array<std::string_view, 2> kCompletionDetails = {"completion_tokens_details",
+                                                                "output_tokens_details"};
+
+Usage usage_of(const UsageView& u) {
+  Usage usage;
+  usage.prompt_tokens = u.first(
+      {"prompt_tokens", "input_tokens", "promptTokenCount", "inputTokens", "input_token_count"});
+  usage.completion_tokens = u.first({"completion_tokens", "output_tokens", "candidatesTokenCount",
+                                     "outputTokens", "generated_token_count"});
+  usage.total_tokens = u.first({"total_tokens", "totalTokenCount", "totalTokens"});
+  usage.reasoning_tokens = u.detail(kCompletionDetails, "reasoning_tokens");
+  if (!usage.reasoning_tokens) usage.reasoning_tokens = u.first({"thoughtsTokenCount"});
+  usage.prompt_cache_read_tokens = u.detail(kPromptDetails, "cached_tokens");
+  if (!usage.prompt_cache_read_tokens) {
+    usage.prompt_cache_read_tokens =
+        u.first({"cache_read_input_tokens", "prompt_cache_hit_tokens", "cachedContentTokenCount",
+                 "cacheReadInputTokens", "cached_tokens"});
+  }
+  usage.prompt_cache_write_tokens =
+      u.first({"cache_creation_input_tokens", "cacheWriteInputTokens"});
+  usage.prompt_cache_miss_tokens = u.first({"prompt_cache_miss_tokens"});
+  usage.tool_use_prompt_tokens = u.first({"toolUsePromptTokenCount"});
+  usage.prompt_audio_seconds = usage_number(u.outer, "prompt_audio_seconds");
+  usage.prompt_audio_tokens = u.detail(kPromptDetails, "audio_tokens");
+  usage.completion_audio_tokens = u.detail(kCompletionDetails, "audio_tokens");
+  usage.accepted_prediction_tokens = u.detail(kCompletionDetails, "accepted_prediction_tokens");
+  usage.rejected_prediction_tokens = u.detail(kCompletionDetails, "rejected_prediction_tokens");
+  return usage;
+}
+
 }  // namespace
 
 void read_usage(const simdjson::dom::object& obj, DecodedEvent& out) {
+  // OpenAI-style `usage`, Gemini's `usageMetadata`, Cohere v1's `meta` (holding `tokens`).
   simdjson::dom::object u;
-  if (obj["usage"].get_object().get(u) != simdjson::SUCCESS) return;
-  read_usage_object(u, out);
+  for (std::string_view envelope : {"usage", "usageMetadata"}) {
+    if (obj[envelope].get_object().get(u) == simdjson::SUCCESS) {
+      read_usage_object(u, out);
+      return;
+    }
+  }
+  simdjson::dom::object meta, tokens;
+  if (obj["meta"].get_object().get(meta) == simdjson::SUCCESS &&
+      meta["tokens"].get_object().get(tokens) == simdjson::SUCCESS)
+    read_usage_object(meta, out);
 }
 
 void read_usage_object(const simdjson::dom::object& u, DecodedEvent& out) {
-  // OpenAI chat/completions name the counts prompt/completion; the Responses API, Anthropic and
-  // image generation name them input/output.
-  auto first = [&](std::string_view a, std::string_view b) {
-    auto v = int_field(u, a);
-    return v ? v : int_field(u, b);
-  };
-  Usage usage;
-  usage.prompt_tokens = first("prompt_tokens", "input_tokens");
-  usage.completion_tokens = first("completion_tokens", "output_tokens");
-  usage.total_tokens = int_field(u, "total_tokens");
-  for (std::string_view key : {"completion_tokens_details", "output_tokens_details"}) {
-    simdjson::dom::object details;
-    if (!usage.reasoning_tokens && u[key].get_object().get(details) == simdjson::SUCCESS) {
-      usage.reasoning_tokens = int_field(details, "reasoning_tokens");
-    }
-  }
+  UsageView view{u, std::nullopt};
+  // A usage object that is itself an envelope (`{"usageMetadata": {...}}`) is unwrapped first.
+  simdjson::dom::object inner;
+  if (u["usageMetadata"].get_object().get(inner) == simdjson::SUCCESS) view.outer = inner;
+  simdjson::dom::object tokens;
+  if (view.outer["tokens"].get_object().get(tokens) == simdjson::SUCCESS) view.tokens = tokens;
+  Usage usage = usage_of(view);
   if (usage.any()) out.usage = usage;
 }
 

@@ -44,13 +44,26 @@ struct VideoJob {
   std::string error;  // failed: the server's message
 };
 
+// The token usage one response object reported (vendor names mapped by decode_util's read_usage).
 struct Usage {
   std::optional<std::int64_t> prompt_tokens;
   std::optional<std::int64_t> completion_tokens;
   std::optional<std::int64_t> total_tokens;
   std::optional<std::int64_t> reasoning_tokens;
+  std::optional<std::int64_t> prompt_cache_read_tokens;
+  std::optional<std::int64_t> prompt_cache_write_tokens;
+  std::optional<std::int64_t> prompt_cache_miss_tokens;
+  std::optional<std::int64_t> tool_use_prompt_tokens;
+  std::optional<double> prompt_audio_seconds;  // seconds, not tokens
+  std::optional<std::int64_t> prompt_audio_tokens;
+  std::optional<std::int64_t> completion_audio_tokens;
+  std::optional<std::int64_t> accepted_prediction_tokens;
+  std::optional<std::int64_t> rejected_prediction_tokens;
   bool any() const {
-    return prompt_tokens || completion_tokens || total_tokens || reasoning_tokens;
+    return prompt_tokens || completion_tokens || total_tokens || reasoning_tokens ||
+           prompt_cache_read_tokens || prompt_cache_write_tokens || prompt_cache_miss_tokens ||
+           tool_use_prompt_tokens || prompt_audio_seconds || prompt_audio_tokens ||
+           completion_audio_tokens || accepted_prediction_tokens || rejected_prediction_tokens;
   }
 };
 

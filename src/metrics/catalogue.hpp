@@ -20,16 +20,27 @@ enum class Visibility {
   kServerTimings,
 };
 
+// AIPerf 0.11's `console_group`: the console prints one table per non-empty group, in this order;
+// kNone metrics are exported but not in those tables.
+enum class ConsoleGroup { kNone, kDefault, kUsage, kCache, kPrediction, kAudio, kReasoning };
+
+// AIPerf's name of the group ("none", "default", "usage", ...).
+std::string_view to_string(ConsoleGroup g);
+
 struct MetricInfo {
   std::string_view tag;
   std::string_view header;
   std::string_view unit;  // display unit
   double scale = 1.0;     // base value / scale = display value (ns -> ms: 1e6)
   MetricKind kind = MetricKind::kRecord;
-  int order = 0;                  // console display order; 0 = never on the console
+  // Console order inside the metric's group (smaller first). 0 = no fixed place: such metrics of a
+  // printed group follow the ordered ones in catalogue order (and today's single-table printer
+  // leaves them out).
+  int order = 0;
   bool integral = false;          // scalar printed as an integer
   bool larger_is_better = false;  // goodput compares value >= threshold
   Visibility visibility = Visibility::kNormal;
+  ConsoleGroup console_group = ConsoleGroup::kNone;
 };
 
 // Every metric inferperf can export, in JSON key order.

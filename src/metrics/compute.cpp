@@ -27,6 +27,15 @@ const MetricInfo& info(std::string_view tag) {
 
 using Values = std::unordered_map<const MetricInfo*, std::vector<double>>;
 
+// The usage record metrics whose sums are the `total_` metric of the same name.
+constexpr std::string_view kUsageDetails[] = {
+    "usage_reasoning_tokens",           "usage_prompt_cache_read_tokens",
+    "usage_prompt_cache_write_tokens",  "usage_prompt_cache_miss_tokens",
+    "usage_tool_use_prompt_tokens",     "usage_prompt_audio_seconds",
+    "usage_prompt_audio_tokens",        "usage_completion_audio_tokens",
+    "usage_accepted_prediction_tokens", "usage_rejected_prediction_tokens",
+};
+
 std::optional<double> sum_of(const Values& values, std::string_view tag) {
   auto it = values.find(&info(tag));
   if (it == values.end() || it->second.empty()) return std::nullopt;
@@ -76,6 +85,13 @@ std::unordered_map<const MetricInfo*, double> scalars_of(const Values& values,
     set_sum("total_usage_prompt_tokens", "usage_prompt_tokens");
     set_sum("total_usage_completion_tokens", "usage_completion_tokens");
     set_sum("total_usage_total_tokens", "usage_total_tokens");
+    for (std::string_view field : kUsageDetails) {
+      set_sum(std::string("total_") + std::string(field), field);
+    }
+    const auto cache_read = sum_of(values, "usage_prompt_cache_read_tokens");
+    const auto prompt = sum_of(values, "usage_prompt_tokens");
+    if (cache_read && prompt && *prompt > 0)
+      set("overall_usage_prompt_cache_read_pct", 100.0 * *cache_read / *prompt);
     if (any_requested_osl) set("osl_mismatch_count", static_cast<double>(out.osl_mismatches));
     if (usage_compared)
       set("usage_discrepancy_count", static_cast<double>(out.usage_discrepancies));
@@ -83,6 +99,11 @@ std::unordered_map<const MetricInfo*, double> scalars_of(const Values& values,
   if (out.error_count > 0) {
     set("error_request_count", static_cast<double>(out.error_count));
     set_sum("total_error_isl", "error_isl");
+  }
+  if (!o.goodput.empty()) {
+    // Attempts include the failed requests (an error is never good); 0 when nothing was attempted.
+    const double attempted = static_cast<double>(out.valid_count + out.error_count);
+    set("good_request_fraction", attempted > 0 ? static_cast<double>(good) / attempted : 0.0);
   }
   return s;
 }

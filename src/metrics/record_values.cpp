@@ -73,6 +73,26 @@ std::vector<double> per_token_gaps(const records::RequestRecord& r) {
   return out;
 }
 
+// One value per usage field the server sent (whatever the endpoint: the server said so).
+void usage_values(const records::UsageCounts& u, RecordValues& v) {
+  auto put = [&](std::string_view tag, const auto& x) {
+    if (x) v.scalars.emplace_back(&tag_info(tag), static_cast<double>(*x));
+  };
+  put("usage_prompt_tokens", u.prompt_tokens);
+  put("usage_completion_tokens", u.completion_tokens);
+  put("usage_total_tokens", u.total_tokens);
+  put("usage_reasoning_tokens", u.reasoning_tokens);
+  put("usage_prompt_cache_read_tokens", u.prompt_cache_read_tokens);
+  put("usage_prompt_cache_write_tokens", u.prompt_cache_write_tokens);
+  put("usage_prompt_cache_miss_tokens", u.prompt_cache_miss_tokens);
+  put("usage_tool_use_prompt_tokens", u.tool_use_prompt_tokens);
+  put("usage_prompt_audio_seconds", u.prompt_audio_seconds);
+  put("usage_prompt_audio_tokens", u.prompt_audio_tokens);
+  put("usage_completion_audio_tokens", u.completion_audio_tokens);
+  put("usage_accepted_prediction_tokens", u.accepted_prediction_tokens);
+  put("usage_rejected_prediction_tokens", u.rejected_prediction_tokens);
+}
+
 void usage_discrepancy(const records::RequestRecord& r, const TokenCounts& client,
                        const MetricOptions& o, RecordValues& v, RecordFlags& flags) {
   if (o.token_source != TokenSource::kClientTokenizer) return;
@@ -226,13 +246,8 @@ RecordValues record_values_gated(const records::RequestRecord& r, const MetricOp
     if (!gaps.empty()) v.lists.emplace_back(&tag_info("inter_chunk_latency"), gaps);
     if (tok.input && ttft > 0) put("prefill_throughput_per_user", *tok.input / (ttft / 1e9));
   }
-  if (r.usage.prompt_tokens)
-    put("usage_prompt_tokens", static_cast<double>(*r.usage.prompt_tokens));
-  if (r.usage.completion_tokens)
-    put("usage_completion_tokens", static_cast<double>(*r.usage.completion_tokens));
-  if (r.usage.total_tokens) put("usage_total_tokens", static_cast<double>(*r.usage.total_tokens));
-  if (r.usage.reasoning_tokens)
-    put("usage_reasoning_tokens", static_cast<double>(*r.usage.reasoning_tokens));
+  if (osl && latency > 0) put("e2e_output_token_throughput", *osl / (latency / 1e9));
+  usage_values(r.usage, v);
   usage_discrepancy(r, tok, o, v, flags);
   if (o.experimental && r.requested_osl) put("requested_osl", *r.requested_osl);
   if (r.requested_osl && osl && *r.requested_osl > 0) {

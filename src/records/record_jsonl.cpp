@@ -63,6 +63,16 @@ nlohmann::ordered_json record_to_json(const RequestRecord& r, const core::WallAn
   put_opt(u, "completion_tokens", r.usage.completion_tokens);
   put_opt(u, "total_tokens", r.usage.total_tokens);
   put_opt(u, "reasoning_tokens", r.usage.reasoning_tokens);
+  // AIPerf 0.11's usage details, under the same keys in record_line.cpp's fast writer.
+  put_opt(u, "prompt_cache_read_tokens", r.usage.prompt_cache_read_tokens);
+  put_opt(u, "prompt_cache_write_tokens", r.usage.prompt_cache_write_tokens);
+  put_opt(u, "prompt_cache_miss_tokens", r.usage.prompt_cache_miss_tokens);
+  put_opt(u, "tool_use_prompt_tokens", r.usage.tool_use_prompt_tokens);
+  put_opt(u, "prompt_audio_seconds", r.usage.prompt_audio_seconds);
+  put_opt(u, "prompt_audio_tokens", r.usage.prompt_audio_tokens);
+  put_opt(u, "completion_audio_tokens", r.usage.completion_audio_tokens);
+  put_opt(u, "accepted_prediction_tokens", r.usage.accepted_prediction_tokens);
+  put_opt(u, "rejected_prediction_tokens", r.usage.rejected_prediction_tokens);
   j["usage"] = std::move(u);
   if (const auto& st = r.server_timings) {
     nlohmann::ordered_json t = nlohmann::ordered_json::object();
@@ -142,6 +152,15 @@ core::Result<RequestRecord> record_from_json(const nlohmann::json& j) {
     r.usage.completion_tokens = get_opt(u, "completion_tokens");
     r.usage.total_tokens = get_opt(u, "total_tokens");
     r.usage.reasoning_tokens = get_opt(u, "reasoning_tokens");
+    r.usage.prompt_cache_read_tokens = get_opt(u, "prompt_cache_read_tokens");
+    r.usage.prompt_cache_write_tokens = get_opt(u, "prompt_cache_write_tokens");
+    r.usage.prompt_cache_miss_tokens = get_opt(u, "prompt_cache_miss_tokens");
+    r.usage.tool_use_prompt_tokens = get_opt(u, "tool_use_prompt_tokens");
+    r.usage.prompt_audio_seconds = get_opt_double(u, "prompt_audio_seconds");
+    r.usage.prompt_audio_tokens = get_opt(u, "prompt_audio_tokens");
+    r.usage.completion_audio_tokens = get_opt(u, "completion_audio_tokens");
+    r.usage.accepted_prediction_tokens = get_opt(u, "accepted_prediction_tokens");
+    r.usage.rejected_prediction_tokens = get_opt(u, "rejected_prediction_tokens");
     if (auto it = j.find("server_timings"); it != j.end() && !it->is_null()) {
       ServerTimings t;
       t.source = it->value("source", "");

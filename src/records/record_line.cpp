@@ -182,6 +182,15 @@ void append_record_line(const RequestRecord& r, const core::WallAnchor& a, std::
     put_opt("completion_tokens", r.usage.completion_tokens, f, out);
     put_opt("total_tokens", r.usage.total_tokens, f, out);
     put_opt("reasoning_tokens", r.usage.reasoning_tokens, f, out);
+    put_opt("prompt_cache_read_tokens", r.usage.prompt_cache_read_tokens, f, out);
+    put_opt("prompt_cache_write_tokens", r.usage.prompt_cache_write_tokens, f, out);
+    put_opt("prompt_cache_miss_tokens", r.usage.prompt_cache_miss_tokens, f, out);
+    put_opt("tool_use_prompt_tokens", r.usage.tool_use_prompt_tokens, f, out);
+    put_opt("prompt_audio_seconds", r.usage.prompt_audio_seconds, f, out);
+    put_opt("prompt_audio_tokens", r.usage.prompt_audio_tokens, f, out);
+    put_opt("completion_audio_tokens", r.usage.completion_audio_tokens, f, out);
+    put_opt("accepted_prediction_tokens", r.usage.accepted_prediction_tokens, f, out);
+    put_opt("rejected_prediction_tokens", r.usage.rejected_prediction_tokens, f, out);
     out.push_back('}');
   }
   if (const auto& st = r.server_timings) {

@@ -21,11 +21,21 @@ struct ContentEvent {
   std::string reasoning;
 };
 
+// The server's token usage: the fields of the last response that carried a usage object.
 struct UsageCounts {
   std::optional<std::int64_t> prompt_tokens;
   std::optional<std::int64_t> completion_tokens;
   std::optional<std::int64_t> total_tokens;
   std::optional<std::int64_t> reasoning_tokens;
+  std::optional<std::int64_t> prompt_cache_read_tokens;
+  std::optional<std::int64_t> prompt_cache_write_tokens;
+  std::optional<std::int64_t> prompt_cache_miss_tokens;
+  std::optional<std::int64_t> tool_use_prompt_tokens;
+  std::optional<double> prompt_audio_seconds;
+  std::optional<std::int64_t> prompt_audio_tokens;
+  std::optional<std::int64_t> completion_audio_tokens;
+  std::optional<std::int64_t> accepted_prediction_tokens;
+  std::optional<std::int64_t> rejected_prediction_tokens;
 };
 
 // Per-request timings the server reported itself (llama.cpp's `timings`, ...), as decoded by

@@ -150,7 +150,7 @@ void write_records_jsonl(const metrics::BenchmarkResult& result, const ReportCon
         for (double g : values) list.push_back(g / mi.scale);
         metrics_obj[std::string(mi.tag)] = {{"value", std::move(list)}, {"unit", mi.unit}};
       }
-      if (&mi == good && !r.error)
+      if (&mi == good && r.valid())
         metrics_obj[std::string(mi.tag)] = {{"value", rv.good ? 1 : 0}, {"unit", mi.unit}};
       if (mi.tag == "stream_stall_count" && !rv.stall_gaps_ns.empty()) {
         auto list = nlohmann::ordered_json::array();

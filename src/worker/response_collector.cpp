@@ -109,11 +109,22 @@ void ResponseCollector::handle_payload(std::string_view payload, core::MonoNs ts
   }
   if (d.kind != endpoint::DecodedEvent::Kind::kData) return;
   if (d.usage) {
-    // Keep the last non-null value of each field, as servers may send usage more than once.
-    if (d.usage->prompt_tokens) record_.usage.prompt_tokens = d.usage->prompt_tokens;
-    if (d.usage->completion_tokens) record_.usage.completion_tokens = d.usage->completion_tokens;
-    if (d.usage->total_tokens) record_.usage.total_tokens = d.usage->total_tokens;
-    if (d.usage->reasoning_tokens) record_.usage.reasoning_tokens = d.usage->reasoning_tokens;
+    // As AIPerf 0.11: the last response that carries usage replaces any earlier one whole, so a
+    // field the last usage object lacks is absent even if an earlier chunk had it.
+    const auto& u = *d.usage;
+    record_.usage = records::UsageCounts{u.prompt_tokens,
+                                         u.completion_tokens,
+                                         u.total_tokens,
+                                         u.reasoning_tokens,
+                                         u.prompt_cache_read_tokens,
+                                         u.prompt_cache_write_tokens,
+                                         u.prompt_cache_miss_tokens,
+                                         u.tool_use_prompt_tokens,
+                                         u.prompt_audio_seconds,
+                                         u.prompt_audio_tokens,
+                                         u.completion_audio_tokens,
+                                         u.accepted_prediction_tokens,
+                                         u.rejected_prediction_tokens};
   }
   if (d.server_timings) {
     // The latest object replaces any earlier one whole (llama.cpp can send timings with every

@@ -36,6 +36,19 @@ STALL_MEDIAN_FACTOR = 5.0  # ... and > 5x the median gap of its record
 
 MS, SEC, KB = 1e6, 1e9, 1024.0
 
+# AIPerf 0.11's usage detail fields (spec delta 3.3): (field, header tail, unit, larger is better).
+USAGE_DETAILS = [
+    ("prompt_cache_read_tokens", "Prompt Cache Read Tokens", "tokens", True),
+    ("prompt_cache_write_tokens", "Prompt Cache Write Tokens", "tokens", False),
+    ("prompt_cache_miss_tokens", "Prompt Cache Miss Tokens", "tokens", False),
+    ("tool_use_prompt_tokens", "Tool Use Prompt Tokens", "tokens", False),
+    ("prompt_audio_seconds", "Prompt Audio Seconds", "sec", True),
+    ("prompt_audio_tokens", "Prompt Audio Tokens", "tokens", True),
+    ("completion_audio_tokens", "Completion Audio Tokens", "tokens", True),
+    ("accepted_prediction_tokens", "Accepted Prediction Tokens", "tokens", True),
+    ("rejected_prediction_tokens", "Rejected Prediction Tokens", "tokens", False),
+]
+
 # tag: (header, display unit, base units per display unit, kind, integral scalar, larger is better)
 # kind: R record metric (statistics), S scalar (aggregate or derived).
 # Headers, units and kinds: docs/metrics.md "Catalogue" and "HTTP phase metrics"; the headers of
@@ -72,14 +85,24 @@ METRICS = {
     "prefill_throughput_per_user": ("Prefill Throughput Per User", "tokens/sec/user", 1, "R",
                                     False, True),
     "total_token_throughput": ("Total Token Throughput", "tokens/sec", 1, "S", False, True),
-    "usage_prompt_tokens": ("Usage Prompt Tokens", "tokens", 1, "R", False, False),
-    "usage_completion_tokens": ("Usage Completion Tokens", "tokens", 1, "R", False, False),
-    "usage_total_tokens": ("Usage Total Tokens", "tokens", 1, "R", False, False),
-    "usage_reasoning_tokens": ("Usage Reasoning Tokens", "tokens", 1, "R", False, False),
-    "total_usage_prompt_tokens": ("Total Usage Prompt Tokens", "tokens", 1, "S", True, False),
+    "e2e_output_token_throughput": ("E2E Output Token Throughput", "tokens/sec/user", 1, "R",
+                                    False, True),
+    "usage_prompt_tokens": ("Usage Prompt Tokens", "tokens", 1, "R", False, True),
+    "usage_completion_tokens": ("Usage Completion Tokens", "tokens", 1, "R", False, True),
+    "usage_total_tokens": ("Usage Total Tokens", "tokens", 1, "R", False, True),
+    "usage_reasoning_tokens": ("Usage Reasoning Tokens", "tokens", 1, "R", False, True),
+    "total_usage_prompt_tokens": ("Total Usage Prompt Tokens", "tokens", 1, "S", True, True),
     "total_usage_completion_tokens": ("Total Usage Completion Tokens", "tokens", 1, "S", True,
-                                      False),
-    "total_usage_total_tokens": ("Total Usage Total Tokens", "tokens", 1, "S", True, False),
+                                      True),
+    "total_usage_total_tokens": ("Total Usage Total Tokens", "tokens", 1, "S", True, True),
+    "total_usage_reasoning_tokens": ("Total Usage Reasoning Tokens", "tokens", 1, "S", True,
+                                     True),
+    "good_request_fraction": ("GoodRequestFraction", "ratio", 1, "S", False, True),
+    **{f"usage_{f}": (f"Usage {h}", u, 1, "R", False, lib) for f, h, u, lib in USAGE_DETAILS},
+    **{f"total_usage_{f}": (f"Total Usage {h}", u, 1, "S", u == "tokens", lib)
+       for f, h, u, lib in USAGE_DETAILS},
+    "overall_usage_prompt_cache_read_pct": ("Overall Usage Prompt Cache Read %", "%", 1, "S",
+                                            False, True),
     "usage_prompt_tokens_diff_pct": ("Usage Prompt Diff %", "%", 1, "R", False, False),
     "usage_completion_tokens_diff_pct": ("Usage Completion Diff %", "%", 1, "R", False,
                                          False),
@@ -136,10 +159,13 @@ DECLARED = [
     "total_osl", "error_request_count", "error_isl", "total_error_isl",
 ]
 OTHER_AIPERF = [
-    "time_to_first_output_token", "prefill_throughput_per_user", "total_token_throughput",
-    "usage_prompt_tokens", "usage_completion_tokens", "usage_total_tokens",
-    "usage_reasoning_tokens", "total_usage_prompt_tokens", "total_usage_completion_tokens",
-    "total_usage_total_tokens", "usage_prompt_tokens_diff_pct",
+    "time_to_first_output_token", "prefill_throughput_per_user", "e2e_output_token_throughput",
+    "total_token_throughput", "usage_prompt_tokens", "usage_completion_tokens",
+    "usage_total_tokens", "usage_reasoning_tokens",
+    *[f"usage_{f}" for f, _, _, _ in USAGE_DETAILS],
+    "total_usage_prompt_tokens", "total_usage_completion_tokens", "total_usage_total_tokens",
+    "total_usage_reasoning_tokens", *[f"total_usage_{f}" for f, _, _, _ in USAGE_DETAILS],
+    "overall_usage_prompt_cache_read_pct", "good_request_fraction", "usage_prompt_tokens_diff_pct",
     "usage_completion_tokens_diff_pct", "usage_reasoning_tokens_diff_pct",
     "usage_discrepancy_count", "requested_osl", "osl_mismatch_diff_pct", "osl_mismatch_count",
     "http_req_blocked", "http_req_dns_lookup", "http_req_connecting", "http_req_sending",
@@ -257,7 +283,11 @@ def record_values(r):
         v["inter_chunk_latency"] = list(gaps)
     if STREAMING and isl is not None and ttft > 0:
         v["prefill_throughput_per_user"] = isl / (ttft / 1e9)
-    for f in ("prompt_tokens", "completion_tokens", "total_tokens", "reasoning_tokens"):
+    # e2e_output_token_throughput (spec delta 3.3): OSL / latency in seconds, none for latency 0.
+    if osl is not None and latency > 0:
+        v["e2e_output_token_throughput"] = osl / (latency / 1e9)
+    for f in ("prompt_tokens", "completion_tokens", "total_tokens", "reasoning_tokens",
+              *[f for f, _, _, _ in USAGE_DETAILS]):
         if u.get(f) is not None:  # "field sent (even 0)"
             v["usage_" + f] = float(u[f])
 
@@ -383,7 +413,7 @@ def main():
         records = [json.loads(line) for line in f if line.strip()]
     profiling = [r for r in records if r["phase"] == "profiling"]
 
-    per_record = []  # (record, values, stall gaps)
+    per_record = []  # (record, values, stall gaps, met every SLO: valid records with SLOs only)
     pooled = {}
     valid = []
     errors = 0
@@ -392,7 +422,8 @@ def main():
     for r in profiling:
         res = record_values(r)
         v, stall_gaps = res[0], res[1]
-        per_record.append((r, v, stall_gaps))
+        verdict = res[2] if GOODPUT and is_valid(r) else None
+        per_record.append((r, v, stall_gaps, verdict))
         for tag, x in v.items():
             pooled.setdefault(tag, []).extend(x if isinstance(x, list) else [x])
         if is_valid(r):
@@ -435,9 +466,16 @@ def main():
                             ("total_osl", osl), ("total_isl", isl),
                             ("total_usage_prompt_tokens", total("usage_prompt_tokens")),
                             ("total_usage_completion_tokens", total("usage_completion_tokens")),
-                            ("total_usage_total_tokens", total("usage_total_tokens"))):
+                            ("total_usage_total_tokens", total("usage_total_tokens")),
+                            ("total_usage_reasoning_tokens", total("usage_reasoning_tokens")),
+                            *[(f"total_usage_{f}", total(f"usage_{f}"))
+                              for f, _, _, _ in USAGE_DETAILS]):
             if value is not None:
                 scalars[name] = value
+        # spec delta 3.3: 100 x total cache read / total usage prompt tokens.
+        cache_read, prompt = total("usage_prompt_cache_read_tokens"), total("usage_prompt_tokens")
+        if cache_read is not None and prompt:
+            scalars["overall_usage_prompt_cache_read_pct"] = 100.0 * cache_read / prompt
         if any_requested:
             scalars["osl_mismatch_count"] = mismatches
         if any_compared:
@@ -446,6 +484,10 @@ def main():
         scalars["error_request_count"] = errors
         if "error_isl" in pooled:
             scalars["total_error_isl"] = sum(pooled["error_isl"])
+    if GOODPUT:
+        # spec delta 3.3: good / (valid + errors), 0 when nothing was attempted.
+        attempted = len(valid) + errors
+        scalars["good_request_fraction"] = good / attempted if attempted else 0.0
 
     # Metric objects in display units.
     summary = {}
@@ -508,9 +550,12 @@ def main():
     # definitions"). UNDOCUMENTED: worker_id "worker_<n>", record_processor_id "collector" and
     # cancellation_time_ns = end_ns (the exchange ended by the cancel).
     lines = []
-    for r, v, stall_gaps in per_record:
+    for r, v, stall_gaps, verdict in per_record:
         metrics = {}
         for tag in ORDER:
+            # spec delta 2.5: with SLOs, every valid record says whether it met them all (0/1).
+            if tag == "good_request_count" and verdict is not None:
+                metrics[tag] = {"value": int(verdict), "unit": "requests"}
             if tag not in v:
                 continue
             unit, scale = METRICS[tag][1], METRICS[tag][2]
@@ -528,6 +573,7 @@ def main():
             "x_correlation_id": r["x_correlation_id"],
             "conversation_id": r["conversation_id"],
             "turn_index": r["turn_index"],
+            "agent_depth": 0,  # spec delta 2.5: always present, 0 outside DAG sessions
             "credit_issued_ns": r["issued_ns"],
             "request_start_ns": r["start_ns"],
         }
@@ -552,7 +598,11 @@ def main():
 
 def check_rounding(x, tag):
     """The CSV is compared byte for byte: a value must not sit so close to a rounding boundary of
-    %.2f that a last-bit difference in the C++ arithmetic could flip it."""
+    %.2f that a last-bit difference in the C++ arithmetic could flip it. good_request_fraction is
+    one division of two integers (correctly rounded, so the same double in both languages): its
+    exact ties are safe as long as both format them alike, which the byte comparison checks."""
+    if tag == "good_request_fraction":
+        return
     for f in (1 - 1e-9, 1 + 1e-9):
         if "%.2f" % (x * f) != "%.2f" % x:
             sys.exit(f"{tag}: {x!r} sits on a %.2f rounding boundary; change the fixture")

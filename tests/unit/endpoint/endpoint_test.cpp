@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "endpoint/decode_util.hpp"
 #include "endpoint/server_timings.hpp"
 
 namespace {
@@ -216,6 +217,129 @@ TEST(Decode, NullUsageIsAbsent) {
   EXPECT_EQ(b.usage->prompt_tokens, 3);
   EXPECT_FALSE(b.usage->completion_tokens.has_value());
   EXPECT_FALSE(b.usage->reasoning_tokens.has_value());
+}
+
+// AIPerf 0.11 usage shapes (spec delta 3.3), as each vendor sends them.
+std::optional<inferperf::endpoint::Usage> usage_of(std::string_view json) {
+  simdjson::dom::parser parser;
+  simdjson::dom::object obj;
+  DecodedEvent out;
+  if (!inferperf::endpoint::parse_object(json, parser, obj, out)) return std::nullopt;
+  inferperf::endpoint::read_usage(obj, out);
+  return out.usage;
+}
+
+TEST(Usage, OpenAiDetails) {
+  const auto u = usage_of(
+      R"({"id":"c","object":"chat.completion","choices":[],"usage":{"prompt_tokens":1200,)"
+      R"("completion_tokens":300,"total_tokens":1500,"prompt_tokens_details":{"cached_tokens":1024,)"
+      R"("audio_tokens":0},"completion_tokens_details":{"reasoning_tokens":128,"audio_tokens":7,)"
+      R"("accepted_prediction_tokens":40,"rejected_prediction_tokens":3}}})");
+  ASSERT_TRUE(u);
+  EXPECT_EQ(u->prompt_tokens, 1200);
+  EXPECT_EQ(u->completion_tokens, 300);
+  EXPECT_EQ(u->total_tokens, 1500);
+  EXPECT_EQ(u->reasoning_tokens, 128);
+  EXPECT_EQ(u->prompt_cache_read_tokens, 1024);
+  EXPECT_EQ(u->prompt_audio_tokens, 0);
+  EXPECT_EQ(u->completion_audio_tokens, 7);
+  EXPECT_EQ(u->accepted_prediction_tokens, 40);
+  EXPECT_EQ(u->rejected_prediction_tokens, 3);
+  EXPECT_FALSE(u->prompt_cache_write_tokens);
+  EXPECT_FALSE(u->prompt_cache_miss_tokens);
+  EXPECT_FALSE(u->tool_use_prompt_tokens);
+  EXPECT_FALSE(u->prompt_audio_seconds);
+}
+
+TEST(Usage, AnthropicCacheFields) {
+  auto ep = make_endpoint(EndpointType::kMessages);
+  const DecodedEvent d = ep->decode(
+      R"({"id":"msg_1","type":"message","role":"assistant","model":"claude","content":[)"
+      R"({"type":"text","text":"hi"}],"stop_reason":"end_turn","usage":{"input_tokens":21,)"
+      R"("cache_creation_input_tokens":188086,"cache_read_input_tokens":5,"output_tokens":393}})");
+  ASSERT_TRUE(d.usage);
+  EXPECT_EQ(d.usage->prompt_tokens, 21);
+  EXPECT_EQ(d.usage->completion_tokens, 393);
+  EXPECT_EQ(d.usage->prompt_cache_read_tokens, 5);
+  EXPECT_EQ(d.usage->prompt_cache_write_tokens, 188086);
+  EXPECT_FALSE(d.usage->total_tokens);
+}
+
+TEST(Usage, GeminiUsageMetadata) {
+  const auto u = usage_of(
+      R"({"candidates":[{"content":{"parts":[{"text":"x"}],"role":"model"}}],"usageMetadata":{)"
+      R"("promptTokenCount":2000,"candidatesTokenCount":50,"totalTokenCount":2110,)"
+      R"("thoughtsTokenCount":60,"cachedContentTokenCount":1500,"toolUsePromptTokenCount":12}})");
+  ASSERT_TRUE(u);
+  EXPECT_EQ(u->prompt_tokens, 2000);
+  EXPECT_EQ(u->completion_tokens, 50);
+  EXPECT_EQ(u->total_tokens, 2110);
+  EXPECT_EQ(u->reasoning_tokens, 60);
+  EXPECT_EQ(u->prompt_cache_read_tokens, 1500);
+  EXPECT_EQ(u->tool_use_prompt_tokens, 12);
+}
+
+TEST(Usage, DeepSeekHitAndMiss) {
+  const auto u =
+      usage_of(R"({"object":"chat.completion","choices":[],"usage":{"prompt_tokens":100,)"
+               R"("completion_tokens":9,"total_tokens":109,"prompt_cache_hit_tokens":64,)"
+               R"("prompt_cache_miss_tokens":36}})");
+  ASSERT_TRUE(u);
+  EXPECT_EQ(u->prompt_cache_read_tokens, 64);
+  EXPECT_EQ(u->prompt_cache_miss_tokens, 36);
+}
+
+TEST(Usage, CohereTokensAndOtherSynonyms) {
+  // Cohere v1 `meta.tokens`, v2 `usage.tokens`; the billed units are not the counts.
+  auto u = usage_of(R"({"text":"x","meta":{"billed_units":{"input_tokens":1,"output_tokens":2},)"
+                    R"("tokens":{"input_tokens":11,"output_tokens":22}}})");
+  ASSERT_TRUE(u);
+  EXPECT_EQ(u->prompt_tokens, 11);
+  EXPECT_EQ(u->completion_tokens, 22);
+  u = usage_of(R"({"usage":{"billed_units":{"input_tokens":1},"tokens":{"input_tokens":5,)"
+               R"("output_tokens":6}}})");
+  ASSERT_TRUE(u);
+  EXPECT_EQ(u->prompt_tokens, 5);
+  EXPECT_EQ(u->completion_tokens, 6);
+  // Bedrock-style camelCase, IBM-style names, audio seconds and a top-level cached_tokens.
+  u = usage_of(
+      R"({"usage":{"inputTokens":7,"outputTokens":8,"totalTokens":15,)"
+      R"("cacheReadInputTokens":4,"cacheWriteInputTokens":3,"prompt_audio_seconds":2.5}})");
+  ASSERT_TRUE(u);
+  EXPECT_EQ(u->prompt_tokens, 7);
+  EXPECT_EQ(u->completion_tokens, 8);
+  EXPECT_EQ(u->total_tokens, 15);
+  EXPECT_EQ(u->prompt_cache_read_tokens, 4);
+  EXPECT_EQ(u->prompt_cache_write_tokens, 3);
+  EXPECT_EQ(u->prompt_audio_seconds, 2.5);
+  u = usage_of(R"({"usage":{"input_token_count":3,"generated_token_count":4,"cached_tokens":2}})");
+  ASSERT_TRUE(u);
+  EXPECT_EQ(u->prompt_tokens, 3);
+  EXPECT_EQ(u->completion_tokens, 4);
+  EXPECT_EQ(u->prompt_cache_read_tokens, 2);
+  // First present wins: the details' cached_tokens before a top-level one; null is absent.
+  u = usage_of(R"({"usage":{"prompt_tokens":null,"input_tokens":9,"cached_tokens":1,)"
+               R"("prompt_tokens_details":{"cached_tokens":6}}})");
+  ASSERT_TRUE(u);
+  EXPECT_EQ(u->prompt_tokens, 9);
+  EXPECT_EQ(u->prompt_cache_read_tokens, 6);
+  EXPECT_FALSE(usage_of(R"({"usage":{"unknown":1}})")) << "no known count: no usage";
+}
+
+// Each chunk's usage stands alone (the collector keeps the last one whole): a later usage chunk
+// without cached_tokens decodes without it.
+TEST(Usage, EachStreamChunkDecodesOnlyItsOwnUsage) {
+  auto ep = make_endpoint(EndpointType::kChat);
+  const DecodedEvent first = ep->decode(
+      R"({"object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"a"}}],)"
+      R"("usage":{"prompt_tokens":10,"completion_tokens":1,"prompt_tokens_details":{"cached_tokens":8}}})");
+  const DecodedEvent last =
+      ep->decode(R"({"object":"chat.completion.chunk","choices":[],"usage":{"prompt_tokens":10,)"
+                 R"("completion_tokens":5,"total_tokens":15}})");
+  ASSERT_TRUE(first.usage && last.usage);
+  EXPECT_EQ(first.usage->prompt_cache_read_tokens, 8);
+  EXPECT_FALSE(last.usage->prompt_cache_read_tokens);
+  EXPECT_EQ(last.usage->completion_tokens, 5);
 }
 
 TEST(Decode, CompletionsUsage) {

@@ -348,5 +348,117 @@ TEST(ServerTimings, CanBeGoodputObjectives) {
   EXPECT_NEAR(get(result, "good_request_count").value, 1.0, kTol);
 }
 
+// AIPerf 0.11 console groups (spec delta 3.2); inferperf's own metrics stay out of AIPerf's tables.
+TEST(ConsoleGroups, AIPerfValuesAndNames) {
+  auto group = [](std::string_view tag) { return find_metric(tag)->console_group; };
+  for (auto tag : {"request_latency", "time_to_first_token", "error_request_count",
+                   "e2e_output_token_throughput", "goodput", "time_to_first_output_token"})
+    EXPECT_EQ(group(tag), ConsoleGroup::kDefault) << tag;
+  for (auto tag :
+       {"usage_prompt_tokens", "total_usage_reasoning_tokens", "usage_prompt_cache_read_tokens",
+        "total_usage_prompt_audio_seconds", "overall_usage_prompt_cache_read_pct"})
+    EXPECT_EQ(group(tag), ConsoleGroup::kUsage) << tag;
+  for (auto tag : {"good_request_count", "good_request_fraction", "inter_chunk_latency",
+                   "usage_prompt_tokens_diff_pct", "http_req_total", "total_osl", "schedule_lag",
+                   "vllm_tpot", "server_time"})
+    EXPECT_EQ(group(tag), ConsoleGroup::kNone) << tag;
+  EXPECT_EQ(to_string(ConsoleGroup::kNone), "none");
+  EXPECT_EQ(to_string(ConsoleGroup::kDefault), "default");
+  EXPECT_EQ(to_string(ConsoleGroup::kUsage), "usage");
+  EXPECT_EQ(to_string(ConsoleGroup::kCache), "cache");
+  EXPECT_EQ(to_string(ConsoleGroup::kPrediction), "prediction");
+  EXPECT_EQ(to_string(ConsoleGroup::kAudio), "audio");
+  EXPECT_EQ(to_string(ConsoleGroup::kReasoning), "reasoning");
+  // Every usage record metric and its total share the group, unit and integral-ness of tokens.
+  const MetricInfo* sec = find_metric("total_usage_prompt_audio_seconds");
+  EXPECT_EQ(sec->unit, "sec");
+  EXPECT_FALSE(sec->integral);
+  EXPECT_TRUE(find_metric("total_usage_prompt_cache_read_tokens")->integral);
+  EXPECT_EQ(find_metric("good_request_fraction")->header, "GoodRequestFraction");
+}
+
+// chunked(): OSL 9 over a 28 ms latency -> 9 / 0.028 = 321.428... tok/s, streaming or not.
+TEST(E2eOutputTokenThroughput, OslOverLatencyInSeconds) {
+  MetricOptions o = client_streaming();
+  EXPECT_NEAR(get(compute_metrics({chunked()}, o), "e2e_output_token_throughput").stats.avg,
+              9.0 / 0.028, 1e-9);
+  o.streaming = false;
+  EXPECT_NEAR(get(compute_metrics({chunked()}, o), "e2e_output_token_throughput").stats.avg,
+              9.0 / 0.028, 1e-9);
+  // No value for a zero latency (content at the start instant) or an endpoint without tokens.
+  RequestRecord instant = chunked();
+  instant.content_events = {ContentEvent{kT0, 0, "abc", ""}};
+  EXPECT_EQ(compute_metrics({instant}, o).find("e2e_output_token_throughput"), nullptr);
+  o.produces_tokens = false;
+  EXPECT_EQ(compute_metrics({chunked()}, o).find("e2e_output_token_throughput"), nullptr);
+}
+
+// Two records: A sends prompt 100 with 60 cached, 1.5 s of audio, 2 accepted predictions;
+// B sends prompt 50 and nothing else. Totals only over the records that sent the field; the
+// cache-read share is 100 x 60 / 150 = 40 %.
+TEST(UsageDetails, RecordValuesTotalsAndCacheReadShare) {
+  RequestRecord a = chunked();
+  a.usage.prompt_tokens = 100;
+  a.usage.reasoning_tokens = 4;
+  a.usage.prompt_cache_read_tokens = 60;
+  a.usage.prompt_cache_write_tokens = 0;
+  a.usage.prompt_audio_seconds = 1.5;
+  a.usage.accepted_prediction_tokens = 2;
+  RequestRecord b = chunked();
+  b.usage.prompt_tokens = 50;
+  const auto r = compute_metrics({a, b}, client_streaming());
+  const auto& read = get(r, "usage_prompt_cache_read_tokens");
+  EXPECT_EQ(read.stats.count, 1);
+  EXPECT_NEAR(read.stats.avg, 60.0, kTol);
+  EXPECT_NEAR(get(r, "usage_prompt_cache_write_tokens").stats.avg, 0.0, kTol);  // sent as 0
+  EXPECT_NEAR(get(r, "usage_prompt_audio_seconds").stats.avg, 1.5, kTol);
+  EXPECT_NEAR(get(r, "total_usage_prompt_cache_read_tokens").value, 60.0, kTol);
+  EXPECT_NEAR(get(r, "total_usage_prompt_cache_write_tokens").value, 0.0, kTol);
+  EXPECT_NEAR(get(r, "total_usage_prompt_audio_seconds").value, 1.5, kTol);
+  EXPECT_NEAR(get(r, "total_usage_accepted_prediction_tokens").value, 2.0, kTol);
+  EXPECT_NEAR(get(r, "total_usage_reasoning_tokens").value, 4.0, kTol);
+  EXPECT_NEAR(get(r, "overall_usage_prompt_cache_read_pct").value, 40.0, kTol);
+  for (auto tag : {"usage_prompt_cache_miss_tokens", "total_usage_prompt_cache_miss_tokens",
+                   "usage_tool_use_prompt_tokens", "usage_completion_audio_tokens",
+                   "total_usage_rejected_prediction_tokens"})
+    EXPECT_EQ(r.find(tag), nullptr) << tag << ": no server sent it";
+  // Without any cache-read count there is no share.
+  EXPECT_EQ(compute_metrics({b}, client_streaming()).find("overall_usage_prompt_cache_read_pct"),
+            nullptr);
+}
+
+// AIPerf 0.11 marks the usage counts larger-is-better: as goodput objectives they compare >=.
+TEST(Goodput, UsageCountsAreLargerIsBetter) {
+  RequestRecord a = chunked();
+  a.usage.prompt_tokens = 100;
+  a.usage.prompt_cache_read_tokens = 60;
+  RequestRecord b = a;
+  b.usage.prompt_cache_read_tokens = 20;
+  MetricOptions o = client_streaming();
+  ASSERT_FALSE(parse_goodput("usage_prompt_cache_read_tokens:50 usage_prompt_tokens:100", o.goodput)
+                   .has_value());
+  const auto r = compute_metrics({a, b}, o);
+  EXPECT_TRUE(r.per_record[0].good);
+  EXPECT_FALSE(r.per_record[1].good);
+  EXPECT_NEAR(get(r, "good_request_fraction").value, 0.5, kTol);
+}
+
+// good / (valid + errors): 1 good of 2 valid and 2 failed requests -> 0.25; 0 with nothing tried.
+TEST(Goodput, GoodRequestFractionCountsErrorsAsAttempts) {
+  RequestRecord slow = chunked();
+  for (auto& e : slow.content_events) e.ts_ns += 30 * kMs;
+  RequestRecord failed = chunked();
+  failed.error = records::ErrorInfo{500, core::RequestErrorType::from_name("HTTPError"), "x"};
+  MetricOptions o = client_streaming();
+  ASSERT_FALSE(parse_goodput("time_to_first_token:20", o.goodput).has_value());
+  const auto r = compute_metrics({chunked(), slow, failed, failed}, o);
+  EXPECT_NEAR(get(r, "good_request_fraction").value, 0.25, kTol);
+  EXPECT_EQ(get(r, "good_request_fraction").info->header, "GoodRequestFraction");
+  EXPECT_NEAR(get(compute_metrics(std::vector<RequestRecord>{}, o), "good_request_fraction").value,
+              0.0, kTol);
+  EXPECT_EQ(compute_metrics({chunked()}, client_streaming()).find("good_request_fraction"), nullptr)
+      << "only with --goodput";
+}
+
 }  // namespace
 }  // namespace inferperf::metrics

@@ -48,6 +48,15 @@ RequestRecord full_record() {
   r.usage.completion_tokens = 22;
   r.usage.total_tokens = 33;
   r.usage.reasoning_tokens = 4;
+  r.usage.prompt_cache_read_tokens = 5;
+  r.usage.prompt_cache_write_tokens = 0;
+  r.usage.prompt_cache_miss_tokens = 6;
+  r.usage.tool_use_prompt_tokens = 7;
+  r.usage.prompt_audio_seconds = 1.0 / 3.0;
+  r.usage.prompt_audio_tokens = 8;
+  r.usage.completion_audio_tokens = 9;
+  r.usage.accepted_prediction_tokens = 10;
+  r.usage.rejected_prediction_tokens = 12;
   r.server_timings = ServerTimings{20.123456789012345, 90.0, 12, 7, 3, "llama.cpp"};
   r.requested_osl = 25;
   r.finish_reason = "length";
@@ -93,6 +102,15 @@ void expect_same(const RequestRecord& a, const RequestRecord& b) {
   EXPECT_EQ(a.usage.completion_tokens, b.usage.completion_tokens);
   EXPECT_EQ(a.usage.total_tokens, b.usage.total_tokens);
   EXPECT_EQ(a.usage.reasoning_tokens, b.usage.reasoning_tokens);
+  EXPECT_EQ(a.usage.prompt_cache_read_tokens, b.usage.prompt_cache_read_tokens);
+  EXPECT_EQ(a.usage.prompt_cache_write_tokens, b.usage.prompt_cache_write_tokens);
+  EXPECT_EQ(a.usage.prompt_cache_miss_tokens, b.usage.prompt_cache_miss_tokens);
+  EXPECT_EQ(a.usage.tool_use_prompt_tokens, b.usage.tool_use_prompt_tokens);
+  EXPECT_EQ(a.usage.prompt_audio_seconds, b.usage.prompt_audio_seconds);  // bit for bit
+  EXPECT_EQ(a.usage.prompt_audio_tokens, b.usage.prompt_audio_tokens);
+  EXPECT_EQ(a.usage.completion_audio_tokens, b.usage.completion_audio_tokens);
+  EXPECT_EQ(a.usage.accepted_prediction_tokens, b.usage.accepted_prediction_tokens);
+  EXPECT_EQ(a.usage.rejected_prediction_tokens, b.usage.rejected_prediction_tokens);
   ASSERT_EQ(a.server_timings.has_value(), b.server_timings.has_value());
   if (a.server_timings) {
     // Exactly equal: doubles are written with enough digits to read back bit for bit.
@@ -127,6 +145,30 @@ TEST(RecordJsonl, RoundTripsEveryField) {
   auto back = record_from_json(nlohmann::json::parse(line));
   ASSERT_TRUE(back.ok()) << back.error().message;
   expect_same(*back, r);
+}
+
+// The usage details under their own keys, only those the server sent (a 0 is sent); older files
+// without them still read, with the details absent.
+TEST(RecordJsonl, UsageDetailsKeysAndOlderFiles) {
+  RequestRecord r;
+  r.start_ns = 5000;
+  r.content_events = {ContentEvent{5500, 0, "a", ""}};
+  r.usage.prompt_tokens = 10;
+  r.usage.prompt_cache_read_tokens = 0;
+  r.usage.prompt_audio_seconds = 2.5;
+  const std::string line = record_to_json(r, kIdentity).dump();
+  EXPECT_NE(
+      line.find(
+          R"("usage":{"prompt_tokens":10,"prompt_cache_read_tokens":0,"prompt_audio_seconds":2.5})"),
+      std::string::npos)
+      << line;
+  auto old = record_from_json(nlohmann::json::parse(
+      R"({"phase":"profiling","session_num":1,"start_ns":1,"content_events":[],)"
+      R"("usage":{"prompt_tokens":3}})"));
+  ASSERT_TRUE(old.ok());
+  EXPECT_EQ(old->usage.prompt_tokens, 3);
+  EXPECT_FALSE(old->usage.prompt_cache_read_tokens);
+  EXPECT_FALSE(old->usage.prompt_audio_seconds);
 }
 
 TEST(RecordJsonl, RoundTripsClientTokenCounts) {

@@ -44,7 +44,7 @@ TEST(RecordLine, EveryOptionalPartMatches) {
   r.phase = Phase::kWarmup;
   r.tls_handshake_start_ns = 10'000;
   r.tls_handshake_end_ns = 11'000;
-  r.usage = {11, 22, 33, 4};
+  r.usage = {11, 22, 33, 4, 5, 0, 6, 7, 0.1, 8, 9, 10, 12};  // every usage detail too
   r.server_timings = ServerTimings{20.123456789012345, 90.0, 12, 7, 3, "llama.cpp"};
   r.requested_osl = 25;
   r.finish_reason = "length";
@@ -132,6 +132,27 @@ TEST(RecordLine, ReadsBackAsTheSameRecord) {
   EXPECT_EQ(back->content_events.size(), 2u);
   EXPECT_EQ(back->content_events[1].content, " world");
   EXPECT_EQ(back->start_ns, kAnchor.to_wall(9'000));
+}
+
+// analyze/merge recompute the usage metrics from this file: the details must come back.
+TEST(RecordLine, UsageDetailsReadBack) {
+  RequestRecord r = plain();
+  r.usage.prompt_tokens = 100;
+  r.usage.prompt_cache_read_tokens = 64;
+  r.usage.prompt_cache_miss_tokens = 36;
+  r.usage.prompt_audio_seconds = 0.1;
+  r.usage.rejected_prediction_tokens = 0;
+  std::string line;
+  append_record_line(r, kAnchor, line);
+  auto back = record_from_json(nlohmann::json::parse(line));
+  ASSERT_TRUE(back);
+  EXPECT_EQ(back->usage.prompt_tokens, 100);
+  EXPECT_EQ(back->usage.prompt_cache_read_tokens, 64);
+  EXPECT_EQ(back->usage.prompt_cache_miss_tokens, 36);
+  EXPECT_EQ(back->usage.prompt_audio_seconds, 0.1);
+  EXPECT_EQ(back->usage.rejected_prediction_tokens, 0);
+  EXPECT_FALSE(back->usage.prompt_cache_write_tokens);
+  EXPECT_FALSE(back->usage.accepted_prediction_tokens);
 }
 
 }  // namespace

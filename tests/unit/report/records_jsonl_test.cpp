@@ -45,6 +45,7 @@ RequestRecord new_connection_record() {
   r.bytes_sent = 321;
   r.bytes_received = 4096;
   r.reads = 3;
+  r.content_events.push_back({3450, 0, "hi", ""});
   return r;
 }
 
@@ -140,6 +141,13 @@ TEST(RecordsJsonl, AgentDepthAlwaysAndGoodRequestCountOnlyWithSlos) {
   EXPECT_EQ(out[0]["metrics"]["good_request_count"],
             json::parse(R"({"value":1,"unit":"requests"})"));
   EXPECT_EQ(out[1]["metrics"]["good_request_count"]["value"], 0);
+
+  RequestRecord failed = new_connection_record();
+  failed.error =
+      ErrorInfo{500, inferperf::core::RequestErrorType::http("Internal Server Error"), "x"};
+  result.per_record.push_back(values_of(failed, false));
+  out = lines(result, context(false));
+  EXPECT_FALSE(out[2]["metrics"].contains("good_request_count")) << "only valid records are judged";
 }
 
 TEST(SummaryJson, RunInfoFollowsInputConfig) {
