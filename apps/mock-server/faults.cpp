@@ -73,6 +73,18 @@ boost::asio::awaitable<std::optional<bool>> fault_gate(Exchange& x, const Fault&
     if (on_reject) on_reject();
     co_return co_await fail_status(x, 500, R"({"detail":"Simulated error"})");
   }
+  if (fault.kind == "status" && fault.status >= 200 && fault.status <= 299) {
+    // A success other than 200 (a gateway's 201/202): a normal, short completion under that
+    // status, readable by the chat and the completions decoders alike. Not an injected error.
+    const std::string body = fmt::format(
+        R"({{"id":"mock-status-{}","object":"chat.completion","created":{},"model":"mock",)"
+        R"("choices":[{{"index":0,"message":{{"role":"assistant","content":"status {} answer"}},)"
+        R"("text":"status {} answer","finish_reason":"stop"}}],)"
+        R"("usage":{{"prompt_tokens":1,"completion_tokens":3,"total_tokens":4}}}})",
+        fault.status, static_cast<long long>(x.created), fault.status, fault.status);
+    co_await x.conn.send(plain_response(fault.status, "application/json", body, x.keep));
+    co_return x.keep;
+  }
   if (fault.kind == "status" || fault.kind == "reset" || fault.kind == "close") {
     if (on_reject) on_reject();
   }

@@ -37,7 +37,8 @@ const std::vector<std::string> kUnsupportedFlags = {"--image-width-mean",
                                                     "--replay-speedup",
                                                     "--max-idle-gap-cap-seconds",
                                                     "--inter-turn-delay-cap-seconds",
-                                                    "--trace-session-sample-ratio"};
+                                                    "--trace-session-sample-ratio",
+                                                    "--vary-seed-per-trial"};
 
 std::string flag_name(const std::string& arg) {
   auto eq = arg.find('=');

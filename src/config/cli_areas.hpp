@@ -26,6 +26,8 @@ void add_telemetry_and_service_options(CLI::App* profile, CliTargets& t);
 CLI::Validator enum_choice(std::vector<std::string> members);
 // Drops the blanks around one comma item of a list option.
 CLI::Validator trimmed_item();
+// One --url item: trimmed, and "http://" put in front when it has no scheme (url_with_scheme).
+CLI::Validator url_item();
 // --transport: only http, in any spelling; anything else is refused by name.
 CLI::Validator transport_choice();
 

@@ -24,9 +24,11 @@ void add_endpoint_options(CLI::App* profile, CliTargets& t) {
       ->group("Endpoint");
   profile->add_flag("--streaming", c.endpoint.streaming, "Stream responses (SSE)")
       ->group("Endpoint");
-  profile->add_option("-u,--url", c.endpoint.urls, "Server URL(s)")
+  profile
+      ->add_option("-u,--url", c.endpoint.urls,
+                   "Server URL(s); http:// is assumed when an item has no scheme")
       ->delimiter(',')
-      ->transform(trimmed_item())
+      ->transform(url_item())
       ->group("Endpoint");
   profile
       ->add_option("--url-strategy", t.url_strategy,
@@ -76,6 +78,11 @@ void add_endpoint_options(CLI::App* profile, CliTargets& t) {
   profile
       ->add_flag("--no-preflight", t.no_preflight,
                  "Skip the one request that proves the server answers before the run")
+      ->group("Endpoint");
+  profile
+      ->add_option("--session-header", c.endpoint.session_header,
+                   "Header name the per-session correlation id is sent under (default "
+                   "X-Correlation-ID)")
       ->group("Endpoint");
   profile
       ->add_flag("--use-server-token-count", c.endpoint.use_server_token_count,

@@ -35,7 +35,12 @@ void add_sweep_options(CLI::App& profile) {
       {"--cache-salt-per-run",
        "Send a fresh random hex cache_salt extra input in every run, so the server's prefix cache "
        "cannot carry results from one run or point to the next"},
-      {"--auto-plot", "Run `inferperf plot` over the results at the end"},
+      {"--auto-plot,!--no-auto-plot",
+       "Run `inferperf plot` over the results at the end (default off)"},
+      // AIPerf 0.11's default, and what repeated runs here do already: the trials' seeds follow
+      // --set-consistent-seed alone (--vary-seed-per-trial itself is not supported).
+      {"--no-vary-seed-per-trial",
+       "Accepted for AIPerf 0.11 command lines: repeated runs never derive per-trial seeds"},
       {"--dry-run",
        "Check the whole command line (every point and run of a sweep) and print what would run; "
        "nothing is sent, no file or folder is read or written"},
@@ -69,6 +74,21 @@ void add_warmup_options(CLI::App* profile, CliTargets& t) {
   profile
       ->add_option("--warmup-arrival-pattern", t.warmup_arrival_pattern, "Warmup arrival pattern")
       ->transform(enum_choice({"constant", "poisson", "gamma", "concurrency_burst"}))
+      ->group("Warmup");
+  // AIPerf 0.11: each defaults to the profiling ramp (when the warmup phase has that load).
+  profile
+      ->add_option("--warmup-concurrency-ramp-duration", c.load.warmup.concurrency_ramp_s,
+                   "Seconds to step warmup concurrency up from 1 (default: the profiling ramp)")
+      ->group("Warmup");
+  profile
+      ->add_option("--warmup-prefill-concurrency-ramp-duration", c.load.warmup.prefill_ramp_s,
+                   "Seconds to step warmup prefill concurrency up from 1 (default: the profiling "
+                   "ramp)")
+      ->group("Warmup");
+  profile
+      ->add_option("--warmup-request-rate-ramp-duration", c.load.warmup.rate_ramp_s,
+                   "Seconds to raise the warmup request rate linearly to its target (default: the "
+                   "profiling ramp)")
       ->group("Warmup");
   profile
       ->add_option("--warmup-grace-period", c.load.warmup.grace_period_s,

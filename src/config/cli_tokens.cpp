@@ -20,6 +20,15 @@ CLI::Validator trimmed_item() {
       "");
 }
 
+CLI::Validator url_item() {
+  return CLI::Validator(
+      [](std::string& item) {
+        item = url_with_scheme(trim_list_item(item));
+        return std::string{};
+      },
+      "");
+}
+
 CLI::Validator transport_choice() {
   return CLI::Validator(
       [](std::string& value) {

@@ -99,6 +99,11 @@ void resolve_warmup_load(RunConfig& c) {
   w.arrival_pattern =
       resolve_arrival_pattern(w.request_rate, w.arrival_pattern, w.smoothness, "warmup-").pattern;
   if (!w.request_rate && !w.concurrency && !w.prefill_concurrency) w.concurrency = 1;
+  // AIPerf 0.11: the warmup ramps default to the profiling ones; one is taken only for a load the
+  // warmup phase has, so an inherited ramp never makes the warmup invalid.
+  if (!w.concurrency_ramp_s && w.concurrency) w.concurrency_ramp_s = load.concurrency_ramp_s;
+  if (!w.prefill_ramp_s && w.prefill_concurrency) w.prefill_ramp_s = load.prefill_ramp_s;
+  if (!w.rate_ramp_s && w.request_rate) w.rate_ramp_s = load.rate_ramp_s;
 }
 
 }  // namespace

@@ -53,8 +53,8 @@ struct EndpointConfig {
   EndpointType type = EndpointType::kChat;
   std::string custom_endpoint;
   bool streaming = false;
-  std::vector<std::string> urls{"localhost:8000"};
-  UrlStrategy url_strategy = UrlStrategy::kRoundRobin;  // how sessions spread over --url
+  std::vector<std::string> urls{"http://localhost:8000"};  // AIPerf 0.11's default
+  UrlStrategy url_strategy = UrlStrategy::kRoundRobin;     // how sessions spread over --url
   std::string transport = "http";  // --transport: the only value accepted (AIPerf 0.11 flag)
   double request_timeout_s = 21600.0;
   std::string api_key;
@@ -72,6 +72,9 @@ struct EndpointConfig {
   // Preflight: how long to poll until the server answers one request (0: one try).
   double wait_for_model_timeout_s = 0.0;
   bool preflight = true;  // --no-preflight skips the check
+  // --session-header: the header each request's per-session correlation id goes under (AIPerf
+  // 0.11, #945); X-Request-ID keeps its name.
+  std::string session_header = "X-Correlation-ID";
 };
 
 // --rankings-*: the synthetic query-and-passages composer of the rankings endpoints.

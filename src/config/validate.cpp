@@ -1,13 +1,16 @@
 #include "config/validate.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <string>
+#include <string_view>
 
 #include "config/local_address.hpp"
 #include "config/resolve.hpp"
+#include "core/error.hpp"
 #include "core/goodput_target.hpp"
 #include "core/secrets.hpp"
 
@@ -315,11 +318,15 @@ void validate_warmup_options(const LoadConfig& load, std::vector<std::string>& e
   validate_positive(w.duration_s, "--warmup-duration", errors);
   validate_at_least_one(w.concurrency, "--warmup-concurrency", errors);
   validate_at_least_one(w.prefill_concurrency, "--warmup-prefill-concurrency", errors);
+  validate_positive(w.concurrency_ramp_s, "--warmup-concurrency-ramp-duration", errors);
+  validate_positive(w.prefill_ramp_s, "--warmup-prefill-concurrency-ramp-duration", errors);
+  validate_positive(w.rate_ramp_s, "--warmup-request-rate-ramp-duration", errors);
   if (w.request_count && w.num_sessions) {
     errors.push_back("--warmup-request-count and --num-warmup-sessions cannot be used together");
   }
-  if (!has_warmup_stop(w) && (w.concurrency || w.prefill_concurrency || w.request_rate ||
-                              w.arrival_pattern || w.grace_period_s)) {
+  if (!has_warmup_stop(w) &&
+      (w.concurrency || w.prefill_concurrency || w.request_rate || w.arrival_pattern ||
+       w.grace_period_s || w.concurrency_ramp_s || w.prefill_ramp_s || w.rate_ramp_s)) {
     errors.push_back(
         "--warmup-* load options need a warmup stop condition (--warmup-request-count, "
         "--warmup-duration or --num-warmup-sessions)");
@@ -385,6 +392,39 @@ void validate_url(const std::string& flag, const std::string& url,
         "with --header 'Authorization: Basic ...' or --api-key");
   } else if (holds_space_or_control(url)) {
     errors.push_back(flag + ": the URL holds a space, line break or control character");
+  } else if (flag == "--url") {
+    // Items without "://" were given "http://" when parsed; what is left is a foreign scheme.
+    const std::size_t sep = url.find("://");
+    std::string scheme = url.substr(0, sep == std::string::npos ? url.find(':') : sep);
+    for (auto& ch : scheme) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    if (sep == std::string::npos || (scheme != "http" && scheme != "https"))
+      errors.push_back("--url " + core::excerpt(core::redact_urls(url), 120) +
+                       ": only http:// and https:// URLs are supported");
+  }
+}
+
+// An HTTP field name is a token (RFC 9110 5.1): letters, digits and !#$%&'*+-.^_`|~. Names that
+// frame the request or that inferperf sets itself are refused: the request would carry two.
+void validate_session_header(const std::string& name, std::vector<std::string>& errors) {
+  static constexpr std::string_view kTokenPunctuation = "!#$%&'*+-.^_`|~";
+  const bool token = !name.empty() && std::all_of(name.begin(), name.end(), [](char ch) {
+    return std::isalnum(static_cast<unsigned char>(ch)) != 0 ||
+           kTokenPunctuation.find(ch) != std::string_view::npos;
+  });
+  if (!token) {
+    errors.push_back("--session-header: '" + core::excerpt(name, 80) +
+                     "' is not an HTTP header name (letters, digits and !#$%&'*+-.^_`|~ only)");
+    return;
+  }
+  std::string lower = name;
+  for (auto& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  for (std::string_view own : {"host", "user-agent", "x-request-id", "content-type",
+                               "content-length", "accept", "transfer-encoding", "connection"}) {
+    if (lower == own) {
+      errors.push_back("--session-header: " + name +
+                       " is a header inferperf sets itself; choose another name");
+      return;
+    }
   }
 }
 
@@ -403,6 +443,7 @@ void validate_endpoint_addresses(const RunConfig& c, std::vector<std::string>& e
     errors.push_back("--unix-socket: path longer than 107 bytes: " + ep.unix_socket);
   for (auto& e : check_local_addresses(ep.local_addresses, ep.unix_socket))
     errors.push_back(std::move(e));
+  validate_session_header(ep.session_header, errors);
 }
 
 // The concurrency against the stop condition the run ended up with.
@@ -430,6 +471,23 @@ void validate_warmup_load(const RunConfig& c, std::vector<std::string>& errors) 
   }
   if (w.prefill_concurrency && !c.endpoint.streaming) {
     errors.push_back("--warmup-prefill-concurrency needs --streaming");
+  }
+  // A ramp given for a load the warmup phase does not have (inherited ramps never are: they are
+  // taken only where the load exists).
+  if (w.rate_ramp_s && !w.request_rate) {
+    errors.push_back(
+        "--warmup-request-rate-ramp-duration needs a warmup request rate (--warmup-request-rate "
+        "or --request-rate)");
+  }
+  if (w.concurrency_ramp_s && !w.concurrency) {
+    errors.push_back(
+        "--warmup-concurrency-ramp-duration needs a warmup concurrency (--warmup-concurrency or "
+        "--concurrency)");
+  }
+  if (w.prefill_ramp_s && !w.prefill_concurrency) {
+    errors.push_back(
+        "--warmup-prefill-concurrency-ramp-duration needs a warmup prefill concurrency "
+        "(--warmup-prefill-concurrency or --prefill-concurrency)");
   }
 }
 

@@ -41,7 +41,11 @@ bool is_secret_name(std::string_view name) {
     i = j;
   }
   if (words.empty()) return false;
-  for (std::string_view exact : {"authorization", "proxyauthorization", "cookie", "setcookie"}) {
+  // AIPerf 0.11's credential headers (its list, kept whole so none depends on the word rules
+  // below), then the other exact names.
+  for (std::string_view exact :
+       {"authorization", "proxyauthorization", "xapikey", "apikey", "ocpapimsubscriptionkey",
+        "xgoogapikey", "xfunctionskey", "aegsaskey", "xamzsecuritytoken", "cookie", "setcookie"}) {
     if (joined == exact) return true;
   }
   if (words.back().ends_with("token")) return true;
@@ -92,11 +96,8 @@ std::string redact_urls(std::string_view text) {
     const std::string_view url = text.substr(start, end - start);
     const std::size_t authority_end = std::min(url.find_first_of("/?#"), url.size());
     const std::size_t at = url.substr(0, authority_end).rfind('@');
-    std::size_t i = 0;
-    if (at != std::string_view::npos) {
-      out += kRedacted;
-      i = at;
-    }
+    // User info is dropped with its '@' (AIPerf 0.11 strips it): "http://u:p@h/" -> "http://h/".
+    const std::size_t i = at == std::string_view::npos ? 0 : at + 1;
     const std::size_t query = url.find('?', authority_end);
     if (query == std::string_view::npos) {
       out.append(url, i, url.npos);

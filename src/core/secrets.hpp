@@ -10,7 +10,9 @@ namespace inferperf::core {
 inline constexpr std::string_view kRedacted = "<redacted>";
 
 // True for a name (HTTP header, JSON key, URL query parameter; case-insensitive) whose value is a
-// credential: Authorization, Proxy-Authorization, Cookie, Set-Cookie; any name with a word that
+// credential: AIPerf 0.11's list (Authorization, Proxy-Authorization, X-Api-Key, Api-Key,
+// Ocp-Apim-Subscription-Key, X-Goog-Api-Key, X-Functions-Key, Aeg-Sas-Key,
+// X-Amz-Security-Token; '-' and '_' alike), Cookie, Set-Cookie; any name with a word that
 // ends in "key" or "keys" (x-api-key, api-key, Ocp-Apim-Subscription-Key, apiKey) or is "auth";
 // any name whose last word ends in "token" (X-Auth-Token, hf_token, accessToken); any name
 // containing "apikey", "secret", "password", "passwd" or "credential". Words are split at every
@@ -24,9 +26,10 @@ std::string redact_value(std::string_view name, std::string_view value);
 // carries credentials before its host.
 bool url_has_userinfo(std::string_view url);
 
-// `text` with every URL in it ("scheme://...") stripped of credentials: the user-info part becomes
-// kRedacted ("http://<redacted>@host/") and so does the value of each query parameter whose name
-// is secret ("?key=<redacted>"). Text that is not part of a URL is unchanged.
+// `text` with every URL in it ("scheme://...") stripped of credentials: the user-info part is
+// removed with its '@' ("http://u:p@host/" -> "http://host/") and the value of each query
+// parameter whose name is secret becomes kRedacted ("?key=<redacted>"). Text that is not part of
+// a URL is unchanged.
 std::string redact_urls(std::string_view text);
 
 }  // namespace inferperf::core

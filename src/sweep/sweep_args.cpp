@@ -249,6 +249,7 @@ const OrchestrationFlag* orchestration_flag(const std::string& flag) {
       {"--no-set-consistent-seed", [](W& w, O& o) { w.take_switch(o.consistent_seed, false); }},
       {"--cache-salt-per-run", [](W& w, O& o) { w.take_switch(o.cache_salt_per_run, true); }},
       {"--auto-plot", [](W& w, O& o) { w.take_switch(o.auto_plot, true); }},
+      {"--no-auto-plot", [](W& w, O& o) { w.take_switch(o.auto_plot, false); }},
       {"--dry-run", [](W& w, O& o) { w.take_switch(o.dry_run, true); }},
       {"--artifact-dir",
        [](W& w, O& o) {

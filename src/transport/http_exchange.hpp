@@ -19,6 +19,12 @@ namespace inferperf::transport {
 // RunConfig's default --max-response-bytes, for exchanges made without a RunConfig.
 inline constexpr std::uint64_t kDefaultMaxResponseBytes = 256ull << 20;
 
+// Any 2xx answer is a success, as in AIPerf 0.11 (0.6 accepted only 200): a gateway that answers
+// 201 or 202 with a normal completion served the request.
+constexpr bool is_success_status(int status) {
+  return status >= 200 && status <= 299;
+}
+
 struct ExchangeTimings {
   core::MonoNs connect_start_ns = 0;  // 0 when a pooled connection was reused
   core::MonoNs connect_end_ns = 0;

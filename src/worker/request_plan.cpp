@@ -27,7 +27,9 @@ void identity_headers(std::string& r, const RequestPlan& plan, const Target& tar
   r += kVersion;
   r += "\r\nX-Request-ID: ";
   r += x_request_id;
-  r += "\r\nX-Correlation-ID: ";
+  r += "\r\n";
+  r += plan.session_header;
+  r += ": ";
   r += x_correlation_id;
   r += "\r\n";
   for (const auto& [k, v] : plan.headers) {

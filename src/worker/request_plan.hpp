@@ -30,6 +30,8 @@ enum class ConnectionReuse { kPooled, kNever, kStickyUserSessions };
 struct RequestPlan {
   std::vector<Target> targets;  // a session talks to targets[credit.url_index]
   std::vector<std::pair<std::string, std::string>> headers;  // user headers and auth
+  // --session-header: the name the session's correlation id is sent under.
+  std::string session_header = "X-Correlation-ID";
   bool streaming = false;
   double request_timeout_s = 21600.0;
   const endpoint::Endpoint* endpoint = nullptr;

@@ -6,6 +6,7 @@
 #include "core/secrets.hpp"
 #include "endpoint/tool_calls.hpp"
 #include "records/raw_exchange.hpp"
+#include "transport/http_exchange.hpp"
 
 namespace inferperf::worker {
 
@@ -41,7 +42,7 @@ void ResponseCollector::on_headers(int status, std::string_view reason,
                                    std::string_view content_type, core::MonoNs ts) {
   record_.status = status;
   reason_ = std::string(reason);
-  sse_mode_ = status == 200 && content_type.starts_with("text/event-stream");
+  sse_mode_ = transport::is_success_status(status) && content_type.starts_with("text/event-stream");
   if (record_.raw) {
     raw_content_type_ = std::string(content_type);
     headers_ts_ = ts;
@@ -171,7 +172,7 @@ void ResponseCollector::restart() {
 
 void ResponseCollector::finish(core::MonoNs end_ns) {
   if (failed_) return;
-  if (record_.status != 200) {
+  if (!transport::is_success_status(record_.status)) {
     // The record keeps the first 4 KiB of an error body; --export-level raw keeps all of it.
     constexpr std::size_t kKeptErrorBytes = 4096;
     std::string message = body_.empty() ? "HTTP " + std::to_string(record_.status) : body_;

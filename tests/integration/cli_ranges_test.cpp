@@ -60,5 +60,36 @@ TEST(CliRanges, AnEmptyModelNameIsRefusedByFlag) {
       << r.out;
 }
 
+// AIPerf 0.11 command-line rules in a dry run: a URL without a scheme, the --no- forms of the
+// negatable booleans, the warmup ramps (defaulting to the profiling one) and --session-header are
+// accepted; --vary-seed-per-trial is refused by name.
+TEST(CliRanges, AiperfElevenDryRunRules) {
+  const auto r = run_process(
+      {INFERPERF_BIN, "profile", "-m", "mock-model", "-u", "127.0.0.1:9", "--concurrency", "4",
+       "--concurrency-ramp-duration", "2", "--warmup-request-count", "3", "--no-auto-plot",
+       "--no-set-consistent-seed", "--no-profile-run-disable-warmup-after-first",
+       "--no-vary-seed-per-trial", "--session-header", "X-Session-Id", "--dry-run"},
+      std::chrono::seconds(20));
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.out.find("warmup: concurrency 4 ramped over 2 s, 3 requests"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("profiling: concurrency 4 ramped over 2 s"), std::string::npos) << r.out;
+  const auto rate = run_process({INFERPERF_BIN, "profile", "-m", "mock-model", "--request-rate",
+                                 "8", "--request-rate-ramp-duration", "2", "--warmup-duration", "1",
+                                 "--warmup-request-rate-ramp-duration", "0.5", "--dry-run"},
+                                std::chrono::seconds(20));
+  ASSERT_EQ(rate.exit_code, 0) << rate.out;
+  EXPECT_NE(rate.out.find("warmup: 8 req/s poisson ramped over 0.5 s, 1 s"), std::string::npos)
+      << rate.out;
+  EXPECT_NE(rate.out.find("profiling: 8 req/s poisson ramped over 2 s"), std::string::npos)
+      << rate.out;
+  const auto bad = run_process(
+      {INFERPERF_BIN, "profile", "-m", "mock-model", "--vary-seed-per-trial", "--dry-run"},
+      std::chrono::seconds(20));
+  EXPECT_EQ(bad.exit_code, 2) << bad.out;
+  EXPECT_NE(bad.out.find("option --vary-seed-per-trial is an AIPerf option"), std::string::npos)
+      << bad.out;
+}
+
 }  // namespace
 }  // namespace inferperf::testing

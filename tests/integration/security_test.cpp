@@ -94,9 +94,10 @@ TEST(Secrets, NoSecretReachesAnyArtifactLogOrConsoleLine) {
   EXPECT_EQ(summary["request_count"]["avg"], 2) << summary.dump(2);
   const auto& ic = summary["input_config"];
   EXPECT_EQ(ic["endpoint"]["api_key"], "<redacted>");
-  EXPECT_EQ(ic["input"]["headers"][0], nlohmann::json::array({"X-Api-Key", "<redacted>"}));
-  EXPECT_EQ(ic["input"]["extra"][0], nlohmann::json::array({"api_key", "<redacted>"}));
-  EXPECT_NE(ic["cli_command"].get<std::string>().find("--api-key '<redacted>'"), std::string::npos);
+  EXPECT_EQ(ic["endpoint"]["headers"]["X-Api-Key"], "<redacted>");
+  EXPECT_EQ(ic["endpoint"]["extra"]["api_key"], "<redacted>");
+  EXPECT_NE(summary["run_info"]["cli_command"].get<std::string>().find("--api-key '<redacted>'"),
+            std::string::npos);
   const auto raw = nlohmann::json::parse(read_lines(dir + "/profile_export_raw.jsonl").at(0));
   EXPECT_EQ(raw["request_headers"]["X-Api-Key"], "<redacted>");
   EXPECT_EQ(raw["request_headers"]["Authorization"], "<redacted>");

@@ -157,6 +157,49 @@ TEST(Transport, UnixSocketCarriesTheRun) {
   }
 }
 
+// AIPerf 0.11 counts any 2xx as a success (0.6: only 200); the mock answers status=202 with a
+// normal completion, which must become a valid record, not an error.
+TEST(Transport, Status202WithACompletionIsAValidRecord) {
+  MockServerProcess mock({"--fast"});
+  const std::string dir = make_temp_dir("ip-202-");
+  auto a = small_profile_args(INFERPERF_BIN, mock.url(), dir,
+                              {"--concurrency", "1", "--request-count", "2", "-H",
+                               "X-Mock-Fault:status=202", "--ui-type", "none"});
+  auto r = run_process(a, std::chrono::seconds(60));
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  const auto recs = records(dir);
+  ASSERT_EQ(recs.size(), 2u);
+  for (const auto& rec : recs) {
+    EXPECT_EQ(rec["status"], 202) << rec.dump();
+    EXPECT_FALSE(rec.contains("error")) << rec.dump();
+  }
+  const auto summary = load_summary(dir);
+  EXPECT_EQ(summary["request_count"]["avg"], 2) << summary["request_count"].dump();
+  EXPECT_FALSE(summary.contains("error_request_count")) << summary["error_request_count"].dump();
+  EXPECT_GT(summary["output_sequence_length"]["avg"].get<double>(), 0.0);
+}
+
+// --session-header renames X-Correlation-ID (AIPerf 0.11, #945); X-Request-ID keeps its name.
+// The raw export's request headers are parsed from the bytes sent.
+TEST(Transport, SessionHeaderRenamesTheCorrelationHeader) {
+  MockServerProcess mock({"--fast"});
+  const std::string dir = make_temp_dir("ip-session-header-");
+  auto a = small_profile_args(INFERPERF_BIN, mock.url(), dir,
+                              {"--concurrency", "1", "--request-count", "2", "--session-header",
+                               "X-Session-Id", "--export-level", "raw", "--ui-type", "none"});
+  auto r = run_process(a, std::chrono::seconds(60));
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  const auto lines = read_lines(dir + "/profile_export_raw.jsonl");
+  ASSERT_EQ(lines.size(), 2u);
+  for (const auto& text : lines) {
+    const json line = json::parse(text);
+    const json& headers = line["request_headers"];
+    EXPECT_EQ(headers["X-Session-Id"], line["metadata"]["x_correlation_id"]) << headers.dump();
+    EXPECT_FALSE(headers.contains("X-Correlation-ID")) << headers.dump();
+    EXPECT_EQ(headers["X-Request-ID"], line["metadata"]["x_request_id"]) << headers.dump();
+  }
+}
+
 TEST(Transport, UnixSocketMockReplacesAStaleSocketFile) {
   const std::string tmp = make_temp_dir("ip-uds-stale-");
   const std::string sock = tmp + "/mock.sock";

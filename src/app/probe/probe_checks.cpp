@@ -133,7 +133,7 @@ bool Prober::models(ProbeFindings& f, std::string& unreachable) {
     return false;
   }
   f.models = model_ids(r.body);
-  if (r.record.status != 200)
+  if (!transport::is_success_status(r.record.status))
     f.models_problem = r.problem();
   else if (f.models.empty())
     f.models_problem = "the answer lists no model (no data[].id)";

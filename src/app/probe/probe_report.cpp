@@ -53,7 +53,7 @@ void line(std::ostream& out, const std::string& label, const std::string& text) 
 std::string endpoint_text(const EndpointFinding& e) {
   if (!e.tested) return "not probed (--endpoint-type)";
   if (!e.ok) return "not served: " + e.problem;
-  return std::string("ok (HTTP 200)") +
+  return fmt::format("ok (HTTP {})", e.status) +
          (e.legacy_max_tokens ? "; refuses max_completion_tokens, accepts max_tokens" : "");
 }
 

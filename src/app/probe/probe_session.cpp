@@ -81,7 +81,7 @@ std::string ProbeReply::problem() const {
   if (!sent) return "not sent: the probe's request budget was spent";
   if (transport_error)
     return fmt::format("{}: {}", transport_error->type.name(), transport_error->message);
-  if (record.status != 200)
+  if (!transport::is_success_status(record.status))
     return fmt::format("HTTP {}: {}", record.status, shortened(error_message_of(body)));
   if (record.error)
     return fmt::format("{}: {}", record.error->type.name(), shortened(record.error->message));

@@ -29,8 +29,10 @@ struct ProbeReply {
   records::RequestRecord record;  // status, content events, usage, timings, error
   std::string body;  // the response body as received (first 1 MiB): fields no decoder reads
 
-  // Answered 200 and decoded without an error.
-  bool ok() const { return sent && !transport_error && record.status == 200 && !record.error; }
+  // Answered 2xx and decoded without an error.
+  bool ok() const {
+    return sent && !transport_error && transport::is_success_status(record.status) && !record.error;
+  }
   // "HTTP 401: <the server's message>", "ConnectionRefusedError: ...", "" when ok().
   std::string problem() const;
 };

@@ -64,6 +64,7 @@ ordered_json echo_endpoint(const config::RunConfig& c) {
   if (e.use_legacy_max_tokens) endpoint["use_legacy_max_tokens"] = true;
   if (e.use_server_token_count) endpoint["use_server_token_count"] = true;
   echo_request_additions(c, endpoint);
+  if (given(c, "--session-header")) endpoint["session_header"] = e.session_header;
   if (given(c, "--wait-for-model-timeout"))
     endpoint["wait_for_model_timeout"] = e.wait_for_model_timeout_s;
   return endpoint;

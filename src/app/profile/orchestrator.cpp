@@ -510,8 +510,7 @@ int run_orchestrated(const sweep::SweepArgs& s, const std::vector<std::string>& 
   if (interrupted) {
     spdlog::warn("stopped by a signal; the summaries cover what ran");
   }
-  if (o.auto_plot && !interrupted && !ex.bad_input)
-    auto_plot(layout.root, layout.root / "plots");
+  if (o.auto_plot && !interrupted && !ex.bad_input) auto_plot(layout.root, layout.root / "plots");
   if (interrupted) return kExitSignal;
   if (ex.bad_input) return kExitBadConfig;
   return ex.any_failed ? kExitRunFailed : kExitOk;

@@ -62,6 +62,11 @@ timing::PhasePlan global_profiling_plan(const config::RunConfig& c, double sched
   return p;
 }
 
+// " ramped over 2 s" for a ramp, "" without one (the dry run's phase lines show both phases').
+std::string ramp_text(double ramp_s) {
+  return ramp_s > 0 ? fmt::format(" ramped over {} s", ramp_s) : std::string();
+}
+
 // Python's float repr, as AIPerf's folder names: 10 -> "10.0", 2.5 -> "2.5".
 std::string python_float(double v) {
   return v == std::floor(v) && std::fabs(v) < 1e15 ? fmt::format("{:.1f}", v)
@@ -107,11 +112,15 @@ std::string describe(const timing::PhasePlan& p) {
     parts.push_back(fmt::format("{} req/s {}", p.rate,
                                 p.pattern == timing::ArrivalPattern::kConstant ? "constant"
                                 : p.pattern == timing::ArrivalPattern::kGamma  ? "gamma"
-                                                                               : "poisson"));
+                                                                               : "poisson") +
+                    ramp_text(p.rate_ramp_s));
   }
-  if (p.concurrency) parts.push_back(fmt::format("concurrency {}", *p.concurrency));
+  if (p.concurrency)
+    parts.push_back(fmt::format("concurrency {}", *p.concurrency) +
+                    ramp_text(p.concurrency_ramp_s));
   if (p.prefill_concurrency)
-    parts.push_back(fmt::format("prefill concurrency {}", *p.prefill_concurrency));
+    parts.push_back(fmt::format("prefill concurrency {}", *p.prefill_concurrency) +
+                    ramp_text(p.prefill_ramp_s));
   if (p.request_count) parts.push_back(fmt::format("{} requests", *p.request_count));
   if (p.num_sessions) parts.push_back(fmt::format("{} sessions", *p.num_sessions));
   if (p.duration_s) parts.push_back(fmt::format("{} s", *p.duration_s));

@@ -16,6 +16,7 @@
 #include "core/error.hpp"
 #include "core/uuid.hpp"
 #include "dataset/conversation.hpp"
+#include "transport/http_exchange.hpp"
 #include "worker/response_collector.hpp"
 
 namespace inferperf::app {
@@ -208,7 +209,7 @@ Verdict judge(const Attempt& a, const std::string& where, const worker::RequestP
                         "--endpoint; is the LLM server running on this port?)",
                         where, describe_answer(a.head))};
   }
-  if (a.transport_error && a.record.status == 200) {
+  if (a.transport_error && transport::is_success_status(a.record.status)) {
     // It answered and is still generating (or cut the stream): the server is there.
     return {Verdict::kPass,
             fmt::format("preflight request to {} answered but did not finish: {}: {}", where,
@@ -221,7 +222,7 @@ Verdict judge(const Attempt& a, const std::string& where, const worker::RequestP
                         a.transport_error->message)};
   }
   const int status = a.record.status;
-  if (status == 200) {
+  if (transport::is_success_status(status)) {
     if (a.record.error && a.record.error->type.is(core::RequestErrorKind::kResponseParse)) {
       return {Verdict::kFail,
               fmt::format("{} answered, but not as --endpoint-type {} expects: {} (check "
@@ -260,6 +261,7 @@ PreflightResult run_preflight(const worker::RequestPlan& plan, double wait_s) {
   // bundled mock neither counts nor faults it).
   worker::RequestPlan marked;  // headers only: the plan's prebuilt bodies can be large
   marked.headers = plan.headers;
+  marked.session_header = plan.session_header;
   marked.streaming = plan.streaming;
   marked.headers.emplace_back("X-Inferperf-Preflight", "1");
   const std::string request =

@@ -238,6 +238,7 @@ void build_request_plan(ProfileSetup& s) {
   worker::RequestPlan& plan = s.plan;
   plan.targets = make_targets(s.urls, c, *s.endpoint);
   plan.headers = c.input.headers;
+  plan.session_header = c.endpoint.session_header;
   for (auto& h : endpoint::protocol_headers(c.endpoint.type, c.endpoint.api_key, c.input.headers))
     plan.headers.push_back(std::move(h));
   plan.streaming = c.endpoint.streaming;

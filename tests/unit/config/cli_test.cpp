@@ -1,5 +1,6 @@
 // parse_command_line and build_cli_command.
 #include "config/cli.hpp"
+#include "config/enum_token.hpp"
 
 #include <gtest/gtest.h>
 
@@ -32,7 +33,7 @@ TEST(ParseCommandLine, ValidProfileGivesRunConfig) {
   EXPECT_EQ(c.endpoint.model_names, std::vector<std::string>{"x"});
   EXPECT_TRUE(c.endpoint.streaming);
   EXPECT_EQ(c.endpoint.type, EndpointType::kChat);
-  EXPECT_EQ(c.endpoint.urls, std::vector<std::string>{"localhost:8000"});
+  EXPECT_EQ(c.endpoint.urls, std::vector<std::string>{"http://localhost:8000"});
   EXPECT_EQ(c.endpoint.custom_endpoint, "");
   EXPECT_FALSE(c.endpoint.use_legacy_max_tokens);
   ASSERT_TRUE(c.load.concurrency.has_value());
@@ -159,7 +160,7 @@ TEST(ParseCommandLine, TelemetryFlagsWithAndWithoutValues) {
   EXPECT_TRUE(o.config.telemetry.gpu_flag_given);
   EXPECT_TRUE(o.config.telemetry.dcgm_urls.empty());
   EXPECT_TRUE(o.config.telemetry.server_urls.empty());
-  EXPECT_EQ(o.config.endpoint.urls, std::vector<std::string>{"h:1"});
+  EXPECT_EQ(o.config.endpoint.urls, std::vector<std::string>{"http://h:1"});
 
   o = parse_command_line({"profile", "-m", "x", "--gpu-telemetry", "node1:9400",
                           "http://node2:9400/metrics,custom.csv", "dashboard", "--server-metrics",
@@ -548,7 +549,8 @@ TEST(BadInput, EachCaseExitsTwoWithItsMessage) {
       {{"--url", "http://user:hunter2@h:8000"}, "credentials in the URL"},
       {{"--url", "user:hunter2@h:8000"}, "credentials in the URL"},
       {{"--url", "http://h:8000/v1 x"}, "--url: the URL holds a space"},
-      {{"--server-metrics", "http://u:hunter2@h:9/metrics"}, "--server-metrics http://<redacted>"},
+      {{"--server-metrics", "http://u:hunter2@h:9/metrics"},
+       "--server-metrics http://h:9/metrics: credentials"},
       {{"--endpoint", "/v1/x HTTP/1.1\r\nX: y"}, "--endpoint: the path holds a space"},
   };
   for (const auto& c : cases) {
@@ -573,6 +575,55 @@ TEST(BadInput, GoodObjectivesAndHeadersStillParse) {
   EXPECT_EQ(o.config.input.headers[2].second, "a b\tc");
 }
 
+// -u as AIPerf 0.11 reads it: http://localhost:8000 when not given, "http://" in front of an item
+// without a scheme; a foreign scheme is refused by name. cli_command keeps what was typed.
+TEST(ParseCommandLine, UrlsGetADefaultScheme) {
+  CliOutcome o = parse_command_line({"profile", "-m", "x", "-u", "h:1/v1, [::1]:8000", "--url",
+                                     "https://s:2", "-u", "localhost"});
+  ASSERT_EQ(o.action, CliOutcome::Action::kProfile) << o.message;
+  EXPECT_EQ(o.config.endpoint.urls, (std::vector<std::string>{"http://h:1/v1", "http://[::1]:8000",
+                                                              "https://s:2", "http://localhost"}));
+  EXPECT_NE(o.config.cli_command.find("-u 'h:1/v1, [::1]:8000'"), std::string::npos)
+      << o.config.cli_command;
+  for (const char* bad : {"javascript:alert(1)", "data:text/plain,x", "ftp://h:21"}) {
+    o = parse_command_line({"profile", "-m", "x", "--url", bad});
+    EXPECT_EQ(o.exit_code, 2) << bad;
+    EXPECT_TRUE(contains(o.message, "only http:// and https:// URLs are supported")) << o.message;
+  }
+}
+
+TEST(UrlWithScheme, HostsPortsAndForeignSchemes) {
+  using inferperf::config::url_with_scheme;
+  EXPECT_EQ(url_with_scheme("localhost:8000"), "http://localhost:8000");
+  EXPECT_EQ(url_with_scheme("h:8000?x=1"), "http://h:8000?x=1");
+  EXPECT_EQ(url_with_scheme("10.0.0.1"), "http://10.0.0.1");
+  EXPECT_EQ(url_with_scheme("HTTPS://h"), "HTTPS://h");
+  EXPECT_EQ(url_with_scheme("javascript:x"), "javascript:x");
+  EXPECT_EQ(url_with_scheme("user:pw@h:1"), "user:pw@h:1");  // refused later as user info
+  EXPECT_EQ(url_with_scheme(""), "");
+}
+
+// --session-header renames X-Correlation-ID; the name must be an HTTP token that inferperf does
+// not set itself.
+TEST(ParseCommandLine, SessionHeaderName) {
+  CliOutcome o = parse_command_line({"profile", "-m", "x"});
+  ASSERT_EQ(o.action, CliOutcome::Action::kProfile) << o.message;
+  EXPECT_EQ(o.config.endpoint.session_header, "X-Correlation-ID");
+  o = parse_command_line({"profile", "-m", "x", "--session-header", "X-Session-Id"});
+  ASSERT_EQ(o.action, CliOutcome::Action::kProfile) << o.message;
+  EXPECT_EQ(o.config.endpoint.session_header, "X-Session-Id");
+  for (const char* bad : {"X Session", "X-Session:", "", "X-Sess\r\nX-Injected: 1"}) {
+    o = parse_command_line({"profile", "-m", "x", "--session-header", bad});
+    EXPECT_EQ(o.exit_code, 2) << bad;
+    EXPECT_TRUE(contains(o.message, "--session-header: ")) << o.message;
+    EXPECT_TRUE(contains(o.message, "is not an HTTP header name")) << o.message;
+  }
+  o = parse_command_line({"profile", "-m", "x", "--session-header", "content-LENGTH"});
+  EXPECT_EQ(o.exit_code, 2);
+  EXPECT_TRUE(contains(o.message, "--session-header: content-LENGTH is a header inferperf sets"))
+      << o.message;
+}
+
 TEST(BuildCliCommand, RedactsEverySecretForm) {
   EXPECT_EQ(build_cli_command({"profile", "-H", "X-A:1", "Authorization:Bearer t", "--extra-inputs",
                                "api_key:s1,max_tokens:5", "hf_token:s2", "--streaming"}),
@@ -585,7 +636,7 @@ TEST(BuildCliCommand, RedactsEverySecretForm) {
   EXPECT_EQ(build_cli_command({"profile", "-u", "http://h:1/v1?api_key=s&x=1", "--server-metrics",
                                "https://u:p@m:9/metrics"}),
             "inferperf profile -u 'http://h:1/v1?api_key=<redacted>&x=1' --server-metrics "
-            "'https://<redacted>@m:9/metrics'");
+            "'https://m:9/metrics'");
 }
 
 }  // namespace

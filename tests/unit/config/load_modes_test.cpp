@@ -91,6 +91,16 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{{"--warmup-request-count", "3", "--num-warmup-sessions", "3"},
                 "--warmup-request-count and --num-warmup-sessions cannot be used together"},
         BadCase{{"--warmup-concurrency", "3"}, "need a warmup stop condition"},
+        BadCase{{"--warmup-concurrency-ramp-duration", "3"}, "need a warmup stop condition"},
+        BadCase{{"--warmup-request-count", "3", "--warmup-request-rate-ramp-duration", "2"},
+                "--warmup-request-rate-ramp-duration needs a warmup request rate"},
+        BadCase{{"--streaming", "--concurrency", "4", "--warmup-request-count", "3",
+                 "--warmup-prefill-concurrency-ramp-duration", "2"},
+                "--warmup-prefill-concurrency-ramp-duration needs a warmup prefill concurrency"},
+        BadCase{{"--warmup-request-count", "3", "--warmup-concurrency-ramp-duration", "0"},
+                "--warmup-concurrency-ramp-duration must be"},
+        BadCase{{"--vary-seed-per-trial"},
+                "option --vary-seed-per-trial is an AIPerf option that inferperf does not support"},
         BadCase{{"--warmup-request-count", "3", "--warmup-grace-period", "1"},
                 "--warmup-grace-period can only be used with --warmup-duration"},
         BadCase{{"--warmup-request-count", "3", "--warmup-arrival-pattern", "gamma"},
@@ -180,7 +190,8 @@ TEST(LoadModes, SeveralUrlsAreRoundRobin) {
   const CliOutcome o =
       parse_command_line({"profile", "-m", "x", "--url", "http://a:1,http://b:2", "--url", "c:3"});
   ASSERT_EQ(o.action, CliOutcome::Action::kProfile) << o.message;
-  EXPECT_EQ(o.config.endpoint.urls, (std::vector<std::string>{"http://a:1", "http://b:2", "c:3"}));
+  EXPECT_EQ(o.config.endpoint.urls,
+            (std::vector<std::string>{"http://a:1", "http://b:2", "http://c:3"}));
   EXPECT_EQ(o.config.endpoint.url_strategy, UrlStrategy::kRoundRobin);
 }
 
@@ -240,6 +251,46 @@ TEST(LoadModes, WarmupOwnLoadOverridesProfiling) {
   EXPECT_EQ(w.arrival_pattern, ArrivalPattern::kPoisson);
   EXPECT_EQ(*w.request_rate, 50.0);
   EXPECT_EQ(*w.concurrency, 8) << "the profiling concurrency is the warmup ceiling";
+}
+
+// AIPerf 0.11: the warmup ramps default to the profiling ramps, each only where the warmup phase
+// has that load; a given one wins.
+TEST(LoadModes, WarmupRampsDefaultToTheProfilingRamps) {
+  CliOutcome o = parse_command_line({"profile", "-m", "x", "--streaming", "--concurrency", "8",
+                                     "--prefill-concurrency", "2", "--concurrency-ramp-duration",
+                                     "4", "--prefill-concurrency-ramp-duration", "3",
+                                     "--warmup-request-count", "5"});
+  ASSERT_EQ(o.action, CliOutcome::Action::kProfile) << o.message;
+  const auto& w = o.config.load.warmup;
+  EXPECT_EQ(w.concurrency_ramp_s, 4.0);
+  EXPECT_EQ(w.prefill_ramp_s, 3.0);
+  EXPECT_FALSE(w.rate_ramp_s.has_value()) << "no rate, no rate ramp";
+
+  o = parse_command_line({"profile", "-m", "x", "--request-rate", "10",
+                          "--request-rate-ramp-duration", "2", "--warmup-duration", "5",
+                          "--warmup-request-rate-ramp-duration", "1.5"});
+  ASSERT_EQ(o.action, CliOutcome::Action::kProfile) << o.message;
+  EXPECT_EQ(o.config.load.warmup.rate_ramp_s, 1.5) << "the given warmup ramp wins";
+  EXPECT_EQ(o.config.load.rate_ramp_s, 2.0) << "the profiling ramp is its own";
+  EXPECT_FALSE(o.config.load.warmup.concurrency_ramp_s.has_value());
+
+  // The warmup's own rate takes the profiling concurrency's ramp only with a concurrency.
+  o = parse_command_line({"profile", "-m", "x", "--concurrency", "4", "--concurrency-ramp-duration",
+                          "2", "--warmup-request-count", "4", "--warmup-request-rate", "5",
+                          "--warmup-concurrency-ramp-duration", "1"});
+  ASSERT_EQ(o.action, CliOutcome::Action::kProfile) << o.message;
+  EXPECT_EQ(o.config.load.warmup.concurrency_ramp_s, 1.0);
+  EXPECT_FALSE(o.config.load.warmup.rate_ramp_s.has_value());
+}
+
+// The --no- forms of AIPerf 0.11's negatable booleans that inferperf has (or whose negation is
+// what it does) are accepted.
+TEST(LoadModes, NegatableBooleansAreAccepted) {
+  const CliOutcome o = parse_command_line(
+      {"profile", "-m", "x", "--no-auto-plot", "--no-profile-run-disable-warmup-after-first",
+       "--no-set-consistent-seed", "--no-vary-seed-per-trial", "--auto-plot"});
+  EXPECT_EQ(o.action, CliOutcome::Action::kProfile) << o.message;
+  EXPECT_EQ(o.exit_code, 0) << o.message;
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // The secret-name rule, URL redaction and safe file names: the rules every writer relies on.
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <string>
 
 #include "core/file_names.hpp"
@@ -73,17 +74,39 @@ TEST(SecretName, OrdinaryNamesAreNot) {
   }
 }
 
+// AIPerf 0.11's credential headers, in any case and with '_' for '-'.
+TEST(SecretName, AiperfListInAnyCase) {
+  for (std::string name :
+       {"Authorization", "Proxy-Authorization", "X-Api-Key", "Api-Key", "Ocp-Apim-Subscription-Key",
+        "X-Goog-Api-Key", "X-Functions-Key", "Aeg-Sas-Key", "X-Amz-Security-Token"}) {
+    EXPECT_TRUE(is_secret_name(name)) << name;
+    std::string upper = name, snake = name;
+    for (auto& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    for (auto& c : snake) {
+      c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      if (c == '-') c = '_';
+    }
+    EXPECT_TRUE(is_secret_name(upper)) << upper;
+    EXPECT_TRUE(is_secret_name(snake)) << snake;
+    EXPECT_EQ(redact_value(upper, "v"), "<redacted>") << upper;
+  }
+  EXPECT_TRUE(is_secret_name("api_key"));
+  EXPECT_FALSE(is_secret_name("X-Amz-Date"));
+  EXPECT_FALSE(is_secret_name("X-Goog-User-Project"));
+}
+
 TEST(SecretName, RedactValue) {
   EXPECT_EQ(redact_value("Authorization", "Bearer x"), "<redacted>");
   EXPECT_EQ(redact_value("X-Trace", "keep"), "keep");
 }
 
-TEST(RedactUrls, UserInfoIsReplaced) {
-  EXPECT_EQ(redact_urls("http://user:secret@host:8000/v1"), "http://<redacted>@host:8000/v1");
-  EXPECT_EQ(redact_urls("https://tok@h"), "https://<redacted>@h");
+TEST(RedactUrls, UserInfoIsStripped) {
+  EXPECT_EQ(redact_urls("http://user:secret@host:8000/v1"), "http://host:8000/v1");
+  EXPECT_EQ(redact_urls("https://tok@h"), "https://h");
+  EXPECT_EQ(redact_urls("http://a@b:c@h/x"), "http://h/x");  // up to the last '@' of the authority
   // Only the authority: an '@' in the path is not user info.
   EXPECT_EQ(redact_urls("http://h/a@b"), "http://h/a@b");
-  EXPECT_EQ(redact_urls("http://u:p@[::1]:80/x"), "http://<redacted>@[::1]:80/x");
+  EXPECT_EQ(redact_urls("http://u:p@[::1]:80/x"), "http://[::1]:80/x");
 }
 
 TEST(RedactUrls, SecretQueryParametersAreReplaced) {
@@ -103,12 +126,11 @@ TEST(RedactUrls, RedactingTwiceChangesNothing) {
 }
 
 TEST(RedactUrls, UrlsInsideTextAndOtherTextUnchanged) {
-  EXPECT_EQ(
-      redact_urls("GET http://a:b@h/metrics: refused, then 'https://c:d@e/?token=t' ok"),
-      "GET http://<redacted>@h/metrics: refused, then 'https://<redacted>@e/?token=<redacted>' "
-      "ok");
+  EXPECT_EQ(redact_urls("GET http://a:b@h/metrics: refused, then 'https://c:d@e/?token=t' ok"),
+            "GET http://h/metrics: refused, then 'https://e/?token=<redacted>' "
+            "ok");
   EXPECT_EQ(redact_urls("a, b@c, ://x@y, no url here"), "a, b@c, ://x@y, no url here");
-  EXPECT_EQ(redact_urls("u1=http://h1/,http://x:y@h2/"), "u1=http://h1/,http://<redacted>@h2/");
+  EXPECT_EQ(redact_urls("u1=http://h1/,http://x:y@h2/"), "u1=http://h1/,http://h2/");
   EXPECT_EQ(redact_urls(""), "");
 }
 
