@@ -34,8 +34,7 @@ struct MetricInfo {
   double scale = 1.0;     // base value / scale = display value (ns -> ms: 1e6)
   MetricKind kind = MetricKind::kRecord;
   // Console order inside the metric's group (smaller first). 0 = no fixed place: such metrics of a
-  // printed group follow the ordered ones in catalogue order (and today's single-table printer
-  // leaves them out).
+  // printed group follow the ordered ones in catalogue order.
   int order = 0;
   bool integral = false;          // scalar printed as an integer
   bool larger_is_better = false;  // goodput compares value >= threshold

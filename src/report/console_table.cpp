@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
+#include <climits>
 #include <vector>
 
 #include "report/format.hpp"
@@ -69,8 +71,48 @@ std::string render(const std::string& title, const Row& header, const std::vecto
 
 }  // namespace
 
+namespace {
+
+// Ordered metrics first (by order), then those without a place, in catalogue order.
+void sort_for_console(std::vector<const metrics::MetricResult*>& shown) {
+  std::stable_sort(shown.begin(), shown.end(), [](auto* a, auto* b) {
+    const int x = a->info->order > 0 ? a->info->order : INT_MAX;
+    const int y = b->info->order > 0 ? b->info->order : INT_MAX;
+    return x < y;
+  });
+}
+
+std::string render_rows(const std::vector<const metrics::MetricResult*>& shown,
+                        const std::string& title);
+
+// "LLM Metrics", "LLM Metrics: Usage", ...: AIPerf 0.11 titles a group's table after the default
+// one.
+std::string group_title(const std::string& title, metrics::ConsoleGroup g) {
+  if (g == metrics::ConsoleGroup::kDefault) return title;
+  std::string name(metrics::to_string(g));
+  if (!name.empty()) name[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(name[0])));
+  return title + ": " + name;
+}
+
+}  // namespace
+
 std::string render_metrics_table(const metrics::BenchmarkResult& result, const ReportContext& ctx) {
-  return render_metrics_table(result, ctx.title, metrics::Visibility::kNormal);
+  using metrics::ConsoleGroup;
+  std::string out;
+  for (ConsoleGroup g :
+       {ConsoleGroup::kDefault, ConsoleGroup::kUsage, ConsoleGroup::kCache,
+        ConsoleGroup::kPrediction, ConsoleGroup::kAudio, ConsoleGroup::kReasoning}) {
+    std::vector<const metrics::MetricResult*> shown;
+    for (const auto& m : result.metrics) {
+      if (m.info->console_group == g && m.info->visibility == metrics::Visibility::kNormal)
+        shown.push_back(&m);
+    }
+    if (shown.empty()) continue;
+    sort_for_console(shown);
+    if (!out.empty()) out += "\n";
+    out += render_rows(shown, group_title(ctx.title, g));
+  }
+  return out;
 }
 
 std::string render_metrics_table(const metrics::BenchmarkResult& result, const std::string& title,
@@ -80,8 +122,14 @@ std::string render_metrics_table(const metrics::BenchmarkResult& result, const s
     if (m.info->order > 0 && m.info->visibility == visibility) shown.push_back(&m);
   }
   if (shown.empty()) return {};
-  std::stable_sort(shown.begin(), shown.end(),
-                   [](auto* a, auto* b) { return a->info->order < b->info->order; });
+  sort_for_console(shown);
+  return render_rows(shown, title);
+}
+
+namespace {
+
+std::string render_rows(const std::vector<const metrics::MetricResult*>& shown,
+                        const std::string& title) {
   std::vector<Row> rows;
   for (const auto* m : shown) {
     std::string label = fmt::format("{} ({})", m->info->header, m->info->unit);
@@ -97,6 +145,8 @@ std::string render_metrics_table(const metrics::BenchmarkResult& result, const s
   return render("inferperf | " + title, {"Metric", "avg", "min", "max", "p99", "p90", "p50", "std"},
                 rows, 1);
 }
+
+}  // namespace
 
 std::string render_error_table(const metrics::BenchmarkResult& result) {
   if (result.errors.empty()) return {};

@@ -8,6 +8,9 @@
 
 namespace inferperf::report {
 
+// AIPerf 0.11's console: one table per non-empty console group (default, usage, cache,
+// prediction, audio, reasoning) of the normally visible metrics, titled "<title>" then
+// "<title>: Usage", ...
 std::string render_metrics_table(const metrics::BenchmarkResult& result, const ReportContext& ctx);
 // The metrics of one visibility class with a console order, under "inferperf | <title>".
 std::string render_metrics_table(const metrics::BenchmarkResult& result, const std::string& title,
