@@ -17,6 +17,7 @@
 #include "report/console_notes.hpp"
 #include "report/console_table.hpp"
 #include "report/exporters.hpp"
+#include "report/gpu_energy.hpp"
 #include "report/telemetry_exports.hpp"
 
 namespace inferperf::app {
@@ -93,9 +94,9 @@ static health::Assessment assess_client(const std::vector<records::RequestRecord
 int report_results(const std::vector<records::RequestRecord>& records,
                    const artifacts::ExportSettings& settings,
                    const report::ReportContext& run_ctx) {
-  const metrics::BenchmarkResult result =
-      metrics::compute_metrics(records, settings.metric_options);
+  metrics::BenchmarkResult result = metrics::compute_metrics(records, settings.metric_options);
   report::ReportContext ctx = run_ctx;
+  report::add_gpu_energy_metrics(result, ctx);
   const health::Assessment health = assess_client(records, result, ctx.client_load);
   if (ctx.workload_plan) {
     ctx.workload_integrity =

@@ -202,6 +202,16 @@ const std::vector<MetricInfo>& catalogue() {
        false, Visibility::kTrace, kGroupNone},
       {"http_req_chunks_received", "HTTP Chunks Received", "count", 1, MetricKind::kRecord, 2130,
        false, false, Visibility::kTrace, kGroupNone},
+      // GPU power and energy over the profiling window (AIPerf 0.11, #803): derived from the GPU
+      // telemetry by the report (report/gpu_energy.cpp), only when telemetry has the readings.
+      {"total_gpu_power", "Total GPU Power", "W", 1, MetricKind::kDerived, 1200, false, false,
+       Visibility::kNormal, kGroupDefault},
+      {"total_gpu_energy", "Total GPU Energy", "J", 1, MetricKind::kDerived, 1210, false, false,
+       Visibility::kNormal, kGroupDefault},
+      {"output_tokens_per_joule", "Output Tokens per Joule", "tokens/J", 1, MetricKind::kDerived,
+       1220, false, true, Visibility::kNormal, kGroupDefault},
+      {"energy_per_user", "Energy per User", "joules/user", 1, MetricKind::kDerived, 1230, false,
+       false, Visibility::kNormal, kGroupDefault},
       // inferperf additions (after every AIPerf key).
       {"schedule_lag", "Schedule Lag", "ms", kMs, MetricKind::kRecord, 0, false, false,
        Visibility::kNormal, kGroupNone},

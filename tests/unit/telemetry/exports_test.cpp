@@ -2,6 +2,7 @@
 
 #include <sstream>
 
+#include "report/gpu_energy.hpp"
 #include "report/telemetry_exports.hpp"
 
 namespace inferperf::report {
@@ -364,6 +365,43 @@ TEST(GpuTotals, PowerAveragedPerGpuEnergyDeltaInJoules) {
   const auto power_only = telemetry::gpu_totals({other}, {0, 3 * kSec});
   EXPECT_DOUBLE_EQ(power_only.total_gpu_power_w.value_or(-1), 50.0);
   EXPECT_FALSE(power_only.total_gpu_energy_j);
+}
+
+// AIPerf 0.11's derived GPU metrics from telemetry_data: power and energy totals, tokens per
+// joule, energy per user at the profiling concurrency.
+TEST(GpuEnergyMetrics, DerivedFromTelemetryDataInCatalogueOrder) {
+  const auto samples = two_gpus();  // energy 1.1 -> 1.3 MJ per GPU over the window
+  auto in = input(samples);
+  ReportContext ctx;
+  ctx.telemetry_data = telemetry_data_json(in);
+  ctx.input_config = {
+      {"phases", nlohmann::ordered_json::array({{{"name", "warmup"}, {"concurrency", 1}},
+                                                {{"name", "profiling"}, {"concurrency", 4}}})}};
+  metrics::BenchmarkResult result;
+  metrics::MetricResult tokens;
+  tokens.info = metrics::find_metric("total_output_tokens");
+  tokens.scalar = true;
+  tokens.value = 8000;
+  result.metrics.push_back(tokens);
+  add_gpu_energy_metrics(result, ctx);
+  const auto* energy = result.find("total_gpu_energy");
+  ASSERT_NE(energy, nullptr);
+  const double joules =
+      gpu_totals_from_telemetry_data(ctx.telemetry_data).total_gpu_energy_j.value();
+  EXPECT_DOUBLE_EQ(energy->value, joules);
+  EXPECT_DOUBLE_EQ(result.find("output_tokens_per_joule")->value, 8000 / joules);
+  EXPECT_DOUBLE_EQ(result.find("energy_per_user")->value, joules / 4) << "profiling, not warmup";
+  ASSERT_NE(result.find("total_gpu_power"), nullptr);
+  std::vector<std::string_view> tags;
+  for (const auto& m : result.metrics) tags.push_back(m.info->tag);
+  EXPECT_EQ(tags, (std::vector<std::string_view>{"total_output_tokens", "total_gpu_power",
+                                                 "total_gpu_energy", "output_tokens_per_joule",
+                                                 "energy_per_user"}));
+  EXPECT_EQ(result.find("total_gpu_power")->info->header, "Total GPU Power");
+
+  metrics::BenchmarkResult none;
+  add_gpu_energy_metrics(none, ReportContext{});
+  EXPECT_TRUE(none.metrics.empty()) << "no telemetry, no GPU metrics";
 }
 
 }  // namespace
