@@ -148,13 +148,16 @@ std::string artifact_leaf(const config::RunConfig& c) {
   } else if (c.load.user_centric_rate) {
     stimulus.push_back(fmt::format("user_centric-users{}-qps{}", c.load.num_users.value_or(0),
                                    python_float(*c.load.user_centric_rate)));
-  } else {
+  } else if (c.load.request_rate) {
+    // AIPerf 0.11 names a rate phase by its concurrency cap only, never by the rate (its folder
+    // code looks the rate up under a name rate phases do not have): `--request-rate 5` alone
+    // writes to <model>-openai-chat. Matched so scripts find the folder (docs/decisions.md).
     if (c.load.concurrency) stimulus.push_back(fmt::format("concurrency{}", *c.load.concurrency));
-    if (c.load.request_rate)
-      stimulus.push_back("request_rate" + python_float(*c.load.request_rate));
+  } else {
+    stimulus.push_back(fmt::format("concurrency{}", c.load.concurrency.value_or(1)));
   }
-  const std::string rest =
-      fmt::format("-openai-{}-{}", config::to_string(c.endpoint.type), fmt::join(stimulus, "-"));
+  std::string rest = fmt::format("-openai-{}", config::to_string(c.endpoint.type));
+  if (!stimulus.empty()) rest += fmt::format("-{}", fmt::join(stimulus, "-"));
   // The model name comes from the user or the server's /v1/models: it becomes one safe component
   // ("org/model" -> "org_model", "../x" -> "_._x", control characters -> "_"), cut so the whole
   // leaf fits a file name.

@@ -25,10 +25,12 @@ config::RunConfig parse(std::vector<std::string> extra) {
 
 TEST(ArtifactLeaf, NamesTheStimulusAsAiperf) {
   EXPECT_EQ(artifact_leaf(parse({"--concurrency", "10"})), "org_model-openai-chat-concurrency10");
+  // AIPerf 0.11: a rate phase is named by its concurrency cap only, never by its rate.
   EXPECT_EQ(artifact_leaf(parse({"--request-rate", "10", "--concurrency", "4"})),
-            "org_model-openai-chat-concurrency4-request_rate10.0");
+            "org_model-openai-chat-concurrency4");
   EXPECT_EQ(artifact_leaf(parse({"--request-rate", "2.5", "--endpoint-type", "completions"})),
-            "org_model-openai-completions-request_rate2.5");
+            "org_model-openai-completions");
+  EXPECT_EQ(artifact_leaf(parse({})), "org_model-openai-chat-concurrency1");
   EXPECT_EQ(artifact_leaf(parse({"--user-centric-rate", "1", "--num-users", "15",
                                  "--session-turns-mean", "20", "--request-count", "100"})),
             "org_model-openai-chat-user_centric-users15-qps1.0");
