@@ -148,11 +148,13 @@ std::string MessagesStream::delta(bool reasoning, std::string_view text) {
 std::string MessagesStream::tail() {
   std::string s = sse("content_block_stop",
                       fmt::format(R"({{"type":"content_block_stop","index":{}}})", block_));
+  // The final usage carries the input count too (Anthropic's current message_delta), so a client
+  // that takes the last usage object whole (AIPerf 0.11) still sees the prompt tokens.
   s += sse(
       "message_delta",
       fmt::format(
-          R"({{"type":"message_delta","delta":{{"stop_reason":"{}","stop_sequence":null}},"usage":{{"output_tokens":{}}}}})",
-          anthropic_stop_reason(plan_.finish_reason),
+          R"({{"type":"message_delta","delta":{{"stop_reason":"{}","stop_sequence":null}},"usage":{{"input_tokens":{},"output_tokens":{}}}}})",
+          anthropic_stop_reason(plan_.finish_reason), plan_.prompt_tokens.size(),
           plan_.output.size() + plan_.reasoning.size()));
   s += sse("message_stop", R"({"type":"message_stop"})");
   return s;

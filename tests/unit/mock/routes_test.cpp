@@ -262,6 +262,9 @@ TEST(Messages, EventSequenceAndVersionHeader) {
   EXPECT_EQ(types, expected);
   EXPECT_EQ(ev.front().second["message"]["usage"]["input_tokens"], plan.prompt_tokens.size());
   EXPECT_EQ(ev[ev.size() - 2].second["usage"]["output_tokens"], plan.output.size());
+  // The last usage object has the input count too: a client that reads usage from the last
+  // usage-bearing event (AIPerf 0.11) keeps the prompt tokens.
+  EXPECT_EQ(ev[ev.size() - 2].second["usage"]["input_tokens"], plan.prompt_tokens.size());
   const auto whole = json::parse(messages_whole_json("msg_1", "claude", plan));
   EXPECT_EQ(whole["content"][0]["type"], "text");
   EXPECT_EQ(whole["stop_reason"], plan.finish_reason == "length" ? "max_tokens" : "end_turn");
