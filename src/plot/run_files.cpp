@@ -316,8 +316,30 @@ void load_gpu_telemetry(RunData& run) {
     for (auto& [tag, series] : tags) run.gpu[tag].push_back(std::move(series));
 }
 
+// Family name -> type from server_metrics_export.json, when the run wrote it: counters are named
+// without `_total` (AIPerf 0.11), so the type, not the name, says what is a gauge.
+std::map<std::string, std::string> server_metric_types(const fs::path& dir) {
+  std::map<std::string, std::string> types;
+  std::ifstream in(dir / artifacts::kServerMetricsJsonFileName);
+  if (!in) return types;
+  const json j = json::parse(in, nullptr, false);
+  if (!j.is_object() || !j.contains("metrics") || !j["metrics"].is_object()) return types;
+  for (const auto& [name, m] : j["metrics"].items()) {
+    if (m.is_object() && m.contains("type") && m["type"].is_string())
+      types[name] = m["type"].get<std::string>();
+  }
+  return types;
+}
+
+bool plotted_as_gauge(const std::string& family, const std::map<std::string, std::string>& types) {
+  if (const auto t = types.find(family); t != types.end())
+    return t->second == "gauge" || t->second == "unknown";
+  return !family.ends_with("_total") && !family.ends_with("_created");
+}
+
 void load_server_metrics(RunData& run) {
   const fs::path path = run.dir / artifacts::kServerMetricsJsonlFileName;
+  const auto types = server_metric_types(run.dir);
   std::map<std::pair<std::string, std::string>, TimeSeries> by_family;  // (url, family)
   std::set<std::string> urls;
   const bool found = for_each_json_line(path, [&](const json& j, int line) {
@@ -329,8 +351,7 @@ void load_server_metrics(RunData& run) {
     urls.insert(url);
     for (const auto& [family, entries] : metrics->items()) {
       // Gauges only: counters only ever grow and histograms are summarised in the JSON export.
-      if (family.ends_with("_total") || family.ends_with("_created") || !entries.is_array())
-        continue;
+      if (!plotted_as_gauge(family, types) || !entries.is_array()) continue;
       double sum = 0;
       bool any = false;
       for (const auto& e : entries)

@@ -27,8 +27,9 @@ bool contains(const std::string& s, std::string_view x) {
   return s.find(x) != std::string::npos;
 }
 
-// Unit from the naming conventions of Prometheus metric names.
-std::string unit_of(const std::string& name) {
+// Unit from the naming conventions of Prometheus metric names; a counter named after nothing else
+// counts (its family name has no `_total`: the parser names counters as AIPerf 0.11 keys them).
+std::string unit_of(const std::string& name, bool counter) {
   // llama.cpp's llamacpp:prompt_tokens_seconds and predicted_tokens_seconds are rates, as their
   // help text says (tokens/s), not durations.
   if (contains(name, "tokens_seconds") || contains(name, "tokens_per_second")) return "tokens/s";
@@ -40,7 +41,7 @@ std::string unit_of(const std::string& name) {
     return "percent";
   if (ends_with(name, "_ratio")) return "ratio";
   if (contains(name, "_requests") || contains(name, "_reqs")) return "requests";
-  if (ends_with(name, "_total") || ends_with(name, "_count")) return "count";
+  if (counter || ends_with(name, "_total") || ends_with(name, "_count")) return "count";
   return "";
 }
 
@@ -268,7 +269,7 @@ ordered_json server_metrics_json(const ServerMetricsInput& in) {
       if (m.is_null()) {
         m["type"] = type_name(s);
         m["description"] = s.help;
-        m["unit"] = unit_of(s.family);
+        m["unit"] = unit_of(s.family, s.type == MetricType::kCounter);
         m["series"] = ordered_json::array();
       }
       ordered_json series;

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <set>
 
 namespace inferperf::telemetry {
 
@@ -183,6 +184,21 @@ std::string_view family_name_for(std::string_view sample,
   return sample;
 }
 
+// A counter declared with its sample name (`# TYPE x_total counter`, the Prometheus text format)
+// is the family `x`, as OpenMetrics declares it and as AIPerf 0.11 keys it (Python's parser drops
+// the suffix); the samples keep their names. Not when a family `x` exists already.
+void name_counters_as_families(Page& page) {
+  std::set<std::string, std::less<>> names;
+  for (const auto& f : page.families) names.insert(f.name);
+  for (auto& f : page.families) {
+    if (f.type != MetricType::kCounter || !ends_with(f.name, "_total")) continue;
+    std::string base = f.name.substr(0, f.name.size() - std::string_view("_total").size());
+    if (names.count(base)) continue;
+    names.insert(base);
+    f.name = std::move(base);
+  }
+}
+
 }  // namespace
 
 Page parse_prometheus(std::string_view text) {
@@ -290,6 +306,7 @@ Page parse_prometheus(std::string_view text) {
     }
     family(family_name_for(s.name, types)).samples.push_back(std::move(s));
   }
+  name_counters_as_families(page);
   return page;
 }
 

@@ -63,7 +63,7 @@ TEST(ServerMetrics, ScrapedByDefaultAndCountersMatchTheRun) {
       << "probe, baseline, about three during the 1 s run, the flush and the final scrape";
   // The baseline precedes the first request and the final scrape follows the last response, so
   // the counter's change is exactly what this run sent.
-  const auto& requests = sm["metrics"]["inferperf_mock_requests_total"];
+  const auto& requests = sm["metrics"]["inferperf_mock_requests"];
   EXPECT_EQ(requests["type"], "counter");
   EXPECT_DOUBLE_EQ(requests["series"][0]["stats"]["total"].get<double>(), 40.0);
   const json summary = json::parse(read_file(dir + "/profile_export_aiperf.json"));
@@ -72,12 +72,12 @@ TEST(ServerMetrics, ScrapedByDefaultAndCountersMatchTheRun) {
 
   const std::string csv = read_file(dir + "/server_metrics_export.csv");
   EXPECT_EQ(csv.rfind("Endpoint,Type,Metric,Unit,avg,", 0), 0u) << csv;
-  EXPECT_NE(csv.find(page_url + ",counter,inferperf_mock_requests_total,requests,40.00,"),
+  EXPECT_NE(csv.find(page_url + ",counter,inferperf_mock_requests,requests,40.00,"),
             std::string::npos)
       << csv;
   const auto lines = jsonl(dir + "/server_metrics_export.jsonl");
   ASSERT_GE(lines.size(), 2u);
-  EXPECT_EQ(lines.back()["metrics"]["inferperf_mock_requests_total"][0]["value"], 40.0);
+  EXPECT_EQ(lines.back()["metrics"]["inferperf_mock_requests"][0]["value"], 40.0);
   EXPECT_FALSE(fs::exists(dir + "/gpu_telemetry_export.jsonl"));
 }
 
@@ -126,7 +126,7 @@ TEST(ServerMetrics, EndpointInfoTimeslicesAndUnknownFamilies) {
   EXPECT_TRUE(still["median_update_interval_ms"].is_null());
 
   // Counter and histogram slices add up to the window's totals; only the last may be partial.
-  const auto& requests = sm["metrics"]["inferperf_mock_requests_total"]["series"][0];
+  const auto& requests = sm["metrics"]["inferperf_mock_requests"]["series"][0];
   const auto& slices = requests["timeslices"];
   ASSERT_GE(slices.size(), 2u) << requests.dump(1);
   double total = 0;
@@ -425,7 +425,7 @@ TEST(ServerMetrics, EnginePageHistogramsAndEscapedLabels) {
   EXPECT_LT(p50, 0.5);
   EXPECT_NEAR(stats["avg"].get<double>(), stats["sum"].get<double>() / 12.0, 1e-12);
   EXPECT_EQ(ttft["series"][0]["labels"]["model_name"], "mock-model");
-  const auto& gen = sm["metrics"]["vllm:generation_tokens_total"]["series"][0]["stats"];
+  const auto& gen = sm["metrics"]["vllm:generation_tokens"]["series"][0]["stats"];
   EXPECT_DOUBLE_EQ(gen["total"].get<double>(), 12 * 8.0) << "--osl 8 per request";
   const auto& info = sm["metrics"]["inferperf_mock_model_info"];
   ASSERT_EQ(info["type"], "info");

@@ -121,6 +121,22 @@ TEST_F(PlotBadInput, SummaryThatIsNotJsonNamesTheFile) {
   EXPECT_NE(e.find("not valid JSON"), std::string::npos) << e;
 }
 
+// Counters are named without `_total` (AIPerf 0.11): the JSON export's types, not the names, keep
+// them out of the gauges-over-time charts.
+TEST_F(PlotBadInput, ServerCountersStayOutOfTheGaugeChartsByTheirType) {
+  std::ofstream(dir_ / kSummaryFile) << "{}";
+  std::ofstream(dir_ / "server_metrics_export.json")
+      << R"({"metrics":{"tokens":{"type":"counter"},"running":{"type":"gauge"}}})";
+  std::ofstream(dir_ / "server_metrics_export.jsonl")
+      << R"({"endpoint_url":"u","timestamp_ns":1000000000,"metrics":{"tokens":[{"value":1}],"running":[{"value":1}]}})"
+      << "\n"
+      << R"({"endpoint_url":"u","timestamp_ns":2000000000,"metrics":{"tokens":[{"value":5}],"running":[{"value":3}]}})"
+      << "\n";
+  const RunData run = load_run(dir_);
+  ASSERT_EQ(run.server.size(), 1u);
+  EXPECT_EQ(run.server[0].name, "running");
+}
+
 TEST_F(PlotBadInput, RecordLineNamesFileLineAndField) {
   std::ofstream(dir_ / kSummaryFile) << "{}";
   std::ofstream(dir_ / "profile_export.jsonl")

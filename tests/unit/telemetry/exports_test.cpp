@@ -170,7 +170,7 @@ TEST(ServerMetricsExport, JsonCsvAndJsonl) {
   EXPECT_EQ(running["description"], "Requests running.");
   EXPECT_DOUBLE_EQ(running["series"][0]["stats"]["avg"].get<double>(), 10.0 / 3);
   EXPECT_EQ(running["series"][0]["labels"]["model"], "m");
-  const auto& tok = j["metrics"]["tok_total"];
+  const auto& tok = j["metrics"]["tok"];
   EXPECT_EQ(tok["type"], "counter");
   EXPECT_EQ(tok["unit"], "count");
   EXPECT_DOUBLE_EQ(tok["series"][0]["stats"]["total"].get<double>(), 40.0);
@@ -191,8 +191,7 @@ TEST(ServerMetricsExport, JsonCsvAndJsonl) {
   EXPECT_NE(csv.find("\r\n\r\nEndpoint,Type,Metric,Unit,total,rate,rate_avg,rate_min,rate_max,"
                      "rate_std,Description\r\n"),
             std::string::npos);
-  EXPECT_NE(csv.find("http://s:8000/metrics,counter,tok_total,count,40.00,16.00,"),
-            std::string::npos);
+  EXPECT_NE(csv.find("http://s:8000/metrics,counter,tok,count,40.00,16.00,"), std::string::npos);
   EXPECT_NE(csv.find(",Description,buckets\r\n"), std::string::npos);
   EXPECT_NE(csv.find("0.5:5;+Inf:8"), std::string::npos);
   EXPECT_NE(csv.find("Endpoint,Metric,Key,Value,Description\r\n"), std::string::npos);
@@ -208,7 +207,7 @@ TEST(ServerMetricsExport, JsonCsvAndJsonl) {
     EXPECT_EQ(l["endpoint_url"], "http://s:8000/metrics");
     if (n == 1) {
       EXPECT_EQ(l["endpoint_latency_ns"], kSec / 10);
-      EXPECT_DOUBLE_EQ(l["metrics"]["tok_total"][0]["value"].get<double>(), 30.0);
+      EXPECT_DOUBLE_EQ(l["metrics"]["tok"][0]["value"].get<double>(), 30.0);
       EXPECT_DOUBLE_EQ(l["metrics"]["lat_seconds"][0]["buckets"]["+Inf"].get<double>(), 4.0);
       EXPECT_EQ(l["metrics"]["running"][0]["labels"]["model"], "m");
     }
@@ -307,7 +306,7 @@ TEST(ServerMetricsExport, TimeslicesPerSeries) {
   EXPECT_EQ(q[1]["is_complete"], false);
   EXPECT_DOUBLE_EQ(q[1]["avg"].get<double>(), 6.0);  // the final scrape is past the window
 
-  const auto& c = j["metrics"]["c_total"]["series"][0]["timeslices"];
+  const auto& c = j["metrics"]["c"]["series"][0]["timeslices"];
   ASSERT_EQ(c.size(), 2u);
   EXPECT_DOUBLE_EQ(c[0]["total"].get<double>(), 30.0);  // 100 -> 130
   EXPECT_DOUBLE_EQ(c[0]["rate"].get<double>(), 15.0);

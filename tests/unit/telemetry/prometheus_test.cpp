@@ -49,8 +49,12 @@ TEST(Prometheus, ParsesFamiliesTypesHelpAndSamples) {
   const Labels expected = {{"engine", "0"}, {"model_name", "Qwen/Qwen3-0.6B"}};
   EXPECT_EQ(running->samples[0].labels, expected);
 
-  const Family* prompt = page.find("vllm:prompt_tokens_total");
+  // Declared `# TYPE vllm:prompt_tokens_total counter`: the family is named without `_total`, as
+  // AIPerf 0.11 keys it; the samples keep their names.
+  EXPECT_EQ(page.find("vllm:prompt_tokens_total"), nullptr);
+  const Family* prompt = page.find("vllm:prompt_tokens");
   ASSERT_NE(prompt, nullptr);
+  EXPECT_EQ(prompt->samples.at(0).name, "vllm:prompt_tokens_total");
   EXPECT_EQ(prompt->type, MetricType::kCounter);
   EXPECT_DOUBLE_EQ(prompt->samples.at(0).value, 1234.0);
 

@@ -55,7 +55,7 @@ TEST(WindowStats, GaugeUsesOnlySamplesInsideTheWindow) {
 TEST(WindowStats, CounterIsFinalMinusBaselineWithIntervalRates) {
   const auto log = make_log();
   const Window w{kSec / 2, 3 * kSec};  // 2.5 s
-  auto c = counter_stats(log, series_of(log, "tokens_total"), w);
+  auto c = counter_stats(log, series_of(log, "tokens"), w);
   ASSERT_TRUE(c);
   EXPECT_DOUBLE_EQ(c->total, 70.0);  // 170 (final, after the flush) − 100 (baseline at 0 s)
   EXPECT_DOUBLE_EQ(c->rate, 28.0);
@@ -263,7 +263,7 @@ TEST(SeriesTimeslices, SlicesAddUpToTheWindowTotals) {
   ASSERT_EQ(g.size(), 3u);
   EXPECT_DOUBLE_EQ(g[0].avg, 2.0);
   EXPECT_DOUBLE_EQ(g[2].max, 6.0);  // 0 at 5 s is past the window
-  const int tokens = series_of(log, "tokens_total");
+  const int tokens = series_of(log, "tokens");
   const auto c = counter_slices(log, tokens, w, slices);
   ASSERT_EQ(c.size(), 3u);
   EXPECT_DOUBLE_EQ(c[0].total, 10.0);
@@ -303,7 +303,7 @@ TEST(SeriesTimeslices, CappedSlicesDropWhatFallsPastThem) {
   const Window w{kSec / 2, 3 * kSec + kSec / 2};
   const auto slices = slices_of(w, kSec, 2);  // 0.5 .. 2.5 s only
   ASSERT_EQ(slices.size(), 2u);
-  const auto c = counter_slices(log, series_of(log, "tokens_total"), w, slices);
+  const auto c = counter_slices(log, series_of(log, "tokens"), w, slices);
   ASSERT_EQ(c.size(), 2u);
   EXPECT_DOUBLE_EQ(c[1].total, 20.0);  // not the 30 at 3 s nor the final 10
   const auto g = gauge_slices(log, series_of(log, "running"), w, slices);
