@@ -88,6 +88,7 @@ core::Result<bool> write_manifest(const std::filesystem::path& dir,
   j["metric_options"] = options_json(settings.metric_options);
   j["input_config"] = ctx.input_config;
   if (!ctx.run_info.is_null()) j["run_info"] = ctx.run_info;
+  if (!ctx.agent_depths.empty()) j["agent_depths"] = ctx.agent_depths;
   if (!ctx.telemetry_data.is_null()) j["telemetry_data"] = ctx.telemetry_data;
   j["show_gpu_telemetry"] = ctx.show_gpu_telemetry;
   if (!ctx.gpu_telemetry_note.empty()) j["gpu_telemetry_note"] = ctx.gpu_telemetry_note;
@@ -135,6 +136,8 @@ core::Result<RunManifest> read_manifest(const std::filesystem::path& dir) {
     ctx.export_http_trace = j.at("export_http_trace").get<bool>();
     ctx.input_config = j.at("input_config");
     if (j.contains("run_info")) ctx.run_info = j.at("run_info");
+    if (j.contains("agent_depths"))
+      ctx.agent_depths = j.at("agent_depths").get<std::map<std::string, int>>();
     if (j.contains("telemetry_data")) ctx.telemetry_data = j.at("telemetry_data");
     ctx.show_gpu_telemetry = j.value("show_gpu_telemetry", false);
     ctx.gpu_telemetry_note = j.value("gpu_telemetry_note", "");

@@ -95,9 +95,9 @@ nlohmann::ordered_json record_metadata(const records::RequestRecord& r, const Re
   meta["x_correlation_id"] = r.x_correlation_id;
   meta["conversation_id"] = r.conversation_id;
   meta["turn_index"] = r.turn_index;
-  // AIPerf 0.11: the session's depth in a DAG of agent sessions, always present. Records do not
-  // carry the depth of weka_trace child sessions yet, so every record says 0 (docs/exports.md).
-  meta["agent_depth"] = 0;
+  // AIPerf 0.11: the session's depth in the tree of agent sessions, always present (0 for a root).
+  const auto depth = ctx.agent_depths.find(r.conversation_id);
+  meta["agent_depth"] = depth == ctx.agent_depths.end() ? 0 : depth->second;
   meta["credit_issued_ns"] = ctx.anchor.to_wall(r.issued_ns);
   meta["request_start_ns"] = ctx.anchor.to_wall(r.start_ns);
   if (r.headers_ns) meta["request_ack_ns"] = ctx.anchor.to_wall(r.headers_ns);

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -22,6 +23,8 @@ struct ReportContext {
   std::string cli_command;
   std::string token_source;             // shown under the table, e.g. "server usage"
   nlohmann::ordered_json input_config;  // what the user set, plus computed values
+  // Child sessions' agent_depth by session id (roots, 0, left out): profile_export.jsonl metadata.
+  std::map<std::string, int> agent_depths;
   // AIPerf 0.11's run_info (app/profile/run_info.hpp), written after input_config.
   nlohmann::ordered_json run_info;
   bool was_cancelled = false;

@@ -56,6 +56,8 @@ TEST(WekaTrace, JoinedSubagentFinishesBeforeTheParentsJoinTurn) {
   EXPECT_EQ(p0["x_correlation_id"], p1["x_correlation_id"]);
   EXPECT_EQ(c0["x_correlation_id"], c1["x_correlation_id"]);
   EXPECT_NE(p0["x_correlation_id"], c0["x_correlation_id"]) << "the subagent is its own session";
+  EXPECT_EQ(p0["agent_depth"], 0);
+  EXPECT_EQ(c1["agent_depth"], 1) << "AIPerf 0.11: one below the session that started it";
   auto ns = [](const json& m, const char* k) { return m[k].get<long long>(); };
   EXPECT_GE(ns(c0, "request_start_ns"), ns(p0, "request_end_ns")) << "spawned on turn 0's return";
   EXPECT_GE(ns(p1, "request_start_ns"), ns(c1, "request_end_ns"))

@@ -2,6 +2,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include <deque>
+
 namespace inferperf::app {
 
 namespace {
@@ -46,6 +48,26 @@ ordered_json build_run_info(const std::string& benchmark_id,
   }
   info["cli_command"] = cli_command;
   return info;
+}
+
+std::map<std::string, int> agent_depths(const dataset::Dataset& ds) {
+  std::map<std::string, int> depths;
+  // Breadth first from the root sessions over the spawn links: a session's depth is its distance
+  // from a root (in a tree, its number of ancestors); a session reached twice, or a malformed plan
+  // that links in a cycle, keeps the first (smallest) depth.
+  std::deque<std::pair<std::size_t, int>> todo;  // (conversation, its depth)
+  for (std::size_t i = 0; i < ds.conversations.size(); ++i)
+    if (!ds.conversations[i].child) todo.emplace_back(i, 0);
+  while (!todo.empty()) {
+    const auto [i, depth] = todo.front();
+    todo.pop_front();
+    for (const auto& link : ds.conversations[i].spawns) {
+      if (link.child >= ds.conversations.size() || !ds.conversations[link.child].child) continue;
+      if (!depths.emplace(ds.conversations[link.child].session_id, depth + 1).second) continue;
+      todo.emplace_back(link.child, depth + 1);
+    }
+  }
+  return depths;
 }
 
 }  // namespace inferperf::app

@@ -3,8 +3,11 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
+
+#include "dataset/conversation.hpp"
 
 namespace inferperf::app {
 
@@ -19,5 +22,9 @@ inline constexpr const char* kRunInfoEnv = "INFERPERF_RUN_INFO";
 nlohmann::ordered_json build_run_info(const std::string& benchmark_id,
                                       std::optional<std::uint64_t> random_seed,
                                       const std::string& cli_command, const char* plan);
+
+// AIPerf 0.11's agent_depth of each child session (weka_trace subagents): 1 for a session a root
+// session starts, 2 for one that child starts, ...; keyed by session id, roots left out (0).
+std::map<std::string, int> agent_depths(const dataset::Dataset& ds);
 
 }  // namespace inferperf::app

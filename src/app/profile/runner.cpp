@@ -206,6 +206,7 @@ StageExit open_records(const ProfileSetup& s, ProfileRecords& r) {
   ctx.token_source = s.token_source;
   ctx.title = s.info().title;
   ctx.input_config = build_input_config(c, s.artifact_dir.string());
+  ctx.agent_depths = agent_depths(s.ds());
   ctx.run_info =
       build_run_info(s.benchmark_id, c.input.random_seed, c.cli_command, std::getenv(kRunInfoEnv));
   ctx.secret_body_keys = secret_extra_keys(c.input.extra);

@@ -35,4 +35,22 @@ TEST(RunInfo, MalformedPlanKeepsThePlainFields) {
       << "a field of the wrong type is dropped";
 }
 
+// weka_trace subagents: a root starts a child, which starts a grandchild; depths 1 and 2.
+TEST(AgentDepths, ChildSessionsAreOneDeeperThanTheirParent) {
+  inferperf::dataset::Dataset ds;
+  ds.conversations.resize(4);
+  ds.conversations[0].session_id = "root";
+  ds.conversations[1].session_id = "child";
+  ds.conversations[1].child = true;
+  ds.conversations[2].session_id = "grandchild";
+  ds.conversations[2].child = true;
+  ds.conversations[3].session_id = "other-root";
+  ds.conversations[0].spawns.push_back({0, 1, 0.0, std::nullopt});
+  ds.conversations[1].spawns.push_back({1, 2, 5.0, 2});
+  const auto depths = inferperf::app::agent_depths(ds);
+  EXPECT_EQ(depths, (std::map<std::string, int>{{"child", 1}, {"grandchild", 2}}));
+  ds.conversations[2].spawns.push_back({0, 1, 0.0, std::nullopt});  // a cycle ends
+  EXPECT_EQ(inferperf::app::agent_depths(ds).at("grandchild"), 2);
+}
+
 }  // namespace
