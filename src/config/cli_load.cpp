@@ -12,26 +12,43 @@ void add_sweep_options(CLI::App& profile) {
   static std::string ignored;
   static bool ignored_flag = false;
   const char* group = "Sweeps and repeated runs";
-  const std::vector<std::pair<const char*, const char*>> options = {
+  struct Declared {
+    const char* name;
+    const char* help;
+    const char* range_of;  // the flag whose numeric range applies; nullptr: `name`
+  };
+  const std::vector<Declared> options = {
       {"--num-profile-runs",
-       "Run every point N times into profile_runs/run_NNNN/ and "
-       "write aggregate/ confidence statistics"},
-      {"--profile-run-cooldown-seconds", "Seconds to wait between repeated runs (0)"},
-      {"--confidence-level", "Confidence level of the cross-run intervals (0.95)"},
-      {"--sweep-type", "grid (every combination of the comma lists, default) | zip (item by item)"},
-      {"--sweep-cooldown-seconds", "Seconds to wait between sweep points (0)"},
+       "Run every point N times and write aggregate/ confidence statistics: "
+       "profile_runs/run_NNNN/ without a sweep; with one, profile_runs/trial_NNNN/<variation>/ "
+       "(--parameter-sweep-mode repeated) or <variation>/profile_runs/trial_NNNN/ (independent)",
+       nullptr},
+      {"--profile-run-cooldown-seconds", "Seconds to wait between repeated runs (0)", nullptr},
+      {"--confidence-level", "Confidence level of the cross-run intervals (0.95)", nullptr},
+      {"--sweep-type", "grid (every combination of the comma lists, default) | zip (item by item)",
+       nullptr},
+      {"--parameter-sweep-mode",
+       "repeated (default: every trial runs all sweep points) | independent (each point runs all "
+       "its trials before the next point)",
+       nullptr},
+      {"--sweep-cooldown-seconds,--parameter-sweep-cooldown-seconds",
+       "Seconds to wait between sweep points (0)", "--sweep-cooldown-seconds"},
   };
   // Kept as text (the sweep module reads them), but numbers: the range check knows them by this.
-  for (const auto& [name, help] : options) {
-    CLI::Option* opt = profile.add_option(name, ignored, help)->group(group);
-    if (const NumericRange* r = find_numeric_range(name))
+  for (const auto& o : options) {
+    CLI::Option* opt = profile.add_option(o.name, ignored, o.help)->group(group);
+    if (const NumericRange* r = find_numeric_range(o.range_of ? o.range_of : o.name))
       opt->type_name(r->kind == NumberKind::kWhole ? "INT" : "FLOAT");
   }
   const std::vector<std::pair<const char*, const char*>> flags = {
       {"--profile-run-disable-warmup-after-first,!--no-profile-run-disable-warmup-after-first",
        "Warmup only in the first of the repeated runs (default on)"},
       {"--set-consistent-seed,!--no-set-consistent-seed",
-       "The same --random-seed in every repeated run (default on; one is chosen when not given)"},
+       "The same seed in every repeated run: --random-seed, else 42 (default on; off: each trial "
+       "adds its index to --random-seed, and runs unseeded without one)"},
+      {"--parameter-sweep-same-seed,!--no-parameter-sweep-same-seed",
+       "Every sweep point reuses --random-seed, which it needs (default off: each point adds its "
+       "index to the seed)"},
       {"--cache-salt-per-run",
        "Send a fresh random hex cache_salt extra input in every run, so the server's prefix cache "
        "cannot carry results from one run or point to the next"},
@@ -46,6 +63,27 @@ void add_sweep_options(CLI::App& profile) {
        "nothing is sent, no file or folder is read or written"},
   };
   for (const auto& [name, help] : flags) profile.add_flag(name, ignored_flag, help)->group(group);
+}
+
+// The AIPerf 0.11 magic lists: each of these takes a comma list, which makes the run a sweep
+// (sweep::extract_sweep_args). Added here, once all twelve are declared (some in other files), to
+// the help of each that does not say it already.
+void mark_sweepable_options(CLI::App& profile) {
+  for (const char* name :
+       {"--concurrency", "--prefill-concurrency", "--request-rate", "--request-count",
+        "--benchmark-duration", "--num-conversations", "--num-users", "--isl", "--isl-stddev",
+        "--osl", "--osl-stddev", "--conversation-turn-mean"}) {
+    CLI::Option* opt = profile.get_option_no_throw(name);
+    if (opt == nullptr) continue;
+    std::string help = opt->get_description();
+    if (help.find("comma list") != std::string::npos) continue;
+    // Inside a closing parenthesis when there is one: "(needs --streaming; a comma list sweeps)".
+    if (!help.empty() && help.back() == ')')
+      help.insert(help.size() - 1, "; a comma list sweeps");
+    else
+      help += " (a comma list sweeps)";
+    opt->description(help);
+  }
 }
 
 // --warmup-*: the warmup phase's stop condition and load (each falls back to the profiling one).
@@ -196,6 +234,7 @@ void add_load_options(CLI::App* profile, CliTargets& t) {
       ->group("Load Generator");
   profile->add_option("--workers-max,--max-workers", c.load.workers_max, "Cap on worker threads")
       ->group("Workers");
+  mark_sweepable_options(*profile);
 }
 
 }  // namespace inferperf::config

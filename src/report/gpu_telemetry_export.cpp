@@ -25,13 +25,16 @@ ordered_json stats_object(std::string_view unit, const core::Stats& s) {
   o["min"] = s.min;
   o["max"] = s.max;
   o["std"] = s.std;
+  o["count"] = s.count;  // AIPerf 0.11: GPU stat blocks keep count
   return o;
 }
 
-ordered_json counter_object(std::string_view unit, double delta) {
+// A counter's change over the window, and how many readings it is taken from.
+ordered_json counter_object(std::string_view unit, double delta, std::int64_t samples) {
   ordered_json o;
   o["unit"] = unit;
   o["avg"] = delta;
+  o["count"] = samples;
   return o;
 }
 
@@ -84,8 +87,9 @@ ordered_json telemetry_data_json(const GpuTelemetryInput& in) {
         auto sum = telemetry::gpu_metric_summary(samples, metric, in.window);
         if (!sum) continue;
         const auto& i = telemetry::info(metric);
-        metrics[std::string(i.tag)] =
-            sum->counter ? counter_object(i.unit, sum->delta) : stats_object(i.unit, sum->stats);
+        metrics[std::string(i.tag)] = sum->counter
+                                          ? counter_object(i.unit, sum->delta, sum->samples)
+                                          : stats_object(i.unit, sum->stats);
       }
       for (const auto& field : in.custom_fields) {
         std::vector<double> values;
@@ -93,9 +97,12 @@ ordered_json telemetry_data_json(const GpuTelemetryInput& in) {
           for (const auto& [tag, v] : s->custom)
             if (tag == field.tag && std::isfinite(v)) values.push_back(v);
         if (values.empty()) continue;
-        metrics[field.tag] = field.counter ? counter_object("", values.back() >= values.front()
-                                                                    ? values.back() - values.front()
-                                                                    : values.back())
+        const auto n = static_cast<std::int64_t>(values.size());
+        metrics[field.tag] = field.counter ? counter_object("",
+                                                            values.back() >= values.front()
+                                                                ? values.back() - values.front()
+                                                                : values.back(),
+                                                            n)
                                            : stats_object("", core::compute_stats(values));
       }
       g["metrics"] = std::move(metrics);

@@ -13,6 +13,7 @@
 
 #include "config/enum_token.hpp"
 #include "config/numeric_ranges.hpp"
+#include "config/run_config.hpp"
 
 namespace inferperf::sweep {
 
@@ -407,6 +408,20 @@ std::vector<std::string> child_args(const SweepArgs& s, const RunArgs& run) {
     out.push_back(cache_salt_extra_input(*run.cache_salt));
   }
   return out;
+}
+
+bool pin_warmup_concurrency(SweepArgs& s, const config::RunConfig& point) {
+  const bool concurrency_swept =
+      std::any_of(s.params.begin(), s.params.end(),
+                  [](const SweepParam& p) { return p.name == "concurrency"; });
+  const auto& load = point.load;
+  // warmup.request_rate is resolved: set for a rate warmup, its own or inherited.
+  if (!concurrency_swept || !load.warmup_enabled || load.warmup.request_rate ||
+      point.set_options.count("--warmup-concurrency") > 0)
+    return false;
+  s.base.push_back("--warmup-concurrency");
+  s.base.push_back("1");
+  return true;
 }
 
 std::string cache_salt_extra_input(const std::string& salt) {

@@ -8,6 +8,10 @@
 #include <string>
 #include <vector>
 
+namespace inferperf::config {
+struct RunConfig;
+}
+
 namespace inferperf::sweep {
 
 // One swept flag (an AIPerf 0.11 "magic list"): its short name in inferperf's labels and
@@ -71,6 +75,13 @@ struct RunArgs {
   bool no_warmup = false;
 };
 std::vector<std::string> child_args(const SweepArgs& s, const RunArgs& run);
+
+// AIPerf 0.11 never lets the warmup inherit a concurrency *list* (its warmup concurrency is the
+// warmup one, else a single profiling one, else 1), whereas every child here gets one value of
+// the list and its warmup would inherit that. So when --concurrency is swept and `point` (a
+// point's parsed config) has a concurrency warmup with no --warmup-concurrency of its own,
+// "--warmup-concurrency 1" is added to `s.base`; true when it was. A rate warmup is left alone.
+bool pin_warmup_concurrency(SweepArgs& s, const config::RunConfig& point);
 
 // The --extra-inputs word that sends `salt` as the cache_salt: a JSON object, so the salt is a JSON
 // string whatever its digits (as "key:value" text an all-digit salt would become a number).

@@ -37,10 +37,14 @@ std::string server_metrics_url(const std::string& base_url) {
   return p.scheme + "://" + p.authority + "/metrics";
 }
 
+// As AIPerf 0.11 names an exporter: host:port and the path without a trailing /metrics
+// ("h:9400/metrics" -> "h:9400", "h:80/dcgm1/metrics" -> "h:80/dcgm1").
 std::string endpoint_name(const std::string& url) {
   const EndpointUrlParts p = split_endpoint_url(url);
-  if (p.path.empty() || p.path == "/metrics") return p.authority;
-  return p.authority + p.path;
+  std::string path = p.path;
+  if (path.ends_with("/metrics")) path.resize(path.size() - std::string_view("/metrics").size());
+  if (path == "/") path.clear();
+  return p.authority + path;
 }
 
 }  // namespace inferperf::telemetry

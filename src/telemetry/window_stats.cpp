@@ -159,6 +159,7 @@ std::optional<GpuMetricSummary> gpu_metric_summary(const std::vector<const GpuSa
   if (values.empty()) return std::nullopt;
   GpuMetricSummary out;
   out.counter = info(metric).counter;
+  out.samples = static_cast<std::int64_t>(values.size());
   if (out.counter) {
     out.delta = delta(values.front(), values.back());
   } else {

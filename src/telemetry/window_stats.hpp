@@ -43,8 +43,9 @@ double estimate_quantile(const std::vector<std::pair<double, double>>& cumulativ
 // One GPU metric over the window: gauges get full statistics, counters `avg` = last − first.
 struct GpuMetricSummary {
   bool counter = false;
-  core::Stats stats;   // gauges
-  double delta = 0.0;  // counters
+  core::Stats stats;         // gauges
+  double delta = 0.0;        // counters
+  std::int64_t samples = 0;  // readings in the window (AIPerf's `count` of the stat block)
 };
 std::optional<GpuMetricSummary> gpu_metric_summary(const std::vector<const GpuSample*>& samples,
                                                    GpuMetric metric, const Window& w);

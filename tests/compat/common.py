@@ -30,3 +30,21 @@ def csv_rows(path):
 def jsonl(path):
     with open(path) as f:
         return [json.loads(line) for line in f if line.strip()]
+
+
+class Findings:
+    """Collects every mismatch instead of stopping at the first, so one run names them all; the
+    exit message has one `script: what` line per mismatch."""
+
+    def __init__(self):
+        self.items = []
+
+    def check(self, condition, what):
+        if not condition and what not in self.items:
+            self.items.append(what)
+        return condition
+
+    def done(self):
+        if self.items:
+            name = os.path.basename(sys.argv[0])
+            sys.exit("\n".join(f"{name}: {what}" for what in self.items))

@@ -425,6 +425,39 @@ TEST(Sweep, ARunWhoseInputIsRefusedStopsTheSweep) {
   EXPECT_EQ(mock.metric("inferperf_mock_requests_total"), 0);
 }
 
+TEST(Sweep, TracePromotionAndTheDashboardAreRefusedBeforeSending) {
+  MockServerProcess mock({"--fast"});
+  const std::string dir = make_temp_dir("ip-sweep-refused-");
+  // Timestamped rows would replay on a fixed schedule: refused by the first run, no other starts.
+  const std::string trace = dir + "/trace.jsonl";
+  std::ofstream(trace) << "{\"timestamp\": 0, \"input_length\": 8, \"output_length\": 2}\n"
+                       << "{\"timestamp\": 5, \"input_length\": 8, \"output_length\": 2}\n"
+                       << "{\"timestamp\": 9, \"input_length\": 8, \"output_length\": 2}\n";
+  auto r = profile(
+      mock, dir + "/trace",
+      {"--concurrency", "1,2", "--input-file", trace, "--custom-dataset-type", "mooncake_trace"});
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+  EXPECT_NE(r.out.find("cannot run on a fixed schedule: add --no-fixed-schedule"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("the remaining runs are not started"), std::string::npos) << r.out;
+  EXPECT_FALSE(fs::exists(dir + "/trace/concurrency_2"));
+  // An explicit dashboard with a sweep, or with repeated runs: refused before any folder exists.
+  for (const std::vector<std::string>& plan :
+       {std::vector<std::string>{"--concurrency", "1,2"}, {"--num-profile-runs", "2"}}) {
+    std::vector<std::string> args = {
+        INFERPERF_BIN, "profile",         "-m", "mock-model",     "-u",         mock.url(), "--ui",
+        "dashboard",   "--request-count", "2",  "--artifact-dir", dir + "/dash"};
+    args.insert(args.end(), plan.begin(), plan.end());
+    r = run_process(args, 60s);
+    EXPECT_EQ(r.exit_code, 2) << r.out;
+    EXPECT_NE(r.out.find("--ui-type dashboard cannot be used with a sweep"), std::string::npos)
+        << r.out;
+    EXPECT_FALSE(fs::exists(dir + "/dash"));
+  }
+  EXPECT_EQ(mock.metric("inferperf_mock_requests_total"), 0);
+}
+
 TEST(Sweep, DryRunChecksEveryRunAndSendsNothing) {
   MockServerProcess mock({"--fast"});
   const std::string dir = make_temp_dir("ip-dry-");
@@ -437,6 +470,10 @@ TEST(Sweep, DryRunChecksEveryRunAndSendsNothing) {
   // Repeated trials: profile_runs/trial_NNNN/<point>; seed 42 plus the point's index.
   EXPECT_NE(r.out.find("--concurrency 2 --artifact-dir '" + dir +
                        "/profile_runs/trial_0002/concurrency_2' --random-seed 43 --no-warmup"),
+            std::string::npos)
+      << r.out;
+  // A concurrency list is never inherited by the warmup: every point warms up at 1.
+  EXPECT_NE(r.out.find("--warmup-request-count 2 --warmup-concurrency 1 --concurrency 2 "),
             std::string::npos)
       << r.out;
   r = profile(mock, dir,
@@ -462,8 +499,11 @@ TEST(Sweep, DryRunChecksEveryRunAndSendsNothing) {
 TEST(Sweep, HelpListsTheSweepOptions) {
   const auto r = run_process({INFERPERF_BIN, "profile", "--help"}, 30s);
   EXPECT_EQ(r.exit_code, 0);
-  for (const char* flag : {"Sweeps and repeated runs", "--num-profile-runs", "--sweep-type",
-                           "--cache-salt-per-run", "--auto-plot", "--confidence-level"}) {
+  for (const char* flag :
+       {"Sweeps and repeated runs", "--num-profile-runs", "--sweep-type", "--cache-salt-per-run",
+        "--auto-plot", "--confidence-level", "--parameter-sweep-mode",
+        "--parameter-sweep-same-seed,--no-parameter-sweep-same-seed",
+        "--parameter-sweep-cooldown-seconds", "Requests to send (a comma list sweeps)"}) {
     EXPECT_NE(r.out.find(flag), std::string::npos) << flag;
   }
 }

@@ -219,7 +219,7 @@ TEST(GpuTelemetry, DcgmPagesOfTheMockAreSummarisedAndExported) {
   ASSERT_TRUE(summary.contains("telemetry_data")) << summary.dump(1);
   const auto& t = summary["telemetry_data"];
   EXPECT_EQ(t["summary"]["endpoints_successful"], json::array({dcgm}));
-  const std::string key = "127.0.0.1:" + std::to_string(mock.port()) + "/dcgm1/metrics";
+  const std::string key = "127.0.0.1:" + std::to_string(mock.port()) + "/dcgm1";
   const auto& gpus = t["endpoints"][key]["gpus"];
   ASSERT_EQ(gpus.size(), 2u) << t.dump(1);
   const auto& g0 = gpus["gpu_0"];

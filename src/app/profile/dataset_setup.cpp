@@ -3,11 +3,17 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
 #include <new>
+#include <optional>
+#include <string_view>
 #include <unordered_map>
 #include <utility>
 
 #include "app/profile/public_dataset.hpp"
+#include "app/profile/run_info.hpp"
 #include "core/byte_size.hpp"
 #include "dataset/custom_loader.hpp"
 #include "dataset/memory_estimate.hpp"
@@ -17,6 +23,32 @@
 namespace inferperf::app {
 
 namespace {
+
+// Whether this run is one point of a sweep: the orchestrator names the sweep in the run's
+// INFERPERF_RUN_INFO (repeated runs of one point have no sweep_id).
+bool run_is_a_sweep_point() {
+  const char* plan = std::getenv(kRunInfoEnv);
+  if (plan == nullptr) return false;
+  const auto j = nlohmann::json::parse(plan, nullptr, false);
+  return j.is_object() && j.contains("sweep_id");
+}
+
+// AIPerf 0.11 refuses any comma list with a fixed-schedule phase, a trace's auto-promotion
+// included. The orchestrator cannot see the promotion (it reads no file), so the sweep's first
+// run refuses it here, before anything is sent, and the orchestrator starts no other run.
+std::optional<core::Error> promotion_in_a_sweep(const config::RunConfig& c,
+                                                std::string_view type_name) {
+  if (!run_is_a_sweep_point()) return std::nullopt;
+  return core::Error{
+      core::ErrorKind::kConfig,
+      fmt::format(
+          "the {} rows carry timestamps, which would replay them on a fixed schedule, and a "
+          "comma list (a sweep) cannot run on a fixed schedule: add --no-fixed-schedule "
+          "to drive the trace by --concurrency or --request-rate, or give one value per "
+          "flag",
+          type_name),
+      c.input.input_file, 0, ""};
+}
 
 // The flags that size a synthetic dataset, for a refusal: what was asked ("--isl 2000000000 with
 // --num-dataset-entries 100") and what to lower.
@@ -153,6 +185,7 @@ core::Result<PreparedDataset> from_file(const config::RunConfig& c, const core::
                           c.set_options.count("--dataset-sampling-strategy");
   if (!c.load.fixed_schedule && info.is_trace && custom->first_record_timed &&
       custom->has_timestamps && !c.load.no_fixed_schedule && !other_mode) {
+    if (auto refused = promotion_in_a_sweep(c, info.name)) return *refused;
     out.promoted_fixed_schedule = true;
     spdlog::info(
         "{} rows carry timestamps: replaying them on a fixed schedule (--no-fixed-schedule to "

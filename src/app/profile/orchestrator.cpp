@@ -265,6 +265,12 @@ constexpr const char* kSweepOnFixedSchedule =
     "would replay the same timestamps; give one value per flag, or drive the trace by concurrency "
     "or rate with --no-fixed-schedule\n";
 
+// Every run is its own process writing to this terminal one after the other (AIPerf 0.11 refuses
+// an explicit dashboard with any sweep).
+constexpr const char* kDashboardWithManyRuns =
+    "error: --ui-type dashboard cannot be used with a sweep (a comma list) or repeated runs "
+    "(--num-profile-runs above 1); give --ui-type simple or none, or leave --ui-type out\n";
+
 }  // namespace
 
 bool cache_salt_given_twice(const config::RunConfig& c) {
@@ -327,6 +333,11 @@ std::variant<std::vector<config::RunConfig>, int> check_points(
   }
   if (!s.params.empty() && configs.front().load.fixed_schedule) {
     std::cerr << kSweepOnFixedSchedule;
+    return kExitBadConfig;
+  }
+  // The UI is only ever dashboard when typed: without --ui-type the runner chooses it later.
+  if (configs.front().ui == config::UiType::kDashboard) {
+    std::cerr << kDashboardWithManyRuns;
     return kExitBadConfig;
   }
   if (o.cache_salt_per_run && cache_salt_given_twice(configs.front())) {
@@ -468,18 +479,21 @@ void write_aggregates(const sweep::SweepArgs& s, const Layout& layout, const Exe
 
 }  // namespace
 
-int run_orchestrated(const sweep::SweepArgs& s, const std::vector<std::string>& original) {
-  const auto& o = s.options;
-  auto expanded = sweep::expand_points(s.params, o.sweep_type);
+int run_orchestrated(const sweep::SweepArgs& typed, const std::vector<std::string>& original) {
+  const auto& o = typed.options;
+  auto expanded = sweep::expand_points(typed.params, o.sweep_type);
   if (!expanded) {
     std::cerr << "error: " << expanded.error().message << "\n";
     return kExitBadConfig;
   }
   const auto& points = *expanded;
-  auto checked = check_points(s, points);
+  auto checked = check_points(typed, points);
   if (const int* rc = std::get_if<int>(&checked)) return *rc;
   const auto& configs = std::get<std::vector<config::RunConfig>>(checked);
   const config::RunConfig& first = configs.front();
+  // What every child gets: the typed words plus what the plan adds to all of them.
+  sweep::SweepArgs s = typed;
+  sweep::pin_warmup_concurrency(s, first);  // shown by --dry-run's command lines
   Layout layout;
   layout.root = o.artifact_dir
                     ? fs::path(*o.artifact_dir)

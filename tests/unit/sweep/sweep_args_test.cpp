@@ -4,6 +4,7 @@
 
 #include <set>
 
+#include "config/cli.hpp"
 #include "sweep/points.hpp"
 
 namespace inferperf::sweep {
@@ -212,6 +213,44 @@ TEST(SweepArgs, ChildArgsPutThePointBackWithTheRunsExtras) {
                    "--extra-inputs", R"({"cache_salt":"00ff00ff00ff"})"}));
   EXPECT_EQ(child_args(s, RunArgs{{"1"}, "", std::nullopt, std::nullopt, false}),
             (Words{"profile", "-m", "x", "--extra-inputs", "a:1", "--concurrency", "1"}));
+}
+
+// The config a point's child would run with (as the orchestrator probes it).
+config::RunConfig point_config(const SweepArgs& s, const std::string& value) {
+  auto outcome = config::parse_command_line(child_args(s, RunArgs{{value}}));
+  EXPECT_EQ(outcome.action, config::CliOutcome::Action::kProfile) << outcome.message;
+  return outcome.config;
+}
+
+TEST(SweepArgs, AConcurrencyListIsNeverInheritedByTheWarmup) {
+  auto s = extract_sweep_args(
+      {"profile", "-m", "x", "--concurrency", "2,4", "--warmup-request-count", "3"});
+  ASSERT_TRUE(pin_warmup_concurrency(s, point_config(s, "2")));
+  EXPECT_EQ(child_args(s, RunArgs{{"4"}}),
+            (Words{"profile", "-m", "x", "--warmup-request-count", "3", "--warmup-concurrency", "1",
+                   "--concurrency", "4"}));
+  const auto child = point_config(s, "4");
+  EXPECT_EQ(child.load.concurrency, 4);
+  EXPECT_EQ(child.load.warmup.concurrency, 1);
+  EXPECT_EQ(child.load.warmup.request_count, 3);
+
+  // Left alone: a warmup concurrency of its own, a rate warmup, no warmup, no concurrency list.
+  for (const Words& typed : {
+           Words{"profile", "-m", "x", "--concurrency", "2,4", "--warmup-request-count", "3",
+                 "--warmup-concurrency", "3"},
+           Words{"profile", "-m", "x", "--concurrency", "2,4", "--warmup-request-count", "3",
+                 "--request-rate", "5"},
+           Words{"profile", "-m", "x", "--concurrency", "2,4", "--request-count", "3"},
+           Words{"profile", "-m", "x", "--concurrency", "2", "--isl", "8,16",
+                 "--warmup-request-count", "3"},
+       }) {
+    auto other = extract_sweep_args(typed);
+    const Words before = other.base;
+    EXPECT_FALSE(
+        pin_warmup_concurrency(other, point_config(other, other.params.front().values.front())))
+        << typed[4];
+    EXPECT_EQ(other.base, before);
+  }
 }
 
 TEST(SweepArgs, CacheSaltsAreTwelveHexDigitsOfTheLow48Bits) {

@@ -15,7 +15,9 @@ TEST(EndpointState, UrlsNormalisedAndNamed) {
   // A --url query (an api_key, say) is not part of the host, nor sent to /metrics.
   EXPECT_EQ(server_metrics_url("http://h:8000?api_key=s"), "http://h:8000/metrics");
   EXPECT_EQ(endpoint_name("http://h:9400/metrics"), "h:9400");
-  EXPECT_EQ(endpoint_name("http://h:8000/dcgm2/metrics"), "h:8000/dcgm2/metrics");
+  EXPECT_EQ(endpoint_name("http://h:8000/dcgm2/metrics"), "h:8000/dcgm2");
+  EXPECT_EQ(endpoint_name("http://h:8000/exporter"), "h:8000/exporter");
+  EXPECT_EQ(endpoint_name("http://h:8000/"), "h:8000");
 }
 
 }  // namespace
