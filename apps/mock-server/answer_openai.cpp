@@ -123,6 +123,7 @@ asio::awaitable<bool> answer_openai(Exchange& x, bool chat) {
         fmt::format(R"({{"error":{{"message":"{}","type":"BadRequestError","code":400}}}})",
                     json_escape(*err)));
   }
+  if (g.warmup_marked && !x.preflight) x.server.counters.warmup_marked.fetch_add(1);
   co_return co_await answer_openai_plan(x, g, fault, start);
 }
 

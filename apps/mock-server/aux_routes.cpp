@@ -141,9 +141,14 @@ std::string metrics_text(ServerState& server) {
       "inferperf_mock_open_connections {}\n"
       "# HELP inferperf_mock_connections_total Client connections accepted.\n"
       "# TYPE inferperf_mock_connections_total counter\n"
-      "inferperf_mock_connections_total {}\n",
+      "inferperf_mock_connections_total {}\n"
+      "# HELP inferperf_mock_warmup_marked_total Chat/completions requests carrying the warmup "
+      "marker.\n"
+      "# TYPE inferperf_mock_warmup_marked_total counter\n"
+      "inferperf_mock_warmup_marked_total {}\n",
       c.requests.load(), c.in_flight.load(), c.max_in_flight.load(), c.errors_injected.load(),
-      c.output_tokens.load(), c.connections.load(), c.connections_total.load());
+      c.output_tokens.load(), c.connections.load(), c.connections_total.load(),
+      c.warmup_marked.load());
   return text + mock_histograms_page(server.served.snapshot());
 }
 

@@ -53,6 +53,22 @@ std::optional<std::int64_t> int_field(const nlohmann::json& j, const char* key) 
   return it->get<std::int64_t>();
 }
 
+bool has_warmup_prefix(std::string_view text) {
+  return text == "warmup" || text.starts_with("warmup\n");
+}
+
+// Whether a chat body's messages start with the warmup system message.
+bool chat_warmup_marked(const nlohmann::json& messages) {
+  if (messages.empty() || !messages[0].is_object()) return false;
+  const auto& first = messages[0];
+  if (first.value("role", "") != "system" || !first.contains("content")) return false;
+  const auto& content = first["content"];
+  if (content.is_string()) return has_warmup_prefix(content.get<std::string>());
+  if (!content.is_array() || content.empty() || !content[0].is_object()) return false;
+  const auto text = content[0].find("text");
+  return text != content[0].end() && text->is_string() && *text == "warmup";
+}
+
 }  // namespace
 
 namespace {
@@ -76,6 +92,7 @@ std::optional<std::string> parse_generation_request_or_throw(std::string_view bo
   if (chat) {
     auto msgs = j.find("messages");
     if (msgs == j.end() || !msgs->is_array()) return "'messages' must be a list";
+    out.warmup_marked = chat_warmup_marked(*msgs);
     for (const auto& m : *msgs) {
       if (!m.is_object() || !m.contains("content")) continue;
       std::string t = message_text(m["content"]);
@@ -88,7 +105,10 @@ std::optional<std::string> parse_generation_request_or_throw(std::string_view bo
     if (p == j.end()) return "'prompt' is required";
     if (p->is_string()) {
       out.prompt_text = p->get<std::string>();
+      out.warmup_marked = out.prompt_text.starts_with("warmup\n");
     } else if (p->is_array()) {
+      out.warmup_marked =
+          !p->empty() && (*p)[0].is_string() && (*p)[0].get<std::string>().starts_with("warmup\n");
       for (const auto& s : *p) {
         if (!s.is_string()) continue;
         if (!out.prompt_text.empty()) out.prompt_text.push_back(' ');

@@ -25,6 +25,10 @@ struct GenerationRequest {
   bool ignore_eos = false;
   std::string reasoning_effort;  // low | medium | high ("" = medium)
   std::string prompt_text;       // all message texts joined with a space
+  // The client's warmup marker (AIPerf 0.11, #1040): a leading system message `warmup` or
+  // `warmup\n...` (chat), or a prompt starting `warmup\n` (completions). Counted on /metrics as
+  // inferperf_mock_warmup_marked_total so tests can see which requests were warmup ones.
+  bool warmup_marked = false;
 };
 
 // Parses an OpenAI chat or completions body; returns an error message on invalid input.

@@ -28,6 +28,8 @@ struct MockCounters {
   std::atomic<std::int64_t> output_tokens{0};
   std::atomic<std::int64_t> connections{0};
   std::atomic<std::int64_t> connections_total{0};
+  // Chat/completions requests carrying the client's warmup marker (GenerationRequest).
+  std::atomic<std::int64_t> warmup_marked{0};
 };
 
 class ServerState {

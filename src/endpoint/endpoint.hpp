@@ -154,6 +154,13 @@ nlohmann::ordered_json build_request_body(const Endpoint& endpoint,
                                           const std::vector<dataset::Turn>& history,
                                           const BodyOptions& options);
 
+// Warmup requests only (AIPerf 0.11, #1040): makes `body` cache-distinct from the profiling
+// requests. chat / chat_embeddings: a leading system message `warmup`, or `warmup\n<text>` when the
+// body starts with a system message (list content: a leading text part `warmup`); messages /
+// responses: the same on the `system` / `instructions` field; completions: each prompt string gets
+// `warmup\n` in front. Other endpoint types are left alone. True when the body was changed.
+bool apply_warmup_marker(nlohmann::ordered_json& body, config::EndpointType type);
+
 // Sets the body's output length to `n`: under the key the body already uses (max_tokens,
 // max_completion_tokens, max_output_tokens, parameters.max_new_tokens), else the endpoint's own
 // (chat: max_completion_tokens, or max_tokens with `legacy` or a "prompt" body; completions and

@@ -5,15 +5,17 @@
 namespace inferperf::worker {
 
 nlohmann::ordered_json build_body(const RequestPlan& plan, const dataset::Conversation& conv,
-                                  const std::vector<dataset::Turn>& history) {
+                                  const std::vector<dataset::Turn>& history, bool warmup) {
   endpoint::BodyOptions o = plan.body_options;
   o.user_context = conv.user_context;
-  return endpoint::build_request_body(*plan.endpoint, history, o);
+  auto body = endpoint::build_request_body(*plan.endpoint, history, o);
+  if (warmup) endpoint::apply_warmup_marker(body, plan.endpoint->info().type);
+  return body;
 }
 
 std::string build_body_text(const RequestPlan& plan, const dataset::Conversation& conv,
-                            const std::vector<dataset::Turn>& history) {
-  return build_body(plan, conv, history)
+                            const std::vector<dataset::Turn>& history, bool warmup) {
+  return build_body(plan, conv, history, warmup)
       .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 

@@ -58,10 +58,12 @@ struct RequestPlan {
 };
 
 // The JSON body for the last turn of `history` (texts in place) of `conv`, and its compact text.
+// `warmup`: a warmup-phase request, whose body carries the warmup marker
+// (endpoint::apply_warmup_marker); warmup bodies are always built per request, never prebuilt.
 nlohmann::ordered_json build_body(const RequestPlan& plan, const dataset::Conversation& conv,
-                                  const std::vector<dataset::Turn>& history);
+                                  const std::vector<dataset::Turn>& history, bool warmup = false);
 std::string build_body_text(const RequestPlan& plan, const dataset::Conversation& conv,
-                            const std::vector<dataset::Turn>& history);
+                            const std::vector<dataset::Turn>& history, bool warmup = false);
 
 // Serializes the full HTTP/1.1 request for one body.
 std::string serialize_request(const RequestPlan& plan, const Target& target,

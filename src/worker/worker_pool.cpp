@@ -111,15 +111,18 @@ std::string Worker::body_for(const timing::Credit& credit) {
   const auto ci = static_cast<std::size_t>(credit.conversation_index);
   const auto& conv = ds.conversations[ci];
   const auto& turn = conv.turns[static_cast<std::size_t>(credit.turn_index)];
+  // Warmup bodies carry the warmup marker (AIPerf 0.11, #1040), so they are built here per
+  // request; the prebuilt bodies are the profiling ones, sent unchanged.
+  const bool warmup = credit.phase == records::Phase::kWarmup;
   const std::string* prebuilt =
-      credit.turn_index == 0 && ci < plan_.bodies.size() && !plan_.bodies[ci].empty()
+      !warmup && credit.turn_index == 0 && ci < plan_.bodies.size() && !plan_.bodies[ci].empty()
           ? &plan_.bodies[ci]
           : nullptr;
   if (!accumulates(credit)) {
     if (prebuilt) return *prebuilt;
     std::vector<dataset::Turn> alone;
     alone.push_back(dataset::materialize(ds, turn));  // moved in: a trace prompt is not copied
-    return build_body_text(plan_, conv, alone);
+    return build_body_text(plan_, conv, alone, warmup);
   }
   auto& history = histories_[credit.session];
   // A turn that re-sends the whole context starts afresh; so does turn 0: session numbers restart
@@ -129,7 +132,7 @@ std::string Worker::body_for(const timing::Credit& credit) {
   history.push_back(dataset::materialize(ds, turn));
   if (prebuilt) return *prebuilt;
   try {
-    return build_body_text(plan_, conv, history);
+    return build_body_text(plan_, conv, history, warmup);
   } catch (...) {
     history.pop_back();  // the turn was never sent
     throw;

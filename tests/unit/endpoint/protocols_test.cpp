@@ -3,6 +3,7 @@
 // vLLM, SGLang, Hugging Face TGI/TEI, llama.cpp, OpenAI, Cohere, NIM and Anthropic.
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -526,6 +527,82 @@ TEST(Decoders, VideoJobFieldsAndProgressFlags) {
                    R"("output_tokens":5,"output_tokens_details":{"reasoning_tokens":3}}}})")
                 .usage->reasoning_tokens,
             3);
+}
+
+// ---- the warmup marker (AIPerf 0.11, #1040; docs/endpoints.md, Warmup requests)
+// ------------------
+
+nlohmann::ordered_json marked(EndpointType type, const std::vector<Turn>& history,
+                              const BodyOptions& o, bool expect_changed = true) {
+  auto b = make_endpoint(type)->build_body(history, o);
+  EXPECT_EQ(inferperf::endpoint::apply_warmup_marker(b, type), expect_changed);
+  return b;
+}
+
+TEST(WarmupMarker, ChatWithoutSystemMessageGetsOneFirst) {
+  auto o = opts();
+  o.user_context = "ctx";
+  const auto plain = make_endpoint(EndpointType::kChat)->build_body({turn("hi", 4)}, o);
+  const auto b = marked(EndpointType::kChat, {turn("hi", 4)}, o);
+  ASSERT_EQ(b["messages"].size(), plain["messages"].size() + 1);
+  EXPECT_EQ(b["messages"][0].dump(), R"({"role":"system","content":"warmup"})");
+  // Everything after the marker is the profiling body unchanged.
+  auto rest = b;
+  rest["messages"].erase(rest["messages"].begin());
+  EXPECT_EQ(rest.dump(), plain.dump());
+}
+
+TEST(WarmupMarker, ChatSystemStringIsPrefixed) {
+  auto o = opts();
+  o.system_message = "be brief";
+  const auto b = marked(EndpointType::kChat, {turn("hi")}, o);
+  ASSERT_EQ(b["messages"].size(), 2u);
+  EXPECT_EQ(b["messages"][0].dump(), R"({"role":"system","content":"warmup\nbe brief"})");
+  EXPECT_EQ(b["messages"][1]["content"], "hi");
+}
+
+TEST(WarmupMarker, ChatSystemContentPartsGetALeadingTextPart) {
+  Turn t;
+  t.messages = std::make_shared<const nlohmann::ordered_json>(nlohmann::ordered_json::array(
+      {{{"role", "system"}, {"content", {{{"type", "text"}, {"text", "rules"}}}}},
+       {{"role", "user"}, {"content", "q"}}}));
+  const auto b = marked(EndpointType::kChat, {t}, opts());
+  EXPECT_EQ(b["messages"].dump(),
+            R"([{"role":"system","content":[{"type":"text","text":"warmup"},)"
+            R"({"type":"text","text":"rules"}]},{"role":"user","content":"q"}])");
+}
+
+TEST(WarmupMarker, ChatEmbeddingsUsesTheChatRule) {
+  const auto b = marked(EndpointType::kChatEmbeddings, {turn("hi")}, opts());
+  EXPECT_EQ(b["messages"][0].dump(), R"({"role":"system","content":"warmup"})");
+}
+
+TEST(WarmupMarker, CompletionsPromptsArePrefixed) {
+  Turn t = turn("hello", 8);
+  t.more_texts = {"again"};
+  const auto b = marked(EndpointType::kCompletions, {t}, opts());
+  EXPECT_EQ(b["prompt"].dump(), R"(["warmup\nhello","warmup\nagain"])");
+  nlohmann::ordered_json single = {{"prompt", "p"}, {"model", "m"}};
+  EXPECT_TRUE(inferperf::endpoint::apply_warmup_marker(single, EndpointType::kCompletions));
+  EXPECT_EQ(single.dump(), R"({"prompt":"warmup\np","model":"m"})");
+}
+
+TEST(WarmupMarker, MessagesAndResponsesUseTheirSystemField) {
+  auto o = opts();
+  EXPECT_EQ(marked(EndpointType::kMessages, {turn("hi")}, o)["system"], "warmup");
+  EXPECT_EQ(marked(EndpointType::kResponses, {turn("hi")}, o)["instructions"], "warmup");
+  o.system_message = "sys";
+  EXPECT_EQ(marked(EndpointType::kMessages, {turn("hi")}, o)["system"], "warmup\nsys");
+  EXPECT_EQ(marked(EndpointType::kResponses, {turn("hi")}, o)["instructions"], "warmup\nsys");
+}
+
+TEST(WarmupMarker, OtherEndpointsAreLeftAlone) {
+  for (EndpointType type : {EndpointType::kEmbeddings, EndpointType::kNimRankings,
+                            EndpointType::kHuggingfaceGenerate, EndpointType::kImageGeneration}) {
+    const auto plain = make_endpoint(type)->build_body({turn("hi", 4)}, opts());
+    EXPECT_EQ(marked(type, {turn("hi", 4)}, opts(), false).dump(), plain.dump())
+        << endpoint_info(type).name;
+  }
 }
 
 }  // namespace

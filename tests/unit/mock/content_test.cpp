@@ -292,4 +292,30 @@ TEST(JsonEscape, SpecialCharacters) {
   EXPECT_EQ(json_escape(""), "");
 }
 
+// The client's warmup marker (AIPerf 0.11, #1040), counted on /metrics as
+// inferperf_mock_warmup_marked_total.
+TEST(ParseGenerationRequest, WarmupMarker) {
+  auto marked = [](std::string_view body, bool chat) {
+    GenerationRequest g;
+    EXPECT_FALSE(parse_generation_request(body, chat, g)) << body;
+    return g.warmup_marked;
+  };
+  EXPECT_TRUE(marked(R"({"messages":[{"role":"system","content":"warmup"},)"
+                     R"({"role":"user","content":"hi"}]})",
+                     true));
+  EXPECT_TRUE(marked(R"({"messages":[{"role":"system","content":"warmup\nsys"}]})", true));
+  EXPECT_TRUE(marked(R"({"messages":[{"role":"system","content":[{"type":"text","text":"warmup"},)"
+                     R"({"type":"text","text":"sys"}]}]})",
+                     true));
+  EXPECT_FALSE(marked(R"({"messages":[{"role":"system","content":"warmups"}]})", true));
+  EXPECT_FALSE(marked(R"({"messages":[{"role":"user","content":"warmup"}]})", true));
+  EXPECT_FALSE(marked(R"({"messages":[{"role":"system","content":"sys"},)"
+                      R"({"role":"system","content":"warmup"}]})",
+                      true));
+  EXPECT_TRUE(marked(R"({"prompt":"warmup\nhello"})", false));
+  EXPECT_TRUE(marked(R"({"prompt":["warmup\nhello","warmup\nx"]})", false));
+  EXPECT_FALSE(marked(R"({"prompt":["hello"]})", false));
+  EXPECT_FALSE(marked(R"({"prompt":"warmup"})", false));
+}
+
 }  // namespace

@@ -470,4 +470,34 @@ TEST(SerializeRequest, ExactBytes) {
   EXPECT_TRUE(r.ends_with("\r\nContent-Length: 0\r\n\r\n")) << r;
 }
 
+// Warmup bodies (AIPerf 0.11, #1040) are the profiling body plus the endpoint's warmup marker; the
+// default (profiling) build is what run_inputs prebuilds, byte for byte.
+TEST(BuildBodyText, WarmupBodyCarriesTheMarkerProfilingBodyDoesNot) {
+  auto endpoint = make_endpoint(EndpointType::kChat);
+  RequestPlan plan;
+  plan.endpoint = endpoint.get();
+  plan.body_options.model = "m";
+  plan.body_options.system_message = "shared";
+  inferperf::dataset::Conversation conv;
+  conv.session_id = "s";
+  inferperf::dataset::Turn t;
+  t.text = "hi";
+  const std::vector<inferperf::dataset::Turn> history = {t};
+  const std::string profiling = inferperf::worker::build_body_text(plan, conv, history);
+  EXPECT_EQ(profiling, inferperf::worker::build_body(plan, conv, history).dump());
+  EXPECT_EQ(profiling.find("warmup"), std::string::npos) << profiling;
+  const std::string warmup = inferperf::worker::build_body_text(plan, conv, history, true);
+  auto expected = nlohmann::json::parse(profiling);
+  expected["messages"][0]["content"] = "warmup\nshared";
+  EXPECT_EQ(nlohmann::json::parse(warmup), expected) << warmup;
+
+  auto completions = make_endpoint(EndpointType::kCompletions);
+  plan.endpoint = completions.get();
+  EXPECT_NE(inferperf::worker::build_body_text(plan, conv, history, true)
+                .find(R"("prompt":["warmup\nhi"])"),
+            std::string::npos);
+  EXPECT_EQ(inferperf::worker::build_body_text(plan, conv, history).find("warmup"),
+            std::string::npos);
+}
+
 }  // namespace
