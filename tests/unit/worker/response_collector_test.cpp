@@ -125,6 +125,43 @@ TEST(ResponseCollector, ToolCallDeltasBecomeTheAssistantMessage) {
   EXPECT_EQ(turn->messages, nullptr);
 }
 
+// AIPerf 0.11: the last chunk that carries usage gives every usage field; a field that chunk lacks
+// is absent even though an earlier chunk sent it.
+TEST(ResponseCollector, LastUsageChunkReplacesEarlierUsageWhole) {
+  Fixture f;
+  f.collector.on_headers(200, "OK", "text/event-stream", 90);
+  f.collector.on_body(
+      R"(data: {"object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"a"},"finish_reason":null}],"usage":{"prompt_tokens":10,"completion_tokens":1,"prompt_tokens_details":{"cached_tokens":8}}})"
+      "\n\n",
+      100, 0);
+  f.collector.on_body(
+      R"(data: {"object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"b"},"finish_reason":"stop"}],"usage":null})"
+      "\n\n"
+      R"(data: {"object":"chat.completion.chunk","choices":[],"usage":{"prompt_tokens":10,"completion_tokens":2,"total_tokens":12}})"
+      "\n\ndata: [DONE]\n\n",
+      200, 1);
+  f.collector.finish(300);
+  EXPECT_FALSE(f.record.error.has_value());
+  EXPECT_EQ(f.record.usage.prompt_tokens, 10);
+  EXPECT_EQ(f.record.usage.completion_tokens, 2);
+  EXPECT_EQ(f.record.usage.total_tokens, 12);
+  EXPECT_FALSE(f.record.usage.prompt_cache_read_tokens) << "the last usage object had none";
+}
+
+// Any 2xx is a success (AIPerf 0.7+): a 201 stream is decoded, not an error.
+TEST(ResponseCollector, AnyTwoHundredStatusIsASuccess) {
+  Fixture f;
+  f.collector.on_headers(201, "Created", "text/event-stream", 90);
+  f.collector.on_body(
+      R"(data: {"object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"hi"},"finish_reason":"stop"}]})"
+      "\n\ndata: [DONE]\n\n",
+      100, 0);
+  f.collector.finish(200);
+  EXPECT_FALSE(f.record.error.has_value());
+  ASSERT_EQ(f.record.content_events.size(), 1u);
+  EXPECT_EQ(f.record.content_events[0].content, "hi");
+}
+
 TEST(ResponseCollector, EventSplitAcrossReadsTakesTheCompletingRead) {
   Fixture f;
   f.collector.on_headers(200, "OK", "text/event-stream", 90);
