@@ -31,11 +31,11 @@ std::string_view to_string(ConsoleGroup g) {
   return "none";
 }
 
-// NOLINTNEXTLINE(readability-function-size): the metric table, one entry per metric.
-const std::vector<MetricInfo>& catalogue() {
-  // JSON order: AIPerf's declared top-level fields first, then the remaining tags in processing
-  // order; inferperf's own keys come after all of them.
-  static const std::vector<MetricInfo> kAll = {
+namespace {
+
+// AIPerf's declared top-level fields, in the order of its JSON export.
+std::vector<MetricInfo> aiperf_declared_fields() {
+  return {
       {"request_throughput", "Request Throughput", "requests/sec", 1, MetricKind::kDerived, 900,
        false, true, Visibility::kNormal, kGroupDefault},
       {"request_latency", "Request Latency", "ms", kMs, MetricKind::kRecord, 300, false, false,
@@ -92,7 +92,12 @@ const std::vector<MetricInfo>& catalogue() {
        false, Visibility::kNormal, kGroupNone},
       {"total_error_isl", "Total Error Input Sequence Length", "tokens", 1, MetricKind::kDerived, 0,
        true, false, Visibility::kNormal, kGroupNone},
-      // Remaining AIPerf tags, processing order.
+  };
+}
+
+// The remaining AIPerf tags, in processing order (after the declared fields in the JSON).
+std::vector<MetricInfo> aiperf_other_tags() {
+  return {
       {"time_to_first_output_token", "Time to First Output Token", "ms", kMs, MetricKind::kRecord,
        210, false, false, Visibility::kNormal, kGroupDefault},
       {"prefill_throughput_per_user", "Prefill Throughput Per User", "tokens/sec/user", 1,
@@ -212,7 +217,12 @@ const std::vector<MetricInfo>& catalogue() {
        1220, false, true, Visibility::kNormal, kGroupDefault},
       {"energy_per_user", "Energy per User", "joules/user", 1, MetricKind::kDerived, 1230, false,
        false, Visibility::kNormal, kGroupDefault},
-      // inferperf additions (after every AIPerf key).
+  };
+}
+
+// inferperf's additions, after every AIPerf key.
+std::vector<MetricInfo> inferperf_own_metrics() {
+  return {
       {"schedule_lag", "Schedule Lag", "ms", kMs, MetricKind::kRecord, 0, false, false,
        Visibility::kNormal, kGroupNone},
       {"effective_latency", "Effective Request Latency", "ms", kMs, MetricKind::kRecord, 0, false,
@@ -245,6 +255,20 @@ const std::vector<MetricInfo>& catalogue() {
       {"server_ttft_overhead", "TTFT Network + Client Overhead", "ms", kMs, MetricKind::kRecord,
        3040, false, false, Visibility::kServerTimings, kGroupNone},
   };
+}
+
+}  // namespace
+
+const std::vector<MetricInfo>& catalogue() {
+  // JSON order: AIPerf's declared top-level fields first, then the remaining tags in processing
+  // order; inferperf's own keys come after all of them. Built once and never changed, so
+  // pointers into it (MetricResult::info) stay valid.
+  static const std::vector<MetricInfo> kAll = [] {
+    std::vector<MetricInfo> all = aiperf_declared_fields();
+    for (const auto& part : {aiperf_other_tags(), inferperf_own_metrics()})
+      all.insert(all.end(), part.begin(), part.end());
+    return all;
+  }();
   return kAll;
 }
 

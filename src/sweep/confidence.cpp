@@ -10,8 +10,11 @@
 #include <set>
 
 #include "core/version.hpp"
+#include "report/export_parts.hpp"
 
 namespace inferperf::sweep {
+
+using report::csv_field;  // Python csv quoting, as every other CSV export
 
 namespace {
 
@@ -129,17 +132,6 @@ std::string csv_fixed(double v, int decimals) {
   return fmt::format("{:.{}f}", v, decimals);
 }
 
-// Python's csv module (QUOTE_MINIMAL): quoted when it holds a comma, a quote or a line break.
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + "\"";
-}
-
 // "confidence_level" -> "Confidence Level", as Python's key.replace("_", " ").title().
 std::string title_case(const std::string& key) {
   std::string out;
@@ -153,14 +145,6 @@ std::string title_case(const std::string& key) {
     start = !letter;
   }
   return out;
-}
-
-std::string python_float(double d) {
-  if (std::isnan(d)) return "nan";
-  if (std::isinf(d)) return d > 0 ? "inf" : "-inf";
-  std::string s = fmt::format("{}", d);
-  if (s.find_first_of(".e") == std::string::npos) s += ".0";
-  return s;
 }
 
 std::string python_quoted(const std::string& s) {
@@ -180,6 +164,14 @@ std::string python_quoted(const std::string& s) {
 }
 
 }  // namespace
+
+std::string python_float(double d) {
+  if (std::isnan(d)) return "nan";
+  if (std::isinf(d)) return d > 0 ? "inf" : "-inf";
+  std::string s = fmt::format("{}", d);
+  if (s.find_first_of(".e") == std::string::npos) s += ".0";
+  return s;
+}
 
 std::string python_str(const nlohmann::ordered_json& v) {
   if (v.is_null()) return "None";

@@ -70,5 +70,7 @@ std::string aggregate_csv(const Aggregate& aggregate);
 // A metadata value as Python's str() shows it (the CSV metadata rows): True/False, None,
 // ['a', 'b'], {'k': 1}, 0.95, 2.0.
 std::string python_str(const nlohmann::ordered_json& v);
+// A float as Python's str() writes it: 5 -> "5.0", 2.5 -> "2.5", inf -> "inf".
+std::string python_float(double d);
 
 }  // namespace inferperf::sweep

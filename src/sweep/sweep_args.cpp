@@ -14,6 +14,7 @@
 #include "config/enum_token.hpp"
 #include "config/numeric_ranges.hpp"
 #include "config/run_config.hpp"
+#include "sweep/confidence.hpp"
 
 namespace inferperf::sweep {
 
@@ -271,13 +272,6 @@ const OrchestrationFlag* orchestration_flag(const std::string& flag) {
   return nullptr;
 }
 
-// A float as Python's str() writes it (the variation folder names: `rate_5.0`).
-std::string python_float_text(double d) {
-  std::string t = fmt::format("{}", d);
-  if (t.find_first_of(".e") == std::string::npos) t += ".0";
-  return t;
-}
-
 // The values of one swept flag's comma list, each checked and made canonical; nullopt when any
 // is bad.
 std::optional<SweepParam> parse_sweep_list(const Sweepable& s, const std::string& flag,
@@ -294,7 +288,7 @@ std::optional<SweepParam> parse_sweep_list(const Sweepable& s, const std::string
       if (v && (*v > 0 || (s.zero_ok && *v == 0))) canonical = std::to_string(*v);
     } else {
       const auto v = parse_number(item);
-      if (v && (*v > 0 || (s.zero_ok && *v == 0))) canonical = python_float_text(*v);
+      if (v && (*v > 0 || (s.zero_ok && *v == 0))) canonical = python_float(*v);
     }
     if (!canonical) {
       errors.push_back(fmt::format("{}: '{}' in '{}' is not a {} {}", flag, item, list,
