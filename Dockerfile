@@ -20,7 +20,7 @@ RUN apt-get update \
       build-essential cmake ninja-build pkg-config \
       libboost1.81-dev libssl-dev \
       libsimdjson-dev nlohmann-json3-dev libcli11-dev libfmt-dev libspdlog-dev \
-      libpcre2-dev libutf8proc-dev libsentencepiece-dev \
+      libpcre2-dev libutf8proc-dev libsentencepiece-dev libyaml-cpp-dev \
       libncurses-dev \
       nodejs npm ca-certificates \
  && rm -rf /var/lib/apt/lists/*
@@ -43,7 +43,7 @@ ARG DEBIAN_FRONTEND=noninteractive
 RUN apt-get update \
  && apt-get install -y --no-install-recommends \
       libstdc++6 libgcc-s1 libssl3 libncurses6 libtinfo6 \
-      libpcre2-8-0 libutf8proc2 libsentencepiece0 \
+      libpcre2-8-0 libutf8proc2 libsentencepiece0 libyaml-cpp0.7 \
       libspdlog1.10 libfmt9 libsimdjson14 \
       ca-certificates \
       gnuplot-nox fonts-dejavu-core \

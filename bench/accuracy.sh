@@ -6,6 +6,10 @@
 # against the issue's targets (ITL error p99 <= 50 us, TTFT error p99 <= 200 us).
 # Usage: bench/accuracy.sh [CONCURRENCY (1000)] [REQUESTS (3000)]
 # PIN=1 puts the mock on core 1 and the client on core 0 (taskset), so they do not compete.
+# The issue's saturated case (issue 29: 1,000 streams, the client alone on one core, its loop
+# lagging the arrivals): PIN=1 bench/accuracy.sh 1000 3000. The compare prints how many reads
+# carried the kernel's receive time (plain TCP; records' kernel_stamped_reads) and the errors.
+# INFERPERF=path measures another build; BIN=dir/apps takes the mock and the compare from that tree.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 C="${1:-1000}"
@@ -16,7 +20,7 @@ OSL=50
 source bench/lib.sh
 MOCK_CPUS="" CLIENT_CPU=()
 if [[ "${PIN:-0}" == 1 ]]; then MOCK_CPUS=1 CLIENT_CPU=(taskset -c 0); fi
-COMPARE=build/release/bench/inferperf_accuracy_compare
+COMPARE=${BIN%/apps}/bench/inferperf_accuracy_compare
 [[ -x "$CLIENT" && -x "$MOCK" && -x "$COMPARE" ]] || bash scripts/build.sh release >/dev/null
 
 OUT=$(mktemp -d)

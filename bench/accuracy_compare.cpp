@@ -112,6 +112,7 @@ int main(int argc, char** argv) {
   }
   Dist event_err, ttft_err, itl_err, send_to_received;
   std::size_t records = 0, joined = 0, count_mismatch = 0, skipped = 0;
+  std::uint64_t reads = 0, kernel_reads = 0;  // over the joined records
   for (std::string line; std::getline(in, line);) {
     if (line.empty()) continue;
     ++records;
@@ -123,6 +124,8 @@ int main(int argc, char** argv) {
     const auto it = mock.find(j.value("x_request_id", ""));
     if (it == mock.end()) continue;
     ++joined;
+    reads += j.value("reads", 0u);
+    kernel_reads += j.value("kernel_stamped_reads", 0u);
     std::vector<std::int64_t> client;
     for (const auto& e : j.at("content_events")) client.push_back(e.at(0).get<std::int64_t>());
     const auto& writes = it->second.writes_ns;
@@ -156,6 +159,10 @@ int main(int argc, char** argv) {
     std::cerr << "nothing joined on x_request_id: was the mock started with --token-log?\n";
     return 2;
   }
+  // Which stamp the reads carried: the kernel's receive time (plain TCP) or the clock read after
+  // the read (TLS, Unix sockets, or a build without kernel stamps).
+  fmt::print("read stamps: kernel receive time on {} of {} reads ({:.1f} %)\n", kernel_reads, reads,
+             reads ? 100.0 * static_cast<double>(kernel_reads) / static_cast<double>(reads) : 0.0);
   print_row("per-event arrival error", event_err);
   print_row("TTFT error", ttft_err);
   print_row("ITL error", itl_err);

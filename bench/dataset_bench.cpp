@@ -69,8 +69,10 @@ int main(int argc, char** argv) {
   plan.dataset = &loaded->dataset;
   fs::create_directories(argv[2]);
   t0 = std::chrono::steady_clock::now();
-  auto written =
-      app::write_run_inputs(fs::path(argv[2]) / artifacts::kInputsFileName, loaded->dataset, plan);
+  app::prebuild_first_bodies(loaded->dataset, plan);
+  app::InputsJsonWriter writer(fs::path(argv[2]) / artifacts::kInputsFileName, loaded->dataset,
+                               plan, /*reserved=*/false, /*background=*/false);
+  auto written = writer.finish();
   if (!written) {
     std::cerr << written.error().describe() << "\n";
     return 1;

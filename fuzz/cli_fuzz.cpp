@@ -8,6 +8,8 @@
 // command line says why, and a numeric value outside its range is always refused by name.
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -86,8 +88,13 @@ std::vector<std::string> mixed_args(inferperf::fuzz::FuzzInput& in, std::vector<
   return args;
 }
 
-// A numeric value is refused by name exactly when it is outside its range.
+// A numeric value is refused by name exactly when it is outside its range. A configuration file
+// (-f/--config) is read first, and a file that cannot be used ends the parse with its own error
+// before the typed values are looked at; the exit code is still 2.
 void check_numeric_choices(const CliOutcome& outcome, const std::vector<Chosen>& chosen) {
+  for (const auto& c : chosen) {
+    if ((c.spelled == "-f" || c.spelled == "--config") && outcome.exit_code == 2) return;
+  }
   for (const auto& c : chosen) {
     if (!c.range) continue;
     const auto check = inferperf::config::check_numeric_value(*c.range, c.spelled, c.value);
@@ -124,6 +131,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     FUZZ_CHECK(outcome.exit_code == 0 || !outcome.message.empty());
   } else {
     FUZZ_CHECK(outcome.exit_code == 0);
+  }
+  if (std::getenv("INFERPERF_FUZZ_DEBUG")) {
+    for (const auto& a : args) std::fprintf(stderr, "[%s] ", a.c_str());
+    std::fprintf(stderr, "\n%s\n", outcome.message.c_str());
   }
   check_numeric_choices(outcome, chosen);
   (void)inferperf::config::build_cli_command(args);

@@ -76,6 +76,36 @@ trap 'rm -f "$GENERATED"' EXIT
   "$INFERPERF" probe --help
   echo '```'
   echo
+  echo "## inferperf synthesize"
+  echo
+  echo "Writes a synthetic agentic-code workload (AIPerf 0.11's \`synthesize\`) as a mooncake_trace JSONL"
+  echo "and its manifest in a new run folder ([synthesize.md](synthesize.md)). Exit codes: 0; 2 a bad"
+  echo "command line or \`--config\` (the key path is named); 1 the files could not be written."
+  echo
+  echo '```text'
+  "$INFERPERF" synthesize --help
+  echo '```'
+  echo
+  echo "## inferperf validate"
+  echo
+  echo "Checks a mooncake trace line by line, every problem with its line and field"
+  echo "([synthesize.md](synthesize.md#inferperf-validate)). Exit codes: 0 valid, 1 problems found, 2 a bad"
+  echo "command line or a file that cannot be read."
+  echo
+  echo '```text'
+  "$INFERPERF" validate --help
+  echo '```'
+  echo
+  echo "## inferperf plugins, service, speed-bench-report"
+  echo
+  echo "\`plugins\` lists the built-in types by AIPerf plugin category, read from profile's own option"
+  echo "choices. \`service\` (AIPerf's internal processes) and \`speed-bench-report\` (SPEED-Bench runs)"
+  echo "exit 2 with what to use instead ([synthesize.md](synthesize.md#plugins-service-speed-bench-report))."
+  echo
+  echo '```text'
+  "$INFERPERF" plugins --help
+  echo '```'
+  echo
   echo "## inferperf-mock-server"
   echo
   echo '```text'

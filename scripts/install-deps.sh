@@ -9,6 +9,7 @@ PACKAGES=(
   libsimdjson-dev nlohmann-json3-dev libcli11-dev libfmt-dev libspdlog-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libpcre2-dev libutf8proc-dev libsentencepiece-dev sentencepiece
+  libyaml-cpp-dev  # profile -f / inferperf config: YAML configuration files
   clang-format openssl time
   libncurses-dev tmux  # the live dashboard (ncurses); its integration test drives it in tmux
   wrk  # bench/wrk_compare.sh: the HTTP load generator the client's request rate is compared with

@@ -26,18 +26,22 @@ bash scripts/build.sh asan-ubsan
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --preset asan-ubsan -L sanitizer --timeout 600 -j 2
 
-# ThreadSanitizer on the threaded core (the CI budget, docs/decisions.md): the issuer, scheduler and precise
-# waiter, the record and telemetry collectors, the workers' response path, and the end-to-end runs
-# that drive them all together (streaming, faults and signals, load modes, every endpoint type,
-# preflight, TLS and Unix sockets, GPU telemetry, subagent traces, the live views: LiveStats fed
-# and read concurrently, the dashboard's UI thread in tmux). Single-threaded parsers,
-# loaders and tokenizers run under ASan+UBSan above.
-TSAN_TESTS='^(IssuerLoop|PreciseWaiter|Scheduler[A-Za-z]*|Collector|CollectorUrls|ResponseCollector'
-TSAN_TESTS+='|ResponseCollectorRaw|ProfileStreaming|ProfileErrors|Faults/ProfileFaults|LoadModes'
+# ThreadSanitizer on the threaded core (the CI budget, docs/decisions.md): the issuer, scheduler and
+# precise waiter, credits held ahead on the workers, the record and telemetry collectors, the
+# records read back a thread ahead, the inputs.json writer beside the run, the workers' response
+# path (the plain-socket read operation), and the end-to-end runs that drive them all together
+# (streaming, faults and signals, load modes, every endpoint type, preflight, TLS and Unix
+# sockets, GPU telemetry, subagent traces, the live views: LiveStats fed and read concurrently, the
+# dashboard's UI thread in tmux). Single-threaded parsers, loaders and tokenizers run under ASan+UBSan above.
+TSAN_TESTS='^(IssuerLoop|PreciseWaiter|HandAhead|HeldCredits|InterruptHandAhead|Scheduler[A-Za-z]*'
+TSAN_TESTS+='|Collector|CollectorUrls|ResponseCollector|ResponseCollectorRaw|ProfileStreaming'
+TSAN_TESTS+='|ProfileErrors|Faults/ProfileFaults|LoadModes|CollectorStreaming|RecordReader'
+TSAN_TESTS+='|PlainRead|InputsJsonBesideRun'
 TSAN_TESTS+='|Types/Endpoints|Endpoints|Preflight|Tls|Transport|GpuTelemetry|ServerMetrics|WekaTrace'
 TSAN_TESTS+='|ProfileDuration|StreamStalls|Reliability|Interruption|Durability|LiveStats|Ui)\.'
 # Only the binaries those tests live in (and the apps they run) are built under TSan.
-TSAN_TARGETS=(test_timing test_telemetry test_worker test_metrics test_integration_profile
+TSAN_TARGETS=(test_timing test_telemetry test_worker test_metrics test_records test_artifacts
+  test_transport test_integration_profile
   test_integration_endpoints test_integration_transport test_integration_reliability test_ui
   test_integration_ui)
 cmake --preset tsan >/dev/null

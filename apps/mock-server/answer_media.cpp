@@ -79,7 +79,10 @@ asio::awaitable<bool> answer_video_create(Exchange& x) {
   const Fault fault = request_fault(x);
   if (auto done = co_await fault_gate(x, fault, start)) co_return *done;
   VideoRequest r;
-  if (const auto err = parse_media(x.req.body(), r, parse_video_request))
+  const auto content_type = header(x.req, "Content-Type").value_or("");
+  if (const auto err = parse_media(x.req.body(), r, [&](std::string_view b, VideoRequest& v) {
+        return parse_video_request(b, v, content_type);
+      }))
     co_return co_await fail_status(x, err->status, err->body);
   const Timing tm = timing_from(x.server.options, start);
   if (fault.kind == "video-fail") x.server.counters.errors_injected.fetch_add(1);

@@ -27,6 +27,7 @@ enum class Route {
   kVideos,
   kResponses,
   kMessages,
+  kImageEdits,
 };
 
 // The route of a POST to `path`, or Route::kNone.
@@ -52,5 +53,8 @@ boost::asio::awaitable<bool> answer_fixed(Exchange& x, Route route);
 // /v1/images/generations and POST /v1/videos (answer_media.cpp).
 boost::asio::awaitable<bool> answer_images(Exchange& x);
 boost::asio::awaitable<bool> answer_video_create(Exchange& x);
+// POST /v1/images/edits, and the /metrics lines of the media counters (answer_image_edit.cpp).
+boost::asio::awaitable<bool> answer_image_edit(Exchange& x);
+std::string media_counters_page(const MockCounters& c);
 
 }  // namespace inferperf::mock::detail

@@ -10,6 +10,7 @@
 #include <sstream>
 #include <string_view>
 
+#include "answers.hpp"
 #include "content.hpp"
 #include "http_text.hpp"
 #include "metric_pages.hpp"
@@ -28,7 +29,7 @@ constexpr std::string_view kRouteList =
     R"("/dynamo_component/decode/metrics","/dcgm{N}/metrics","/v1/embeddings","/v1/ranking",)"
     R"("/rerank","/v2/rerank","/v1/infer","/v1/image/infer","/generate","/generate_stream",)"
     R"("/rag/api/prompt","/v1/images/generations","/v1/videos","/v1/videos/{id}",)"
-    R"("/v1/videos/{id}/content","/v1/responses","/v1/messages"]})";
+    R"("/v1/videos/{id}/content","/v1/responses","/v1/messages","/v1/images/edits"]})";
 
 constexpr std::string_view kPromText = "text/plain; version=0.0.4; charset=utf-8";
 
@@ -76,6 +77,7 @@ std::string video_job(ServerState& server, const std::string& path, bool keep) {
         return plain_response(409, "application/json", e.body, keep);
       }
       case VideoJobs::ContentState::kReady:
+        server.counters.video_downloads.fetch_add(1);
         return plain_response(200, "video/mp4", video_mp4_bytes(), keep);
     }
   }
@@ -149,7 +151,7 @@ std::string metrics_text(ServerState& server) {
       c.requests.load(), c.in_flight.load(), c.max_in_flight.load(), c.errors_injected.load(),
       c.output_tokens.load(), c.connections.load(), c.connections_total.load(),
       c.warmup_marked.load());
-  return text + mock_histograms_page(server.served.snapshot());
+  return text + media_counters_page(c) + mock_histograms_page(server.served.snapshot());
 }
 
 // Hub emulation: /ORG/NAME/resolve/REV/FILE -> HUB_DIR/ORG/NAME/FILE.

@@ -170,6 +170,18 @@ void add_timing_options(CLI::App& app, mock::MockOptions& o) {
 void add_route_access_options(CLI::App& app, mock::MockOptions& o) {
   app.add_flag("--disable-models-endpoint", o.disable_models_endpoint, "GET /v1/models answers 404")
       ->envname("MOCK_SERVER_DISABLE_MODELS_ENDPOINT");
+  // A server still loading its model, for the client's readiness wait (--wait-for-model-*).
+  app.add_option_function<double>(
+         "--ready-after",
+         [&o](const double& s) {
+           o.models_ready_delay_s = s;
+           o.inference_ready_delay_s = s;
+         },
+         "Not ready for this many seconds after start: inference routes and GET /v1/models "
+         "answer 503 (sets both --models-ready-delay-seconds and "
+         "--inference-ready-delay-seconds)")
+      ->check(CLI::NonNegativeNumber)
+      ->envname("MOCK_SERVER_READY_AFTER");
   app.add_option("--api-key", o.api_key,
                  "Require this key on inference routes, /v1/models and /v1/videos (else 401)")
       ->envname("MOCK_SERVER_API_KEY");

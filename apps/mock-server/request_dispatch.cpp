@@ -32,6 +32,7 @@ Route post_route(std::string_view path) {
       {"/generate_stream", Route::kTgiStream},
       {"/rag/api/prompt", Route::kRag},
       {"/v1/images/generations", Route::kImages},
+      {"/v1/images/edits", Route::kImageEdits},
       {"/v1/videos", Route::kVideos},
       {"/v1/responses", Route::kResponses},
       {"/v1/messages", Route::kMessages},
@@ -66,6 +67,8 @@ asio::awaitable<bool> serve_inference(Exchange& x, Route route) {
       co_return co_await answer_images(x);
     case Route::kVideos:
       co_return co_await answer_video_create(x);
+    case Route::kImageEdits:
+      co_return co_await answer_image_edit(x);
     default:
       co_return co_await answer_generation(x, route);
   }

@@ -116,6 +116,17 @@ std::string image_partial_event(const ImageRequest& r, int index, std::int64_t c
 std::string image_completed_event(const ImageRequest& r, std::int64_t created,
                                   std::int64_t prompt_tokens);
 
+// POST /v1/images/edits (OpenAI images edit API): multipart/form-data with `prompt`, the picture
+// as one or more `image` / `image[]` file parts (PNG, JPEG, WebP, GIF or BMP bytes) or an http(s)
+// `url` field, and the image generation fields. `images` counts the file parts received.
+struct ImageEditRequest {
+  ImageRequest image;
+  int images = 0;
+  bool url = false;
+};
+std::optional<RouteError> parse_image_edit_request(std::string_view content_type,
+                                                   std::string_view body, ImageEditRequest& out);
+
 // ---- Video jobs (routes_video.cpp) ----
 
 struct VideoRequest {
@@ -124,7 +135,10 @@ struct VideoRequest {
   std::string size = "720x1280";
   std::string quality = "standard";
 };
-std::optional<RouteError> parse_video_request(std::string_view body, VideoRequest& out);
+// A JSON body, or with a multipart/form-data `content_type` its form fields (AIPerf 0.11 sends
+// video jobs as forms).
+std::optional<RouteError> parse_video_request(std::string_view body, VideoRequest& out,
+                                              std::string_view content_type = {});
 // The bytes GET /v1/videos/{id}/content serves: a minimal MP4 'ftyp' box.
 std::string video_mp4_bytes();
 

@@ -4,6 +4,7 @@
 
 #include <array>
 
+#include "multipart_form.hpp"
 #include "routes.hpp"
 
 namespace inferperf::mock {
@@ -136,6 +137,60 @@ std::optional<RouteError> parse_image_request(std::string_view body, ImageReques
       rf != j.end() && !rf->is_null() && (!rf->is_string() || *rf != "b64_json"))
     return route_error(422, "only response_format b64_json is supported");
   return std::nullopt;
+}
+
+namespace {
+
+// The picture formats an edit accepts, by their first bytes.
+bool image_edit_bytes_ok(std::string_view b) {
+  return b.starts_with("\x89PNG\r\n\x1a\n") || b.starts_with("\xff\xd8\xff") ||
+         b.starts_with("GIF87a") || b.starts_with("GIF89a") ||
+         (b.starts_with("RIFF") && b.substr(8, 4) == "WEBP") || b.starts_with("BM");
+}
+
+// The form's text fields as the JSON object the generation parser reads ("n" as a number).
+std::optional<RouteError> image_edit_fields(const std::vector<FormPart>& parts, json& fields,
+                                            ImageEditRequest& out) {
+  for (const auto& p : parts) {
+    if (p.name == "image" || p.name == "image[]") {
+      if (!p.filename) return route_error(422, "'image' must be a file upload");
+      if (!image_edit_bytes_ok(p.data))
+        return route_error(400, "'image' is not a PNG, JPEG, WebP, GIF or BMP file");
+      ++out.images;
+    } else if (p.name == "mask") {
+      if (!p.filename || !image_edit_bytes_ok(p.data))
+        return route_error(400, "'mask' must be an image file");
+    } else if (p.name == "url") {
+      if (!p.data.starts_with("http://") && !p.data.starts_with("https://"))
+        return route_error(422, "'url' must be an http(s) URL");
+      out.url = true;
+    } else if (p.filename) {
+      return route_error(422, fmt::format("unexpected file field '{}'", p.name));
+    } else if (p.name == "n" || p.name == "partial_images") {
+      const auto v = json::parse(p.data, nullptr, false);
+      if (v.is_discarded() || !v.is_number_integer())
+        return route_error(422, fmt::format("'{}' must be an integer", p.name));
+      fields[p.name] = v;
+    } else if (p.name != "stream") {
+      fields[p.name] = p.data;
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<RouteError> parse_image_edit_request(std::string_view content_type,
+                                                   std::string_view body, ImageEditRequest& out) {
+  if (!is_multipart_form(content_type))
+    return route_error(400, "image edits take a multipart/form-data body");
+  std::vector<FormPart> parts;
+  if (auto e = parse_multipart_form(content_type, body, parts))
+    return route_error(400, "malformed multipart body: " + *e);
+  json fields = json::object();
+  if (auto e = image_edit_fields(parts, fields, out)) return e;
+  if (out.images == 0 && !out.url) return route_error(422, "'image' is required");
+  return parse_image_request(fields.dump(), out.image);
 }
 
 std::int64_t image_output_tokens(const ImageRequest& r) {

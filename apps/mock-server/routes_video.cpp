@@ -5,12 +5,26 @@
 #include <algorithm>
 #include <cmath>
 
+#include "multipart_form.hpp"
 #include "routes.hpp"
 
 namespace inferperf::mock {
 
-std::optional<RouteError> parse_video_request(std::string_view body, VideoRequest& out) {
-  const auto j = nlohmann::json::parse(body, nullptr, false);
+std::optional<RouteError> parse_video_request(std::string_view body, VideoRequest& out,
+                                              std::string_view content_type) {
+  nlohmann::json j;
+  if (is_multipart_form(content_type)) {
+    // A form: every field is text; a file part (an input reference) is not read.
+    std::vector<FormPart> parts;
+    if (auto e = parse_multipart_form(content_type, body, parts))
+      return route_error(400, "malformed multipart body: " + *e);
+    j = nlohmann::json::object();
+    for (const auto& p : parts) {
+      if (!p.filename) j[p.name] = p.data;
+    }
+  } else {
+    j = nlohmann::json::parse(body, nullptr, false);
+  }
   if (j.is_discarded() || !j.is_object())
     return route_error(400, "request body is not a JSON object");
   const auto p = j.find("prompt");

@@ -30,6 +30,10 @@ struct MockCounters {
   std::atomic<std::int64_t> connections_total{0};
   // Chat/completions requests carrying the client's warmup marker (GenerationRequest).
   std::atomic<std::int64_t> warmup_marked{0};
+  // POST /v1/images/edits answered, the image files they uploaded, videos downloaded.
+  std::atomic<std::int64_t> image_edits{0};
+  std::atomic<std::int64_t> image_edit_files{0};
+  std::atomic<std::int64_t> video_downloads{0};
 };
 
 class ServerState {

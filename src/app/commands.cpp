@@ -5,15 +5,19 @@
 
 #include "app/analyze/analyze.hpp"
 #include "app/analyze/analyze_trace.hpp"
+#include "app/config_command/config_command.hpp"
 #include "app/exit_codes.hpp"
 #include "app/last_resort.hpp"
 #include "app/merge/merge.hpp"
+#include "app/plugins/plugins_command.hpp"
 #include "app/probe/probe_command.hpp"
 #include "app/profile/profile_command.hpp"
 #include "app/profile/runner.hpp"
 #include "app/results.hpp"
 #include "app/subcommand_words.hpp"
+#include "app/synthesize/synthesize_command.hpp"
 #include "app/tokenize/tokenize_command.hpp"
+#include "app/validate/validate_command.hpp"
 #include "config/cli.hpp"
 #include "plot/plot.hpp"
 #include "plot/plot_cli.hpp"
@@ -48,6 +52,18 @@ constexpr Command kCommands[] = {
      &parse_words_and_run<&parse_probe_command, &run_probe>},
     {config::kAnalyzeTraceSummary.name, config::kAnalyzeTraceSummary.summary, "analyzing the trace",
      &run_parsed_by_config},
+    {"synthesize", "Write a synthetic agentic-code workload as a mooncake_trace dataset",
+     "synthesizing", &parse_words_and_run<&parse_synthesize_command, &run_synthesize>},
+    {"validate", "Check a mooncake trace file line by line, every problem with line and field",
+     "validating", &parse_words_and_run<&parse_validate_command, &run_validate>},
+    {"plugins", "List the built-in types (endpoints, dataset types, ...) by AIPerf plugin category",
+     "listing", &run_plugins_command},
+    {"service", "AIPerf's internal service processes: inferperf has none (says what to use)",
+     "starting", &run_service_command},
+    {"speed-bench-report", "AIPerf's SPEED-Bench report: not supported (says why)", "reporting",
+     &run_speed_bench_report_command},
+    {"config", "YAML configuration files: init (templates), expand (sweep variations), validate",
+     "reading the configuration", &run_config_command},
 };
 
 // analyze, analyze-trace and words that name no command go through config's parser (which shares

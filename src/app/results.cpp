@@ -18,6 +18,7 @@
 #include "report/console_table.hpp"
 #include "report/exporters.hpp"
 #include "report/gpu_energy.hpp"
+#include "report/network_latency.hpp"
 #include "report/telemetry_exports.hpp"
 
 namespace inferperf::app {
@@ -75,15 +76,13 @@ metrics::MetricOptions metric_options_for(const config::RunConfig& c, bool clien
   return mo;
 }
 
-static health::Assessment assess_client(const std::vector<records::RequestRecord>& records,
-                                        const metrics::BenchmarkResult& result,
-                                        const std::optional<health::ClientLoad>& load) {
+namespace {
+
+health::Assessment assess_client(const metrics::BenchmarkResult& result,
+                                 const std::optional<health::ClientLoad>& load) {
   health::WorkDone work;
-  for (const auto& r : records) {
-    if (r.phase != records::Phase::kProfiling) continue;
-    ++work.requests;
-    work.events += r.events;
-  }
+  work.requests = result.profiling_requests;
+  work.events = result.profiling_events;
   if (const auto* lag = result.find("schedule_lag"); lag && lag->stats.count > 0) {
     work.schedule_lag_p50_ms = lag->stats.percentile(50);
     work.schedule_lag_p99_ms = lag->stats.percentile(99);
@@ -91,17 +90,70 @@ static health::Assessment assess_client(const std::vector<records::RequestRecord
   return health::assess(load, work);
 }
 
+}  // namespace
+
+struct ReportPass::State {
+  State(const artifacts::ExportSettings& s, const report::ReportContext& c)
+      : settings(s), ctx(c), acc(s.metric_options) {}
+  artifacts::ExportSettings settings;
+  report::ReportContext ctx;
+  metrics::MetricsAccumulator acc;
+  std::optional<metrics::TimesliceAccumulator> slices;
+  std::optional<report::WorkloadTally> tally;  // refers to ctx.workload_plan
+  std::optional<report::AtomicFile> records_file, raw_file;
+  const metrics::MetricInfo* good = nullptr;
+  std::string line;
+};
+
+ReportPass::ReportPass(const artifacts::ExportSettings& settings, const report::ReportContext& ctx,
+                       std::size_t expected_records)
+    : s_(std::make_unique<State>(settings, ctx)) {
+  State& s = *s_;
+  s.acc.reserve(expected_records);
+  if (s.ctx.network_rtt_ns) s.acc.keep_base_values(metrics::network_sources());
+  if (settings.slice_duration_s)
+    s.slices.emplace(*settings.slice_duration_s, s.ctx.anchor, settings.metric_options);
+  if (s.ctx.workload_plan) s.tally.emplace(*s.ctx.workload_plan);
+  // With --goodput, every valid record says whether it met every objective (AIPerf 0.11: 0/1).
+  s.good = report::goodput_metric(!settings.metric_options.goodput.empty());
+  const artifacts::ExportNames names = artifacts::export_names(settings.export_prefix);
+  if (settings.export_level != config::ExportLevel::kSummary)
+    s.records_file.emplace(s.ctx.artifact_dir / names.records_jsonl);
+  if (settings.export_level == config::ExportLevel::kRaw)
+    s.raw_file.emplace(s.ctx.artifact_dir / names.raw_jsonl);
+}
+
+ReportPass::~ReportPass() = default;
+
+void ReportPass::add(const records::RequestRecord& r) {
+  State& s = *s_;
+  if (s.tally) s.tally->add(r);
+  if (s.slices) s.slices->add(r);
+  const metrics::RecordValues* rv = s.acc.add(r);
+  if (!rv) return;
+  if (s.records_file && s.records_file->is_open() &&
+      report::records_jsonl_line(*rv, s.good, s.ctx, s.line))
+    s.records_file->stream().write(s.line.data(), static_cast<std::streamsize>(s.line.size()));
+  if (s.raw_file && s.raw_file->is_open() && r.raw)
+    s.raw_file->stream() << report::raw_jsonl_line(r, s.ctx) << '\n';
+}
+
 int report_results(const std::vector<records::RequestRecord>& records,
-                   const artifacts::ExportSettings& settings,
-                   const report::ReportContext& run_ctx) {
-  metrics::BenchmarkResult result = metrics::compute_metrics(records, settings.metric_options);
-  report::ReportContext ctx = run_ctx;
+                   const artifacts::ExportSettings& settings, const report::ReportContext& ctx) {
+  ReportPass pass(settings, ctx, records.size());
+  for (const auto& r : records) pass.add(r);
+  return pass.finish();
+}
+
+int ReportPass::finish() {
+  State& s = *s_;
+  const artifacts::ExportSettings& settings = s.settings;
+  metrics::BenchmarkResult result = s.acc.finish();
+  report::ReportContext& ctx = s.ctx;
   report::add_gpu_energy_metrics(result, ctx);
-  const health::Assessment health = assess_client(records, result, ctx.client_load);
-  if (ctx.workload_plan) {
-    ctx.workload_integrity =
-        report::workload_integrity_json(records, *ctx.workload_plan, ctx.was_cancelled);
-  }
+  for (const auto& w : report::add_network_adjusted_metrics(result, ctx)) spdlog::warn("{}", w);
+  const health::Assessment health = assess_client(result, ctx.client_load);
+  if (s.tally) ctx.workload_integrity = s.tally->json(ctx.was_cancelled);
   ctx.client_health = health.block;
   for (const auto& w : health.warnings) {
     spdlog::warn("client saturated: {}; the numbers may measure inferperf, not the server", w);
@@ -177,28 +229,16 @@ int report_results(const std::vector<records::RequestRecord>& records,
         report::summary_csv(result) + report::gpu_telemetry_csv(ctx.telemetry_data), "CSV Export");
   write(dir / names.summary_json,
         report::summary_json(result, ctx).dump(2, ' ', false, kReplaceInvalidUtf8), "JSON Export");
-  if (settings.slice_duration_s) {
-    const auto slices = metrics::compute_timeslices(records, *settings.slice_duration_s, ctx.anchor,
-                                                    settings.metric_options);
+  if (s.slices) {
+    const auto slices = s.slices->finish();
     write(dir / names.timeslices_csv, report::timeslices_csv(slices), "Timeslice CSV Export");
     write(dir / names.timeslices_json,
           report::timeslices_json(slices, ctx).dump(2, ' ', false, kReplaceInvalidUtf8),
           "Timeslice JSON Export");
   }
-  if (settings.export_level != config::ExportLevel::kSummary) {
-    const fs::path p = dir / names.records_jsonl;
-    written(p,
-            report::write_atomically(
-                p, [&](std::ostream& out) { report::write_records_jsonl(result, ctx, out); }),
-            "Records Export");
-  }
-  if (settings.export_level == config::ExportLevel::kRaw) {
-    const fs::path p = dir / names.raw_jsonl;
-    written(p,
-            report::write_atomically(
-                p, [&](std::ostream& out) { report::write_raw_jsonl(result, ctx, out); }),
-            "Raw Export");
-  }
+  if (s.records_file)
+    written(dir / names.records_jsonl, s.records_file->commit(), "Records Export");
+  if (s.raw_file) written(dir / names.raw_jsonl, s.raw_file->commit(), "Raw Export");
   std::cout << "Raw Records: " << (dir / artifacts::kRecordsFileName).string() << "\n";
   std::cout << "Log File: " << (dir / artifacts::kLogsFolderName / artifacts::kLogFileName).string()
             << "\n";

@@ -2,6 +2,7 @@
 // export file. Shared by `profile` (records in memory) and `analyze` (records read back).
 #pragma once
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -22,9 +23,29 @@ metrics::MetricOptions metric_options_for(const config::RunConfig& c, bool clien
 // syntax was checked with the command line, the tags are checked here before anything is sent.
 std::string goodput_problem(const config::RunConfig& c);
 
-// Computes the metrics, prints the console report and writes the export files into
-// ctx.artifact_dir. Returns the exit code: 0, 1 (no valid record or an export failed) or 130
-// (ctx.was_cancelled).
+// The analysis as one pass over the records, in the order they finished: add() folds each record
+// into the metric columns (metrics::MetricsAccumulator), the timeslices and the workload tally and
+// streams its profile_export.jsonl (and raw) line to a temporary file; finish() computes the
+// statistics, prints the console report and writes every export into ctx.artifact_dir. No record
+// is kept, so memory grows by a few bytes per record whatever the run's length.
+class ReportPass {
+ public:
+  // `expected_records` (0: unknown) sizes the metric columns up front.
+  ReportPass(const artifacts::ExportSettings& settings, const report::ReportContext& ctx,
+             std::size_t expected_records = 0);
+  ~ReportPass();
+  ReportPass(const ReportPass&) = delete;
+  ReportPass& operator=(const ReportPass&) = delete;
+  void add(const records::RequestRecord& r);
+  // The exit code: 0, 1 (no valid record or an export failed) or 130 (ctx.was_cancelled).
+  int finish();
+
+ private:
+  struct State;
+  std::unique_ptr<State> s_;
+};
+
+// A ReportPass over `records`.
 int report_results(const std::vector<records::RequestRecord>& records,
                    const artifacts::ExportSettings& settings, const report::ReportContext& ctx);
 

@@ -87,89 +87,111 @@ core::Result<LoadedTokenizer> load_run_tokenizer(const config::RunConfig& c) {
                          resolved->file.string()};
 }
 
+ClientTokenCounter::ClientTokenCounter(const tokenizer::Tokenizer& tok, const dataset::Dataset& ds)
+    : tok_(tok), ds_(ds) {
+  for (const auto& conv : ds.conversations) by_id_.emplace(conv.session_id, &conv);
+}
+
+void ClientTokenCounter::remember_reply(const records::RequestRecord& r) {
+  // A later turn's request carries the session's earlier replies: the records of the same session
+  // (X-Correlation-ID) and earlier turns hold them. Only multi-turn sessions need them.
+  if (r.error || r.content_events.empty()) return;
+  const auto it = by_id_.find(r.conversation_id);
+  if (it == by_id_.end() || it->second->turns.size() < 2) return;
+  if (static_cast<std::size_t>(r.turn_index) + 1 >= it->second->turns.size()) return;
+  std::string content;
+  for (const auto& e : r.content_events) content += e.content;
+  if (!content.empty()) replies_[r.x_correlation_id][r.turn_index] = std::move(content);
+}
+
+void ClientTokenCounter::count_in_order(records::RequestRecord& r) {
+  count(r);
+  remember_reply(r);
+  // A session's last turn is counted: its replies are needed no more, so memory holds the
+  // sessions in progress, not every reply of the run.
+  const auto it = by_id_.find(r.conversation_id);
+  if (it != by_id_.end() && static_cast<std::size_t>(r.turn_index) + 1 >= it->second->turns.size())
+    replies_.erase(r.x_correlation_id);
+}
+
+std::string ClientTokenCounter::input_text(const records::RequestRecord& r,
+                                           const dataset::Conversation& conv,
+                                           std::int64_t& known) const {
+  const auto& turns = conv.turns;
+  const auto session = replies_.find(r.x_correlation_id);
+  std::string input;
+  auto add = [&input](const std::string& t) {
+    if (t.empty()) return;
+    if (!input.empty()) input.push_back(' ');
+    input += t;
+  };
+  auto add_turn = [&](const dataset::Turn& t) {
+    if (t.synthesized || !t.segments.empty()) {
+      known += t.known_input_tokens();  // synthesized prompts are exact by construction
+      return;
+    }
+    if (t.payload || t.messages) {
+      add(request_text(t.payload ? *t.payload : nlohmann::ordered_json{{"messages", *t.messages}}));
+      return;
+    }
+    add(t.text);
+    for (const auto& more : t.more_texts) add(more);
+  };
+  const auto turn = static_cast<std::size_t>(r.turn_index);
+  if (conv.context_mode == dataset::ContextMode::kMessageArrayWithResponses) {
+    if (turn < turns.size()) add_turn(turns[turn]);
+  } else if (conv.context_mode == dataset::ContextMode::kDeltasWithResponses) {
+    // The file's messages since the last turn that re-sent the whole context; no replies.
+    std::size_t from = 0;
+    for (std::size_t k = 0; k <= turn && k < turns.size(); ++k)
+      if (turns[k].reset_context) from = k;
+    add(ds_.system_message);
+    add(conv.user_context);
+    for (std::size_t k = from; k <= turn && k < turns.size(); ++k) add_turn(turns[k]);
+  } else {
+    add(ds_.system_message);
+    add(conv.user_context);
+    for (std::size_t k = 0; k <= turn && k < turns.size(); ++k) {
+      add_turn(turns[k]);
+      if (k < turn && session != replies_.end()) {
+        if (auto reply = session->second.find(static_cast<int>(k)); reply != session->second.end())
+          add(reply->second);
+      }
+    }
+  }
+  return input;
+}
+
+void ClientTokenCounter::count(records::RequestRecord& r) const {
+  if (auto it = by_id_.find(r.conversation_id); it != by_id_.end()) {
+    std::int64_t known = 0;
+    const std::string input = input_text(r, *it->second, known);
+    r.client_tokens.input = static_cast<std::int64_t>(tok_.count(input)) + known;
+  }
+  if (r.content_events.empty()) return;
+  // Output text is the server's: counted within a bound per text, estimated beyond it.
+  auto count = [&](std::string_view text) {
+    const auto c = tokenizer::count_bounded(tok_, text);
+    r.client_tokens.output_estimated |= c.estimated;
+    return c.tokens;
+  };
+  std::string content, reasoning;
+  r.client_tokens.per_event.clear();
+  r.client_tokens.output_estimated = false;
+  for (const auto& e : r.content_events) {
+    content += e.content;
+    reasoning += e.reasoning;
+    r.client_tokens.per_event.push_back(count(e.content) + count(e.reasoning));
+  }
+  r.client_tokens.output = count(content);
+  if (!reasoning.empty()) r.client_tokens.reasoning = count(reasoning);
+}
+
 void count_tokens(const tokenizer::Tokenizer& tok, const dataset::Dataset& ds,
                   std::vector<records::RequestRecord>& recs) {
-  std::unordered_map<std::string, const dataset::Conversation*> by_id;
-  for (const auto& conv : ds.conversations) by_id.emplace(conv.session_id, &conv);
-  // A later turn's request carries the session's earlier replies: the records of the same session
-  // (X-Correlation-ID) and earlier turns hold them.
-  std::unordered_map<std::string, std::unordered_map<int, std::string>> replies;
-  for (const auto& r : recs) {
-    if (r.error || r.content_events.empty()) continue;
-    const auto it = by_id.find(r.conversation_id);
-    if (it == by_id.end() || it->second->turns.size() < 2) continue;
-    std::string content;
-    for (const auto& e : r.content_events) content += e.content;
-    if (!content.empty()) replies[r.x_correlation_id][r.turn_index] = std::move(content);
-  }
-  for (auto& r : recs) {
-    if (auto it = by_id.find(r.conversation_id); it != by_id.end()) {
-      const auto& conv = *it->second;
-      const auto& turns = conv.turns;
-      const auto session = replies.find(r.x_correlation_id);
-      std::string input;
-      std::int64_t known = 0;  // synthesized prompts are exact by construction: not re-counted
-      auto add = [&input](const std::string& t) {
-        if (t.empty()) return;
-        if (!input.empty()) input.push_back(' ');
-        input += t;
-      };
-      auto add_turn = [&](const dataset::Turn& t) {
-        if (t.synthesized || !t.segments.empty()) {
-          known += t.known_input_tokens();
-          return;
-        }
-        if (t.payload || t.messages) {
-          add(request_text(t.payload ? *t.payload
-                                     : nlohmann::ordered_json{{"messages", *t.messages}}));
-          return;
-        }
-        add(t.text);
-        for (const auto& more : t.more_texts) add(more);
-      };
-      const auto turn = static_cast<std::size_t>(r.turn_index);
-      if (conv.context_mode == dataset::ContextMode::kMessageArrayWithResponses) {
-        if (turn < turns.size()) add_turn(turns[turn]);
-      } else if (conv.context_mode == dataset::ContextMode::kDeltasWithResponses) {
-        // The file's messages since the last turn that re-sent the whole context; no replies.
-        std::size_t from = 0;
-        for (std::size_t k = 0; k <= turn && k < turns.size(); ++k)
-          if (turns[k].reset_context) from = k;
-        add(ds.system_message);
-        add(conv.user_context);
-        for (std::size_t k = from; k <= turn && k < turns.size(); ++k) add_turn(turns[k]);
-      } else {
-        add(ds.system_message);
-        add(conv.user_context);
-        for (std::size_t k = 0; k <= turn && k < turns.size(); ++k) {
-          add_turn(turns[k]);
-          if (k < turn && session != replies.end()) {
-            if (auto reply = session->second.find(static_cast<int>(k));
-                reply != session->second.end())
-              add(reply->second);
-          }
-        }
-      }
-      r.client_tokens.input = static_cast<std::int64_t>(tok.count(input)) + known;
-    }
-    if (r.content_events.empty()) continue;
-    // Output text is the server's: counted within a bound per text, estimated beyond it.
-    auto count = [&](std::string_view text) {
-      const auto c = tokenizer::count_bounded(tok, text);
-      r.client_tokens.output_estimated |= c.estimated;
-      return c.tokens;
-    };
-    std::string content, reasoning;
-    r.client_tokens.per_event.clear();
-    r.client_tokens.output_estimated = false;
-    for (const auto& e : r.content_events) {
-      content += e.content;
-      reasoning += e.reasoning;
-      r.client_tokens.per_event.push_back(count(e.content) + count(e.reasoning));
-    }
-    r.client_tokens.output = count(content);
-    if (!reasoning.empty()) r.client_tokens.reasoning = count(reasoning);
-  }
+  ClientTokenCounter counter(tok, ds);
+  for (const auto& r : recs) counter.remember_reply(r);
+  for (auto& r : recs) counter.count(r);
 }
 
 namespace {

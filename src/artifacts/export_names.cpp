@@ -15,7 +15,7 @@ std::string last_component(const std::string& prefix) {
 }
 
 // Longest name export_names() adds to a prefix.
-constexpr std::size_t kLongestSuffix = sizeof("_server_metrics.jsonl") - 1;
+constexpr std::size_t kLongestSuffix = sizeof("_network_latency.jsonl") - 1;
 
 bool usable_file_name(const std::string& name) {
   return !name.empty() && name != "." && name != ".." && !core::has_control_chars(name) &&
@@ -59,6 +59,7 @@ ExportNames export_names(const std::string& given) {
   n.server_metrics_json = p + "_server_metrics.json";
   n.server_metrics_csv = p + "_server_metrics.csv";
   n.server_metrics_jsonl = p + "_server_metrics.jsonl";
+  n.network_latency_jsonl = p + "_network_latency.jsonl";
   return n;
 }
 
@@ -90,7 +91,7 @@ std::string check_export_prefix(std::string& prefix, std::string& warning) {
   for (const std::string* f :
        {&n.summary_json, &n.summary_csv, &n.records_jsonl, &n.raw_jsonl, &n.timeslices_csv,
         &n.timeslices_json, &n.gpu_telemetry_jsonl, &n.server_metrics_json, &n.server_metrics_csv,
-        &n.server_metrics_jsonl}) {
+        &n.server_metrics_jsonl, &n.network_latency_jsonl}) {
     for (const char* own :
          {kInputsFileName, kRecordsFileName, kManifestFileName, kLogsFolderName}) {
       if (*f == own)

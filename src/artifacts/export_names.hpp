@@ -17,14 +17,16 @@ struct ExportNames {
   std::string server_metrics_json = kServerMetricsJsonFileName;
   std::string server_metrics_csv = kServerMetricsCsvFileName;
   std::string server_metrics_jsonl = kServerMetricsJsonlFileName;
+  std::string network_latency_jsonl = kNetworkLatencyFileName;  // --network-latency-automatic
 };
 
 // Spec 6.2: a known suffix of the prefix is stripped once (".json", "_raw.jsonl", ...), then
 // every file is <prefix>.csv, <prefix>.json, <prefix>.jsonl, <prefix>_raw.jsonl,
-// <prefix>_timeslices.csv/.json, <prefix>_gpu_telemetry.jsonl, <prefix>_server_metrics.*. An empty
-// prefix gives the defaults. Only the prefix's last path component is used, and one that is not a
-// usable file name (".", "..", control characters, too long) gives the defaults too, so no prefix
-// (from the command line or a manifest) can name a file outside the artifact folder.
+// <prefix>_timeslices.csv/.json, <prefix>_gpu_telemetry.jsonl, <prefix>_server_metrics.*,
+// <prefix>_network_latency.jsonl. An empty prefix gives the defaults. Only the prefix's last path
+// component is used, and one that is not a usable file name (".", "..", control characters, too
+// long) gives the defaults too, so no prefix (from the command line or a manifest) can name a file
+// outside the artifact folder.
 ExportNames export_names(const std::string& prefix);
 
 // Checks --profile-export-prefix before anything is sent: "" when it is usable as given.

@@ -1,6 +1,12 @@
 #include "artifacts/inputs_json.hpp"
 
+#include <fcntl.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <memory>
 #include <string_view>
@@ -30,22 +36,52 @@ void append_indented(std::string& out, const std::string& text, std::string_view
   out.append(text, start, std::string::npos);
 }
 
+fs::path inputs_tmp_path(const fs::path& path) {
+  return fs::path(path.string() + ".tmp");
+}
+
 }  // namespace
+
+std::optional<std::uint64_t> free_bytes_at(const fs::path& dir) {
+  struct statvfs st {};
+  if (::statvfs(dir.c_str(), &st) != 0) return std::nullopt;
+  return static_cast<std::uint64_t>(st.f_bavail) * static_cast<std::uint64_t>(st.f_frsize);
+}
+
+core::Result<bool> reserve_inputs_json(const fs::path& path, std::uint64_t bytes) {
+  const fs::path tmp = inputs_tmp_path(path);
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return core::Error{core::ErrorKind::kIo, "cannot be written", path.string(), 0, ""};
+  // fallocate(2), not posix_fallocate: where the file system cannot reserve, glibc's emulation
+  // would write every block, on the way to the first request.
+  const int rc = bytes > 0 && ::fallocate(fd, 0, 0, static_cast<off_t>(bytes)) != 0 ? errno : 0;
+  ::close(fd);
+  if (rc == 0) return true;
+  std::error_code ec;
+  fs::remove(tmp, ec);
+  if (rc == ENOSPC || rc == EDQUOT || rc == EFBIG)
+    return core::Error{core::ErrorKind::kIo, kInputsNoRoom + std::string(std::strerror(rc)),
+                       path.string(), 0, ""};
+  return false;  // nothing reserved (EOPNOTSUPP...): written as it comes
+}
 
 core::Result<InputsJsonStats> write_inputs_json(
     const fs::path& path, std::size_t conversations,
-    const std::function<InputsEntry(std::size_t)>& entry_of) {
-  const fs::path tmp = fs::path(path.string() + ".tmp");
+    const std::function<InputsEntry(std::size_t)>& entry_of, const InputsJsonWrite& how) {
+  const fs::path tmp = inputs_tmp_path(path);
   auto io_error = [&](const std::string& what) {
     std::error_code ec;
     fs::remove(tmp, ec);
     return core::Error{core::ErrorKind::kIo, what, path.string(), 0, ""};
   };
-  std::unique_ptr<std::FILE, InputsFileCloser> f(std::fopen(tmp.c_str(), "wb"));
+  // A reserved file is written over from its start (its blocks stay allocated) and cut to size.
+  std::unique_ptr<std::FILE, InputsFileCloser> f(
+      std::fopen(tmp.c_str(), how.reserved ? "r+b" : "wb"));
   if (!f) return io_error("cannot be written");
   InputsJsonStats stats;
   std::string chunk = "{\n  \"data\": [";
   for (std::size_t i = 0; i < conversations; ++i) {
+    if (how.cancel && how.cancel->load(std::memory_order_relaxed)) return io_error("not finished");
     InputsEntry e = entry_of(i);
     nlohmann::ordered_json entry;
     entry["session_id"] = std::move(e.session_id);
@@ -67,6 +103,8 @@ core::Result<InputsJsonStats> write_inputs_json(
       std::fflush(f.get()) != 0)
     return io_error("write failed (disk full?)");
   stats.bytes += chunk.size();
+  if (how.reserved && ::ftruncate(fileno(f.get()), static_cast<off_t>(stats.bytes)) != 0)
+    return io_error("write failed (disk full?)");
   if (std::fclose(f.release()) != 0) return io_error("write failed (disk full?)");
   std::error_code ec;
   fs::rename(tmp, path, ec);

@@ -25,6 +25,7 @@ inline constexpr const char* kGpuTelemetryFileName = "gpu_telemetry_export.jsonl
 inline constexpr const char* kServerMetricsJsonFileName = "server_metrics_export.json";
 inline constexpr const char* kServerMetricsCsvFileName = "server_metrics_export.csv";
 inline constexpr const char* kServerMetricsJsonlFileName = "server_metrics_export.jsonl";
+inline constexpr const char* kNetworkLatencyFileName = "profile_export_network_latency.jsonl";
 
 // Repeated runs and sweeps: the orchestrator writes them, plot reads them.
 inline constexpr const char* kProfileRunsFolderName = "profile_runs";  // run_0001, run_0002...

@@ -11,7 +11,9 @@
 #include "config/cli_scan.hpp"
 #include "config/enum_token.hpp"
 #include "config/key_value.hpp"
+#include "config/refused_options.hpp"
 #include "config/validate.hpp"
+#include "config/yaml_config.hpp"
 #include "core/byte_size.hpp"
 #include "core/error.hpp"
 #include "core/secrets.hpp"
@@ -20,30 +22,6 @@
 namespace inferperf::config {
 
 namespace {
-
-// AIPerf profile flags whose behaviour inferperf does not have yet: rejected by name (exit 2),
-// never silently ignored.
-const std::vector<std::string> kUnsupportedFlags = {"--image-width-mean",
-                                                    "--image-height-mean",
-                                                    "--audio-length-mean",
-                                                    "--video-width",
-                                                    "--video-height",
-                                                    "--accuracy-benchmark",
-                                                    "--synthesis-prefix-len-multiplier",
-                                                    "--synthesis-prefix-root-multiplier",
-                                                    "--synthesis-output-len-multiplier",
-                                                    "--no-open-loop-replay",
-                                                    "--open-loop-strict",
-                                                    "--replay-speedup",
-                                                    "--max-idle-gap-cap-seconds",
-                                                    "--inter-turn-delay-cap-seconds",
-                                                    "--trace-session-sample-ratio",
-                                                    "--vary-seed-per-trial"};
-
-std::string flag_name(const std::string& arg) {
-  auto eq = arg.find('=');
-  return eq == std::string::npos ? arg : arg.substr(0, eq);
-}
 
 // Space- or comma-separated list items, as AIPerf accepts both; each trimmed as AIPerf 0.11 does.
 std::vector<std::string> split_items(const std::vector<std::string>& items) {
@@ -178,18 +156,10 @@ CliOutcome& refuse(CliOutcome& outcome, const std::vector<std::string>& errors) 
   return outcome;
 }
 
-// AIPerf flags that inferperf does not implement, named before CLI11 reports them as unknown.
+// AIPerf flags that inferperf refuses (refused_options.cpp), named before CLI11 reports them as
+// unknown.
 std::vector<std::string> refused_flags(const std::vector<std::string>& args) {
-  std::vector<std::string> errors;
-  for (const auto& a : args) {
-    const std::string name = flag_name(a);
-    for (const auto& u : kUnsupportedFlags) {
-      if (name == u)
-        errors.push_back("option " + u +
-                         " is an AIPerf option that inferperf does not support yet");
-    }
-  }
-  return errors;
+  return refused_option_errors(args);
 }
 
 void finish_analyze_trace(CliTargets& t) {
@@ -369,6 +339,21 @@ CliOutcome parse_command_line(const std::vector<std::string>& args) {
 
 CliOutcome parse_command_line(const std::vector<std::string>& args,
                               std::span<const CommandSummary> commands) {
+  // -f/--config FILE: the file's flags, then the typed ones (yaml_config.hpp, docs/config.md).
+  if (const ConfigFileWords file = expand_config_file(args); file.used) {
+    CliOutcome from_file;
+    if (!file.errors.empty()) {
+      from_file.exit_code = 2;
+      from_file.message = file.error_text();
+      return from_file;
+    }
+    from_file = parse_command_line(file.words, commands);
+    from_file.message = file.point_at_file(from_file.message);
+    for (const auto& w : file.translation.warnings) from_file.config.warnings.push_back(w);
+    if (from_file.action == CliOutcome::Action::kProfile)
+      from_file.config.cli_command = build_cli_command(args);
+    return from_file;
+  }
   CliTargets t;
   const CliApp cli = build_cli_app(t, commands);
   CLI::App& app = *cli.app;

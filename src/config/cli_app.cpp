@@ -9,8 +9,12 @@
 namespace inferperf::config {
 
 const std::vector<std::string> kInternalFlags = {
-    "--zmq-host",          "--zmq-ipc-path", "--record-processor-service-count",
+    "--zmq-host",          "--zmq-ipc-path", "--zmq-dual-bind", "--record-processor-service-count",
     "--record-processors", "--api-port",     "--api-host"};
+
+bool is_internal_switch(const std::string& flag) {
+  return flag == "--zmq-dual-bind";
+}
 
 namespace {
 
@@ -31,12 +35,18 @@ bool is_numeric_type_name(const std::string& type_name) {
 }
 
 void add_profile_options(CLI::App& app, CliTargets& t) {
+  add_config_file_option(&app, t);
   add_endpoint_options(&app, t);
+  add_request_options(&app, t);
   add_input_options(&app, t);
   add_dataset_options(&app, t);
+  add_public_dataset_options(&app, t);
+  add_dataset_type_options(&app, t);
+  add_media_options(&app, t);
   add_load_options(&app, t);
   add_limits_and_output_options(&app, t);
   add_telemetry_and_service_options(&app, t);
+  add_readiness_options(&app, t);
   add_ranges_to_help(app);
   // The parsing rules of AIPerf 0.11 that apply to many options (cli_tokens.cpp, enum_token.hpp).
   app.footer(

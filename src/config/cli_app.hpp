@@ -14,6 +14,8 @@ namespace inferperf::config {
 
 // AIPerf flags that only tune its own internals: accepted with one warning.
 extern const std::vector<std::string> kInternalFlags;
+// Those of kInternalFlags that take no value (--zmq-dual-bind).
+bool is_internal_switch(const std::string& flag);
 
 // Where the parser writes: the outcome, plus the raw values turned into it after parsing.
 struct CliTargets {

@@ -16,7 +16,7 @@ void add_endpoint_options(CLI::App* profile, CliTargets& t) {
                    "chat | completions | embeddings | chat_embeddings | nim_embeddings | "
                    "nim_rankings | hf_tei_rankings | cohere_rankings | huggingface_generate | "
                    "image_generation | image_retrieval | video_generation | solido_rag | template "
-                   "| responses | messages")
+                   "| responses | messages | image_edit | raw")
       ->transform(enum_choice(endpoint_type_names()))
       ->group("Endpoint");
   profile
@@ -72,8 +72,9 @@ void add_endpoint_options(CLI::App* profile, CliTargets& t) {
       ->group("Endpoint");
   profile
       ->add_option("--wait-for-model-timeout", c.endpoint.wait_for_model_timeout_s,
-                   "Seconds to keep polling until the server answers the preflight request (a "
-                   "model still loading); 0 tries once")
+                   "Seconds to wait before the run until every --url and model is ready "
+                   "(--wait-for-model-mode), also retrying the preflight request; 0: no wait, the "
+                   "preflight tries once")
       ->group("Endpoint");
   profile
       ->add_flag("--no-preflight", t.no_preflight,

@@ -120,18 +120,21 @@ void add_dataset_options(CLI::App* profile, CliTargets& t) {
   profile
       ->add_option("--custom-dataset-type", c.input.custom_dataset_type,
                    "single_turn | multi_turn | random_pool | mooncake_trace | bailian_trace | "
-                   "burst_gpt_trace | raw_payload | inputs_json | baseten_trace (JSONL) "
-                   "(default: detected from the file)")
-      ->transform(enum_choice({"single_turn", "multi_turn", "random_pool", "mooncake_trace",
-                               "bailian_trace", "burst_gpt_trace", "raw_payload", "inputs_json",
-                               "weka_trace", "baseten_trace"}))
+                   "burst_gpt_trace | raw_payload | inputs_json | weka_trace | baseten_trace | "
+                   "dag_jsonl | sagemaker_data_capture | speed_bench_* (default: detected from "
+                   "the file)")
+      ->transform(enum_choice(custom_dataset_type_choices()))
       ->group("Input");
   profile
       ->add_option("--public-dataset", c.input.public_dataset,
-                   "Public dataset to replay: sharegpt (ShareGPT_V3_unfiltered_cleaned_split.json "
-                   "from --input-file, the cache .cache/aiperf/datasets/, or downloaded from the "
-                   "Hugging Face Hub; needs a tokenizer)")
-      ->transform(enum_choice({"sharegpt"}))
+                   "Public dataset to replay (docs/datasets.md): exgentic_v2, exgentic, sharegpt, "
+                   "aimo, mmstar, mmvu, vision_arena, llava_onevision, aimo_aime, "
+                   "aimo_numina_cot, aimo_numina_1_5, spec_bench, spec_al_gsm8k, "
+                   "spec_al_math500, spec_al_humaneval, spec_al_mbpp, spec_al_mtbench, "
+                   "instruct_coder, blazedit_5k, blazedit_10k, librispeech, voxpopuli, "
+                   "gigaspeech, ami, spgispeech; read from --input-file, the Hugging Face cache "
+                   "or downloaded")
+      ->transform(enum_choice(public_dataset_names()))
       ->group("Input");
   profile
       ->add_option(
@@ -186,12 +189,14 @@ void add_dataset_options(CLI::App* profile, CliTargets& t) {
       ->group("Input");
   profile
       ->add_option("--dataset-sampling-strategy", t.sampling_strategy,
-                   "sequential | random | shuffle (default)")
+                   "sequential (default, for every dataset as in AIPerf 0.11) | random | shuffle")
       ->transform(enum_choice({"sequential", "random", "shuffle"}))
       ->group("Input");
   profile
       ->add_option("--num-dataset-entries,--num-prompts", c.input.num_dataset_entries,
-                   "Number of unique synthetic conversations")
+                   "Dataset size: synthetic conversations made, or the cap on those read from a "
+                   "file (default: the typed --num-conversations, else --request-count, else 100 "
+                   "for synthetic data)")
       ->group("Conversation Input");
 }
 

@@ -54,10 +54,15 @@ void add_sweep_options(CLI::App& profile) {
        "cannot carry results from one run or point to the next"},
       {"--auto-plot,!--no-auto-plot",
        "Run `inferperf plot` over the results at the end (default off)"},
-      // AIPerf 0.11's default, and what repeated runs here do already: the trials' seeds follow
-      // --set-consistent-seed alone (--vary-seed-per-trial itself is not supported).
-      {"--no-vary-seed-per-trial",
-       "Accepted for AIPerf 0.11 command lines: repeated runs never derive per-trial seeds"},
+      {"--plot-required",
+       "With --auto-plot: a plot that fails makes the command exit 1 (default: only a warning)"},
+      {"--no-sweep-table",
+       "Accepted for AIPerf 0.11 command lines; inferperf shows no live per-point sweep table "
+       "(every run prints one line), so there is nothing to hide"},
+      {"--vary-seed-per-trial,!--no-vary-seed-per-trial",
+       "Each run gets its own seed: the first 8 bytes of SHA-256 of \"<seed>:variation:<label>:"
+       "trial:<n>\" (AIPerf 0.11; needs --random-seed, or repeated runs' default 42; default "
+       "off: the runs of a point share its seed)"},
       {"--dry-run",
        "Check the whole command line (every point and run of a sweep) and print what would run; "
        "nothing is sent, no file or folder is read or written"},

@@ -63,7 +63,13 @@ void add_telemetry_and_service_options(CLI::App* profile, CliTargets& t) {
           "with -v/-vv, none when stdout is not a terminal")
       ->transform(enum_choice({"dashboard", "simple", "none"}))
       ->group("Service");
+  static bool internal_switch = false;
   for (std::size_t i = 0; i < kInternalFlags.size(); ++i) {
+    if (is_internal_switch(kInternalFlags[i])) {
+      profile->add_flag(kInternalFlags[i], internal_switch, "AIPerf internal tuning (ignored)")
+          ->group("Ignored AIPerf internals");
+      continue;
+    }
     profile->add_option(kInternalFlags[i], t.internal_values[i], "AIPerf internal tuning (ignored)")
         ->group("Ignored AIPerf internals");
   }

@@ -40,6 +40,8 @@ constexpr std::string_view kTokensOrZero = "a whole number of tokens from 0 to 1
 constexpr std::string_view kTokensWhy =
     "no served model has a context above 10M tokens; the dataset memory budget bounds the rest";
 constexpr std::string_view kStddevTokens = "a finite number of tokens from 0 to 10,000,000";
+// AIPerf 0.11 takes rankings means >= 1.
+constexpr std::string_view kMeanTokens = "a finite number of tokens from 1 to 10,000,000";
 constexpr std::string_view kSeconds =
     "a finite number of seconds from 0.001 to 31,536,000 (365 days)";
 constexpr std::string_view kSecondsOrZero =
@@ -68,16 +70,24 @@ std::vector<NumericRange> endpoint_and_input_ranges() {
       real("--request-timeout-seconds", 0.001, kYearS, false, kSeconds, kSecondsWhy),
       real("--wait-for-model-timeout", 0, kYearS, false, kSecondsOrZero,
            "0 tries once; a year bounds the polling"),
-      real("--rankings-passages-mean", 0, 10'000, false,
-           "a finite number of passages from 0 to 10,000",
+      real("--wait-for-model-interval", 0.001, 86'400, false,
+           "a finite number of seconds from 0.001 to 86,400 (1 day)",
+           "the pause between two readiness probes; 0 would poll in a busy loop"),
+      real("--network-latency-mean", 0, 3'600'000, false,
+           "a finite number of milliseconds from 0 to 3,600,000 (1 hour)",
+           "a network round trip of an hour is a typo"),
+      real("--network-latency-ping-interval", 0.001, 86'400, false,
+           "a finite number of seconds from 0.001 to 86,400 (1 day)",
+           "the pause between two probes; 0 would probe in a busy loop"),
+      real("--rankings-passages-mean", 1, 10'000, false,
+           "a finite number of passages from 1 to 10,000",
            "rankings APIs take at most a few thousand passages per query (Cohere: 1,000)"),
       real("--rankings-passages-stddev", 0, 10'000, false,
            "a finite number of passages from 0 to 10,000", "as the mean"),
-      real("--rankings-passages-prompt-token-mean", 0, kMaxTokens, false, kStddevTokens,
-           kTokensWhy),
+      real("--rankings-passages-prompt-token-mean", 1, kMaxTokens, false, kMeanTokens, kTokensWhy),
       real("--rankings-passages-prompt-token-stddev", 0, kMaxTokens, false, kStddevTokens,
            kTokensWhy),
-      real("--rankings-query-prompt-token-mean", 0, kMaxTokens, false, kStddevTokens, kTokensWhy),
+      real("--rankings-query-prompt-token-mean", 1, kMaxTokens, false, kMeanTokens, kTokensWhy),
       real("--rankings-query-prompt-token-stddev", 0, kMaxTokens, false, kStddevTokens, kTokensWhy),
       whole("--random-seed", 0, kMaxInt64,
             "a whole number from 0 to 9,223,372,036,854,775,807 (2^63 - 1)",
@@ -121,6 +131,17 @@ std::vector<NumericRange> dataset_and_load_ranges() {
       real("--synthesis-prompt-len-multiplier", 0.001, 1'000, false,
            "a finite number between 0.001 and 1,000",
            "scaled lengths must stay whole tokens and below the token cap"),
+      real("--synthesis-prefix-len-multiplier", 0, 1'000, true,
+           "a finite number above 0 and at most 1,000",
+           "AIPerf requires > 0; 1,000 x the shared blocks stays far below the token cap"),
+      whole("--synthesis-prefix-root-multiplier", 1, 1'000,
+            "a whole number of prefix trees between 1 and 1,000",
+            "hash ids are offset by tree x (largest id + 1): 1,000 keeps them far below 2^63"),
+      real("--synthesis-output-len-multiplier", 0, 1'000, false, "a finite number from 0 to 1,000",
+           "scaled output lengths are at least 1 and stay below the token cap"),
+      real("--inter-turn-delay-cap-seconds", 0, kYearS, false,
+           "a number of seconds from 0 to a year",
+           "a year bounds any pause; 0 sends every later turn as soon as the previous returns"),
       whole("--synthesis-max-isl", 1, kMaxTokens, kTokens, kTokensWhy),
       whole("--synthesis-max-osl", 1, kMaxTokens, kTokens, kTokensWhy),
       real("--fixed-schedule-start-offset", 0, 9e12, false,
@@ -203,6 +224,41 @@ std::vector<NumericRange> warmup_and_run_ranges() {
   };
 }
 
+// The media options (cli_media.cpp): AIPerf 0.11's lower bounds, with ceilings no real input
+// reaches; inferperf makes no media, so the values are only checked.
+std::vector<NumericRange> media_ranges() {
+  constexpr std::string_view kPixels = "a finite number of pixels from 0 to 100,000";
+  constexpr std::string_view kPixelsWhy =
+      "AIPerf 0.11 takes >= 0; no image format handled by servers is wider than 100,000 px";
+  constexpr std::string_view kBatch = "a whole number from 0 to 1,000";
+  constexpr std::string_view kBatchWhy =
+      "AIPerf 0.11 takes >= 0; no chat API takes 1,000 media parts in one turn";
+  constexpr std::string_view kClip = "a finite number of seconds from 0 to 3,600";
+  constexpr std::string_view kClipWhy = "AIPerf 0.11 takes >= 0; an hour bounds a clip";
+  return {
+      real("--image-width-mean", 0, 100'000, false, kPixels, kPixelsWhy),
+      real("--image-width-stddev", 0, 100'000, false, kPixels, kPixelsWhy),
+      real("--image-height-mean", 0, 100'000, false, kPixels, kPixelsWhy),
+      real("--image-height-stddev", 0, 100'000, false, kPixels, kPixelsWhy),
+      whole("--image-batch-size", 0, 1'000, kBatch, kBatchWhy),
+      whole("--audio-batch-size", 0, 1'000, kBatch, kBatchWhy),
+      real("--audio-length-mean", 0, 3'600, false, kClip, kClipWhy),
+      real("--audio-length-stddev", 0, 3'600, false, kClip, kClipWhy),
+      whole("--audio-num-channels", 1, 2, "1 or 2 (mono or stereo)", "AIPerf 0.11's range"),
+      whole("--video-batch-size", 0, 1'000, kBatch, kBatchWhy),
+      real("--video-duration", 0, 3'600, false, kClip, kClipWhy),
+      whole("--video-fps", 1, 1'000, "a whole number of frames per second from 1 to 1,000",
+            "AIPerf 0.11 takes >= 1; 1,000 bounds any real video"),
+      whole("--video-width", 1, 100'000, "a whole number of pixels from 1 to 100,000", kPixelsWhy),
+      whole("--video-height", 1, 100'000, "a whole number of pixels from 1 to 100,000", kPixelsWhy),
+      real("--video-audio-sample-rate", 8, 96'000, false,
+           "a finite number from 8 to 96,000 (above 96 Hz, else kHz)", "AIPerf 0.11's range"),
+      whole("--video-audio-num-channels", 0, 2, "0, 1 or 2 (no track, mono or stereo)",
+            "AIPerf 0.11's range"),
+      whole("--video-audio-depth", 8, 32, "8, 16, 24 or 32 bits", "AIPerf 0.11's choices"),
+  };
+}
+
 std::string got(std::string_view spelled, const NumericRange& r, std::string_view text) {
   return std::string(spelled) + " must be " + std::string(r.range) + " (got " +
          (text.empty() ? std::string("an empty value") : core::excerpt(text, 40)) + ")";
@@ -239,6 +295,7 @@ const std::vector<NumericRange>& numeric_ranges() {
     std::vector<NumericRange> out = endpoint_and_input_ranges();
     for (auto& r : dataset_and_load_ranges()) out.push_back(r);
     for (auto& r : warmup_and_run_ranges()) out.push_back(r);
+    for (auto& r : media_ranges()) out.push_back(r);
     return out;
   }();
   return all;

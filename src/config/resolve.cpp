@@ -13,25 +13,26 @@ ResolvedPattern resolve_arrival_pattern(std::optional<double> rate,
                                         const std::string& prefix) {
   ResolvedPattern r{pattern, ""};
   auto& p = r.pattern;
+  // AIPerf 0.11: the smoothness belongs to a gamma phase (a rate and --arrival-pattern gamma); it
+  // no longer switches the pattern to gamma by itself.
   if (smoothness) {
     if (!(*smoothness > 0)) {
       r.error = "--" + prefix + "arrival-smoothness must be greater than 0";
       return r;
     }
-    if (!p) p = ArrivalPattern::kGamma;
-    if (p != ArrivalPattern::kGamma) {
-      r.error = "--arrival-smoothness applies only to --" + prefix + "arrival-pattern gamma (got " +
-                to_string(*p) + ")";
+    if (p != ArrivalPattern::kGamma || !rate) {
+      r.error = "--" + prefix +
+                "arrival-smoothness shapes gamma arrivals: it needs --request-rate and --" +
+                prefix + "arrival-pattern gamma" +
+                (p ? " (got " + std::string(to_string(*p)) + ")" : std::string());
       return r;
     }
   }
   if (rate) {
     if (!(*rate > 0)) {
       r.error = "--" + prefix + "request-rate must be greater than 0";
-    } else if (p == ArrivalPattern::kConcurrencyBurst) {
-      r.error = "--" + prefix + "arrival-pattern concurrency_burst cannot be combined with --" +
-                prefix + "request-rate";
-    } else if (!p) {
+    } else if (!p || p == ArrivalPattern::kConcurrencyBurst) {
+      // AIPerf 0.11 runs concurrency_burst with a rate as Poisson, without a word.
       p = ArrivalPattern::kPoisson;
     }
     return r;
@@ -77,10 +78,10 @@ void resolve_load_defaults(RunConfig& c) {
       c.warnings.push_back("no --concurrency given; using concurrency 1");
     }
     if (!has_stop) {
-      load.request_count =
-          std::max<std::int64_t>(10, 2 * static_cast<std::int64_t>(load.concurrency.value_or(1)));
-      c.warnings.push_back("no stop condition given; using --request-count " +
-                           std::to_string(*load.request_count));
+      // AIPerf 0.11 sends 10 whatever the concurrency (its help text's max(10, 2 x concurrency)
+      // is not what it does).
+      load.request_count = 10;
+      c.warnings.push_back("no stop condition given; using --request-count 10");
     }
   }
 }
@@ -109,11 +110,16 @@ void resolve_warmup_load(RunConfig& c) {
 }  // namespace
 
 void resolve_defaults(RunConfig& c) {
-  if (!c.input.sampling_strategy) {
-    const bool synthetic = c.input.input_file.empty() && c.input.public_dataset.empty();
-    c.input.sampling_strategy =
-        synthetic ? SamplingStrategy::kShuffle : SamplingStrategy::kSequential;
+  // AIPerf 0.11's dataset size: --num-dataset-entries when typed, else the session count, else
+  // the request count as typed (before the default below), else 100.
+  if (!c.set_options.count("--num-dataset-entries")) {
+    constexpr std::int64_t kMaxEntries = 10'000'000;  // --num-dataset-entries' own ceiling
+    const auto typed = c.load.num_sessions ? std::optional<std::int64_t>(*c.load.num_sessions)
+                                           : c.load.request_count;
+    if (typed) c.input.num_dataset_entries = static_cast<int>(std::min(*typed, kMaxEntries));
   }
+  // AIPerf 0.11 samples every dataset in order unless told otherwise.
+  if (!c.input.sampling_strategy) c.input.sampling_strategy = SamplingStrategy::kSequential;
   resolve_load_defaults(c);
   if (c.load.warmup_enabled) resolve_warmup_load(c);
   // Validation has checked the syntax; the tags are the metrics module's to check.

@@ -22,7 +22,9 @@ const std::vector<std::string>& endpoint_type_names() {
                                                  "solido_rag",
                                                  "template",
                                                  "responses",
-                                                 "messages"};
+                                                 "messages",
+                                                 "image_edit",
+                                                 "raw"};
   return names;
 }
 

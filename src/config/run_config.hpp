@@ -75,6 +75,10 @@ struct EndpointConfig {
   // --session-header: the header each request's per-session correlation id goes under (AIPerf
   // 0.11, #945); X-Request-ID keeps its name.
   std::string session_header = "X-Correlation-ID";
+  // --request-content-type (unset: the endpoint type's own, see requires_form_data) and
+  // --download-video-content (video_generation: the finished video is fetched within the request).
+  std::optional<RequestContentType> request_content_type;
+  bool download_video_content = false;
 };
 
 // --rankings-*: the synthetic query-and-passages composer of the rankings endpoints.
@@ -121,6 +125,16 @@ struct InputConfig {
   bool omit_kv_hints = false;        // baseten_trace: no hash_ids / block_size in bodies
   // --public-dataset ("" = none; "sharegpt"). With --input-file, that file is the dataset's JSON.
   std::string public_dataset;
+  // --hf-subset: the Hugging Face subset (config) read instead of the dataset's default.
+  std::optional<std::string> hf_subset;
+  // --dataset-filter KEY=VALUE items, in the order given (keys unique; cli_public.cpp).
+  std::vector<std::pair<std::string, std::string>> dataset_filters;
+  // cli_dataset_types.cpp: the trace-synthesis multipliers AIPerf 0.11 added (trace datasets only)
+  // and the cap on recorded per-turn delays (dag_jsonl, weka_trace; seconds, unset = none).
+  double synthesis_prefix_len_multiplier = 1.0;
+  int synthesis_prefix_root_multiplier = 1;
+  double synthesis_output_len_multiplier = 1.0;
+  std::optional<double> inter_turn_delay_cap_s;
 };
 
 // The load of one phase. Warmup fields fall back to the profiling values where unset.
@@ -223,6 +237,32 @@ struct LimitsConfig {
   std::uint64_t max_sse_event_bytes = 16ull << 20;  // --max-sse-event-bytes: one SSE event
 };
 
+// --wait-for-model-mode / --wait-for-model-interval: how the readiness wait before the run
+// probes each (URL, model) pair while --wait-for-model-timeout (EndpointConfig) lasts.
+enum class ReadinessMode { kModels, kInference, kBoth };
+const char* to_string(ReadinessMode v);
+std::optional<ReadinessMode> readiness_mode_from(std::string_view name);
+struct ReadinessConfig {
+  ReadinessMode mode = ReadinessMode::kInference;
+  double interval_s = 5.0;
+};
+
+// --network-latency-*: the network round trip taken off the latency metrics (AIPerf 0.11, #1066).
+struct NetworkLatencyConfig {
+  bool automatic = false;         // probe the TCP handshake time during profiling
+  std::optional<double> mean_ms;  // a fixed round trip instead of probing
+  double ping_interval_s = 1.0;   // between probes (automatic only)
+  bool enabled() const { return automatic || mean_ms.has_value(); }
+};
+
+// The AIPerf 0.11 media options that decide whether any image, audio clip or video is made
+// (cli_media.cpp): inferperf makes none, so only values that make none are accepted.
+struct MediaNoOpInput {
+  std::optional<double> image_width_mean, image_height_mean, audio_length_mean;
+  std::optional<std::int64_t> image_batch, audio_batch, video_batch;
+  std::optional<std::int64_t> video_audio_depth;  // 8, 16, 24 or 32
+};
+
 struct RunConfig {
   EndpointConfig endpoint;
   LimitsConfig limits;
@@ -239,6 +279,9 @@ struct RunConfig {
   std::string cli_command;            // reproduction line, "inferperf profile ..."
   std::set<std::string> set_options;  // long names of the options the user gave
   std::vector<std::string> warnings;  // notices produced while resolving defaults
+  ReadinessConfig readiness;
+  NetworkLatencyConfig network_latency;
+  MediaNoOpInput media;  // the media options as typed (no media is made)
 
   // Default 30 s; user-centric runs wait for every user's reply (docs/architecture.md, Credit
   // flow).

@@ -9,6 +9,8 @@
 #include <string_view>
 
 #include "config/local_address.hpp"
+#include "config/readiness_options.hpp"
+#include "config/request_options.hpp"
 #include "config/resolve.hpp"
 #include "core/error.hpp"
 #include "core/goodput_target.hpp"
@@ -112,7 +114,9 @@ bool uses_public_dataset(const RunConfig& c) {
 // Any --synthesis-* option away from its default asks to reshape a trace.
 bool asks_trace_synthesis(const InputConfig& in) {
   return in.synthesis_speedup_ratio != 1.0 || in.synthesis_prompt_len_multiplier != 1.0 ||
-         in.synthesis_max_isl || in.synthesis_max_osl;
+         in.synthesis_max_isl || in.synthesis_max_osl ||
+         in.synthesis_prefix_len_multiplier != 1.0 || in.synthesis_prefix_root_multiplier != 1 ||
+         in.synthesis_output_len_multiplier != 1.0;
 }
 
 // The rankings composer only feeds the rankings endpoints (docs/endpoints.md, Request bodies).
@@ -212,12 +216,23 @@ void validate_user_centric(const RunConfig& c, std::vector<std::string>& errors)
 // --fixed-schedule replays a dataset's timestamps; its offsets mean nothing without it.
 void validate_fixed_schedule(const RunConfig& c, std::vector<std::string>& errors) {
   const auto& load = c.load;
-  if (!load.fixed_schedule &&
-      (load.fixed_schedule_auto_offset || load.fixed_schedule_start_offset_ms ||
-       load.fixed_schedule_end_offset_ms)) {
+  const bool offsets = load.fixed_schedule_auto_offset || load.fixed_schedule_start_offset_ms ||
+                       load.fixed_schedule_end_offset_ms;
+  // Without --fixed-schedule only a timestamped --input-file can make a fixed-schedule phase (its
+  // promotion is checked when the file is read).
+  if (offsets && !load.fixed_schedule && (c.input.input_file.empty() || load.no_fixed_schedule)) {
     errors.push_back(
         "--fixed-schedule-auto-offset/--fixed-schedule-start-offset/--fixed-schedule-end-offset "
-        "need --fixed-schedule");
+        "need a fixed-schedule phase: --fixed-schedule, or an --input-file trace with timestamps");
+  }
+  if (load.fixed_schedule_auto_offset && load.fixed_schedule_start_offset_ms) {
+    errors.push_back(
+        "--fixed-schedule-auto-offset and --fixed-schedule-start-offset cannot be used together "
+        "(the start offset is the schedule's zero)");
+  }
+  if (load.fixed_schedule_start_offset_ms && load.fixed_schedule_end_offset_ms &&
+      *load.fixed_schedule_start_offset_ms > *load.fixed_schedule_end_offset_ms) {
+    errors.push_back("--fixed-schedule-start-offset must not be after --fixed-schedule-end-offset");
   }
   if (!load.fixed_schedule) return;
   if (c.input.input_file.empty() && !uses_public_dataset(c))
@@ -246,6 +261,24 @@ void validate_dataset_source(const RunConfig& c, std::vector<std::string>& error
     errors.push_back(
         "--prompt-input-tokens-block-size sets the tokens per trace hash id: it needs "
         "--input-file");
+  }
+  // AIPerf 0.11 refuses the synthetic prompt's shape with a file (--osl stays: it fills the rows
+  // without an output length).
+  if (!in.input_file.empty() && !uses_public_dataset(c)) {
+    for (const auto& [flag, spelled] :
+         {std::pair{"--synthetic-input-tokens-mean", "--isl"},
+          {"--synthetic-input-tokens-stddev", "--isl-stddev"},
+          {"--prompt-batch-size", "--prompt-batch-size"},
+          {"--seq-dist", "--seq-dist"},
+          {"--prompt-prefix-pool-size", "--prompt-prefix-pool-size"},
+          {"--prompt-prefix-length", "--prompt-prefix-length"},
+          {"--shared-system-prompt-length", "--shared-system-prompt-length"},
+          {"--user-context-prompt-length", "--user-context-prompt-length"}}) {
+      if (c.set_options.count(flag))
+        errors.push_back(std::string(spelled) +
+                         " shapes synthetic prompts: it does not apply to --input-file (AIPerf "
+                         "0.11 refuses it; the file's rows give the prompts)");
+    }
   }
   if (!uses_public_dataset(c)) return;
   // --input-file with a public dataset is that dataset's file, read as the public format.
@@ -446,20 +479,6 @@ void validate_endpoint_addresses(const RunConfig& c, std::vector<std::string>& e
   validate_session_header(ep.session_header, errors);
 }
 
-// The concurrency against the stop condition the run ended up with.
-void validate_concurrency_and_stop(const LoadConfig& load, std::vector<std::string>& errors) {
-  if (!load.concurrency) return;
-  if (load.num_sessions && *load.concurrency > *load.num_sessions) {
-    errors.push_back("--concurrency (" + std::to_string(*load.concurrency) +
-                     ") must not exceed --num-sessions (" + std::to_string(*load.num_sessions) +
-                     ")");
-  } else if (!load.num_sessions && load.request_count && *load.concurrency > *load.request_count) {
-    errors.push_back("--concurrency (" + std::to_string(*load.concurrency) +
-                     ") must not exceed --request-count (" + std::to_string(*load.request_count) +
-                     ")");
-  }
-}
-
 // The warmup load once it has fallen back to the profiling one.
 void validate_warmup_load(const RunConfig& c, std::vector<std::string>& errors) {
   const auto& w = c.load.warmup;
@@ -491,6 +510,17 @@ void validate_warmup_load(const RunConfig& c, std::vector<std::string>& errors) 
   }
 }
 
+// --inter-turn-delay-cap-seconds lowers the recorded delays of dag_jsonl and weka_trace files:
+// without an --input-file (or with a public dataset) it has nothing to cap. The loader warns about
+// a file of another type.
+void warn_unused_delay_cap(RunConfig& c) {
+  if (!c.input.inter_turn_delay_cap_s) return;
+  if (!c.input.input_file.empty() && !uses_public_dataset(c)) return;
+  c.warnings.push_back(
+      "--inter-turn-delay-cap-seconds caps the recorded turn delays of an --input-file of type "
+      "dag_jsonl or weka_trace; without one it is ignored");
+}
+
 }  // namespace
 
 // The profiling arrival pattern's error comes after the user-centric checks (which read the
@@ -515,14 +545,16 @@ std::vector<std::string> validate_given_options(const RunConfig& c) {
   validate_warmup_options(load, errors);
   validate_synthetic_input(c, errors);
   validate_endpoint_addresses(c, errors);
+  validate_request_options(c, errors);
   validate_shard(c, errors);
   validate_stream_usage(c, errors);
+  validate_readiness_options(c, errors);
+  validate_media_options(c, errors);
   return errors;
 }
 
 std::vector<std::string> validate_resolved_options(const RunConfig& c) {
   std::vector<std::string> errors;
-  validate_concurrency_and_stop(c.load, errors);
   if (c.load.warmup_enabled) validate_warmup_load(c, errors);
   return errors;
 }
@@ -532,6 +564,7 @@ std::vector<std::string> validate_and_resolve(RunConfig& c) {
   resolve_given_options(c);
   if (!errors.empty()) return errors;
   resolve_defaults(c);
+  warn_unused_delay_cap(c);
   return validate_resolved_options(c);
 }
 

@@ -11,8 +11,11 @@ namespace inferperf::config {
 // The checks of the options as given, before any default (empty = ok).
 std::vector<std::string> validate_given_options(const RunConfig& c);
 
-// The checks that need the resolved defaults: the concurrency against the stop condition the run
-// ended up with, and the warmup load after its fallbacks.
+// The media options (cli_media.cpp): refused, naming them, unless their values make no media.
+void validate_media_options(const RunConfig& c, std::vector<std::string>& errors);
+
+// The checks that need the resolved defaults: the warmup load after its fallbacks. (AIPerf 0.11
+// dropped the check of the concurrency against the request or session count.)
 std::vector<std::string> validate_resolved_options(const RunConfig& c);
 
 // Checks the given options, settles what they settle even when refused (resolve_given_options),

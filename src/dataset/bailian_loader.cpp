@@ -8,6 +8,7 @@
 
 #include "dataset/input_file.hpp"
 #include "dataset/loader_internal.hpp"
+#include "dataset/trace_synthesis.hpp"
 
 namespace inferperf::dataset {
 
@@ -61,10 +62,11 @@ std::optional<core::Error> load_bailian(LoadContext& ctx, std::string_view conte
         row.parent = parent.value_or(-1);
         row.turn = turn.value_or(1);
         row.t.timestamp_ms = *ts * 1000.0 / syn.speedup_ratio;
-        row.t.max_tokens = static_cast<int>(std::min<long long>(
-            syn.max_osl ? std::min<long long>(*osl, *syn.max_osl) : *osl, INT32_MAX));
+        row.t.max_tokens =
+            static_cast<int>(std::min<long long>(synthesized_output_length(*osl, syn), INT32_MAX));
         int length = static_cast<int>(*isl);
-        if (syn.prompt_len_multiplier != 1.0) {
+        // Rows with hash ids are reshaped together once the file is read (trace_synthesis).
+        if (syn.prompt_len_multiplier != 1.0 && ids.empty()) {
           if (auto e = ctx.blocks->check_layout(ids, length)) return r.error("hash_ids", *e);
           // As mooncake: full shared blocks kept as far as the scaled length reaches.
           const int scaled =

@@ -11,6 +11,7 @@
 #include "core/uuid.hpp"
 #include "dataset/input_file.hpp"
 #include "dataset/loader_internal.hpp"
+#include "dataset/trace_synthesis.hpp"
 
 namespace inferperf::dataset {
 
@@ -63,10 +64,11 @@ std::optional<core::Error> session_value(const Row& r, std::string_view column,
 
 std::optional<core::Error> load_baseten(LoadContext& ctx, std::string_view content) {
   const SynthesisOptions& syn = ctx.options.synthesis;
-  if (syn.reshapes()) {
+  if (syn.speedup_ratio != 1.0 || syn.prompt_len_multiplier != 1.0 || syn.restructures()) {
     return ctx.error(0, "--synthesis-*",
-                     "baseten_trace prompts are verbatim: --synthesis-speedup-ratio and "
-                     "--synthesis-prompt-len-multiplier do not apply");
+                     "baseten_trace prompts are verbatim: --synthesis-speedup-ratio, "
+                     "--synthesis-prompt-len-multiplier, --synthesis-prefix-len-multiplier and "
+                     "--synthesis-prefix-root-multiplier do not apply");
   }
   const char* env = std::getenv("AIPERF_DATASET_BASETEN_SESSION_COLUMN");
   const std::string preferred = env && *env ? env : "provided_session_id";
@@ -119,7 +121,7 @@ std::optional<core::Error> load_baseten(LoadContext& ctx, std::string_view conte
         }
         long long osl = *out;
         if (osl < 1) osl = 1, ++floored;  // cancelled rows with no output still ask for one token
-        if (syn.max_osl) osl = std::min<long long>(osl, *syn.max_osl);
+        osl = synthesized_output_length(osl, syn);
         row.unix_ms = *ts;
         Turn& t = row.turn;
         t.text = std::move(*prompt);

@@ -7,6 +7,7 @@
 
 #include "core/uuid.hpp"
 #include "dataset/loader_internal.hpp"
+#include "dataset/trace_synthesis.hpp"
 
 namespace inferperf::dataset {
 
@@ -102,7 +103,7 @@ std::optional<core::Error> load_burst_gpt(LoadContext& ctx, std::string_view con
     }
     Turn t;
     t.timestamp_ms = ts * 1000.0 / syn.speedup_ratio;
-    const long long osl = syn.max_osl ? std::min<long long>(resp, *syn.max_osl) : resp;
+    const long long osl = synthesized_output_length(resp, syn);
     if (osl > 0) t.max_tokens = static_cast<int>(std::min<long long>(osl, INT32_MAX));
     int length = static_cast<int>(req);
     if (syn.prompt_len_multiplier != 1.0)

@@ -18,7 +18,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr std::array<TypeInfo, 10> kTypes = {{
+constexpr std::array<TypeInfo, 13> kTypes = {{
     {CustomType::kSingleTurn, "single_turn", false, 0},
     {CustomType::kMultiTurn, "multi_turn", false, 0},
     {CustomType::kRandomPool, "random_pool", false, 0},
@@ -29,6 +29,9 @@ constexpr std::array<TypeInfo, 10> kTypes = {{
     {CustomType::kInputsJson, "inputs_json", false, 0},
     {CustomType::kWekaTrace, "weka_trace", true, 64},
     {CustomType::kBasetenTrace, "baseten_trace", true, 64},
+    {CustomType::kDagJsonl, "dag_jsonl", false, 0},
+    {CustomType::kSagemakerDataCapture, "sagemaker_data_capture", true, 0},
+    {CustomType::kSpeedBench, "speed_bench", false, 0},  // named by speed_bench_names()
 }};
 
 }  // namespace
@@ -122,17 +125,29 @@ const TypeInfo& type_info(CustomType t) {
 }
 
 std::optional<CustomType> type_from_name(std::string_view name) {
+  if (find_speed_bench_name(name)) return CustomType::kSpeedBench;
   for (const auto& i : kTypes)
-    if (i.name == name) return i.type;
+    if (i.name == name && i.type != CustomType::kSpeedBench) return i.type;
   return std::nullopt;
 }
 
 std::string type_names() {
   std::string out;
   for (const auto& i : kTypes) {
+    if (i.type == CustomType::kSpeedBench) continue;
     if (!out.empty()) out += ", ";
     out += i.name;
   }
+  return out +
+         ", speed_bench_<split or category> (speed_bench_qualitative, speed_bench_coding, "
+         "speed_bench_throughput_1k_mixed, ...)";
+}
+
+std::vector<std::string> all_type_names() {
+  std::vector<std::string> out;
+  for (const auto& i : kTypes)
+    if (i.type != CustomType::kSpeedBench) out.emplace_back(i.name);
+  for (const auto& n : speed_bench_names()) out.push_back(n.name);
   return out;
 }
 
@@ -144,8 +159,17 @@ bool looks_like_single_turn(const ojson& j) {
 }
 
 bool looks_like_multi_turn(const ojson& j) {
-  return j.contains("turns") && j["turns"].is_array();
+  return j.contains("turns") && j["turns"].is_array() && !looks_like_dag_jsonl(j);
 }
+
+namespace {
+// An inputs.json written on one line: {"data": [{"payloads": [...]}, ...]}.
+bool looks_like_compact_inputs_json(const ojson& j) {
+  const auto d = j.find("data");
+  return d != j.end() && d->is_array() && !d->empty() && (*d)[0].is_object() &&
+         (*d)[0].contains("payloads") && (*d)[0]["payloads"].is_array();
+}
+}  // namespace
 
 core::Result<CustomType> detect_record_type(const std::string& json_line, const std::string& file) {
   auto err = [&](std::string m) {
@@ -157,7 +181,16 @@ core::Result<CustomType> detect_record_type(const std::string& json_line, const 
     if (auto known = type_from_name(t->get<std::string>())) return *known;
     // Other values (Bailian's request kind "text") are data, not a dataset type.
   }
+  if (looks_like_speed_bench(j)) {
+    return err(
+        "the first record is a SPEED-Bench row: pass --custom-dataset-type "
+        "speed_bench_<split or category> (the file name qualitative.jsonl or "
+        "throughput_<isl>.jsonl names the split)");
+  }
+  if (looks_like_compact_inputs_json(j)) return CustomType::kInputsJson;
   std::vector<CustomType> matches;
+  if (looks_like_dag_jsonl(j)) matches.push_back(CustomType::kDagJsonl);
+  if (looks_like_sagemaker(j)) matches.push_back(CustomType::kSagemakerDataCapture);
   if (looks_like_single_turn(j)) matches.push_back(CustomType::kSingleTurn);
   if (looks_like_multi_turn(j)) matches.push_back(CustomType::kMultiTurn);
   if (looks_like_mooncake(j)) matches.push_back(CustomType::kMooncakeTrace);
@@ -245,21 +278,7 @@ std::optional<core::Error> apply_offsets(LoadContext& ctx) {
     keep[i] = convs[i].child || !(ts && ((o.start_offset_ms && *ts < *o.start_offset_ms) ||
                                          (o.end_offset_ms && *ts > *o.end_offset_ms)));
   }
-  for (std::size_t i = 0; i < convs.size(); ++i)  // parents come before their children
-    if (!keep[i])
-      for (const auto& link : convs[i].spawns) keep[link.child] = false;
-  std::vector<std::size_t> new_index(convs.size());
-  std::size_t n = 0;
-  for (std::size_t i = 0; i < convs.size(); ++i) {
-    new_index[i] = n;
-    if (keep[i]) {
-      if (n != i) convs[n] = std::move(convs[i]);
-      ++n;
-    }
-  }
-  convs.resize(n);
-  for (auto& c : convs)
-    for (auto& link : c.spawns) link.child = new_index[link.child];
+  keep_conversations(ctx.out.dataset, std::move(keep));
   if (convs.empty()) {
     return ctx.error(
         0, "timestamp",
@@ -306,21 +325,54 @@ core::Result<std::optional<CustomType>> requested_custom_type(const CustomLoadOp
       "--custom-dataset-type");
 }
 
-// The type an unnamed dataset's file says: its extension, its layout, or its first record.
-core::Result<CustomType> detect_file_type(const CustomLoadOptions& o, const std::string& file,
-                                          bool folder, std::string_view content) {
-  if (folder) {
-    return core::Error{core::ErrorKind::kInput,
-                       "is a folder: pass --custom-dataset-type (random_pool, raw_payload and "
-                       "weka_trace read folders)",
-                       file, 0, "--input-file"};
+// A folder's type, from the first record of its first *.jsonl file (sorted; searched below the
+// folder when it holds none itself): SageMaker captures or raw request bodies.
+core::Result<CustomType> detect_folder_type(const std::string& file, const fs::path& folder) {
+  std::vector<fs::path> files;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(folder, ec))
+    if (e.is_regular_file() && e.path().extension() == ".jsonl") files.push_back(e.path());
+  if (files.empty()) {
+    for (const auto& e : fs::recursive_directory_iterator(folder, ec))
+      if (e.is_regular_file() && e.path().extension() == ".jsonl") files.push_back(e.path());
   }
+  std::sort(files.begin(), files.end());
+  if (!files.empty()) {
+    auto content = read_input_file(files.front());
+    if (content) {
+      auto first = first_json_line(*content, files.front().string());
+      if (first && looks_like_sagemaker(*first)) return CustomType::kSagemakerDataCapture;
+      if (first && first->contains("messages") && (*first)["messages"].is_array())
+        return CustomType::kRawPayload;
+    }
+  }
+  return core::Error{core::ErrorKind::kInput,
+                     "is a folder: pass --custom-dataset-type (random_pool, raw_payload, "
+                     "weka_trace and sagemaker_data_capture read folders)",
+                     file, 0, "--input-file"};
+}
+
+// The type an unnamed dataset's file says: its extension, its layout, or its first record.
+// `name` receives the speed_bench_* split a SPEED-Bench file's name selects.
+core::Result<CustomType> detect_file_type(const CustomLoadOptions& o, const std::string& file,
+                                          bool folder, std::string_view content,
+                                          std::string& name) {
+  if (folder) return detect_folder_type(file, o.path);
   if (o.path.extension() == ".csv") return CustomType::kBurstGptTrace;
   if (o.path.extension() == ".json" && looks_like_weka(content)) return CustomType::kWekaTrace;
   // A pretty-printed inputs.json: one object over many lines.
   if (starts_multiline_object(content)) return CustomType::kInputsJson;
   auto first = first_json_line(content, file);
   if (!first) return first.error();
+  if (looks_like_speed_bench(*first)) {
+    // As AIPerf: each split claims the file bearing its name; categories need the flag.
+    for (const auto& n : speed_bench_names()) {
+      if (n.category.empty() && n.split_file == o.path.filename().string()) {
+        name = n.name;
+        return CustomType::kSpeedBench;
+      }
+    }
+  }
   return detect_record_type(first->dump(), file);
 }
 
@@ -334,11 +386,20 @@ std::optional<core::Error> check_synthesis_applies(const CustomLoadOptions& o,
           "--synthesis-*");
     }
   }
-  if (info.type == CustomType::kWekaTrace && o.synthesis.prompt_len_multiplier != 1.0) {
+  const bool prompt_shape = o.synthesis.prompt_len_multiplier != 1.0 || o.synthesis.restructures();
+  if (info.type == CustomType::kWekaTrace && prompt_shape) {
     return custom_config_error(
-        "--synthesis-prompt-len-multiplier is not supported for weka_trace (its prompts are "
+        "--synthesis-prompt-len-multiplier, --synthesis-prefix-len-multiplier and "
+        "--synthesis-prefix-root-multiplier are not supported for weka_trace (its prompts are "
         "delta-encoded hash-id segments)",
-        "--synthesis-prompt-len-multiplier");
+        "--synthesis-*");
+  }
+  if (info.type == CustomType::kSagemakerDataCapture && prompt_shape) {
+    return custom_config_error(
+        "sagemaker_data_capture replays the captured messages verbatim: "
+        "--synthesis-prompt-len-multiplier, --synthesis-prefix-len-multiplier and "
+        "--synthesis-prefix-root-multiplier do not apply",
+        "--synthesis-*");
   }
   return std::nullopt;
 }
@@ -393,6 +454,12 @@ std::optional<core::Error> load_rows_of_type(LoadContext& ctx, CustomType type,
       return load_weka(ctx);
     case CustomType::kBasetenTrace:
       return load_baseten(ctx, content);
+    case CustomType::kDagJsonl:
+      return load_dag_jsonl(ctx, content);
+    case CustomType::kSagemakerDataCapture:
+      return load_sagemaker(ctx);
+    case CustomType::kSpeedBench:
+      return load_speed_bench(ctx, content);
   }
   return std::nullopt;
 }
@@ -444,7 +511,8 @@ core::Result<CustomDataset> load_custom_dataset(const CustomLoadOptions& o,
   if (!requested) return requested.error();
   std::optional<CustomType> type = *requested;
   const bool reads_folders = type == CustomType::kRawPayload || type == CustomType::kRandomPool ||
-                             type == CustomType::kWekaTrace;
+                             type == CustomType::kWekaTrace ||
+                             type == CustomType::kSagemakerDataCapture;
   if (folder && type && !reads_folders) {
     return core::Error{
         core::ErrorKind::kInput,
@@ -459,8 +527,9 @@ core::Result<CustomDataset> load_custom_dataset(const CustomLoadOptions& o,
     if (!read) return read.error();
     content = std::move(*read);
   }
+  std::string name = o.type.value_or("");
   if (!type) {
-    auto detected = detect_file_type(o, file, folder, content);
+    auto detected = detect_file_type(o, file, folder, content, name);
     if (!detected) return detected.error();
     type = *detected;
   }
@@ -468,12 +537,27 @@ core::Result<CustomDataset> load_custom_dataset(const CustomLoadOptions& o,
   if (auto e = check_synthesis_applies(o, info)) return *e;
   CustomDataset out;
   out.type = *type;
+  out.type_name = *type == CustomType::kSpeedBench ? name : std::string(info.name);
+  if (o.inter_turn_delay_cap_s && *type != CustomType::kDagJsonl &&
+      *type != CustomType::kWekaTrace) {
+    out.warnings.push_back(fmt::format(
+        "--inter-turn-delay-cap-seconds caps the recorded delays of dag_jsonl and weka_trace "
+        "datasets; it does not apply to {}",
+        out.type_name));
+  }
   LoadContext ctx{o, file, id_rng, out, std::nullopt, 0};
+  ctx.delay_cap.cap_s = o.inter_turn_delay_cap_s;
   if (auto e = set_up_prompt_blocks(ctx, info)) return *e;
   if (auto e = load_rows_of_type(ctx, *type, content)) return *e;
   if (out.dataset.conversations.empty()) return no_entries_error(o, out, file);
   out.first_record_timed = first_record_timed(out.dataset);
   if (auto e = apply_offsets(ctx)) return *e;
+  // AIPerf 0.11: a typed entry count caps the conversations (after the offsets: the first N a
+  // fixed schedule replays); random_pool samples that many instead.
+  if (o.max_conversations && *type != CustomType::kRandomPool)
+    out.uncapped_conversations = keep_first_conversations(out.dataset, *o.max_conversations);
+  if (auto e = apply_prefix_synthesis(ctx)) return *e;
+  report_delay_cap(ctx.delay_cap, out);
   finish_custom_dataset(ctx);
   return out;
 }

@@ -12,6 +12,7 @@
 
 #include "dataset/custom_loader.hpp"
 #include "dataset/prompt_blocks.hpp"
+#include "dataset/trace_synthesis.hpp"
 
 namespace inferperf::dataset {
 
@@ -25,6 +26,7 @@ struct LoadContext {
   std::optional<PromptBlockBuilder> blocks;  // formats with hash ids
   std::size_t next_row_key = 0;              // seeds each row's fresh text
   double planned_bytes = 0;                  // prompt text the rows so far will generate
+  DelayCap delay_cap;                        // --inter-turn-delay-cap-seconds (its clamps)
 
   core::Error error(int line, std::string field, std::string message) const {
     return core::Error{core::ErrorKind::kInput, std::move(message), file, line, std::move(field)};
@@ -88,6 +90,14 @@ core::Error columnar_file_error(const std::string& file);
 // Reads options.path itself (one .json file or a folder of them) and sets up ctx.blocks.
 std::optional<core::Error> load_weka(LoadContext& ctx);
 
+std::optional<core::Error> load_dag_jsonl(LoadContext& ctx, std::string_view content);
+// Reads options.path itself (one JSONL file, or every *.jsonl below a folder).
+std::optional<core::Error> load_sagemaker(LoadContext& ctx);
+std::optional<core::Error> load_speed_bench(LoadContext& ctx, std::string_view content);
+// After the rows and the offset filters: the prefix-structure synthesis of the rows with hash ids
+// (trace_synthesis.hpp), which rebuilds ctx.blocks.
+std::optional<core::Error> apply_prefix_synthesis(LoadContext& ctx);
+
 // Record-level detection (trace-formats §0 `can_load`).
 bool looks_like_mooncake(const ojson& j);
 bool looks_like_bailian(const ojson& j);
@@ -95,6 +105,17 @@ bool looks_like_raw_payload(const ojson& j);
 bool looks_like_single_turn(const ojson& j);
 bool looks_like_multi_turn(const ojson& j);
 bool looks_like_baseten(const ojson& j);
+bool looks_like_dag_jsonl(const ojson& j);
+bool looks_like_sagemaker(const ojson& j);
+bool looks_like_speed_bench(const ojson& j);
+// The speed_bench_* names: the split file each one reads and the category it keeps ("" = all).
+struct SpeedBenchName {
+  std::string name;
+  std::string split_file;  // "qualitative.jsonl", "throughput_1k.jsonl", ...
+  std::string category;
+};
+const std::vector<SpeedBenchName>& speed_bench_names();
+const SpeedBenchName* find_speed_bench_name(std::string_view name);
 // A whole .json file that is one weka_trace object.
 bool looks_like_weka(std::string_view content);
 

@@ -8,6 +8,7 @@
 #include "core/uuid.hpp"
 #include "dataset/input_file.hpp"
 #include "dataset/loader_internal.hpp"
+#include "dataset/trace_synthesis.hpp"
 
 namespace inferperf::dataset {
 
@@ -109,8 +110,8 @@ std::optional<core::Error> load_mooncake(LoadContext& ctx, std::string_view cont
         std::optional<long long> osl;
         if (auto e = r.integer("output_length", osl, 1)) return e;
         if (osl) {
-          const long long capped = syn.max_osl ? std::min<long long>(*osl, *syn.max_osl) : *osl;
-          turn.max_tokens = static_cast<int>(std::min<long long>(capped, INT32_MAX));
+          turn.max_tokens = static_cast<int>(
+              std::min<long long>(synthesized_output_length(*osl, syn), INT32_MAX));
         }
         std::optional<double> ts, delay;
         if (auto e = r.number("timestamp", ts, 0)) return e;
@@ -130,7 +131,8 @@ std::optional<core::Error> load_mooncake(LoadContext& ctx, std::string_view cont
           std::vector<std::int64_t> ids;
           if (auto e = r.int_list("hash_ids", ids)) return e;
           int length = static_cast<int>(*len);
-          if (syn.prompt_len_multiplier != 1.0) {
+          // Rows with hash ids are reshaped together once the file is read (trace_synthesis).
+          if (syn.prompt_len_multiplier != 1.0 && ids.empty()) {
             // The row as written must be valid before it is reshaped.
             if (auto e = ctx.blocks->check_layout(ids, length)) return r.error("hash_ids", *e);
             scale_prompt(length, ids, ctx.blocks->block_size(), syn.prompt_len_multiplier);

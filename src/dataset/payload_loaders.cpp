@@ -24,15 +24,24 @@ bool looks_like_raw_payload(const ojson& j) {
 
 namespace {
 
+// The body is sent byte for byte as written (AIPerf: no endpoint formatting, no --extra-inputs).
+// Its requested output length is read from the key the request builder would write it back to
+// (the first of max_tokens, max_completion_tokens, max_output_tokens, parameters.max_new_tokens),
+// so that writing it back changes nothing.
 Turn payload_turn(ojson&& body) {
   Turn t;
-  for (const char* k : {"max_completion_tokens", "max_tokens"}) {
-    if (auto it = body.find(k);
-        it != body.end() && it->is_number_integer() && *it >= 0 && *it <= INT32_MAX) {
-      t.max_tokens = it->get<int>();
-      break;
-    }
-  }
+  auto limit = [](const ojson& obj, const char* k) -> std::optional<int> {
+    const auto it = obj.find(k);
+    if (it == obj.end()) return std::nullopt;
+    if (it->is_number_integer() && *it >= 0 && *it <= INT32_MAX) return it->get<int>();
+    return -1;  // present but not a count: leave the body alone
+  };
+  std::optional<int> n;
+  for (const char* k : {"max_tokens", "max_completion_tokens", "max_output_tokens"})
+    if ((n = limit(body, k))) break;
+  if (auto p = body.find("parameters"); !n && p != body.end() && p->is_object())
+    n = limit(*p, "max_new_tokens");
+  if (n && *n >= 0) t.max_tokens = *n;
   t.payload = std::make_shared<const ojson>(std::move(body));
   return t;
 }

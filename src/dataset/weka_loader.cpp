@@ -14,6 +14,7 @@
 #include "dataset/input_file.hpp"
 #include "dataset/loader_internal.hpp"
 #include "dataset/memory_estimate.hpp"
+#include "dataset/trace_synthesis.hpp"
 
 namespace inferperf::dataset {
 
@@ -391,11 +392,13 @@ void build_conversations(LoadContext& ctx, Loaded& tr, std::int64_t& next_global
       const Request& q = reqs[k];
       Turn turn;
       if (auto e = seg.add(q, prefix, turn)) return e;
-      const long long osl =
-          parent && syn.max_osl ? std::min<long long>(q.out, *syn.max_osl) : q.out;
+      SynthesisOptions shape = syn;  // --synthesis-max-osl caps the root's turns only
+      if (!parent) shape.max_osl.reset();
+      const long long osl = synthesized_output_length(q.out, shape);
       turn.max_tokens = static_cast<int>(std::max<long long>(1, osl));
       turn.timestamp_ms = q.t * 1000.0 / speed;
-      if (k > 0) turn.delay_ms = std::max(0.0, (q.t - reqs[k - 1].t) * 1000.0 / speed);
+      if (k > 0)
+        turn.delay_ms = ctx.delay_cap.apply(std::max(0.0, (q.t - reqs[k - 1].t) * 1000.0 / speed));
       turn.model = model_for(tr, main, q.model, models);
       turns.push_back(std::move(turn));
     }

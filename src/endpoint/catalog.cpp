@@ -12,7 +12,7 @@ namespace {
 
 using config::EndpointType;
 
-constexpr std::array<EndpointInfo, 16> kTable = {{
+constexpr std::array<EndpointInfo, 18> kTable = {{
     {EndpointType::kChat, "chat", "v1/chat/completions", "", true, true, true, OutputKind::kText,
      "LLM Metrics"},
     {EndpointType::kCompletions, "completions", "v1/completions", "", true, true, true,
@@ -45,6 +45,9 @@ constexpr std::array<EndpointInfo, 16> kTable = {{
      "LLM Metrics"},
     {EndpointType::kMessages, "messages", "v1/messages", "", true, true, true, OutputKind::kText,
      "LLM Metrics"},
+    {EndpointType::kImageEdit, "image_edit", "v1/images/edits", "", false, false, true,
+     OutputKind::kImages, "Image Edit Metrics"},
+    {EndpointType::kRaw, "raw", "", "", true, true, true, OutputKind::kText, "LLM Metrics"},
 }};
 
 bool same_name(std::string_view a, std::string_view b) {
@@ -63,6 +66,8 @@ const EndpointInfo& endpoint_info(config::EndpointType type) {
 core::Result<std::unique_ptr<Endpoint>> create_endpoint(
     config::EndpointType type, const std::vector<std::pair<std::string, nlohmann::json>>& extra) {
   if (type == EndpointType::kTemplate) return make_template_endpoint(extra);
+  if (type == EndpointType::kImageEdit) return make_image_edit_endpoint(extra);
+  if (type == EndpointType::kRaw) return make_raw_endpoint(extra);
   return make_endpoint(type);
 }
 
@@ -102,8 +107,33 @@ std::unique_ptr<Endpoint> make_endpoint(config::EndpointType type) {
       return make_responses_endpoint();
     case EndpointType::kMessages:
       return make_messages_endpoint();
+    case EndpointType::kImageEdit:
+    case EndpointType::kRaw: {
+      auto made = create_endpoint(type, {});
+      return made ? std::move(*made) : nullptr;
+    }
   }
   return make_chat_endpoint();
+}
+
+std::string turn_input_problem(config::EndpointType type, const dataset::Turn& turn) {
+  if (type == EndpointType::kRaw) return turn.payload ? "" : raw_needs_payload();
+  if (type != EndpointType::kImageEdit || turn.payload) return "";
+  if (turn.extra) {
+    for (const char* key : {"prompt", "image", "url", "mask"}) {
+      if (turn.extra->contains(key))
+        return std::string("the row's extra sets '") + key + "', which image_edit sets itself";
+    }
+  }
+  for (const auto& m : turn.media) {
+    if (m.kind != dataset::MediaItem::Kind::kImage || m.url.empty()) continue;
+    std::string scheme = m.url.substr(0, 8);
+    for (auto& ch : scheme) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    if (scheme.starts_with("http://") || scheme.starts_with("https://")) return "";
+    auto file = image_edit_file(m.url);
+    return file ? "" : "image_edit: " + file.error().message;
+  }
+  return image_edit_needs_image();
 }
 
 std::vector<std::pair<std::string, std::string>> protocol_headers(

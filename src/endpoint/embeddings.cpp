@@ -13,10 +13,7 @@ DecodedEvent decode_embeddings(std::string_view payload) {
   simdjson::dom::object obj;
   if (!parse_object(payload, parser, obj, out)) return out;
   simdjson::dom::array data;
-  if (obj["data"].get_array().get(data) != simdjson::SUCCESS) {
-    if (auto e = error_message_of(obj)) return error_event(*e);
-    return error_event("embeddings response without a 'data' list");
-  }
+  if (!data_list_of(obj, "embeddings", data, out)) return out;
   for (simdjson::dom::element item : data) {
     if (string_or_empty(item, "object") != "embedding") {
       return error_event("embeddings response item is not an 'embedding' object");

@@ -42,6 +42,7 @@ struct VideoJob {
   std::optional<double> inference_time_s;
   std::optional<double> peak_memory_mb;
   std::string error;  // failed: the server's message
+  std::string url;    // completed: where the video is (optional; --download-video-content)
 };
 
 // The token usage one response object reported (vendor names mapped by decode_util's read_usage).
@@ -141,6 +142,11 @@ core::Result<std::unique_ptr<Endpoint>> create_endpoint(
 // The same for endpoints that need no configuration (every type but template).
 std::unique_ptr<Endpoint> make_endpoint(config::EndpointType type);
 
+// Why endpoint `type` cannot send `turn`, or "" when it can: image_edit needs an image it can
+// upload (or a verbatim payload) and no row `extra` over the fields it sets; raw needs a verbatim
+// payload. Checked for every turn before the run, so no request fails to build mid-run.
+std::string turn_input_problem(config::EndpointType type, const dataset::Turn& turn);
+
 // Headers the protocol needs besides the user's: Authorization: Bearer from --api-key, or for
 // messages (Anthropic) x-api-key and anthropic-version, each unless the user set it with -H.
 std::vector<std::pair<std::string, std::string>> protocol_headers(
@@ -171,7 +177,7 @@ bool set_output_limit(nlohmann::ordered_json& body, config::EndpointType type, b
                       bool cap);
 
 // Path resolution as AIPerf: custom endpoint wins; a duplicate "v1/" after a base ending in /v1 is
-// dropped.
+// dropped; with no path at all (raw, template) the base URL's own path is used as it is.
 std::string join_path(std::string_view base_path, std::string_view custom_endpoint,
                       std::string_view default_path);
 

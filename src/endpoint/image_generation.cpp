@@ -46,19 +46,7 @@ class ImageGenerationEndpoint final : public Endpoint {
       }
       return out;
     }
-    simdjson::dom::array data;
-    if (obj["data"].get_array().get(data) != simdjson::SUCCESS) {
-      if (auto e = error_message_of(obj)) return error_event(*e);
-      return error_event("image generation response without a 'data' list");
-    }
-    for (simdjson::dom::element item : data) {
-      if (!string_or_empty(item, "b64_json").empty() || !string_or_empty(item, "url").empty()) {
-        ++out.outputs;
-      }
-    }
-    out.kind = DecodedEvent::Kind::kData;
-    read_usage(obj, out);
-    return out;
+    return decode_image_data(obj, "image generation");
   }
 };
 

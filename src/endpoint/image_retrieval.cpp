@@ -33,10 +33,7 @@ class ImageRetrievalEndpoint final : public Endpoint {
     simdjson::dom::object obj;
     if (!parse_object(payload, parser, obj, out)) return out;
     simdjson::dom::array data;
-    if (obj["data"].get_array().get(data) != simdjson::SUCCESS) {
-      if (auto e = error_message_of(obj)) return error_event(*e);
-      return error_event("image retrieval response without a 'data' list");
-    }
+    if (!data_list_of(obj, "image retrieval", data, out)) return out;
     out.kind = DecodedEvent::Kind::kData;
     out.outputs = static_cast<std::int64_t>(data.size());
     return out;

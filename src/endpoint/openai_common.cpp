@@ -59,6 +59,30 @@ DecodedEvent error_event(std::string message) {
   return e;
 }
 
+bool data_list_of(const simdjson::dom::object& obj, std::string_view what,
+                  simdjson::dom::array& data, DecodedEvent& out) {
+  if (obj["data"].get_array().get(data) == simdjson::SUCCESS) return true;
+  if (auto e = error_message_of(obj)) {
+    out = error_event(*e);
+  } else {
+    out = error_event(std::string(what) + " response without a 'data' list");
+  }
+  return false;
+}
+
+DecodedEvent decode_image_data(const simdjson::dom::object& obj, std::string_view what) {
+  DecodedEvent out;
+  simdjson::dom::array data;
+  if (!data_list_of(obj, what, data, out)) return out;
+  for (simdjson::dom::element item : data) {
+    if (!string_or_empty(item, "b64_json").empty() || !string_or_empty(item, "url").empty())
+      ++out.outputs;
+  }
+  out.kind = DecodedEvent::Kind::kData;
+  read_usage(obj, out);
+  return out;
+}
+
 nlohmann::ordered_json build_request_body(const Endpoint& endpoint,
                                           const std::vector<dataset::Turn>& history,
                                           const BodyOptions& o) {
@@ -125,6 +149,8 @@ std::string join_path(std::string_view base_path, std::string_view custom_endpoi
   while (!base.empty() && base.back() == '/') base.pop_back();
   std::string_view path = custom_endpoint.empty() ? default_path : custom_endpoint;
   while (!path.empty() && path.front() == '/') path.remove_prefix(1);
+  // No path to add (raw and template with the path in --url): the URL's own path as it is.
+  if (path.empty() && !base.empty()) return base;
   if (base.ends_with("/v1") && path.starts_with("v1/")) path.remove_prefix(3);
   return base + "/" + std::string(path);
 }

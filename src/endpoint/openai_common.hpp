@@ -17,6 +17,13 @@ void finish_body(nlohmann::ordered_json& body, const BodyOptions& o);
 // The message of an OpenAI-style {"error": {...}} or {"detail": ...} object, if it is one.
 std::optional<std::string> error_message_of(const simdjson::dom::object& obj);
 DecodedEvent error_event(std::string message);
+// The `data` list of a list answer ({"data": [...]}): true with `data` set; else false with `out`
+// holding the server's error message or "<what> response without a 'data' list".
+bool data_list_of(const simdjson::dom::object& obj, std::string_view what,
+                  simdjson::dom::array& data, DecodedEvent& out);
+// An images answer (generation, edit): one output per data[] item with b64_json or url, and the
+// usage when the server sent one.
+DecodedEvent decode_image_data(const simdjson::dom::object& obj, std::string_view what);
 
 // The chat body (docs/endpoints.md, Request bodies) and the chat response decoder, shared by chat,
 // chat_embeddings and solido_rag.

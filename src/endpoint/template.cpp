@@ -125,6 +125,55 @@ void detect(simdjson::dom::element doc, DecodedEvent& out) {
   }
 }
 
+}  // namespace
+
+DecodedEvent decode_detected(std::string_view payload,
+                             const std::vector<PathStep>& response_field) {
+  DecodedEvent out;
+  out.kind = DecodedEvent::Kind::kData;
+  thread_local simdjson::dom::parser parser;
+  simdjson::dom::element doc;
+  if (parser.parse(payload.data(), payload.size(), true).get(doc) != simdjson::SUCCESS) {
+    out.content = std::string(payload);  // a plain-text body is the text
+    return out;
+  }
+  simdjson::dom::object obj;
+  if (doc.get_object().get(obj) == simdjson::SUCCESS) {
+    if (auto e = error_message_of(obj); e && obj["choices"].error()) return error_event(*e);
+    read_usage(obj, out);
+  }
+  simdjson::dom::element slot;
+  const auto* v = response_field.empty() ? nullptr : select(doc, response_field, slot);
+  // As AIPerf's response_field: a path that selects nothing falls back to the detection.
+  if (v == nullptr || v->is_null()) {
+    detect(doc, out);
+    return out;
+  }
+  if (!text_of(*v, out.content)) {
+    if (v->is_array()) {
+      out.outputs = static_cast<std::int64_t>(v->get_array().size());
+    } else {
+      out.content = simdjson::to_string(*v);
+    }
+  }
+  return out;
+}
+
+core::Result<std::vector<PathStep>> response_field_path(std::string_view response_field) {
+  if (response_field.empty()) return std::vector<PathStep>{};
+  auto path = parse_field_path(response_field);
+  if (!path) {
+    return core::Error{core::ErrorKind::kConfig,
+                       "response_field '" + std::string(response_field) +
+                           "' is not a field path (names and [n] indices, e.g. "
+                           "result.outputs[0].text; wildcards are not supported)",
+                       "", 0, "response_field"};
+  }
+  return std::move(*path);
+}
+
+namespace {
+
 class TemplateEndpoint final : public Endpoint {
  public:
   TemplateEndpoint(PayloadTemplate tmpl, std::vector<PathStep> response_field,
@@ -148,33 +197,7 @@ class TemplateEndpoint final : public Endpoint {
   }
 
   DecodedEvent decode(std::string_view payload) const override {
-    DecodedEvent out;
-    out.kind = DecodedEvent::Kind::kData;
-    thread_local simdjson::dom::parser parser;
-    simdjson::dom::element doc;
-    if (parser.parse(payload.data(), payload.size(), true).get(doc) != simdjson::SUCCESS) {
-      out.content = std::string(payload);  // a plain-text body is the text
-      return out;
-    }
-    simdjson::dom::object obj;
-    if (doc.get_object().get(obj) == simdjson::SUCCESS) {
-      if (auto e = error_message_of(obj); e && obj["choices"].error()) return error_event(*e);
-      read_usage(obj, out);
-    }
-    if (response_field_.empty()) {
-      detect(doc, out);
-      return out;
-    }
-    simdjson::dom::element slot;
-    const auto* v = select(doc, response_field_, slot);
-    if (v && !text_of(*v, out.content)) {
-      if (v->is_array()) {
-        out.outputs = static_cast<std::int64_t>(v->get_array().size());
-      } else if (!v->is_null()) {
-        out.content = simdjson::to_string(*v);
-      }
-    }
-    return out;
+    return decode_detected(payload, response_field_);
   }
 
  private:
@@ -247,18 +270,8 @@ core::Result<std::unique_ptr<Endpoint>> make_template_endpoint(
                          0, "payload_template"};
     }
   }
-  std::vector<PathStep> field;
-  if (!response_field.empty()) {
-    auto path = parse_field_path(response_field);
-    if (!path) {
-      return core::Error{core::ErrorKind::kConfig,
-                         "response_field '" + response_field +
-                             "' is not a field path (names and [n] indices, e.g. "
-                             "result.outputs[0].text; wildcards are not supported)",
-                         "", 0, "response_field"};
-    }
-    field = std::move(*path);
-  }
+  auto field = response_field_path(response_field);
+  if (!field) return field.error();
   const std::string rendered = parsed->render(known);
   if (nlohmann::json::parse(rendered, nullptr, false).is_discarded()) {
     return core::Error{core::ErrorKind::kConfig,
@@ -267,7 +280,7 @@ core::Result<std::unique_ptr<Endpoint>> make_template_endpoint(
                        origin, 0, "payload_template"};
   }
   return std::unique_ptr<Endpoint>(
-      std::make_unique<TemplateEndpoint>(std::move(*parsed), std::move(field), std::move(rest)));
+      std::make_unique<TemplateEndpoint>(std::move(*parsed), std::move(*field), std::move(rest)));
 }
 
 }  // namespace inferperf::endpoint

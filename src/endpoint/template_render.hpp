@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "endpoint/endpoint.hpp"
 
 namespace inferperf::endpoint {
 
@@ -21,6 +22,13 @@ struct PathStep {
 };
 // "a.b[0]['c']" as steps; nullopt when it cannot be read (wildcards, bad indices, empty).
 std::optional<std::vector<PathStep>> parse_field_path(std::string_view path);
+
+// template and raw: a response decoded through `response_field` (a field path) when it selects a
+// value, else by its shape: embeddings, rankings, then text fields and the OpenAI choices; a body
+// that is not JSON is the text.
+DecodedEvent decode_detected(std::string_view payload, const std::vector<PathStep>& response_field);
+// --extra-inputs response_field as a field path (empty when not given).
+core::Result<std::vector<PathStep>> response_field_path(std::string_view response_field);
 
 class PayloadTemplate {
  public:

@@ -52,6 +52,7 @@ class VideoGenerationEndpoint final : public Endpoint {
                            "' has characters a URL path cannot carry");
       }
     }
+    job.url = std::string(string_or_empty(obj, "url"));
     job.progress = number(obj, "progress");
     job.inference_time_s = number(obj, "inference_time_s");
     job.peak_memory_mb = number(obj, "peak_memory_mb");

@@ -207,6 +207,16 @@ std::vector<MetricInfo> aiperf_other_tags() {
        false, Visibility::kTrace, kGroupNone},
       {"http_req_chunks_received", "HTTP Chunks Received", "count", 1, MetricKind::kRecord, 2130,
        false, false, Visibility::kTrace, kGroupNone},
+      // The latencies less the network round trip (AIPerf 0.11, #1066): added by the report
+      // (report/network_latency.cpp) with --network-latency-automatic or --network-latency-mean.
+      {"network_adjusted_request_latency", "Network-Adjusted Request Latency", "ms", kMs,
+       MetricKind::kDerived, 0, false, false, Visibility::kNormal, kGroupDefault},
+      {"network_adjusted_time_to_first_token", "Network-Adjusted Time to First Token", "ms", kMs,
+       MetricKind::kDerived, 0, false, false, Visibility::kNormal, kGroupDefault},
+      {"network_adjusted_time_to_first_output_token", "Network-Adjusted Time to First Output Token",
+       "ms", kMs, MetricKind::kDerived, 0, false, false, Visibility::kNormal, kGroupDefault},
+      {"network_rtt", "Network RTT", "ms", kMs, MetricKind::kDerived, 0, false, false,
+       Visibility::kNormal, kGroupDefault},
       // GPU power and energy over the profiling window (AIPerf 0.11, #803): derived from the GPU
       // telemetry by the report (report/gpu_energy.cpp), only when telemetry has the readings.
       {"total_gpu_power", "Total GPU Power", "W", 1, MetricKind::kDerived, 1200, false, false,

@@ -110,66 +110,170 @@ std::unordered_map<const MetricInfo*, double> scalars_of(const Values& values,
 
 }  // namespace
 
-BenchmarkResult compute_metrics(const std::vector<records::RequestRecord>& records,
-                                const MetricOptions& options) {
-  std::vector<const records::RequestRecord*> all;
-  all.reserve(records.size());
-  for (const auto& r : records) all.push_back(&r);
-  return compute_metrics(all, options);
+void MetricColumn::reserve(std::size_t n) {
+  if (wide_) {
+    doubles_.reserve(n);
+  } else {
+    floats_.reserve(n);
+  }
 }
 
-BenchmarkResult compute_metrics(const std::vector<const records::RequestRecord*>& records,
-                                const MetricOptions& options) {
-  BenchmarkResult out;
-  Values values;
-  std::int64_t good = 0;
-  bool usage_compared = false, any_requested_osl = false;
-  std::map<std::tuple<int, std::string, std::string>, std::int64_t> error_groups;
-  out.min_request_start_ns = std::numeric_limits<core::MonoNs>::max();
-  out.max_response_end_ns = std::numeric_limits<core::MonoNs>::min();
-
-  for (const records::RequestRecord* rp : records) {
-    const records::RequestRecord& r = *rp;
-    if (r.phase != records::Phase::kProfiling) continue;
-    RecordFlags flags;
-    RecordValues rv = record_values(r, options, flags);
-    for (const auto& [mi, x] : rv.scalars) values[mi].push_back(x);
-    for (const auto& [mi, list] : rv.lists) {
-      auto& pooled = values[mi];
-      pooled.insert(pooled.end(), list.begin(), list.end());
+void MetricColumn::push(double x) {
+  if (!wide_) {
+    const auto f = static_cast<float>(x);
+    // Bit-exact round trips only (NaN never compares equal, so it widens: still exact).
+    if (static_cast<double>(f) == x && (x != 0 || std::signbit(f) == std::signbit(x))) {
+      floats_.push_back(f);
+      return;
     }
-    if (r.valid()) {
-      ++out.valid_count;
-      out.min_request_start_ns = std::min(out.min_request_start_ns, r.start_ns);
-      out.max_response_end_ns = std::max(out.max_response_end_ns, r.content_events.back().ts_ns);
-      if (lacks_token_counts(r, options)) ++out.records_without_usage;
-      if (r.requested_osl) any_requested_osl = true;
-      out.osl_mismatches += flags.osl_mismatch;
-      usage_compared |= flags.usage_compared;
-      out.usage_discrepancies += flags.usage_discrepancy;
-      good += rv.good;
-    } else {
-      ++out.error_count;
-      const auto& e = r.error ? *r.error : records::ErrorInfo{};
-      // Grouped and ordered by the exported name, so an HTTP reason phrase is a group of its own.
-      error_groups[{e.code.value_or(std::numeric_limits<int>::min()), std::string(e.type.name()),
-                    e.message}]++;
-    }
-    out.per_record.push_back(std::move(rv));
+    wide_ = true;
+    doubles_.reserve(std::max(floats_.capacity(), floats_.size() + 1));
+    doubles_.assign(floats_.begin(), floats_.end());
+    std::vector<float>().swap(floats_);
   }
+  doubles_.push_back(x);
+}
+
+std::vector<double> MetricColumn::values() const {
+  if (wide_) return doubles_;
+  return std::vector<double>(floats_.begin(), floats_.end());
+}
+
+void MetricColumn::clear() {
+  std::vector<float>().swap(floats_);
+  std::vector<double>().swap(doubles_);
+  wide_ = false;
+}
+
+std::vector<const MetricInfo*> network_sources() {
+  return {&info("request_latency"), &info("time_to_first_token"),
+          &info("time_to_first_output_token")};
+}
+
+bool within_requested_osl(double count, double requested, const MetricOptions& o) {
+  const double allowed = std::min(requested * o.osl_mismatch_pct_threshold / 100.0,
+                                  o.osl_mismatch_max_token_threshold);
+  return std::abs(count - requested) <= allowed;
+}
+
+namespace {
+
+std::int32_t token_fact(std::optional<std::int64_t> v) {
+  if (!v) return TokenFacts::kNone;
+  return static_cast<std::int32_t>(std::clamp<std::int64_t>(
+      *v, std::numeric_limits<std::int32_t>::min() + 1, std::numeric_limits<std::int32_t>::max()));
+}
+
+}  // namespace
+
+TokenFacts token_facts_of(const records::RequestRecord& r) {
+  TokenFacts f;
+  f.usage_prompt = token_fact(r.usage.prompt_tokens);
+  f.usage_completion = token_fact(r.usage.completion_tokens);
+  f.client_input = token_fact(r.client_tokens.input);
+  if (r.client_tokens.output || r.client_tokens.reasoning)
+    f.client_output =
+        token_fact(r.client_tokens.output.value_or(0) + r.client_tokens.reasoning.value_or(0));
+  if (r.requested_osl) f.requested_osl = token_fact(*r.requested_osl);
+  return f;
+}
+
+void add_osl_split(const records::RequestRecord& r, const MetricOptions& o, OslSplit& s) {
+  if (r.error || !r.requested_osl) return;
+  const bool client = o.token_source == TokenSource::kClientTokenizer;
+  std::optional<double> osl;
+  if (client && (r.client_tokens.output || r.client_tokens.reasoning))
+    osl = static_cast<double>(r.client_tokens.output.value_or(0) +
+                              r.client_tokens.reasoning.value_or(0));
+  if (!client && r.usage.completion_tokens) osl = static_cast<double>(*r.usage.completion_tokens);
+  if (!osl) return;
+  const double req = *r.requested_osl;
+  if (within_requested_osl(*osl, req, o)) return;
+  if (*osl < req) {
+    ++s.shorter;
+    return;
+  }
+  ++s.longer;
+  if (client && r.usage.completion_tokens &&
+      within_requested_osl(static_cast<double>(*r.usage.completion_tokens), req, o))
+    ++s.longer_retokenized;
+}
+
+MetricsAccumulator::MetricsAccumulator(MetricOptions options) : options_(std::move(options)) {
+  out_.min_request_start_ns = std::numeric_limits<core::MonoNs>::max();
+  out_.max_response_end_ns = std::numeric_limits<core::MonoNs>::min();
+}
+
+const RecordValues* MetricsAccumulator::add(const records::RequestRecord& r) {
+  if (r.phase != records::Phase::kProfiling) return nullptr;
+  const bool first = out_.profiling_requests == 0;
+  ++out_.profiling_requests;
+  out_.profiling_events += r.events;
+  RecordFlags flags;
+  current_ = record_values(r, options_, flags);
+  auto column = [&](const MetricInfo* mi) -> MetricColumn& {
+    auto [it, created] = values_.try_emplace(mi);
+    if (created && first && expected_ > 0) it->second.reserve(expected_);
+    return it->second;
+  };
+  for (const auto& [mi, x] : current_.scalars) column(mi).push(x);
+  for (const auto& [mi, list] : current_.lists) {
+    MetricColumn& pooled = column(mi);
+    for (double x : list) pooled.push(x);
+  }
+  if (!r.error) {
+    add_osl_split(r, options_, out_.osl_split);
+    if (token_facts_ && options_.token_source == TokenSource::kClientTokenizer)
+      out_.token_facts.push_back(token_facts_of(r));
+  }
+  if (r.valid()) {
+    ++out_.valid_count;
+    out_.min_request_start_ns = std::min(out_.min_request_start_ns, r.start_ns);
+    out_.max_response_end_ns = std::max(out_.max_response_end_ns, r.content_events.back().ts_ns);
+    if (lacks_token_counts(r, options_)) ++out_.records_without_usage;
+    if (r.requested_osl) any_requested_osl_ = true;
+    out_.osl_mismatches += flags.osl_mismatch;
+    usage_compared_ |= flags.usage_compared;
+    out_.usage_discrepancies += flags.usage_discrepancy;
+    good_ += current_.good;
+  } else {
+    ++out_.error_count;
+    const auto& e = r.error ? *r.error : records::ErrorInfo{};
+    // Grouped and ordered by the exported name, so an HTTP reason phrase is a group of its own.
+    error_groups_[{e.code.value_or(std::numeric_limits<int>::min()), std::string(e.type.name()),
+                   e.message}]++;
+  }
+  return &current_;
+}
+
+BenchmarkResult MetricsAccumulator::finish() {
+  BenchmarkResult out = std::move(out_);
   if (out.valid_count == 0) {
     out.min_request_start_ns = 0;
     out.max_response_end_ns = 0;
   }
-  const auto scalars = scalars_of(values, out, options, good, usage_compared, any_requested_osl);
-
+  for (const MetricInfo* mi : keep_) {
+    if (auto it = values_.find(mi); it != values_.end() && !it->second.empty())
+      out.base_values.emplace_back(mi, it->second.values());
+  }
+  // Sums for the aggregates; the columns are then turned into statistics one at a time.
+  Values sums;
+  for (const auto& [mi, column] : values_) {
+    if (column.empty()) continue;
+    sums[mi] = {0.0};
+    const std::vector<double> v = column.values();
+    sums[mi][0] = std::accumulate(v.begin(), v.end(), 0.0);
+  }
+  const auto scalars = scalars_of(sums, out, options_, good_, usage_compared_, any_requested_osl_);
   for (const auto& mi : catalogue()) {
-    if (mi.visibility == Visibility::kExperimental && !options.experimental) continue;
-    if (auto it = values.find(&mi); it != values.end() && !it->second.empty()) {
+    if (mi.visibility == Visibility::kExperimental && !options_.experimental) continue;
+    if (auto it = values_.find(&mi); it != values_.end() && !it->second.empty()) {
       MetricResult m;
       m.info = &mi;
-      for (double& x : it->second) x /= mi.scale;
-      m.stats = core::compute_stats(std::move(it->second));
+      std::vector<double> v = it->second.values();
+      it->second.clear();
+      for (double& x : v) x /= mi.scale;
+      m.stats = core::compute_stats(std::move(v));
       out.metrics.push_back(std::move(m));
     } else if (auto s = scalars.find(&mi); s != scalars.end()) {
       MetricResult m;
@@ -179,7 +283,7 @@ BenchmarkResult compute_metrics(const std::vector<const records::RequestRecord*>
       out.metrics.push_back(std::move(m));
     }
   }
-  for (const auto& [key, count] : error_groups) {
+  for (const auto& [key, count] : error_groups_) {
     const auto& [code, type, message] = key;
     ErrorSummaryEntry e;
     if (code != std::numeric_limits<int>::min()) e.code = code;
@@ -190,6 +294,30 @@ BenchmarkResult compute_metrics(const std::vector<const records::RequestRecord*>
   }
   std::stable_sort(out.errors.begin(), out.errors.end(),
                    [](const auto& a, const auto& b) { return a.count > b.count; });
+  return out;
+}
+
+BenchmarkResult compute_metrics(const std::vector<records::RequestRecord>& records,
+                                const MetricOptions& options) {
+  std::vector<const records::RequestRecord*> all;
+  all.reserve(records.size());
+  for (const auto& r : records) all.push_back(&r);
+  return compute_metrics(all, options);
+}
+
+BenchmarkResult compute_metrics(const std::vector<const records::RequestRecord*>& records,
+                                const MetricOptions& options) {
+  MetricsAccumulator acc(options);
+  acc.keep_base_values(network_sources());
+  std::vector<RecordValues> per_record;
+  for (const records::RequestRecord* r : records) {
+    if (const RecordValues* rv = acc.add(*r)) {
+      per_record.push_back(*rv);
+      per_record.back().record = r;
+    }
+  }
+  BenchmarkResult out = acc.finish();
+  out.per_record = std::move(per_record);
   return out;
 }
 

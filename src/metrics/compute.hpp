@@ -1,8 +1,13 @@
 // Metrics from raw records: per-record values, then aggregates and derived values, then statistics.
 #pragma once
+#include <cstdint>
+#include <limits>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -60,9 +65,32 @@ struct MetricOptions {
   bool experimental = false;  // AIPERF_DEV_MODE + AIPERF_DEV_SHOW_EXPERIMENTAL_METRICS
 };
 
+// The token counts of one non-error profiling record that the token-count panels compare
+// (report/token_warnings.cpp): kept per record with the client tokenizer, 20 bytes each. A count
+// absent from the record is kNone; counts beyond 2^31 - 1 tokens are stored as 2^31 - 1.
+struct TokenFacts {
+  static constexpr std::int32_t kNone = std::numeric_limits<std::int32_t>::min();
+  std::int32_t usage_prompt = kNone;
+  std::int32_t usage_completion = kNone;
+  std::int32_t client_input = kNone;
+  std::int32_t client_output = kNone;  // output + reasoning, present when either is
+  std::int32_t requested_osl = kNone;
+};
+
+// Valid records whose output length missed the requested max tokens (osl_mismatch_count), split
+// by direction; longer_retokenized: longer only by the client's count, the server's usage within
+// the tolerance.
+struct OslSplit {
+  std::int64_t shorter = 0;
+  std::int64_t longer = 0;
+  std::int64_t longer_retokenized = 0;
+};
+
 struct BenchmarkResult {
-  std::vector<MetricResult> metrics;     // catalogue order, only metrics that have values
-  std::vector<RecordValues> per_record;  // every profiling record, in the order given
+  std::vector<MetricResult> metrics;  // catalogue order, only metrics that have values
+  // Every profiling record's values, in the order given: only from compute_metrics(); the
+  // streaming MetricsAccumulator hands each record's values to its caller instead.
+  std::vector<RecordValues> per_record;
   std::vector<ErrorSummaryEntry> errors;
   std::int64_t valid_count = 0;
   std::int64_t error_count = 0;
@@ -71,15 +99,86 @@ struct BenchmarkResult {
   std::int64_t usage_discrepancies = 0;
   core::MonoNs min_request_start_ns = 0;  // first valid request start
   core::MonoNs max_response_end_ns = 0;   // last valid content response
+  std::int64_t profiling_requests = 0;    // profiling records, valid or not
+  std::int64_t profiling_events = 0;      // their SSE events (or bodies)
+  OslSplit osl_split;
+  // With the client tokenizer: the token facts of every non-error profiling record, in order.
+  std::vector<TokenFacts> token_facts;
+  // The base-unit values (record order) of the metrics asked for with
+  // MetricsAccumulator::keep_base_values (the network-adjusted metrics derive from them).
+  std::vector<std::pair<const MetricInfo*, std::vector<double>>> base_values;
 
   const MetricResult* find(std::string_view tag) const;
 };
 
+// An exact column of one metric's values: 4-byte floats while every value converts to a float and
+// back unchanged (token counts, most nanosecond latencies below 16.7 ms), doubles from the first
+// value that does not. Values come back in the order pushed, exactly as given.
+class MetricColumn {
+ public:
+  void reserve(std::size_t n);
+  void push(double x);
+  std::size_t size() const { return wide_ ? doubles_.size() : floats_.size(); }
+  bool empty() const { return size() == 0; }
+  std::vector<double> values() const;
+  // Frees the storage (after values() was taken for the statistics).
+  void clear();
+
+ private:
+  bool wide_ = false;
+  std::vector<float> floats_;
+  std::vector<double> doubles_;
+};
+
+// The metrics computed one record at a time: add() every record in order, then finish(). Memory is
+// the per-metric columns (a few bytes per value) and the small per-record facts the reports need,
+// never the records themselves, so a run of any length is analysed by streaming its records file.
+class MetricsAccumulator {
+ public:
+  explicit MetricsAccumulator(MetricOptions options);
+  // Columns created by the first profiling record reserve room for this many values.
+  void reserve(std::size_t expected_records) { expected_ = expected_records; }
+  // Keep these metrics' base-unit values (finish() puts them in BenchmarkResult::base_values).
+  void keep_base_values(std::vector<const MetricInfo*> metrics) { keep_ = std::move(metrics); }
+  // Folds one record in. For a profiling record, returns its values (valid until the next add);
+  // nullptr for other phases, which are left out.
+  const RecordValues* add(const records::RequestRecord& r);
+  // Aggregates, statistics and the error summary; per_record is left empty. Call once.
+  BenchmarkResult finish();
+  const MetricOptions& options() const { return options_; }
+  // Timeslices need no token facts.
+  void skip_token_facts() { token_facts_ = false; }
+
+ private:
+  MetricOptions options_;
+  BenchmarkResult out_;
+  std::unordered_map<const MetricInfo*, MetricColumn> values_;
+  std::size_t expected_ = 0;
+  std::vector<const MetricInfo*> keep_;
+  std::int64_t good_ = 0;
+  bool usage_compared_ = false, any_requested_osl_ = false, token_facts_ = true;
+  std::map<std::tuple<int, std::string, std::string>, std::int64_t> error_groups_;
+  RecordValues current_;
+};
+
+// Whole-vector forms of the accumulator (they also fill per_record and keep the base values of
+// the network-adjusted metrics' sources).
 BenchmarkResult compute_metrics(const std::vector<records::RequestRecord>& records,
                                 const MetricOptions& options);
 // The same over a subset of records (e.g. one timeslice); the records must outlive the result.
 BenchmarkResult compute_metrics(const std::vector<const records::RequestRecord*>& records,
                                 const MetricOptions& options);
+
+// The record metrics the network-adjusted metrics are derived from (request_latency,
+// time_to_first_token, time_to_first_output_token).
+std::vector<const MetricInfo*> network_sources();
+
+// `count` is within the OSL mismatch tolerance of the requested max tokens: min(pct, tokens).
+bool within_requested_osl(double count, double requested, const MetricOptions& o);
+
+// One record's token facts, and its side of the OSL split (non-error records only count).
+TokenFacts token_facts_of(const records::RequestRecord& r);
+void add_osl_split(const records::RequestRecord& r, const MetricOptions& o, OslSplit& s);
 
 // The objectives of --goodput targets (config parsed their syntax): each tag must name a
 // per-request metric of the catalogue; thresholds go from display to base units. Errors name the

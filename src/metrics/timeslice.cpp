@@ -5,17 +5,45 @@
 
 namespace inferperf::metrics {
 
+double timeslice_key(const records::RequestRecord& r, double slice_duration_s,
+                     const core::WallAnchor& anchor) {
+  const double slice_ns = slice_duration_s * 1e9;
+  // The slice number as a double, like AIPerf's int(start_ns / slice_ns): no overflow even for
+  // very short slices.
+  return std::floor(static_cast<double>(anchor.to_wall(r.start_ns)) / slice_ns);
+}
+
+void TimesliceAccumulator::add(const records::RequestRecord& r) {
+  if (r.phase != records::Phase::kProfiling) return;
+  auto it = slices_.find(timeslice_key(r, slice_duration_s_, anchor_));
+  if (it == slices_.end()) {
+    MetricsAccumulator acc(options_);
+    acc.skip_token_facts();
+    it = slices_.emplace(timeslice_key(r, slice_duration_s_, anchor_), std::move(acc)).first;
+  }
+  it->second.add(r);
+}
+
+std::vector<Timeslice> TimesliceAccumulator::finish() {
+  std::vector<Timeslice> out;
+  out.reserve(slices_.size());
+  for (auto& [key, acc] : slices_) {
+    Timeslice t;
+    t.index = static_cast<std::int64_t>(out.size());
+    t.result = acc.finish();
+    out.push_back(std::move(t));
+  }
+  slices_.clear();
+  return out;
+}
+
 std::vector<std::vector<const records::RequestRecord*>> group_by_timeslice(
     const std::vector<records::RequestRecord>& records, double slice_duration_s,
     const core::WallAnchor& anchor) {
-  const double slice_ns = slice_duration_s * 1e9;
-  // Keyed by the slice number as a double, like AIPerf's int(start_ns / slice_ns): no overflow
-  // even for very short slices.
   std::map<double, std::vector<const records::RequestRecord*>> slices;
   for (const auto& r : records) {
     if (r.phase != records::Phase::kProfiling) continue;
-    const double wall_start = static_cast<double>(anchor.to_wall(r.start_ns));
-    slices[std::floor(wall_start / slice_ns)].push_back(&r);
+    slices[timeslice_key(r, slice_duration_s, anchor)].push_back(&r);
   }
   std::vector<std::vector<const records::RequestRecord*>> out;
   out.reserve(slices.size());
@@ -26,15 +54,9 @@ std::vector<std::vector<const records::RequestRecord*>> group_by_timeslice(
 std::vector<Timeslice> compute_timeslices(const std::vector<records::RequestRecord>& records,
                                           double slice_duration_s, const core::WallAnchor& anchor,
                                           const MetricOptions& options) {
-  std::vector<Timeslice> out;
-  for (const auto& group : group_by_timeslice(records, slice_duration_s, anchor)) {
-    Timeslice t;
-    t.index = static_cast<std::int64_t>(out.size());
-    t.result = compute_metrics(group, options);
-    t.result.per_record = {};  // per-record values are exported for the whole run only
-    out.push_back(std::move(t));
-  }
-  return out;
+  TimesliceAccumulator acc(slice_duration_s, anchor, options);
+  for (const auto& r : records) acc.add(r);
+  return acc.finish();
 }
 
 }  // namespace inferperf::metrics

@@ -3,6 +3,7 @@
 // Timeslices).
 #pragma once
 #include <cstdint>
+#include <map>
 #include <vector>
 
 #include "core/clock.hpp"
@@ -14,6 +15,26 @@ namespace inferperf::metrics {
 struct Timeslice {
   std::int64_t index = 0;  // 0..k-1 over the non-empty slices, in time order
   BenchmarkResult result;  // every metric of the slice's records alone; per_record left empty
+};
+
+// The slice a record belongs to: floor(wall_start_ns / (slice_duration_s * 1e9)).
+double timeslice_key(const records::RequestRecord& r, double slice_duration_s,
+                     const core::WallAnchor& anchor);
+
+// The timeslices built one record at a time: a MetricsAccumulator per slice (so the columns are
+// held twice while a run with --slice-duration is analysed).
+class TimesliceAccumulator {
+ public:
+  TimesliceAccumulator(double slice_duration_s, core::WallAnchor anchor, MetricOptions options)
+      : slice_duration_s_(slice_duration_s), anchor_(anchor), options_(std::move(options)) {}
+  void add(const records::RequestRecord& r);
+  std::vector<Timeslice> finish();
+
+ private:
+  double slice_duration_s_;
+  core::WallAnchor anchor_;
+  MetricOptions options_;
+  std::map<double, MetricsAccumulator> slices_;
 };
 
 // Profiling records grouped by floor(wall_start_ns / (slice_duration_s * 1e9)): slices are

@@ -33,9 +33,11 @@ void Collector::write_out(bool last) {
 void Collector::run() {
   std::vector<RequestRecord> batch;
   std::string line;  // reused: its capacity grows to the longest record once
+  std::int64_t received = 0;
   for (;;) {
     batch.clear();
     bool more = queue_.drain(batch, std::chrono::milliseconds(200));
+    const std::int64_t first = received;
     for (auto& r : batch) {
       if (file_.is_open() && !write_failed_.load()) {
         line.clear();
@@ -46,11 +48,21 @@ void Collector::run() {
       if (observer_) observer_(r);
       if (r.error) errors_.fetch_add(1);
       completed_.fetch_add(1);
-      records_.push_back(std::move(r));
+      ++received;
+      if (keep_records_) records_.push_back(std::move(r));
     }
     // Every batch is written at once (one write call): a failing disk is noticed within 200 ms,
     // and after kill -9 the file holds every request that finished before the last batch.
+    const bool had_file = file_.is_open();
     write_out(!more);
+    if (!keep_records_ && (!had_file || write_failed_.load())) {
+      // Not on disk: kept, so the report still has every record.
+      const std::int64_t on_disk = file_.lines_written();
+      for (std::size_t i = 0; i < batch.size(); ++i) {
+        if (first + static_cast<std::int64_t>(i) >= on_disk)
+          records_.push_back(std::move(batch[i]));
+      }
+    }
     if (!more) break;
   }
 }

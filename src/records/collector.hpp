@@ -1,7 +1,9 @@
-// Collector thread: drains finished records, appends them to inferperf_records.jsonl as they
-// arrive (written after every batch: at most 256 records or 200 ms) and keeps them for the metrics
-// pass. The first failed write is reported at once through on_write_failure; the records that
-// follow are still kept in memory, but no longer written.
+// Collector thread: drains finished records and appends them to inferperf_records.jsonl as they
+// arrive (written after every batch: at most 256 records or 200 ms). By default it also keeps them
+// for the metrics pass; with set_keep_records(false) it keeps only what the file does not hold,
+// so memory stays flat and the analysis reads the file back. The first failed write is reported
+// at once through on_write_failure; the records that follow are kept in memory, but no longer
+// written.
 #pragma once
 #include <atomic>
 #include <filesystem>
@@ -35,8 +37,12 @@ class Collector {
   void set_on_write_failure(std::function<void(const std::string&, std::int64_t)> f) {
     on_write_failure_ = std::move(f);
   }
+  // false: drop each record once it is on disk (set before start()).
+  void set_keep_records(bool keep) { keep_records_ = keep; }
   void start();
-  // Waits until the queue is closed and drained; returns every record received.
+  // Waits until the queue is closed and drained; returns every record received (with
+  // set_keep_records(false): those the records file does not hold, in order, after the
+  // records_written() records on disk).
   std::vector<RequestRecord> finish();
 
   std::int64_t completed() const { return completed_.load(); }
@@ -57,6 +63,7 @@ class Collector {
   std::vector<RequestRecord> records_;
   std::function<void(const RequestRecord&)> observer_;
   std::function<void(const std::string&, std::int64_t)> on_write_failure_;
+  bool keep_records_ = true;
   std::atomic<bool> write_failed_{false};
   std::atomic<std::int64_t> completed_{0};
   std::atomic<std::int64_t> errors_{0};

@@ -52,6 +52,7 @@ nlohmann::ordered_json record_to_json(const RequestRecord& r, const core::WallAn
   j["bytes_sent"] = r.bytes_sent;
   j["bytes_received"] = r.bytes_received;
   j["reads"] = r.reads;
+  if (r.kernel_stamped_reads) j["kernel_stamped_reads"] = r.kernel_stamped_reads;
   j["events"] = r.events;
   auto ev = nlohmann::ordered_json::array();
   for (const auto& e : r.content_events) {
@@ -141,6 +142,7 @@ core::Result<RequestRecord> record_from_json(const nlohmann::json& j) {
     r.bytes_sent = j.value("bytes_sent", std::int64_t{0});
     r.bytes_received = j.value("bytes_received", std::int64_t{0});
     r.reads = j.value("reads", 0u);
+    r.kernel_stamped_reads = j.value("kernel_stamped_reads", 0u);
     r.events = j.value("events", 0u);
     for (const auto& e : j.at("content_events")) {
       r.content_events.push_back(

@@ -157,6 +157,7 @@ void append_record_line(const RequestRecord& r, const core::WallAnchor& a, std::
   int_field("bytes_sent", r.bytes_sent);
   int_field("bytes_received", r.bytes_received);
   int_field("reads", r.reads);
+  if (r.kernel_stamped_reads) int_field("kernel_stamped_reads", r.kernel_stamped_reads);
   int_field("events", r.events);
   key("content_events", first, out);
   out.push_back('[');

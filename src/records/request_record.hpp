@@ -80,7 +80,7 @@ struct RequestRecord {
   int worker_id = 0;
 
   core::MonoNs intended_ns = 0;  // when the schedule wanted the request sent
-  core::MonoNs issued_ns = 0;    // when the issuer handed out the credit
+  core::MonoNs issued_ns = 0;    // when the credit was released to be sent (docs/glossary.md)
   core::MonoNs start_ns = 0;     // just before connection acquisition (AIPerf start_perf_ns)
   core::MonoNs connect_start_ns = 0;
   core::MonoNs connect_end_ns = 0;
@@ -119,6 +119,9 @@ struct RequestRecord {
   // The request and response as sent and received; only with --export-level raw (profiling
   // phase), never written to inferperf_records.jsonl.
   std::shared_ptr<RawExchange> raw;
+  // How many of `reads` carry the kernel's receive time (plain TCP); the rest carry the clock
+  // read taken right after the read returned (TLS, Unix sockets). Written only when non-zero.
+  std::uint32_t kernel_stamped_reads = 0;
 
   bool valid() const { return !error && !content_events.empty() && start_ns > 0; }
 };

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <ostream>
 #include <string>
@@ -25,6 +26,13 @@ std::string records_jsonl(const metrics::BenchmarkResult& result, const ReportCo
 // The same streamed to `out` (a long run's export is not built in memory).
 void write_records_jsonl(const metrics::BenchmarkResult& result, const ReportContext& ctx,
                          std::ostream& out);
+// One record's profile_export.jsonl line into `text` (newline-terminated); false when the record
+// has no line (no metric and no error). `good` is goodput_metric(): with --goodput, valid records
+// say whether they met every objective.
+bool records_jsonl_line(const metrics::RecordValues& rv, const metrics::MetricInfo* good,
+                        const ReportContext& ctx, std::string& text);
+// good_request_count's catalogue entry when the run had --goodput objectives, else nullptr.
+const metrics::MetricInfo* goodput_metric(bool goodput);
 // The "metadata" object of a profile_export.jsonl line; profile_export_raw.jsonl uses the same.
 nlohmann::ordered_json record_metadata(const records::RequestRecord& r, const ReportContext& ctx);
 // The "error" object of a failed record: {code (null when none), type, message}.
@@ -46,6 +54,26 @@ nlohmann::ordered_json timeslices_json(const std::vector<metrics::Timeslice>& sl
 // Writes `content` to `path` through a temporary file and a rename, so readers never see a half
 // file; on failure the temporary file is removed and an earlier `path` is left as it was.
 core::Result<bool> write_atomically(const std::filesystem::path& path, const std::string& content);
+// A file written through `<path>.tmp` and renamed onto `path` by commit(), so a long export can be
+// streamed line by line while readers never see a half file. Without a commit (or when commit
+// fails) the temporary file is removed and an earlier `path` stays as it was.
+class AtomicFile {
+ public:
+  explicit AtomicFile(std::filesystem::path path);
+  ~AtomicFile();
+  AtomicFile(const AtomicFile&) = delete;
+  AtomicFile& operator=(const AtomicFile&) = delete;
+  bool is_open() const { return opened_; }
+  std::ostream& stream() { return out_; }
+  // Flushes, checks every write and renames; once only.
+  core::Result<bool> commit();
+
+ private:
+  std::filesystem::path path_, tmp_;
+  std::ofstream out_;
+  bool opened_ = false, done_ = false;
+};
+
 // The same with the content produced by `writer` (large files are streamed, not built in memory).
 core::Result<bool> write_atomically(const std::filesystem::path& path,
                                     const std::function<void(std::ostream&)>& writer);

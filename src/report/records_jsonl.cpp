@@ -128,46 +128,54 @@ std::string records_jsonl(const metrics::BenchmarkResult& result, const ReportCo
   return std::move(out).str();
 }
 
+const metrics::MetricInfo* goodput_metric(bool goodput) {
+  return goodput ? metrics::find_metric("good_request_count") : nullptr;
+}
+
+bool records_jsonl_line(const metrics::RecordValues& rv, const metrics::MetricInfo* good,
+                        const ReportContext& ctx, std::string& text) {
+  const auto& r = *rv.record;
+  nlohmann::ordered_json metrics_obj = nlohmann::ordered_json::object();
+  // Record metrics in catalogue order; list metrics (chunk gaps) sit where AIPerf puts them.
+  for (const auto& mi : metrics::catalogue()) {
+    for (const auto& [info, v] : rv.scalars) {
+      if (info == &mi)
+        metrics_obj[std::string(mi.tag)] = {{"value", v / mi.scale}, {"unit", mi.unit}};
+    }
+    for (const auto& [info, values] : rv.lists) {
+      if (info != &mi) continue;
+      auto list = nlohmann::ordered_json::array();
+      for (double g : values) list.push_back(g / mi.scale);
+      metrics_obj[std::string(mi.tag)] = {{"value", std::move(list)}, {"unit", mi.unit}};
+    }
+    if (&mi == good && r.valid())
+      metrics_obj[std::string(mi.tag)] = {{"value", rv.good ? 1 : 0}, {"unit", mi.unit}};
+    if (mi.tag == "stream_stall_count" && !rv.stall_gaps_ns.empty()) {
+      auto list = nlohmann::ordered_json::array();
+      for (double g : rv.stall_gaps_ns) list.push_back(g / 1e6);  // ns -> ms
+      metrics_obj["stream_stalls"] = {{"value", std::move(list)}, {"unit", "ms"}};
+    }
+  }
+  if (metrics_obj.empty() && !r.error) return false;
+
+  nlohmann::ordered_json line;
+  line["metadata"] = record_metadata(r, ctx);
+  line["metrics"] = std::move(metrics_obj);
+  if (ctx.export_http_trace) line["trace_data"] = trace_data(r, ctx.anchor);
+  if (r.error) line["error"] = error_json(*r.error);
+  text = line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  text += '\n';
+  return true;
+}
+
 void write_records_jsonl(const metrics::BenchmarkResult& result, const ReportContext& ctx,
                          std::ostream& out) {
   std::string text;
   // With --goodput, every valid record says whether it met every objective (AIPerf 0.11: 0/1).
-  const metrics::MetricInfo* good = result.find("good_request_count") != nullptr
-                                        ? metrics::find_metric("good_request_count")
-                                        : nullptr;
+  const metrics::MetricInfo* good = goodput_metric(result.find("good_request_count") != nullptr);
   for (const auto& rv : result.per_record) {
-    const auto& r = *rv.record;
-    nlohmann::ordered_json metrics_obj = nlohmann::ordered_json::object();
-    // Record metrics in catalogue order; list metrics (chunk gaps) sit where AIPerf puts them.
-    for (const auto& mi : metrics::catalogue()) {
-      for (const auto& [info, v] : rv.scalars) {
-        if (info == &mi)
-          metrics_obj[std::string(mi.tag)] = {{"value", v / mi.scale}, {"unit", mi.unit}};
-      }
-      for (const auto& [info, values] : rv.lists) {
-        if (info != &mi) continue;
-        auto list = nlohmann::ordered_json::array();
-        for (double g : values) list.push_back(g / mi.scale);
-        metrics_obj[std::string(mi.tag)] = {{"value", std::move(list)}, {"unit", mi.unit}};
-      }
-      if (&mi == good && r.valid())
-        metrics_obj[std::string(mi.tag)] = {{"value", rv.good ? 1 : 0}, {"unit", mi.unit}};
-      if (mi.tag == "stream_stall_count" && !rv.stall_gaps_ns.empty()) {
-        auto list = nlohmann::ordered_json::array();
-        for (double g : rv.stall_gaps_ns) list.push_back(g / 1e6);  // ns -> ms
-        metrics_obj["stream_stalls"] = {{"value", std::move(list)}, {"unit", "ms"}};
-      }
-    }
-    if (metrics_obj.empty() && !r.error) continue;
-
-    nlohmann::ordered_json line;
-    line["metadata"] = record_metadata(r, ctx);
-    line["metrics"] = std::move(metrics_obj);
-    if (ctx.export_http_trace) line["trace_data"] = trace_data(r, ctx.anchor);
-    if (r.error) line["error"] = error_json(*r.error);
-    text = line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-    text += '\n';
-    out.write(text.data(), static_cast<std::streamsize>(text.size()));
+    if (records_jsonl_line(rv, good, ctx, text))
+      out.write(text.data(), static_cast<std::streamsize>(text.size()));
   }
 }
 
@@ -177,30 +185,47 @@ core::Result<bool> write_atomically(const std::filesystem::path& path, const std
   });
 }
 
-core::Result<bool> write_atomically(const std::filesystem::path& path,
-                                    const std::function<void(std::ostream&)>& writer) {
-  auto tmp = path;
-  tmp += ".tmp";
-  std::error_code ec;
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    if (!f) return core::Error{core::ErrorKind::kIo, "cannot write file", tmp.string()};
-    writer(f);
-    f.flush();
-    if (!f) {
-      // No half-written file is left behind: the earlier complete one, if any, stays.
-      f.close();
-      std::filesystem::remove(tmp, ec);
-      return core::Error{core::ErrorKind::kIo, "write failed (disk full?)", path.string()};
-    }
+AtomicFile::AtomicFile(std::filesystem::path path) : path_(std::move(path)) {
+  tmp_ = path_;
+  tmp_ += ".tmp";
+  out_.open(tmp_, std::ios::binary | std::ios::trunc);
+  opened_ = out_.is_open();
+}
+
+AtomicFile::~AtomicFile() {
+  if (!done_) {
+    out_.close();
+    std::error_code ec;
+    std::filesystem::remove(tmp_, ec);
   }
-  std::filesystem::rename(tmp, path, ec);
+}
+
+core::Result<bool> AtomicFile::commit() {
+  done_ = true;
+  if (!opened_) return core::Error{core::ErrorKind::kIo, "cannot write file", tmp_.string()};
+  std::error_code ec;
+  out_.flush();
+  if (!out_) {
+    // No half-written file is left behind: the earlier complete one, if any, stays.
+    out_.close();
+    std::filesystem::remove(tmp_, ec);
+    return core::Error{core::ErrorKind::kIo, "write failed (disk full?)", path_.string()};
+  }
+  out_.close();
+  std::filesystem::rename(tmp_, path_, ec);
   if (ec) {
     const std::string why = ec.message();
-    std::filesystem::remove(tmp, ec);
-    return core::Error{core::ErrorKind::kIo, "rename failed: " + why, path.string()};
+    std::filesystem::remove(tmp_, ec);
+    return core::Error{core::ErrorKind::kIo, "rename failed: " + why, path_.string()};
   }
   return true;
+}
+
+core::Result<bool> write_atomically(const std::filesystem::path& path,
+                                    const std::function<void(std::ostream&)>& writer) {
+  AtomicFile f(path);
+  if (f.is_open()) writer(f.stream());
+  return f.commit();
 }
 
 }  // namespace inferperf::report

@@ -61,6 +61,9 @@ struct ReportContext {
   // Sharded runs: {index, count, start_at?, started_wall_ns}, kept in the manifest for `merge`
   // (null otherwise; no export shows it).
   nlohmann::ordered_json shard;
+  // --network-latency-*: the round trip (ns) the network_adjusted_* metrics take off (the probes'
+  // mean, or --network-latency-mean); nullopt when off or when no probe succeeded.
+  std::optional<double> network_rtt_ns;
 };
 
 }  // namespace inferperf::report

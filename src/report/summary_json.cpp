@@ -42,7 +42,8 @@ nlohmann::ordered_json metric_object(const metrics::MetricResult& m) {
   o["min"] = s.min;
   o["max"] = s.max;
   o["std"] = s.std;
-  o["count"] = s.count;
+  // Derived metrics with a distribution (network_adjusted_*) have no count, as in AIPerf 0.11.
+  if (m.info->kind != metrics::MetricKind::kDerived) o["count"] = s.count;
   o["sum"] = s.sum;
   return o;
 }

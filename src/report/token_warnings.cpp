@@ -39,50 +39,10 @@ bool extra_given(const nlohmann::ordered_json& input_config, std::string_view ke
   return false;
 }
 
-// `count` is the requested max tokens within the OSL mismatch tolerance (min(pct, tokens)).
-bool within_request(double count, double requested, const metrics::MetricOptions& o) {
-  const double allowed = std::min(requested * o.osl_mismatch_pct_threshold / 100.0,
-                                  o.osl_mismatch_max_token_threshold);
-  return std::abs(count - requested) <= allowed;
-}
-
-struct OslSplit {
-  std::int64_t shorter = 0;
-  std::int64_t longer = 0;
-  // Longer on the client's count while the server's usage says it generated the requested count.
-  std::int64_t longer_retokenized = 0;
-};
-
-OslSplit split_osl_mismatches(const metrics::BenchmarkResult& result,
-                              const metrics::MetricOptions& o) {
-  OslSplit s;
-  const bool client = o.token_source == metrics::TokenSource::kClientTokenizer;
-  for (const auto& rv : result.per_record) {
-    const auto& r = *rv.record;
-    if (r.error || !r.requested_osl) continue;
-    std::optional<double> osl;
-    if (client && (r.client_tokens.output || r.client_tokens.reasoning))
-      osl = r.client_tokens.output.value_or(0) + r.client_tokens.reasoning.value_or(0);
-    if (!client && r.usage.completion_tokens) osl = static_cast<double>(*r.usage.completion_tokens);
-    if (!osl) continue;
-    const double req = *r.requested_osl;
-    if (within_request(*osl, req, o)) continue;
-    if (*osl < req) {
-      ++s.shorter;
-      continue;
-    }
-    ++s.longer;
-    if (client && r.usage.completion_tokens &&
-        within_request(static_cast<double>(*r.usage.completion_tokens), req, o))
-      ++s.longer_retokenized;
-  }
-  return s;
-}
-
 std::string osl_panel(const metrics::BenchmarkResult& result, const metrics::MetricOptions& o,
                       const ReportContext& ctx) {
   if (result.osl_mismatches == 0) return "";
-  const OslSplit s = split_osl_mismatches(result, o);
+  const metrics::OslSplit& s = result.osl_split;
   // Only longer outputs, each exactly as long as asked by the server's own count: the client's
   // re-tokenization of the text, not the server. A note, not a warning.
   if (s.shorter == 0 && s.longer > 0 && s.longer == s.longer_retokenized) {
@@ -138,12 +98,12 @@ struct PromptOffset {
 };
 
 PromptOffset prompt_offset(const metrics::BenchmarkResult& result) {
+  constexpr auto kNone = metrics::TokenFacts::kNone;
   std::map<std::int64_t, std::int64_t> diffs;
   PromptOffset p;
-  for (const auto& rv : result.per_record) {
-    const auto& r = *rv.record;
-    if (r.error || !r.usage.prompt_tokens || !r.client_tokens.input) continue;
-    ++diffs[*r.usage.prompt_tokens - *r.client_tokens.input];
+  for (const metrics::TokenFacts& f : result.token_facts) {
+    if (f.usage_prompt == kNone || f.client_input == kNone) continue;
+    ++diffs[std::int64_t{f.usage_prompt} - f.client_input];
     ++p.compared;
   }
   for (const auto& [d, n] : diffs) {
@@ -164,20 +124,21 @@ std::int64_t unexplained_discrepancies(const metrics::BenchmarkResult& result,
     return std::abs(static_cast<double>(*server) - shift - *mine) / *mine * 100.0 >
            o.usage_pct_diff_threshold;
   };
-  for (const auto& rv : result.per_record) {
-    const auto& r = *rv.record;
-    if (r.error) continue;
+  constexpr auto kNone = metrics::TokenFacts::kNone;
+  auto opt = [](std::int32_t v) {
+    return v == kNone ? std::optional<std::int64_t>() : std::optional<std::int64_t>(v);
+  };
+  for (const metrics::TokenFacts& f : result.token_facts) {
     std::optional<double> in, out;
-    if (r.client_tokens.input) in = static_cast<double>(*r.client_tokens.input);
-    if (r.client_tokens.output || r.client_tokens.reasoning)
-      out = r.client_tokens.output.value_or(0) + r.client_tokens.reasoning.value_or(0);
+    if (f.client_input != kNone) in = static_cast<double>(f.client_input);
+    if (f.client_output != kNone) out = static_cast<double>(f.client_output);
     // Output the server generated exactly as asked but the client counts longer: re-tokenizing
     // the text, said in the OSL note, not a tokenizer mismatch.
-    const bool retokenized = r.requested_osl && r.usage.completion_tokens && out &&
-                             *out > static_cast<double>(*r.usage.completion_tokens) &&
-                             within_request(*r.usage.completion_tokens, *r.requested_osl, o);
-    if (off(r.usage.prompt_tokens, in, static_cast<double>(offset)) ||
-        (!retokenized && off(r.usage.completion_tokens, out, 0.0)))
+    const bool retokenized = f.requested_osl != kNone && f.usage_completion != kNone && out &&
+                             *out > static_cast<double>(f.usage_completion) &&
+                             metrics::within_requested_osl(f.usage_completion, f.requested_osl, o);
+    if (off(opt(f.usage_prompt), in, static_cast<double>(offset)) ||
+        (!retokenized && off(opt(f.usage_completion), out, 0.0)))
       ++n;
   }
   return n;

@@ -19,11 +19,7 @@ constexpr std::size_t kMaxListedRows = 1000;
 // Indexes shown in the console box.
 constexpr std::size_t kMaxShownRows = 12;
 
-// Per dataset row: whether it was sent and whether any send of it was valid.
-struct RowState {
-  bool sent = false;
-  bool valid = false;
-};
+using RowState = WorkloadTally::Row;
 
 // The flat row index of each conversation's first turn.
 std::unordered_map<std::string_view, std::int64_t> first_rows(const WorkloadPlan& plan,
@@ -37,19 +33,7 @@ std::unordered_map<std::string_view, std::int64_t> first_rows(const WorkloadPlan
   return out;
 }
 
-ojson row_block(const std::vector<records::RequestRecord>& records, const WorkloadPlan& plan) {
-  std::int64_t total = 0;
-  const auto first = first_rows(plan, total);
-  std::vector<RowState> rows(static_cast<std::size_t>(total));
-  for (const auto& r : records) {
-    if (r.phase != records::Phase::kProfiling) continue;
-    const auto it = first.find(r.conversation_id);
-    if (it == first.end()) continue;
-    const auto k = static_cast<std::size_t>(it->second + r.turn_index);
-    if (k >= rows.size()) continue;
-    rows[k].sent = true;
-    rows[k].valid = rows[k].valid || !r.error;
-  }
+ojson row_block(const std::vector<RowState>& rows, std::int64_t total, const WorkloadPlan& plan) {
   // Planned rows: in order, the first planned_requests (wrapping) ; otherwise the rows sent.
   std::vector<bool> planned(rows.size(), false);
   const bool by_order = plan.rows_in_order && plan.planned_requests && total > 0;
@@ -105,31 +89,50 @@ WorkloadPlan plan_from_json(const ojson& j) {
   return p;
 }
 
-ojson workload_integrity_json(const std::vector<records::RequestRecord>& records,
-                              const WorkloadPlan& plan, bool was_cancelled) {
-  std::int64_t sent = 0, valid = 0, failed = 0;
-  for (const auto& r : records) {
-    if (r.phase != records::Phase::kProfiling) continue;
-    ++sent;
-    (r.error ? failed : valid) += 1;
-  }
+WorkloadTally::WorkloadTally(const WorkloadPlan& plan) : plan_(plan) {
+  if (plan.conversations.empty()) return;
+  first_ = first_rows(plan, total_);
+  rows_.resize(static_cast<std::size_t>(total_));
+}
+
+void WorkloadTally::add(const records::RequestRecord& r) {
+  if (r.phase != records::Phase::kProfiling) return;
+  ++sent_;
+  (r.error ? failed_ : valid_) += 1;
+  if (rows_.empty()) return;
+  const auto it = first_.find(r.conversation_id);
+  if (it == first_.end()) return;
+  const auto k = static_cast<std::size_t>(it->second + r.turn_index);
+  if (k >= rows_.size()) return;
+  rows_[k].sent = true;
+  rows_[k].valid = rows_[k].valid || !r.error;
+}
+
+ojson WorkloadTally::json(bool was_cancelled) const {
   ojson j;
-  j["planned_requests"] = plan.planned_requests ? ojson(*plan.planned_requests) : ojson(nullptr);
-  j["sent_requests"] = sent;
-  j["valid_requests"] = valid;
-  j["failed_requests"] = failed;
+  j["planned_requests"] = plan_.planned_requests ? ojson(*plan_.planned_requests) : ojson(nullptr);
+  j["sent_requests"] = sent_;
+  j["valid_requests"] = valid_;
+  j["failed_requests"] = failed_;
   const std::int64_t unsent =
-      plan.planned_requests ? std::max<std::int64_t>(*plan.planned_requests - sent, 0) : 0;
+      plan_.planned_requests ? std::max<std::int64_t>(*plan_.planned_requests - sent_, 0) : 0;
   j["unsent_requests"] = unsent;
   j["was_cancelled"] = was_cancelled;
-  bool complete = failed == 0 && unsent == 0;
-  if (!plan.conversations.empty()) {
-    ojson rows = row_block(records, plan);
+  bool complete = failed_ == 0 && unsent == 0;
+  if (!plan_.conversations.empty()) {
+    ojson rows = row_block(rows_, total_, plan_);
     complete = complete && rows["rows_without_valid_record"].get<std::int64_t>() == 0;
     for (auto& [k, v] : rows.items()) j[k] = v;
   }
   j["complete"] = complete;
   return j;
+}
+
+ojson workload_integrity_json(const std::vector<records::RequestRecord>& records,
+                              const WorkloadPlan& plan, bool was_cancelled) {
+  WorkloadTally tally(plan);
+  for (const auto& r : records) tally.add(r);
+  return tally.json(was_cancelled);
 }
 
 std::string render_workload_integrity(const ojson& b) {

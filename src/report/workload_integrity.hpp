@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -36,6 +38,28 @@ WorkloadPlan plan_from_json(const nlohmann::ordered_json& j);
 // anything planned is missing.
 nlohmann::ordered_json workload_integrity_json(const std::vector<records::RequestRecord>& records,
                                                const WorkloadPlan& plan, bool was_cancelled);
+// The same block built one record at a time (the plan must outlive the tally): counts, and one
+// sent/valid flag pair per dataset row for file datasets.
+class WorkloadTally {
+ public:
+  explicit WorkloadTally(const WorkloadPlan& plan);
+  void add(const records::RequestRecord& r);
+  nlohmann::ordered_json json(bool was_cancelled) const;
+
+  // Per dataset row: whether it was sent and whether any send of it was valid.
+  struct Row {
+    bool sent = false;
+    bool valid = false;
+  };
+
+ private:
+  const WorkloadPlan& plan_;
+  std::unordered_map<std::string_view, std::int64_t> first_;
+  std::int64_t total_ = 0;
+  std::vector<Row> rows_;
+  std::int64_t sent_ = 0, valid_ = 0, failed_ = 0;
+};
+
 // The console box for an incomplete workload ("" when complete).
 std::string render_workload_integrity(const nlohmann::ordered_json& block);
 

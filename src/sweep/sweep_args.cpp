@@ -249,9 +249,18 @@ const OrchestrationFlag* orchestration_flag(const std::string& flag) {
        [](W& w, O& o) { w.take_switch(o.disable_warmup_after_first, false); }},
       {"--set-consistent-seed", [](W& w, O& o) { w.take_switch(o.consistent_seed, true); }},
       {"--no-set-consistent-seed", [](W& w, O& o) { w.take_switch(o.consistent_seed, false); }},
+      {"--vary-seed-per-trial", [](W& w, O& o) { w.take_switch(o.vary_seed_per_trial, true); }},
+      {"--no-vary-seed-per-trial", [](W& w, O& o) { w.take_switch(o.vary_seed_per_trial, false); }},
       {"--cache-salt-per-run", [](W& w, O& o) { w.take_switch(o.cache_salt_per_run, true); }},
       {"--auto-plot", [](W& w, O& o) { w.take_switch(o.auto_plot, true); }},
       {"--no-auto-plot", [](W& w, O& o) { w.take_switch(o.auto_plot, false); }},
+      {"--plot-required", [](W& w, O& o) { w.take_switch(o.plot_required, true); }},
+      // inferperf prints one line per run and no live per-point table: nothing to turn off.
+      {"--no-sweep-table",
+       [](W& w, O&) {
+         bool ignored = false;
+         w.take_switch(ignored, true);
+       }},
       {"--dry-run", [](W& w, O& o) { w.take_switch(o.dry_run, true); }},
       {"--artifact-dir",
        [](W& w, O& o) {
@@ -347,6 +356,37 @@ void hand_back_unusable_seed(SweepArgs& out) {
   }
 }
 
+// AIPerf 0.11 sizes the dataset from the largest value of a swept --num-conversations (else of a
+// swept --request-count) when --num-dataset-entries is not given, the same for every point; each
+// child here sees one value, so the largest is handed to all of them.
+void pin_dataset_entries(SweepArgs& out) {
+  const auto typed = [&](std::initializer_list<std::string_view> names) {
+    return std::any_of(out.base.begin(), out.base.end(), [&](const std::string& w) {
+      return std::any_of(names.begin(), names.end(), [&](std::string_view n) {
+        return w == n || (w.starts_with(n) && w.size() > n.size() && w[n.size()] == '=');
+      });
+    });
+  };
+  if (typed({"--num-dataset-entries", "--num-prompts"})) return;
+  const SweepParam* from = nullptr;
+  for (const auto& p : out.params) {
+    if (p.name == "num_conversations") from = &p;
+  }
+  if (!from && !typed({"--num-sessions", "--num-conversations", "--conversation-num"})) {
+    for (const auto& p : out.params) {
+      if (p.name == "request_count") from = &p;
+    }
+  }
+  if (!from) return;
+  long long most = 0;
+  for (const auto& v : from->values) {
+    if (const auto n = parse_integer(v)) most = std::max<long long>(most, *n);
+  }
+  if (most < 1) return;
+  out.base.push_back("--num-dataset-entries");
+  out.base.push_back(std::to_string(std::min<long long>(most, 10'000'000)));
+}
+
 }  // namespace
 
 SweepArgs extract_sweep_args(const std::vector<std::string>& args) {
@@ -378,6 +418,7 @@ SweepArgs extract_sweep_args(const std::vector<std::string>& args) {
         "reuses)");
   std::stable_sort(out.params.begin(), out.params.end(),
                    [](const SweepParam& a, const SweepParam& b) { return a.path < b.path; });
+  if (out.errors.empty()) pin_dataset_entries(out);
   return out;
 }
 

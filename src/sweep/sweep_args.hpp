@@ -41,9 +41,12 @@ struct SweepOptions {
   double sweep_cooldown_s = 0.0;    // between points
   bool cache_salt_per_run = false;  // fresh cache_salt extra input for every run
   bool auto_plot = false;           // inferperf plot over the results at the end
+  bool plot_required = false;       // --plot-required: a failed auto plot fails the command
   bool dry_run = false;             // --dry-run: check every run's command line, send nothing
   std::optional<std::string> artifact_dir;  // --artifact-dir / --output-artifact-dir, if given
   std::optional<std::string> random_seed;   // --random-seed, if given
+  // --vary-seed-per-trial: each trial's seed is derived from the base seed (trial_seed.hpp).
+  bool vary_seed_per_trial = false;
 };
 
 struct SweepArgs {

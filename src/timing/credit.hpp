@@ -20,16 +20,40 @@ struct Credit {
   std::string x_correlation_id;  // one per session
   int url_index = 0;             // which --url the session talks to
   core::MonoNs intended_ns = 0;  // when the schedule wanted this request to go out
-  core::MonoNs issued_ns = 0;    // when the issuer handed it out
+  // When the credit was let go to be sent: the issuer's hand-out for a credit due at once, the
+  // holding worker's release at intended_ns for one handed out ahead (CreditSink::dispatch_ahead).
+  core::MonoNs issued_ns = 0;
   // --request-cancellation-rate: abort the request this long after its body is sent.
   std::optional<std::int64_t> cancel_after_ns;
   bool final_turn() const { return turn_index + 1 >= num_turns; }
 };
 
+// Told of a credit handed out ahead that a stop took back before it was due: it was never sent
+// and has no record. Called from the holding thread.
+class WithdrawListener {
+ public:
+  virtual ~WithdrawListener() = default;
+  virtual void credit_withdrawn(const Credit& credit) = 0;
+};
+
 class CreditSink {
  public:
   virtual ~CreditSink() = default;
+  // Sends the credit now.
   virtual void dispatch(Credit credit) = 0;
+  // Whether the sink can hold credits handed out before their intended time. Only then does the
+  // issuer hand any out ahead (Scheduler::hand_ahead_ns).
+  virtual bool holds_ahead() const { return false; }
+  // Holds `credit` (intended_ns in the future) and sends it at intended_ns from the thread that
+  // will run it, stamping issued_ns then; or, after withdraw_ahead(), gives it back to `listener`.
+  // Only called when holds_ahead().
+  virtual void dispatch_ahead(Credit credit, WithdrawListener& listener);
+  // Any thread: from now on no held credit is sent; each goes back to its listener.
+  virtual void withdraw_ahead() {}
+  // A new phase: credits may be held (and sent when due) again.
+  virtual void open_ahead() {}
+  // Any thread: credits handed out ahead and neither sent nor given back yet.
+  virtual std::int64_t held_ahead() const { return 0; }
 };
 
 }  // namespace inferperf::timing

@@ -1,8 +1,14 @@
 #include "timing/issuer_loop.hpp"
 
+#include <algorithm>
 #include <chrono>
+#include <stdexcept>
 
 namespace inferperf::timing {
+
+void CreditSink::dispatch_ahead(Credit /*credit*/, WithdrawListener& /*listener*/) {
+  throw std::logic_error("a credit was handed out ahead to a sink that holds none");
+}
 
 IssuerLoop::IssuerLoop(const core::Clock& clock, Waiter& waiter, Scheduler& scheduler,
                        CreditSink& sink)
@@ -12,9 +18,12 @@ void IssuerLoop::run() {
   PreciseWaiter::tighten_timer_slack();
   if (scheduler_.wants_realtime_issuer()) realtime_ = PreciseWaiter::raise_priority();
   wake_on_return_.store(scheduler_.returns_can_unblock());
+  const core::MonoNs lead = sink_.holds_ahead() ? scheduler_.hand_ahead_ns() : 0;
   {
     std::lock_guard lock(mu_);
     running_ = true;
+    // A stop() before the run has withdrawn already: the gate stays shut.
+    if (!stop_requested_) sink_.open_ahead();
   }
   std::vector<Event> events;
   std::vector<Credit> credits;
@@ -35,13 +44,19 @@ void IssuerLoop::run() {
     events.clear();
     if (stop) scheduler_.stop(clock_.now_ns());
     credits.clear();
-    scheduler_.poll(clock_.now_ns(), credits, kPollBudget);
+    const core::MonoNs now = clock_.now_ns();
+    scheduler_.poll(now, credits, kPollBudget, lead);
     if (!credits.empty()) {
       {
         std::lock_guard lock(mu_);
         issued_ += static_cast<std::int64_t>(credits.size());
       }
-      for (auto& c : credits) sink_.dispatch(std::move(c));
+      for (auto& c : credits) {
+        if (c.intended_ns > now)
+          sink_.dispatch_ahead(std::move(c), *this);
+        else
+          sink_.dispatch(std::move(c));
+      }
     }
     {
       std::lock_guard lock(mu_);
@@ -77,9 +92,32 @@ void IssuerLoop::first_token(std::int64_t credit_id) {
 }
 
 void IssuerLoop::stop() {
+  {
+    std::lock_guard lock(mu_);
+    stop_requested_ = true;
+    waiter_.notify();
+  }
+  // Outside the lock: a worker giving a credit back takes it.
+  sink_.withdraw_ahead();
+}
+
+void IssuerLoop::credit_withdrawn(const Credit& /*credit*/) {
+  // Under the lock throughout, as push(): the last withdrawal may let wait_all_returned() end.
   std::lock_guard lock(mu_);
-  stop_requested_ = true;
-  waiter_.notify();
+  --issued_;
+  ++withdrawn_;
+  cv_.notify_all();
+}
+
+std::int64_t IssuerLoop::sent() const {
+  // Off by the credits that cross between the two reads while the phase runs; exact after it.
+  const std::int64_t held = sink_.held_ahead();
+  return std::max<std::int64_t>(0, issued() - held);
+}
+
+std::int64_t IssuerLoop::withdrawn() const {
+  std::lock_guard lock(mu_);
+  return withdrawn_;
 }
 
 bool IssuerLoop::wait_all_returned(std::optional<core::MonoNs> deadline_ns) {

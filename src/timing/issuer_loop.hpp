@@ -1,6 +1,9 @@
 // The issuer thread: asks the Scheduler what is due, hands credits to the workers, sleeps to the
 // next absolute deadline, and feeds back returns and first tokens that workers report from their
-// own threads. Nothing but this thread touches the Scheduler.
+// own threads. Nothing but this thread touches the Scheduler. Where the scheduler allows it
+// (open-loop rate modes) and the sink can hold credits, arrivals are handed out up to
+// Scheduler::hand_ahead_ns() before they are due, and the worker that holds one times and sends
+// it itself: no thread hand-off between the deadline and the send.
 #pragma once
 #include <atomic>
 #include <condition_variable>
@@ -16,7 +19,7 @@
 
 namespace inferperf::timing {
 
-class IssuerLoop {
+class IssuerLoop final : public WithdrawListener {
  public:
   // Credits (or skipped and dropped arrivals) handled between two looks at stop(): however far
   // behind an always-due schedule is (a fixed schedule of a million past timestamps, a catch-up at
@@ -31,12 +34,19 @@ class IssuerLoop {
   void credit_returned(std::int64_t credit_id, std::int64_t session);
   // Any thread: a streaming request produced its first token.
   void first_token(std::int64_t credit_id);
-  // Any thread: stop sending now.
+  // Any thread: stop sending now; credits handed out ahead and not yet due are withdrawn.
   void stop();
+  // The holding worker's thread: a credit handed out ahead was withdrawn unsent; it no longer
+  // counts as issued.
+  void credit_withdrawn(const Credit& credit) override;
   // Waits until every issued credit has returned or `deadline_ns` (monotonic) passes.
   bool wait_all_returned(std::optional<core::MonoNs> deadline_ns);
 
+  // Credits handed out (those held ahead included), less those withdrawn.
   std::int64_t issued() const;
+  std::int64_t withdrawn() const;
+  // issued() less the credits still held ahead: those actually let go to be sent.
+  std::int64_t sent() const;
   std::int64_t returned() const;
   std::int64_t dropped_arrivals() const;
   core::MonoNs sending_end_ns() const;
@@ -62,7 +72,7 @@ class IssuerLoop {
   std::atomic<bool> wake_on_return_{true};
   std::atomic<bool> realtime_{false};
   bool running_ = false;
-  std::int64_t issued_ = 0, returned_ = 0, dropped_ = 0;
+  std::int64_t issued_ = 0, returned_ = 0, dropped_ = 0, withdrawn_ = 0;
   core::MonoNs sending_end_ns_ = 0;
 };
 

@@ -82,6 +82,9 @@ struct PhasePlan {
   ShardSpec shard;
   std::uint64_t shard_seed = 0;
   double start_offset_s = 0.0;
+  // How long before their intended time credits may be handed to the worker that sends them
+  // (Scheduler::hand_ahead_ns: open-loop rate modes only); 0 hands every credit out when due.
+  std::int64_t hand_ahead_ns = 0;
 };
 
 }  // namespace inferperf::timing

@@ -72,6 +72,9 @@ Scheduler::Scheduler(PhasePlan plan, std::vector<SessionShape> shapes, Conversat
     // As AIPerf: the first arrival is one interval after the phase starts.
     next_arrival_ns_ = next_owned_arrival(start_ns_);
   }
+  // Decided once: returns_can_unblock() looks at every session shape.
+  if (rate_mode() && !returns_can_unblock())
+    hand_ahead_ns_ = std::max<core::MonoNs>(0, plan_.hand_ahead_ns);
 }
 
 core::MonoNs Scheduler::next_owned_arrival(core::MonoNs from) {
@@ -266,7 +269,9 @@ void Scheduler::finish(core::MonoNs now) {
 
 void Scheduler::check_done(core::MonoNs now) {
   if (done_) return;
-  if (!can_send(now) || (!can_start_session() && sessions_.empty())) finish(now);
+  // Sending ends with the last credit sent: one handed out ahead goes at its intended time.
+  if (!can_send(now) || (!can_start_session() && sessions_.empty()))
+    finish(std::max(now, last_intended_ns_));
 }
 
 void Scheduler::stop(core::MonoNs now) {
@@ -323,8 +328,10 @@ bool Scheduler::take_work() {
   return true;
 }
 
-void Scheduler::poll(core::MonoNs now, std::vector<Credit>& out, std::size_t max_work) {
+void Scheduler::poll(core::MonoNs now, std::vector<Credit>& out, std::size_t max_work,
+                     core::MonoNs lead) {
   last_poll_ns_ = now;
+  lead_ns_ = std::clamp<core::MonoNs>(lead, 0, hand_ahead_ns());
   budget_ = max_work;
   more_due_ = false;
   check_done(now);
@@ -350,9 +357,12 @@ bool Scheduler::skip_stale(core::MonoNs now) {
 void Scheduler::poll_rate(core::MonoNs now, std::vector<Credit>& out) {
   // A poll that ran out of budget while skipping goes on skipping before it sends anything.
   if (catching_up_ && !skip_stale(now)) return;
-  while (!done_ && next_arrival_ns_ <= now) {
-    if (!take_work()) return;
+  while (!done_ && next_arrival_ns_ <= now + lead_ns_) {
     const core::MonoNs tick = next_arrival_ns_;
+    // Handed out ahead only what is due before the duration's end: can_send() at its due time.
+    if (tick > now && end_ns_ && tick >= *end_ns_) break;
+    if (!take_work()) return;
+    if (tick > now) last_intended_ns_ = tick;
     if (!ready_.empty() && ready_.top().at <= now) {
       if (!prefill_slot_free(now)) break;  // the arrival waits for a first token
       send_continuation(std::max(tick, ready_.top().at), now, out);
@@ -400,6 +410,8 @@ void Scheduler::poll_sessions(core::MonoNs now, std::vector<Credit>& out) {
 
 bool Scheduler::wants_realtime_issuer() const {
   if (plan_.fixed_schedule) return true;
+  // Credits handed out ahead are timed by the workers: the issuer's own wake-ups are not.
+  if (hand_ahead_ns() > 0) return false;
   return (rate_mode() || user_centric()) && plan_.rate > 0 && plan_.rate <= 10'000;
 }
 
@@ -419,7 +431,8 @@ std::optional<core::MonoNs> Scheduler::next_wakeup() const {
   };
   if (end_ns_) consider(end_ns_);
   if (!ready_.empty()) consider(ready_.top().at);
-  if (rate_mode()) consider(next_arrival_ns_);
+  // Handing out ahead, the issuer comes back when half the lead is left, with a batch.
+  if (rate_mode()) consider(next_arrival_ns_ - lead_ns_ / 2);
   if (!user_starts_.empty()) consider(user_starts_.top().at);
   if (plan_.fixed_schedule && schedule_pos_ < schedule_.size())
     consider(schedule_[schedule_pos_].at);

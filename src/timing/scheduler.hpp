@@ -45,8 +45,17 @@ class Scheduler {
   // `max_work`, at most that many units of work (a credit sent, an arrival dropped or skipped),
   // so that the caller can look for a stop between calls however far behind the schedule is.
   // What is left stays due: next_wakeup() is then `now`.
+  // With `lead` > 0 and hand_ahead_ns() > 0, the arrivals due up to now + min(lead,
+  // hand_ahead_ns()) (and before the duration's end) come out too, intended_ns in the future:
+  // the same credits, in the same order, with the same ids, as polls at each due time would give.
   static constexpr std::size_t kUnbounded = static_cast<std::size_t>(-1);
-  void poll(core::MonoNs now, std::vector<Credit>& out, std::size_t max_work = kUnbounded);
+  void poll(core::MonoNs now, std::vector<Credit>& out, std::size_t max_work = kUnbounded,
+            core::MonoNs lead = 0);
+  // How far ahead of their intended time credits may be handed out: the plan's hand_ahead_ns in
+  // open-loop rate modes, where no return, first token or slot can change what an arrival sends
+  // (no ceiling, single turns without spawns, no session count); 0 elsewhere, so the modes whose
+  // sends depend on returns decide each credit at its due time, as ever.
+  core::MonoNs hand_ahead_ns() const { return hand_ahead_ns_; }
   // When poll() next has work without any event in between (nullopt: only an event can unblock).
   std::optional<core::MonoNs> next_wakeup() const;
   // A request finished (successfully or not).
@@ -156,9 +165,12 @@ class Scheduler {
   std::optional<core::MonoNs> end_ns_;  // duration end
   core::MonoNs next_arrival_ns_ = 0;    // rate modes
   core::MonoNs last_poll_ns_ = -1;
-  std::size_t budget_ = kUnbounded;  // work left to the current poll()
-  bool more_due_ = false;            // the last poll() stopped on its budget with work left
-  bool catching_up_ = false;         // rate modes: stale arrivals may remain to be skipped
+  core::MonoNs hand_ahead_ns_ = 0;     // see hand_ahead_ns()
+  core::MonoNs lead_ns_ = 0;           // the last poll's look-ahead (rate modes)
+  core::MonoNs last_intended_ns_ = 0;  // the latest intended time handed out ahead
+  std::size_t budget_ = kUnbounded;    // work left to the current poll()
+  bool more_due_ = false;              // the last poll() stopped on its budget with work left
+  bool catching_up_ = false;           // rate modes: stale arrivals may remain to be skipped
   std::optional<std::size_t> pending_conversation_;  // sampled for a dropped arrival
   std::vector<PendingStart> schedule_;               // fixed schedule, in time order
   std::size_t schedule_pos_ = 0;

@@ -89,7 +89,11 @@ void PreciseWaiter::wait_until(std::optional<core::MonoNs> deadline) {
     if (woken) return;
     // A timer expiry: loop, which spins the rest (or re-arms after a stale expiry).
   }
-  while (core::SteadyClock::steady_now_ns() < *deadline) {
+  spin_until(*deadline);
+}
+
+void PreciseWaiter::spin_until(core::MonoNs deadline) {
+  while (core::SteadyClock::steady_now_ns() < deadline) {
     // The last microseconds are spun: no scheduler wake-up is that precise.
   }
 }

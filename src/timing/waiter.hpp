@@ -23,7 +23,10 @@ class Waiter {
 // spinning between arrivals. Deadlines never drift: they are absolute.
 class PreciseWaiter final : public Waiter {
  public:
-  explicit PreciseWaiter(std::int64_t spin_ns = 20'000);
+  // How long before a deadline the timer wakes the thread; the rest is spun (spin_until).
+  static constexpr std::int64_t kSpinNs = 20'000;
+
+  explicit PreciseWaiter(std::int64_t spin_ns = kSpinNs);
   ~PreciseWaiter() override;
   PreciseWaiter(const PreciseWaiter&) = delete;
   PreciseWaiter& operator=(const PreciseWaiter&) = delete;
@@ -32,6 +35,9 @@ class PreciseWaiter final : public Waiter {
   void notify() override;
   // Sets the calling thread's timer slack to 1 ns (call from the waiting thread).
   static void tighten_timer_slack();
+  // Spins on the steady clock until `deadline`: the last microseconds before a send, which no
+  // scheduler wake-up is precise enough for. Used by this waiter and by the workers' held credits.
+  static void spin_until(core::MonoNs deadline);
   // Tries to give the calling thread SCHED_FIFO priority 1; false when not permitted.
   static bool raise_priority();
 

@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include "tokenizer/hf_tokenizer.hpp"
+#include "tokenizer/hub_cache.hpp"
 #include "tokenizer/sentencepiece_tokenizer.hpp"
 
 namespace inferperf::tokenizer {
@@ -27,10 +28,7 @@ std::optional<fs::path> tokenizer_in(const fs::path& dir) {
 }
 
 fs::path hub_cache(const ResolveOptions& o) {
-  if (!o.hf_hub_cache.empty()) return o.hf_hub_cache;
-  if (!o.hf_home.empty()) return fs::path(o.hf_home) / "hub";
-  if (!o.xdg_cache_home.empty()) return fs::path(o.xdg_cache_home) / "huggingface" / "hub";
-  return fs::path(o.home.empty() ? "/root" : o.home) / ".cache" / "huggingface" / "hub";
+  return hub_cache_dir(HubCacheEnv{o.hf_hub_cache, o.hf_home, o.xdg_cache_home, o.home});
 }
 
 core::Error missing_local_path(const ResolveOptions& o, const fs::path& path) {
@@ -108,12 +106,9 @@ core::Result<Resolved> resolve_tokenizer(const ResolveOptions& o) {
 
   // Hugging Face cache: <hub>/models--ORG--NAME/snapshots/<commit>/ with refs/<revision> naming it.
   if (o.name.find('/') != std::string::npos || !o.name.empty()) {
-    std::string repo = o.name;
-    for (std::size_t p; (p = repo.find('/')) != std::string::npos;) repo.replace(p, 1, "--");
-    const fs::path model_dir = hub_cache(o) / ("models--" + repo);
-    std::string commit = o.revision;
-    if (std::ifstream ref(model_dir / "refs" / o.revision); ref) std::getline(ref, commit);
-    const fs::path snap = model_dir / "snapshots" / commit;
+    const HubSnapshot found = hub_snapshot(hub_cache(o), "models", o.name, o.revision);
+    const fs::path& snap = found.dir;
+    const std::string& commit = found.commit;
     tried.push_back("Hugging Face cache " + snap.string());
     if (auto f = tokenizer_in(snap))
       return Resolved{*f, o.name + " (Hugging Face cache, " + commit + ")", ""};

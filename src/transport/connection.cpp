@@ -11,6 +11,8 @@
 #include <filesystem>
 #include <stdexcept>
 
+#include "transport/rx_stamp.hpp"
+
 namespace inferperf::transport {
 
 namespace asio = boost::asio;
@@ -73,6 +75,17 @@ auto& lowest(S& s) {
 }
 
 }  // namespace
+
+Connection::Connection(Tcp s) : s_(std::in_place_type<Tcp>, std::move(s)) {
+  auto& sock = std::get<Tcp>(s_);
+  rx_stamped_ = sock.is_open() && enable_rx_timestamps(sock.native_handle());
+}
+
+int Connection::plain_fd() {
+  if (auto* t = std::get_if<Tcp>(&s_)) return t->is_open() ? t->native_handle() : -1;
+  if (auto* u = std::get_if<Unix>(&s_)) return u->is_open() ? u->native_handle() : -1;
+  return -1;
+}
 
 Connection::Connection(Tcp s, ssl::context& tls, const std::string& server_name)
     : s_(std::in_place_type<TlsTcp>, std::move(s), tls) {

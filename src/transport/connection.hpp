@@ -51,7 +51,8 @@ class Connection {
   using TlsUnix = boost::asio::ssl::stream<Unix>;
   using executor_type = boost::asio::any_io_executor;
 
-  explicit Connection(Tcp s) : s_(std::in_place_type<Tcp>, std::move(s)) {}
+  // A plain TCP connection asks the kernel for receive timestamps (rx_stamp.hpp).
+  explicit Connection(Tcp s);
   explicit Connection(Unix s) : s_(std::in_place_type<Unix>, std::move(s)) {}
   // TLS over the socket; `server_name` is sent as SNI (unless an IP address) and checked against
   // the certificate when the context verifies peers.
@@ -78,6 +79,28 @@ class Connection {
           std::visit([&](auto& s) { s.async_write_some(b, std::move(handler)); }, s_);
         },
         token, buffers);
+  }
+
+  // Waits until the socket has bytes to read (plain connections only: see plain_fd()).
+  template <typename Handler>
+  void async_wait_readable(Handler&& handler) {
+    if (auto* t = std::get_if<Tcp>(&s_)) {
+      t->async_wait(Tcp::wait_read, std::forward<Handler>(handler));
+    } else {
+      std::get<Unix>(s_).async_wait(Unix::wait_read, std::forward<Handler>(handler));
+    }
+  }
+  // The descriptor of an open plain (TCP or Unix) connection, read directly by plain_read; -1
+  // for TLS or a closed socket.
+  int plain_fd();
+  // Whether reads on this connection carry the kernel's receive stamps.
+  bool rx_stamped() const { return rx_stamped_; }
+  // The connection's read buffer, kept for its life (allocated on first use, left uninitialised:
+  // zero-filling it cost more per request than parsing a streamed event).
+  static constexpr std::size_t kReadBufferBytes = 16 * 1024;
+  char* read_buffer() {
+    if (!read_buf_) read_buf_.reset(new char[kReadBufferBytes]);
+    return read_buf_.get();
   }
 
   bool is_tls() const {
@@ -109,7 +132,9 @@ class Connection {
 
  private:
   bool last_streamed_ = false;
+  bool rx_stamped_ = false;
   std::int64_t idle_since_ns_ = 0;
+  std::unique_ptr<char[]> read_buf_;
   std::variant<Tcp, TlsTcp, Unix, TlsUnix> s_;
 };
 

@@ -10,7 +10,9 @@
 #include <boost/beast/http/error.hpp>
 
 #include "core/byte_size.hpp"
+#include "transport/plain_read.hpp"
 #include "transport/response_parser.hpp"
+#include "transport/response_reader.hpp"
 
 namespace inferperf::transport {
 
@@ -29,103 +31,13 @@ void CancelHandle::cancel(core::RequestErrorKind kind, std::string message,
   }
 }
 
-// Named, not anonymous: an Attempt and a ResponseReader live in coroutine frames, and a type with
-// internal linkage there draws -Wsubobject-linkage in unity builds.
+// Named, not anonymous: an Attempt lives in coroutine frames, and a type with internal linkage
+// there draws -Wsubobject-linkage in unity builds.
 namespace detail {
 struct Attempt {
   std::optional<ExchangeError> error;
   bool retryable = false;  // failed on a reused connection before any response byte
 };
-
-// The response side of one attempt: the parser, the read buffer and the bytes a read left
-// unparsed. Plain functions, so the read loop in attempt() keeps only its awaits.
-class ResponseReader {
- public:
-  explicit ResponseReader(std::uint64_t max_body_bytes)
-      : parser_(max_body_bytes), buf_(new char[kBufferBytes]) {}
-
-  asio::mutable_buffer buffer() const { return asio::buffer(buf_.get(), kBufferBytes); }
-  bool done() const { return parser_.is_done(); }
-  const ResponseParser& parser() const { return parser_; }
-  // Every byte read was parsed: a connection with leftovers is never reused.
-  bool all_used() const { return pending_.empty(); }
-
-  // Takes the `n` bytes the read stamped `ts` left in the buffer: counts them in `t`, parses
-  // them and hands the head and body to `sink`. Returns the parser's error (an invalid or
-  // oversized response), empty when the bytes were good.
-  error_code consume(std::size_t n, core::MonoNs ts, ExchangeTimings& t, ResponseSink& sink);
-  // At end of stream: true when it completes a body delimited by connection close.
-  bool ends_at_close(const error_code& ec);
-
- private:
-  // Per in-flight request, so kept small; left uninitialised (zero-filling it cost more per
-  // request than parsing a streamed event).
-  static constexpr std::size_t kBufferBytes = 16 * 1024;
-
-  error_code parse(std::string_view read);
-  void deliver(core::MonoNs ts, std::uint32_t read_index, ExchangeTimings& t, ResponseSink& sink);
-
-  ResponseParser parser_;
-  std::string pending_;
-  const std::unique_ptr<char[]> buf_;
-  bool headers_reported_ = false;
-};
-
-error_code ResponseReader::consume(std::size_t n, core::MonoNs ts, ExchangeTimings& t,
-                                   ResponseSink& sink) {
-  const std::uint32_t read_index = t.reads++;
-  if (t.first_byte_ns == 0) t.first_byte_ns = ts;
-  t.bytes_received += static_cast<std::int64_t>(n);
-  if (const error_code pec = parse(std::string_view(buf_.get(), n))) return pec;
-  deliver(ts, read_index, t, sink);
-  return {};
-}
-
-// Parsed straight from the read buffer; only bytes the parser could not take yet (a chunk header
-// cut by the read) are kept for the next read.
-error_code ResponseReader::parse(std::string_view read) {
-  std::string_view avail = read;
-  if (!pending_.empty()) {
-    pending_.append(avail);
-    avail = pending_;
-  }
-  std::size_t off = 0;
-  while (off < avail.size() && !parser_.is_done()) {
-    error_code pec;
-    const std::size_t used = parser_.put(asio::buffer(avail.data() + off, avail.size() - off), pec);
-    off += used;
-    if (pec == http::error::need_more) break;
-    if (pec) return pec;
-    if (used == 0) break;
-  }
-  if (!pending_.empty()) {
-    pending_.erase(0, off);
-  } else if (off < avail.size()) {
-    pending_.assign(avail.substr(off));
-  }
-  return {};
-}
-
-void ResponseReader::deliver(core::MonoNs ts, std::uint32_t read_index, ExchangeTimings& t,
-                             ResponseSink& sink) {
-  if (parser_.is_header_done() && !headers_reported_) {
-    headers_reported_ = true;
-    t.headers_ns = ts;
-    sink.on_header_fields(parser_.headers_text());
-    sink.on_headers(parser_.status(), parser_.reason(), parser_.content_type(), ts);
-  }
-  if (!parser_.body_out().empty()) {
-    sink.on_body(parser_.body_out(), ts, read_index);
-    parser_.body_out().clear();
-  }
-}
-
-bool ResponseReader::ends_at_close(const error_code& ec) {
-  if (ec != asio::error::eof || !parser_.is_header_done() || parser_.is_done()) return false;
-  error_code eec;
-  parser_.put_eof(eec);
-  return !eec;
-}
 }  // namespace detail
 
 namespace {
@@ -243,6 +155,35 @@ void release_connection(ConnectionPool& pool, std::unique_ptr<Socket> sock,
   sock->close(ec);
 }
 
+// Kernel receive stamps are in CLOCK_MONOTONIC's base: they apply only with the steady clock
+// (a test's fake clock keeps its own readings).
+bool kernel_stamps_apply(const core::Clock& clock) {
+  return dynamic_cast<const core::SteadyClock*>(&clock) != nullptr;
+}
+
+// The read side on a TLS connection: one coroutine resumption per TLS read (OpenSSL decrypts
+// records, so a read's bytes have no kernel stamp of their own); stamped by the clock.
+asio::awaitable<ReadOutcome> read_tls_response(Socket& sock, ResponseReader& reader,
+                                               ResponseSink& sink, const core::Clock& clock,
+                                               ExchangeTimings& t) {
+  char* buf = sock.read_buffer();
+  ReadOutcome r;
+  while (!reader.done()) {
+    const std::size_t n =
+        co_await sock.async_read_some(asio::buffer(buf, Socket::kReadBufferBytes),
+                                      asio::redirect_error(asio::use_awaitable, r.ec));
+    r.ts = clock.now_ns();  // stamped before any parsing
+    // A TLS peer closing without close_notify is an ordinary end of stream here.
+    if (r.ec == asio::ssl::error::stream_truncated) r.ec = asio::error::eof;
+    if (n > 0) {
+      r.pec = reader.consume(std::string_view(buf, n), r.ts, t, sink);
+      if (r.pec || !sink.wants_more()) break;
+    }
+    if (r.ec) break;
+  }
+  co_return r;
+}
+
 // One send of the request: connect (or reuse), handshake, write, read until the response is
 // whole. Every step but the awaits is a plain function above, so this is the attempt's only
 // coroutine frame. `request` lives in http_exchange's frame, which outlives this one.
@@ -284,28 +225,23 @@ asio::awaitable<Attempt> attempt(ConnectionPool& pool, const ExchangeRequest& re
   }
   if (request.on_sent) request.on_sent();
 
-  detail::ResponseReader reader(request.max_body_bytes);
-  while (!reader.done()) {
-    std::size_t n = co_await sock->async_read_some(reader.buffer(),
-                                                   asio::redirect_error(asio::use_awaitable, ec));
-    const core::MonoNs ts = clock.now_ns();  // stamped before any parsing
-    // A TLS peer closing without close_notify is an ordinary end of stream here.
-    if (ec == asio::ssl::error::stream_truncated) ec = asio::error::eof;
-    if (n > 0) {
-      if (const error_code pec = reader.consume(n, ts, t, sink)) {
-        // The socket closes with `sock` on return: a connection left mid-body is never reused.
-        cancel.detach();
-        t.end_ns = ts;
-        co_return Attempt{parse_error(pec, request.max_body_bytes)};
-      }
-      if (!sink.wants_more()) break;
-    }
-    if (ec) {
-      if (reader.ends_at_close(ec)) break;
-      t.end_ns = ts;
-      co_return socket_failure(pool, *sock, t, cancel,
-                               [&] { return read_error(ec, reader.parser().is_header_done()); });
-    }
+  ResponseReader reader(request.max_body_bytes);
+  ReadOutcome r;
+  if (sock->plain_fd() >= 0) {
+    r = co_await read_plain_response(*sock, reader, sink, clock, t, kernel_stamps_apply(clock));
+  } else {
+    r = co_await read_tls_response(*sock, reader, sink, clock, t);
+  }
+  if (r.pec) {
+    // The socket closes with `sock` on return: a connection left mid-body is never reused.
+    cancel.detach();
+    t.end_ns = r.ts;
+    co_return Attempt{parse_error(r.pec, request.max_body_bytes)};
+  }
+  if (r.ec && !reader.ends_at_close(r.ec)) {
+    t.end_ns = r.ts;
+    co_return socket_failure(pool, *sock, t, cancel,
+                             [&] { return read_error(r.ec, reader.parser().is_header_done()); });
   }
   t.end_ns = clock.now_ns();
   cancel.detach();

@@ -44,6 +44,9 @@ struct ExchangeTimings {
   std::int64_t bytes_sent = 0;
   std::int64_t bytes_received = 0;
   std::uint32_t reads = 0;
+  // Reads stamped with the kernel's receive time (plain TCP); the others carry the clock read
+  // taken right after the read returned (TLS, Unix sockets, a read the kernel did not stamp).
+  std::uint32_t kernel_stamped_reads = 0;
 };
 
 class ResponseSink {

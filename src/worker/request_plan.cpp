@@ -1,6 +1,7 @@
 #include "worker/request_plan.hpp"
 
 #include "core/version.hpp"
+#include "endpoint/multipart.hpp"
 
 namespace inferperf::worker {
 
@@ -62,17 +63,29 @@ std::string video_job_path(const Target& target, const std::string& id) {
 std::string serialize_request(const RequestPlan& plan, const Target& target,
                               const std::string& body, const std::string& x_request_id,
                               const std::string& x_correlation_id) {
+  std::string content_type = "application/json";
+  std::string form;
+  if (plan.multipart) {
+    auto encoded = endpoint::encode_multipart(nlohmann::ordered_json::parse(body, nullptr, false),
+                                              endpoint::multipart_boundary(x_request_id));
+    if (!encoded) throw std::runtime_error(encoded.error().message);
+    content_type = std::move(encoded->content_type);
+    form = std::move(encoded->bytes);
+  }
+  const std::string& sent = plan.multipart ? form : body;
   std::string r;
-  r.reserve(body.size() + 512);
+  r.reserve(sent.size() + 512);
   r += "POST ";
   r += target.path;
   identity_headers(r, plan, target, x_request_id, x_correlation_id);
-  r += "Content-Type: application/json\r\nAccept: ";
+  r += "Content-Type: ";
+  r += content_type;
+  r += "\r\nAccept: ";
   r += plan.streaming ? "text/event-stream" : "application/json";
   r += "\r\nContent-Length: ";
-  r += std::to_string(body.size());
+  r += std::to_string(sent.size());
   r += "\r\n\r\n";
-  r += body;
+  r += sent;
   return r;
 }
 

@@ -55,6 +55,12 @@ struct RequestPlan {
   // (shared by every worker's pool; null when no --url is https://).
   transport::TransportOptions transport;
   std::shared_ptr<boost::asio::ssl::context> tls_context;
+  // multipart/form-data bodies (image_edit, video_generation; --request-content-type): the JSON
+  // body's members are sent as form fields (endpoint/multipart.hpp).
+  bool multipart = false;
+  // video_generation --download-video-content: each finished job's video is fetched before the
+  // request ends (worker/video_download.hpp).
+  bool download_video_content = false;
 };
 
 // The JSON body for the last turn of `history` (texts in place) of `conv`, and its compact text.
@@ -65,7 +71,8 @@ nlohmann::ordered_json build_body(const RequestPlan& plan, const dataset::Conver
 std::string build_body_text(const RequestPlan& plan, const dataset::Conversation& conv,
                             const std::vector<dataset::Turn>& history, bool warmup = false);
 
-// Serializes the full HTTP/1.1 request for one body.
+// Serializes the full HTTP/1.1 request for one body (its JSON text; with plan.multipart encoded
+// as multipart/form-data, std::runtime_error when that fails).
 std::string serialize_request(const RequestPlan& plan, const Target& target,
                               const std::string& body, const std::string& x_request_id,
                               const std::string& x_correlation_id);

@@ -14,7 +14,9 @@
 #include "core/uuid.hpp"
 #include "endpoint/tool_calls.hpp"
 #include "records/raw_exchange.hpp"
+#include "timing/waiter.hpp"
 #include "worker/response_collector.hpp"
+#include "worker/video_download.hpp"
 
 namespace inferperf::worker {
 
@@ -22,8 +24,15 @@ namespace asio = boost::asio;
 using core::RequestErrorKind;
 
 Worker::Worker(int id, const RequestPlan& plan, const core::Clock& clock,
-               records::RecordQueue& queue, const WorkerEvents& events)
-    : id_(id), plan_(plan), clock_(clock), queue_(queue), events_(events) {
+               records::RecordQueue& queue, const WorkerEvents& events, AheadGate& ahead)
+    : id_(id),
+      plan_(plan),
+      clock_(clock),
+      queue_(queue),
+      events_(events),
+      held_(
+          io_, clock, ahead, [this](timing::Credit c) { launch(std::move(c)); },
+          [this] { in_flight_.fetch_sub(1, std::memory_order_relaxed); }) {
   for (const Target& t : plan_.targets) {
     pools_.push_back(std::make_unique<transport::ConnectionPool>(
         io_.get_executor(), t.url, plan_.tls_context, plan_.transport.unix_socket));
@@ -47,6 +56,8 @@ void Worker::start() {
   });
   thread_ = std::thread([this] {
     tid_.store(core::this_thread_tid(), std::memory_order_relaxed);
+    // Held credits are timed on this thread: its timers wake within microseconds.
+    timing::PreciseWaiter::tighten_timer_slack();
     auto guard = asio::make_work_guard(io_);
     io_.run();
   });
@@ -97,6 +108,17 @@ void Worker::stop() {
 void Worker::submit(timing::Credit credit) {
   in_flight_.fetch_add(1, std::memory_order_relaxed);
   asio::post(io_, [this, c = std::move(credit)]() mutable { launch(std::move(c)); });
+}
+
+void Worker::submit_ahead(timing::Credit credit, timing::WithdrawListener& listener) {
+  in_flight_.fetch_add(1, std::memory_order_relaxed);
+  asio::post(io_, [this, c = std::move(credit), &listener]() mutable {
+    held_.hold(std::move(c), listener);
+  });
+}
+
+void Worker::withdraw_ahead() {
+  asio::post(io_, [this] { held_.withdraw_if_shut(); });
 }
 
 void Worker::cancel_all(std::string message) {
@@ -162,6 +184,20 @@ asio::awaitable<std::optional<transport::ExchangeError>> Worker::poll_video_job(
     if (err) co_return err;
     collector.finish(t.end_ns ? t.end_ns : clock_.now_ns());
   }
+  if (!plan_.download_video_content || !collector.job() || rec.error) co_return std::nullopt;
+  // --download-video-content: the video is part of the request (AIPerf 0.11).
+  const endpoint::VideoJob& job = *collector.job();
+  const auto path = video_content_path(target, video_job_path(target, job.id), job.url);
+  if (!path) {
+    rec.error = records::ErrorInfo{500, core::RequestErrorType::from_name("VideoDownloadError"),
+                                   "video " + job.id + ": its url is on another server"};
+    co_return std::nullopt;
+  }
+  const std::string get =
+      serialize_get(plan_, target, *path, rec.x_request_id, rec.x_correlation_id);
+  auto failed = co_await download_video(pool, get, clock_, cancel, 0, job.id);
+  if (failed && cancel.cancelled()) co_return cancel.reason();
+  if (failed) rec.error = std::move(*failed);
   co_return std::nullopt;
 }
 
@@ -236,6 +272,7 @@ void copy_exchange_timings(records::RequestRecord& rec, const transport::Exchang
   rec.bytes_sent = t.bytes_sent;
   rec.bytes_received = t.bytes_received;
   rec.reads = t.reads;
+  rec.kernel_stamped_reads = t.kernel_stamped_reads;
 }
 
 // The record's outcome once rec.end_ns is set: the exchange's error (unless the response already
@@ -275,9 +312,12 @@ records::RequestRecord Worker::new_record(const timing::Credit& credit) const {
 
 std::optional<std::string> Worker::build_request(const timing::Credit& credit, std::size_t target,
                                                  records::RequestRecord& rec) {
-  std::string body;
+  std::string body, request;
   try {
     body = body_for(credit);
+    // A multipart body is encoded here: a file that is not base64 is this request's error.
+    request = serialize_request(plan_, plan_.targets[target], body, rec.x_request_id,
+                                rec.x_correlation_id);
   } catch (const std::exception& e) {
     // A body that cannot be built (a payload template rendering invalid JSON) is a counted
     // error record, never a crash.
@@ -290,8 +330,6 @@ std::optional<std::string> Worker::build_request(const timing::Credit& credit, s
     }
     return std::nullopt;
   }
-  std::string request =
-      serialize_request(plan_, plan_.targets[target], body, rec.x_request_id, rec.x_correlation_id);
   if (plan_.capture_raw && credit.phase == records::Phase::kProfiling) {
     auto raw = std::make_shared<records::RawExchange>();
     raw->request_headers = records::redacted_request_headers(request);
@@ -384,7 +422,7 @@ WorkerPool::WorkerPool(int workers, const RequestPlan& plan, const core::Clock& 
                        records::RecordQueue& queue, WorkerEvents events)
     : events_(std::move(events)) {
   for (int i = 0; i < workers; ++i) {
-    workers_.push_back(std::make_unique<Worker>(i, plan, clock, queue, events_));
+    workers_.push_back(std::make_unique<Worker>(i, plan, clock, queue, events_, ahead_));
   }
 }
 
@@ -393,13 +431,28 @@ void WorkerPool::start() {
 }
 
 void WorkerPool::dispatch(timing::Credit credit) {
+  const std::size_t w = route(credit);
+  workers_[w]->submit(std::move(credit));
+}
+
+void WorkerPool::dispatch_ahead(timing::Credit credit, timing::WithdrawListener& listener) {
+  const std::size_t w = route(credit);
+  ahead_.held.fetch_add(1);
+  workers_[w]->submit_ahead(std::move(credit), listener);
+}
+
+void WorkerPool::withdraw_ahead() {
+  ahead_.open.store(false);
+  for (auto& w : workers_) w->withdraw_ahead();
+}
+
+std::size_t WorkerPool::route(const timing::Credit& credit) {
   if (credit.turn_index > 0) {
     // Sticky: a later turn goes to the worker holding its session's history.
     auto it = session_worker_.find(credit.session);
     const std::size_t w = it != session_worker_.end() ? it->second : 0;
     if (credit.final_turn() && it != session_worker_.end()) session_worker_.erase(it);
-    workers_[w]->submit(std::move(credit));
-    return;
+    return w;
   }
   // Least in-flight first; ties broken round-robin so load spreads over equal workers.
   std::size_t best = next_ % workers_.size();
@@ -414,7 +467,7 @@ void WorkerPool::dispatch(timing::Credit credit) {
   }
   next_ = best + 1;
   if (!credit.final_turn()) session_worker_[credit.session] = best;
-  workers_[best]->submit(std::move(credit));
+  return best;
 }
 
 std::vector<WorkerLoad> WorkerPool::loads() const {

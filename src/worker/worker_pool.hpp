@@ -23,6 +23,7 @@
 #include "timing/credit.hpp"
 #include "transport/connection_pool.hpp"
 #include "transport/http_exchange.hpp"
+#include "worker/held_credits.hpp"
 #include "worker/request_plan.hpp"
 #include "worker/response_collector.hpp"
 
@@ -47,14 +48,20 @@ inline constexpr std::chrono::milliseconds kLoopProbePeriod{10};
 
 class Worker {
  public:
+  // `ahead`: the pool's gate for credits handed out ahead (shut by a stop) and their count.
   Worker(int id, const RequestPlan& plan, const core::Clock& clock, records::RecordQueue& queue,
-         const WorkerEvents& events);
+         const WorkerEvents& events, AheadGate& ahead);
   ~Worker();
   Worker(const Worker&) = delete;
   Worker& operator=(const Worker&) = delete;
 
   void start();
   void submit(timing::Credit credit);
+  // A credit not yet due: held on this worker's thread and sent at its intended time (or given
+  // back to `listener` once the gate is shut). It counts as in flight from now.
+  void submit_ahead(timing::Credit credit, timing::WithdrawListener& listener);
+  // The gate was shut: every held credit goes back.
+  void withdraw_ahead();
   // Cancels every request in flight (their records say was_cancelled); thread-safe.
   void cancel_all(std::string message);
   void stop();
@@ -97,6 +104,7 @@ class Worker {
   // Multi-turn sessions on this worker: the messages sent and received so far.
   std::unordered_map<std::int64_t, std::vector<dataset::Turn>> histories_;
   std::atomic<int> in_flight_{0};
+  HeldCredits held_;  // credits handed out ahead, sent from this thread when due
   boost::asio::steady_timer probe_{io_};
   std::chrono::steady_clock::time_point probe_due_{};
   core::LatencyHistogram loop_lag_;
@@ -117,13 +125,23 @@ class WorkerPool final : public timing::CreditSink {
   void start();
   // Called from the issuer thread only.
   void dispatch(timing::Credit credit) override;
+  // Credits handed out ahead go to the worker dispatch() would pick, which times and sends them.
+  bool holds_ahead() const override { return true; }
+  void dispatch_ahead(timing::Credit credit, timing::WithdrawListener& listener) override;
+  void withdraw_ahead() override;
+  void open_ahead() override { ahead_.open.store(true); }
+  std::int64_t held_ahead() const override { return ahead_.held.load(); }
   void cancel_all(const std::string& message);
   void stop();
   std::size_t size() const { return workers_.size(); }
   std::vector<WorkerLoad> loads() const;
 
  private:
+  // The worker that sends this credit (a later turn: its session's; else the least loaded).
+  std::size_t route(const timing::Credit& credit);
+
   WorkerEvents events_;
+  AheadGate ahead_;
   std::vector<std::unique_ptr<Worker>> workers_;
   std::size_t next_ = 0;
   std::unordered_map<std::int64_t, std::size_t> session_worker_;  // multi-turn sessions in progress

@@ -273,6 +273,7 @@ const std::map<std::string, std::vector<std::string>>& cmake_packages() {
       {"libpcre2-8", {"libpcre2-dev"}},
       {"libutf8proc", {"libutf8proc-dev"}},
       {"sentencepiece", {"libsentencepiece-dev"}},
+      {"yaml-cpp", {"libyaml-cpp-dev"}},
       // Tests and benchmarks only: the image configures with them off (checked above).
       {"GTest", {}},
       {"benchmark", {}},
@@ -308,7 +309,7 @@ TEST(Dockerfile, BuildStageInstallsWhatCMakeFinds) {
     for (const auto& e : fs::recursive_directory_iterator(source_path(dir)))
       if (e.path().filename() == "CMakeLists.txt" || e.path().extension() == ".cmake")
         files.push_back(e.path());
-  static const std::regex find_package(R"(find_package\(\s*([A-Za-z0-9_]+))");
+  static const std::regex find_package(R"(find_package\(\s*([A-Za-z0-9_-]+))");
   static const std::regex pkg_check(R"(pkg_check_modules\(([^)]*)\))");
   int calls = 0;
   for (const auto& f : files) {

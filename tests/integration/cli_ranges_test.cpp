@@ -62,7 +62,7 @@ TEST(CliRanges, AnEmptyModelNameIsRefusedByFlag) {
 
 // AIPerf 0.11 command-line rules in a dry run: a URL without a scheme, the --no- forms of the
 // negatable booleans, the warmup ramps (defaulting to the profiling one) and --session-header are
-// accepted; --vary-seed-per-trial is refused by name.
+// accepted; --vary-seed-per-trial derives the seed.
 TEST(CliRanges, AiperfElevenDryRunRules) {
   const auto r = run_process(
       {INFERPERF_BIN, "profile", "-m", "mock-model", "-u", "127.0.0.1:9", "--concurrency", "4",
@@ -83,12 +83,14 @@ TEST(CliRanges, AiperfElevenDryRunRules) {
       << rate.out;
   EXPECT_NE(rate.out.find("profiling: 8 req/s poisson ramped over 2 s"), std::string::npos)
       << rate.out;
-  const auto bad = run_process(
-      {INFERPERF_BIN, "profile", "-m", "mock-model", "--vary-seed-per-trial", "--dry-run"},
-      std::chrono::seconds(20));
-  EXPECT_EQ(bad.exit_code, 2) << bad.out;
-  EXPECT_NE(bad.out.find("option --vary-seed-per-trial is an AIPerf option"), std::string::npos)
-      << bad.out;
+  // --vary-seed-per-trial: each trial's seed is SHA-256 of "5:variation:base:trial:<n>".
+  const auto varied =
+      run_process({INFERPERF_BIN, "profile", "-m", "mock-model", "--random-seed", "5",
+                   "--num-profile-runs", "2", "--vary-seed-per-trial", "--dry-run"},
+                  std::chrono::seconds(20));
+  EXPECT_EQ(varied.exit_code, 0) << varied.out;
+  EXPECT_NE(varied.out.find("--random-seed 5923050222508316399"), std::string::npos) << varied.out;
+  EXPECT_NE(varied.out.find("--random-seed 4322289136321147357"), std::string::npos) << varied.out;
 }
 
 }  // namespace

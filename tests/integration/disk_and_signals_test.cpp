@@ -43,7 +43,7 @@ TEST(Interruption, FirstSigintStopsTheHighestRateAtOnceAndExports) {
   const std::string dir = make_temp_dir("ip-sigrate-");
   BackgroundProcess run(run_args(mock, dir,
                                  {"--request-rate", "10000000", "--request-count", "1000000000",
-                                  "--concurrency", "1"}),
+                                  "--concurrency", "1", "--num-dataset-entries", "100"}),
                         dir + "/out.txt");
   ASSERT_TRUE(mock.wait_for_requests(1, 60s)) << read_file(dir + "/out.txt");
   std::this_thread::sleep_for(500ms);
@@ -98,8 +98,10 @@ TEST(DiskFull, AnInjectedWriteFailureStopsTheRunAtOnce) {
   // The writer's test hook: its writes fail with ENOSPC past the file's first 20,000 bytes.
   MockServerProcess mock({"--fast"});
   const std::string dir = make_temp_dir("ip-diskhook-");
-  auto r = run_process(run_args(mock, dir, {"--concurrency", "2", "--request-count", "100000"}),
-                       120s, "", {"INFERPERF_TEST_FAIL_WRITES_AFTER_BYTES=20000"});
+  auto r = run_process(
+      run_args(mock, dir,
+               {"--concurrency", "2", "--request-count", "100000", "--num-dataset-entries", "100"}),
+      120s, "", {"INFERPERF_TEST_FAIL_WRITES_AFTER_BYTES=20000"});
   expect_stopped_at_once(r, dir, 100000);
   EXPECT_LE(fs::file_size(dir + kRecords), 20000u);
   EXPECT_LT(mock.metric("inferperf_mock_requests_total"), 100000);
@@ -131,9 +133,10 @@ TEST(DiskFull, AFullTmpfsStopsTheRunAtOnceAndKeepsTheLog) {
   if (!fs2m.mounted) GTEST_SKIP() << "mount -t tmpfs is not permitted here: " << fs2m.why;
   MockServerProcess mock({"--fast"});
   const std::string dir = fs2m.dir + "/run";
-  auto r = run_process(
-      run_args(mock, dir, {"--streaming", "--concurrency", "2", "--request-count", "100000"}),
-      120s);
+  auto r = run_process(run_args(mock, dir,
+                                {"--streaming", "--concurrency", "2", "--request-count", "100000",
+                                 "--num-dataset-entries", "100"}),
+                       120s);
   expect_stopped_at_once(r, dir, 100000);
   expect_analyze_rebuilds(dir);
 }

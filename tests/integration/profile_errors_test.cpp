@@ -121,11 +121,16 @@ TEST(ProfileErrors, UnreachableServerIsCountedNotCrashed) {
 TEST(ProfileErrors, BadCommandLineExitsTwoAndSendsNothing) {
   MockServerProcess mock({"--fast"});
   const std::string dir = make_temp_dir("ip-badcli-");
-  auto r = run_process({INFERPERF_BIN, "profile", "-m", "mock-model", "-u", mock.url(),
-                        "--concurrency", "8", "--request-count", "2", "--artifact-dir", dir},
-                       std::chrono::seconds(30));
+  // (AIPerf 0.11 takes a concurrency above the request count; a prefill concurrency above the
+  // concurrency is still refused.)
+  auto r = run_process(
+      {INFERPERF_BIN, "profile", "-m", "mock-model", "-u", mock.url(), "--concurrency", "2",
+       "--prefill-concurrency", "8", "--streaming", "--request-count", "2", "--artifact-dir", dir},
+      std::chrono::seconds(30));
   EXPECT_EQ(r.exit_code, 2) << r.out;
-  EXPECT_NE(r.out.find("--concurrency"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("--prefill-concurrency (8) must not exceed --concurrency (2)"),
+            std::string::npos)
+      << r.out;
   auto r2 = run_process({INFERPERF_BIN, "profile", "-m", "x", "-u", mock.url(), "--arrival-pattern",
                          "constant", "--request-count", "4"},
                         std::chrono::seconds(30));

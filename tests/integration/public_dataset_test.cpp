@@ -1,7 +1,8 @@
-// --public-dataset sharegpt end to end: a cached file replayed against the mock server (prompts
-// and max tokens in inputs.json), the download from a Hub-compatible server (the mock's --hub-dir
-// through HF_ENDPOINT) into AIPerf's cache folder, and the offline and failed-download errors that
-// say where to put the file, before any artifact folder exists.
+// --public-dataset end to end: sharegpt from a cached file replayed against the mock server
+// (prompts and max tokens in inputs.json), the download from a Hub-compatible server (the mock's
+// --hub-dir through HF_ENDPOINT) into AIPerf's cache folder, and the offline and failed-download
+// errors that say where to put the file, before any artifact folder exists; spec_al_mtbench from
+// a Hugging Face cache tree (HF_HUB_CACHE) as multi-turn sessions; refusals by name.
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -160,7 +161,9 @@ TEST(PublicDataset, OfflineOrFailedDownloadSaysWhereToPutTheFile) {
                          std::chrono::seconds(60), dir,
                          {"HF_HUB_OFFLINE=1", "INFERPERF_DATASET_CACHE="});
     EXPECT_EQ(r.exit_code, 2) << r.out;
-    EXPECT_NE(r.out.find("HF_HUB_OFFLINE forbids a download"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("HF_HUB_OFFLINE / HF_DATASETS_OFFLINE forbids a download"),
+              std::string::npos)
+        << r.out;
     EXPECT_NE(r.out.find("put it at " + where + ", or give its path with --input-file"),
               std::string::npos)
         << r.out;
@@ -180,6 +183,67 @@ TEST(PublicDataset, OfflineOrFailedDownloadSaysWhereToPutTheFile) {
     EXPECT_FALSE(fs::exists(dir + "/out"));
     EXPECT_FALSE(fs::exists(where));
     EXPECT_EQ(mock.metric("inferperf_mock_requests_total"), 0);
+  }
+}
+
+TEST(PublicDataset, HubCacheDatasetIsReplayedAndRefusalsExitTwo) {
+  const std::string dir = make_temp_dir("ip-public-hub-");
+  const fs::path repo = fs::path(dir) / "hub/datasets--HuggingFaceH4--mt_bench_prompts";
+  fs::create_directories(repo / "refs");
+  std::ofstream(repo / "refs/main") << "0123abcd";
+  fs::create_directories(repo / "snapshots/0123abcd/data");
+  std::ofstream(repo / "snapshots/0123abcd/data/train-00000-of-00001.jsonl")
+      << R"({"prompt": ["Name a fruit.", "Why that one?"], "category": "writing"})"
+      << "\n"
+      << R"({"prompt": ["Say hi."], "category": "roleplay"})"
+      << "\n"
+      << R"({"prompt": ["Not read: the cap is 2."]})"
+      << "\n";
+  const std::vector<std::string> env = {"HF_HUB_CACHE=" + dir + "/hub", "HF_HUB_OFFLINE=1"};
+  {
+    MockServerProcess mock({"--fast"});
+    const std::string out = dir + "/out";
+    auto r = run_process(
+        {INFERPERF_BIN, "profile", "-m", "mock-model", "-u", mock.url(), "--artifact-dir", out,
+         "--public-dataset", "spec_al_mtbench", "--num-dataset-entries", "2", "--request-count",
+         "3", "--osl", "8", "--concurrency", "1"},
+        std::chrono::seconds(120), dir, env);
+    ASSERT_EQ(r.exit_code, 0) << r.out;
+    EXPECT_NE(r.out.find("(Hugging Face cache, 0123abcd)"), std::string::npos) << r.out;
+    const json inputs = json::parse(read_file(out + "/inputs.json"));
+    ASSERT_EQ(inputs["data"].size(), 2u) << inputs.dump(1);
+    const std::vector<std::vector<std::string>> want = {{"Name a fruit.", "Why that one?"},
+                                                        {"Say hi."}};
+    for (std::size_t i = 0; i < want.size(); ++i) {
+      const json& payloads = inputs["data"][i]["payloads"];
+      ASSERT_EQ(payloads.size(), want[i].size()) << payloads.dump(1);
+      for (std::size_t k = 0; k < want[i].size(); ++k) {
+        EXPECT_EQ(payloads[k]["messages"].back()["content"], want[i][k]) << payloads[k].dump();
+        EXPECT_EQ(payloads[k]["max_completion_tokens"], 8);
+      }
+    }
+    EXPECT_EQ(mock.metric("inferperf_mock_requests_total"), 3);
+    const json summary = json::parse(read_file(out + "/profile_export_aiperf.json"));
+    EXPECT_EQ(summary["input_config"]["datasets"][0]["dataset"], "spec_al_mtbench");
+  }
+  // Known names that cannot be replayed, and filters a dataset does not declare: exit 2 before
+  // any request or artifact folder.
+  const std::vector<std::pair<std::vector<std::string>, std::string>> refused = {
+      {{"--public-dataset", "librispeech"},
+       "--public-dataset librispeech (openslr/librispeech_asr, "
+       "audio) is not supported: each request carries"},
+      {{"--public-dataset", "aimo", "--dataset-filter", "harness=claude_code"},
+       "--public-dataset aimo does not support filters"},
+  };
+  for (const auto& [args, message] : refused) {
+    std::vector<std::string> a = {INFERPERF_BIN,    "profile",    "-m",
+                                  "mock-model",     "-u",         "http://127.0.0.1:9",
+                                  "--artifact-dir", dir + "/out2"};
+    a.insert(a.end(), args.begin(), args.end());
+    auto r = run_process(a, std::chrono::seconds(60), dir, env);
+    EXPECT_EQ(r.exit_code, 2) << r.out;
+    EXPECT_NE(r.out.find(message), std::string::npos) << r.out;
+    EXPECT_FALSE(fs::exists(dir + "/out2"));
   }
 }
 

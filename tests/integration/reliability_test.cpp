@@ -146,7 +146,8 @@ TEST(Reliability, ServerKilledAndRestartedOnItsPortMidRun) {
   BackgroundProcess run(
       run_args(*first, dir,
                {"--concurrency", "8", "--request-rate", "40", "--arrival-pattern", "constant",
-                "--request-count", "100000", "--request-timeout-seconds", "10"}),
+                "--request-count", "100000", "--request-timeout-seconds", "10",
+                "--num-dataset-entries", "100"}),
       dir + "/out.txt");
   ASSERT_TRUE(first->wait_for_requests(30, 60s)) << read_file(dir + "/out.txt");
   first->kill_now();
@@ -282,8 +283,10 @@ TEST(Interruption, GraceOverCancelsWhatIsLeft) {
 TEST(Durability, KillNineKeepsEveryFinishedRecordAndAnalyzeRebuildsTheReports) {
   MockServerProcess mock({"--ttft", "5", "--itl", "10"});
   const std::string dir = make_temp_dir("ip-kill9-");
-  BackgroundProcess run(run_args(mock, dir, {"--concurrency", "4", "--request-count", "100000"}),
-                        dir + "/out.txt");
+  BackgroundProcess run(
+      run_args(mock, dir,
+               {"--concurrency", "4", "--request-count", "100000", "--num-dataset-entries", "100"}),
+      dir + "/out.txt");
   ASSERT_TRUE(mock.wait_for_requests(40, 60s)) << read_file(dir + "/out.txt");
   // The mock's own count of finished requests, taken a little over a second before the kill:
   // every one of them must be on disk.

@@ -36,6 +36,9 @@ ProcessResult profile(const MockServerProcess& mock, const std::string& dir,
     args.push_back("--osl");
     args.push_back("8");
   }
+  // AIPerf 0.11 refuses --isl with an input file (the rows give the prompts).
+  if (std::find(extra.begin(), extra.end(), "--input-file") != extra.end())
+    args.erase(args.begin() + 6, args.begin() + 8);
   args.insert(args.end(), extra.begin(), extra.end());
   return run_process(args, 180s, "", env);
 }
@@ -272,10 +275,14 @@ TEST(Sweep, GridOverTwoListsWithAFreshCacheSaltPerRun) {
 TEST(Sweep, ZipPairsTheListsAndABadPointStopsEverythingBeforeSending) {
   MockServerProcess mock({"--fast"});
   const std::string dir = make_temp_dir("ip-zip-");
-  auto r = profile(mock, dir, {"--request-count", "10", "--concurrency", "1,50"});
+  // The second point is refused (prefill concurrency above the concurrency; AIPerf 0.11 no
+  // longer refuses a concurrency above the request count), so the first never runs.
+  auto r = profile(mock, dir,
+                   {"--request-count", "10", "--concurrency", "8,2", "--prefill-concurrency", "4",
+                    "--streaming"});
   EXPECT_EQ(r.exit_code, 2) << r.out;
-  EXPECT_NE(r.out.find("at concurrency=50"), std::string::npos) << r.out;
-  EXPECT_FALSE(fs::exists(dir + "/concurrency_1"));
+  EXPECT_NE(r.out.find("at concurrency=2"), std::string::npos) << r.out;
+  EXPECT_FALSE(fs::exists(dir + "/concurrency_8"));
   r = profile(
       mock, dir,
       {"--request-count", "4", "--concurrency", "1,2", "--osl", "4,6,8", "--sweep-type", "zip"});
@@ -489,9 +496,13 @@ TEST(Sweep, DryRunChecksEveryRunAndSendsNothing) {
   ASSERT_EQ(r.exit_code, 0) << r.out;
   EXPECT_NE(r.out.find("profiling: concurrency 3, 5 requests"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("artifact folder: " + dir), std::string::npos) << r.out;
-  r = profile(mock, dir, {"--request-count", "5", "--concurrency", "1,9", "--dry-run"});
+  // A bad second point (prefill concurrency above it; AIPerf 0.11 takes a concurrency above the
+  // request count).
+  r = profile(mock, dir,
+              {"--request-count", "5", "--concurrency", "9,1", "--prefill-concurrency", "2",
+               "--streaming", "--dry-run"});
   EXPECT_EQ(r.exit_code, 2) << r.out;
-  EXPECT_NE(r.out.find("at concurrency=9"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("at concurrency=1"), std::string::npos) << r.out;
   EXPECT_FALSE(fs::exists(dir));
   EXPECT_EQ(mock.metric("inferperf_mock_requests_total"), 0);
 }

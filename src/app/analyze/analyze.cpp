@@ -4,6 +4,8 @@
 
 #include <filesystem>
 #include <iostream>
+#include <memory>
+#include <optional>
 
 #include "app/exit_codes.hpp"
 #include "app/logging.hpp"
@@ -22,10 +24,10 @@ namespace {
 // A run killed before it counted its client tokens: the sessions are rebuilt from inputs.json
 // (each turn's body verbatim, under the run's context mode) and counted with the run's tokenizer.
 // Synthesized prompts, whose counts the run knew by construction, are tokenized from their text.
-core::Result<bool> recount_tokens(const fs::path& dir, const artifacts::TokenRecount& recount,
-                                  std::vector<records::RequestRecord>& recs) {
-  auto tok = tokenizer::load_tokenizer_file(recount.tokenizer_file);
-  if (!tok) return tok.error();
+// The sessions of inputs.json (each turn's body verbatim, under the run's context mode), for
+// counting the client tokens of a run killed before it counted them.
+core::Result<dataset::Dataset> recount_dataset(const fs::path& dir,
+                                               const artifacts::TokenRecount& recount) {
   auto entries = artifacts::read_inputs_json(dir);
   if (!entries) return entries.error();
   const auto mode =
@@ -42,8 +44,35 @@ core::Result<bool> recount_tokens(const fs::path& dir, const artifacts::TokenRec
     }
     ds.conversations.push_back(std::move(conv));
   }
-  count_tokens(**tok, ds, recs);
+  return ds;
+}
+
+// A run killed before it counted its client tokens: counted now with the run's tokenizer.
+// Synthesized prompts, whose counts the run knew by construction, are tokenized from their text.
+core::Result<bool> recount_tokens(const fs::path& dir, const artifacts::TokenRecount& recount,
+                                  std::vector<records::RequestRecord>& recs) {
+  auto tok = tokenizer::load_tokenizer_file(recount.tokenizer_file);
+  if (!tok) return tok.error();
+  auto ds = recount_dataset(dir, recount);
+  if (!ds) return ds.error();
+  count_tokens(**tok, *ds, recs);
   return true;
+}
+
+// Marks a run that did not finish as cancelled and says what its analysis does about it.
+void note_unfinished(const fs::path& dir, artifacts::RunManifest& m) {
+  if (m.complete) return;
+  // Killed (kill -9, a crash, the machine): what finished is reported as a cancelled run.
+  m.context.was_cancelled = true;
+  if (m.recount) {
+    spdlog::warn(
+        "{}: the run did not finish: client token counts are made now from inputs.json with {}; "
+        "the phase window is that of the records",
+        dir.string(), m.recount->tokenizer_file);
+  } else {
+    spdlog::warn("{}: the run did not finish: the phase window is that of the records",
+                 dir.string());
+  }
 }
 
 }  // namespace
@@ -52,19 +81,9 @@ core::Result<artifacts::LoadedRun> load_run(const fs::path& dir) {
   auto run = artifacts::read_run(dir);
   if (!run) return run.error();
   artifacts::RunManifest& m = run->manifest;
-  if (!m.complete) {
-    // Killed (kill -9, a crash, the machine): what finished is reported as a cancelled run.
-    m.context.was_cancelled = true;
-    if (m.recount) {
-      spdlog::warn(
-          "{}: the run did not finish: client token counts are made now from inputs.json with {}; "
-          "the phase window is that of the records",
-          dir.string(), m.recount->tokenizer_file);
-      if (auto r = recount_tokens(dir, *m.recount, run->records); !r) return r.error();
-    } else {
-      spdlog::warn("{}: the run did not finish: the phase window is that of the records",
-                   dir.string());
-    }
+  note_unfinished(dir, m);
+  if (!m.complete && m.recount) {
+    if (auto r = recount_tokens(dir, *m.recount, run->records); !r) return r.error();
   }
   return run;
 }
@@ -72,20 +91,46 @@ core::Result<artifacts::LoadedRun> load_run(const fs::path& dir) {
 int run_analyze(const std::string& artifact_dir) {
   init_console_logging("INFO");
   const fs::path dir = fs::absolute(artifact_dir);
-  auto run = load_run(dir);
-  if (!run) {
-    std::cerr << "error: " << run.error().describe() << "\n";
+  // One pass over the records file: memory stays flat whatever the run's length.
+  auto manifest = artifacts::read_manifest(dir);
+  if (!manifest) {
+    std::cerr << "error: " << manifest.error().describe() << "\n";
     return kExitBadConfig;
   }
-  artifacts::RunManifest& m = run->manifest;
+  artifacts::RunManifest& m = *manifest;
+  note_unfinished(dir, m);
+  std::unique_ptr<tokenizer::Tokenizer> tok;
+  dataset::Dataset ds;
+  std::optional<ClientTokenCounter> counter;
+  if (!m.complete && m.recount) {
+    auto loaded = tokenizer::load_tokenizer_file(m.recount->tokenizer_file);
+    auto sessions =
+        loaded ? recount_dataset(dir, *m.recount) : core::Result<dataset::Dataset>(loaded.error());
+    if (!sessions) {
+      std::cerr << "error: " << sessions.error().describe() << "\n";
+      return kExitBadConfig;
+    }
+    tok = std::move(*loaded);
+    ds = std::move(*sessions);
+    counter.emplace(*tok, ds);
+  }
   if (m.settings.export_level == config::ExportLevel::kRaw) {
     // Request bodies and raw responses are not in the records file.
     spdlog::info("{} is left as the run wrote it", artifacts::kRawExportFileName);
     m.settings.export_level = config::ExportLevel::kRecords;
   }
-  spdlog::info("analyze: {} record(s) from {}", run->records.size(),
-               (dir / artifacts::kRecordsFileName).string());
-  return report_results(run->records, m.settings, m.context);
+  const fs::path file = dir / artifacts::kRecordsFileName;
+  ReportPass pass(m.settings, m.context);
+  auto n = artifacts::for_each_record_read_ahead(file, [&](records::RequestRecord& r) {
+    if (counter) counter->count_in_order(r);
+    pass.add(r);
+  });
+  if (!n) {
+    std::cerr << "error: " << n.error().describe() << "\n";
+    return kExitBadConfig;
+  }
+  spdlog::info("analyze: {} record(s) from {}", *n, file.string());
+  return pass.finish();
 }
 
 }  // namespace inferperf::app

@@ -109,6 +109,7 @@ ProbeReply ProbeSession::post(const endpoint::Endpoint& endpoint, const std::str
   worker::RequestPlan plan;
   plan.headers = t_.headers;
   plan.streaming = streaming;
+  plan.multipart = config::requires_form_data(endpoint.info().type);  // image_edit, video
   const worker::Target target{t_.url, t_.url.query.empty() ? path : path + "?" + t_.url.query,
                               nullptr};
   return exchange(&endpoint,

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdlib>
 #include <new>
 #include <optional>
@@ -19,6 +20,7 @@
 #include "dataset/memory_estimate.hpp"
 #include "dataset/prompt_blocks.hpp"
 #include "dataset/synthetic.hpp"
+#include "endpoint/endpoint.hpp"
 
 namespace inferperf::app {
 
@@ -134,12 +136,26 @@ core::Result<dataset::Dataset> synthetic(const config::RunConfig& c, const core:
   return ds;
 }
 
+// AIPerf 0.11 (§1.5): a typed --num-dataset-entries, --num-conversations or --request-count
+// (resolve_defaults folded them into num_dataset_entries; a sweep passes its largest value as
+// --num-dataset-entries) caps the file's conversations; none typed keeps them all.
+std::optional<std::size_t> file_entry_cap(const config::RunConfig& c) {
+  for (const char* flag : {"--num-dataset-entries", "--num-sessions", "--request-count"}) {
+    if (c.set_options.count(flag))
+      return static_cast<std::size_t>(std::max(0, c.input.num_dataset_entries));
+  }
+  return std::nullopt;
+}
+
 core::Result<PreparedDataset> from_file(const config::RunConfig& c, const core::RngFactory& rngs,
                                         const tokenizer::Tokenizer* tok) {
   dataset::CustomLoadOptions lo;
   lo.path = c.input.input_file;
   if (!c.input.custom_dataset_type.empty()) lo.type = c.input.custom_dataset_type;
-  if (c.load.fixed_schedule) {
+  // Offsets typed without --fixed-schedule apply to a trace that promotes itself (checked below).
+  const bool offsets = c.load.fixed_schedule_auto_offset || c.load.fixed_schedule_start_offset_ms ||
+                       c.load.fixed_schedule_end_offset_ms;
+  if (c.load.fixed_schedule || (offsets && !c.load.no_fixed_schedule)) {
     lo.start_offset_ms = c.load.fixed_schedule_start_offset_ms;
     lo.end_offset_ms = c.load.fixed_schedule_end_offset_ms;
   }
@@ -150,7 +166,12 @@ core::Result<PreparedDataset> from_file(const config::RunConfig& c, const core::
   lo.synthesis.prompt_len_multiplier = c.input.synthesis_prompt_len_multiplier;
   lo.synthesis.max_isl = c.input.synthesis_max_isl;
   lo.synthesis.max_osl = c.input.synthesis_max_osl;
+  lo.synthesis.prefix_len_multiplier = c.input.synthesis_prefix_len_multiplier;
+  lo.synthesis.prefix_root_multiplier = c.input.synthesis_prefix_root_multiplier;
+  lo.synthesis.output_len_multiplier = c.input.synthesis_output_len_multiplier;
+  lo.inter_turn_delay_cap_s = c.input.inter_turn_delay_cap_s;
   lo.num_conversations = c.input.num_dataset_entries;
+  lo.max_conversations = file_entry_cap(c);
   lo.baseten_no_min_tokens = c.input.no_force_min_tokens;
   lo.baseten_omit_kv_hints = c.input.omit_kv_hints;
   lo.models = c.endpoint.model_names;
@@ -177,14 +198,27 @@ core::Result<PreparedDataset> from_file(const config::RunConfig& c, const core::
   }
   PreparedDataset out;
   const auto& info = dataset::type_info(custom->type);
-  out.type_name = std::string(info.name);
+  out.type_name = custom->type_name;
   out.is_trace = info.is_trace;
   // As AIPerf: a trace whose first record carries timing replays on its clock unless told not to
   // (or unless another load mode was asked for).
-  const bool other_mode = c.load.request_rate || c.load.user_centric_rate ||
-                          c.set_options.count("--dataset-sampling-strategy");
-  if (!c.load.fixed_schedule && info.is_trace && custom->first_record_timed &&
-      custom->has_timestamps && !c.load.no_fixed_schedule && !other_mode) {
+  const bool promotes = !c.load.fixed_schedule && info.is_trace && custom->first_record_timed &&
+                        custom->has_timestamps && !c.load.no_fixed_schedule;
+  // AIPerf 0.11 refuses a rate, users or a smoothness for a trace it promotes (0.6 ignored them).
+  for (const char* flag : {"--request-rate", "--num-users", "--arrival-smoothness"}) {
+    if (promotes && c.set_options.count(flag)) {
+      return core::Error{core::ErrorKind::kConfig,
+                         std::string(info.name) +
+                             " rows carry timestamps, so they replay on a "
+                             "fixed schedule, which " +
+                             flag +
+                             " cannot drive: add --no-fixed-schedule to run the trace at that "
+                             "load instead",
+                         c.input.input_file, 0, flag};
+    }
+  }
+  const bool other_mode = c.set_options.count("--dataset-sampling-strategy");
+  if (promotes && !other_mode) {
     if (auto refused = promotion_in_a_sweep(c, info.name)) return *refused;
     out.promoted_fixed_schedule = true;
     spdlog::info(
@@ -193,6 +227,14 @@ core::Result<PreparedDataset> from_file(const config::RunConfig& c, const core::
         info.name);
   }
   const bool fixed = c.load.fixed_schedule || out.promoted_fixed_schedule;
+  if (offsets && !fixed) {
+    return core::Error{core::ErrorKind::kConfig,
+                       "--fixed-schedule-*-offset options need a fixed-schedule phase, and " +
+                           std::string(info.name) +
+                           " rows without timestamps do not replay on one (add --fixed-schedule "
+                           "for a trace with timestamps)",
+                       c.input.input_file, 0, "--fixed-schedule-start-offset"};
+  }
   if (fixed) {
     for (const auto& conv : custom->dataset.conversations) {
       if (!conv.turns.front().timestamp_ms) {
@@ -202,9 +244,11 @@ core::Result<PreparedDataset> from_file(const config::RunConfig& c, const core::
                            c.input.input_file, 0, "timestamp"};
       }
     }
-    out.schedule_zero_ms = c.load.fixed_schedule_auto_offset || out.promoted_fixed_schedule
-                               ? custom->first_timestamp_ms.value_or(0)
-                               : c.load.fixed_schedule_start_offset_ms.value_or(0.0);
+    // AIPerf 0.11 offsets automatically (the first timestamp is t = 0) unless a start offset is
+    // given, which then is t = 0.
+    out.schedule_zero_ms = c.load.fixed_schedule_start_offset_ms
+                               ? *c.load.fixed_schedule_start_offset_ms
+                               : custom->first_timestamp_ms.value_or(0);
   }
   // --osl sets max tokens where the file does not (docs/datasets.md; a row's output_length wins).
   if (c.input.osl_mean) {
@@ -220,12 +264,16 @@ core::Result<PreparedDataset> from_file(const config::RunConfig& c, const core::
   std::size_t turns = 0;
   for (const auto& conv : custom->dataset.conversations) turns += conv.turns.size();
   spdlog::info("dataset: {} ({}: {} conversations, {} turns from {} records{}{})",
-               c.input.input_file, info.name, custom->dataset.conversations.size(), turns,
+               c.input.input_file, custom->type_name, custom->dataset.conversations.size(), turns,
                custom->lines,
                custom->block_size > 0 ? fmt::format(", {}-token blocks", custom->block_size) : "",
                custom->dataset.blocks && custom->dataset.blocks->size() > 0
                    ? fmt::format(", {} unique hash-id blocks", custom->dataset.blocks->size())
                    : "");
+  if (lo.max_conversations && custom->uncapped_conversations > *lo.max_conversations) {
+    spdlog::info("kept the first {} of {} conversations (the typed entry count)",
+                 *lo.max_conversations, custom->uncapped_conversations);
+  }
   if (custom->dropped_rows > 0) {
     spdlog::info("--synthesis-max-isl {} dropped {} row(s)", c.input.synthesis_max_isl.value_or(0),
                  custom->dropped_rows);
@@ -310,7 +358,8 @@ core::Result<PreparedDataset> prepare_unguarded(const config::RunConfig& c,
   const bool sends_av = chat_like || type == EndpointType::kTemplate;
   const bool sends_images = sends_av || type == EndpointType::kNimEmbeddings ||
                             type == EndpointType::kImageRetrieval ||
-                            type == EndpointType::kResponses || type == EndpointType::kMessages;
+                            type == EndpointType::kResponses || type == EndpointType::kMessages ||
+                            type == EndpointType::kImageEdit;
   const char* type_name = config::to_string(type);
   for (const auto& conv : out.dataset.conversations) {
     for (const auto& t : conv.turns) {
@@ -324,6 +373,8 @@ core::Result<PreparedDataset> prepare_unguarded(const config::RunConfig& c,
               c.input.input_file, 0, "--endpoint-type"};
         }
       }
+      if (const std::string why = endpoint::turn_input_problem(type, t); !why.empty())
+        return core::Error{core::ErrorKind::kConfig, why, c.input.input_file, 0, "--endpoint-type"};
       if (t.messages && !chat_like) {
         // A completions prompt list would be a batch of separate prompts, not one conversation;
         // Responses and Anthropic take other message shapes than the chat rows carry.

@@ -65,8 +65,16 @@ ordered_json echo_endpoint(const config::RunConfig& c) {
   if (e.use_server_token_count) endpoint["use_server_token_count"] = true;
   echo_request_additions(c, endpoint);
   if (given(c, "--session-header")) endpoint["session_header"] = e.session_header;
+  if (e.request_content_type || config::requires_form_data(e.type))  // AIPerf resolves it so
+    endpoint["request_content_type"] =
+        config::to_string(config::effective_content_type(e.type, e.request_content_type));
+  if (e.download_video_content) endpoint["download_video_content"] = true;
   if (given(c, "--wait-for-model-timeout"))
     endpoint["wait_for_model_timeout"] = e.wait_for_model_timeout_s;
+  if (given(c, "--wait-for-model-interval"))
+    endpoint["wait_for_model_interval"] = c.readiness.interval_s;
+  if (given(c, "--wait-for-model-mode"))
+    endpoint["wait_for_model_mode"] = config::to_string(c.readiness.mode);
   return endpoint;
 }
 
@@ -117,6 +125,12 @@ ordered_json echo_synthesis(const config::InputConfig& in) {
   if (in.synthesis_speedup_ratio != 1.0) s["speedup_ratio"] = in.synthesis_speedup_ratio;
   if (in.synthesis_prompt_len_multiplier != 1.0)
     s["prompt_len_multiplier"] = in.synthesis_prompt_len_multiplier;
+  if (in.synthesis_prefix_len_multiplier != 1.0)
+    s["prefix_len_multiplier"] = in.synthesis_prefix_len_multiplier;
+  if (in.synthesis_prefix_root_multiplier != 1)
+    s["prefix_root_multiplier"] = in.synthesis_prefix_root_multiplier;
+  if (in.synthesis_output_len_multiplier != 1.0)
+    s["output_len_multiplier"] = in.synthesis_output_len_multiplier;
   if (in.synthesis_max_isl) s["max_isl"] = *in.synthesis_max_isl;
   if (in.synthesis_max_osl) s["max_osl"] = *in.synthesis_max_osl;
   return s;
@@ -131,6 +145,12 @@ ordered_json echo_dataset(const config::RunConfig& c) {
     d["type"] = "public";
     d["dataset"] = in.public_dataset;
     if (!in.input_file.empty()) d["path"] = in.input_file;
+    if (in.hf_subset) d["hf_subset"] = *in.hf_subset;
+    if (!in.dataset_filters.empty()) {
+      ordered_json f = ordered_json::object();
+      for (const auto& [k, v] : in.dataset_filters) f[k] = v;
+      d["filters"] = std::move(f);
+    }
   } else if (!in.input_file.empty()) {
     d["type"] = "file";
     d["path"] = in.input_file;
@@ -260,6 +280,12 @@ void echo_telemetry(const config::RunConfig& c, ordered_json& j) {
     if (!t.server_urls.empty()) sm["urls"] = redacted_urls(t.server_urls);
     if (given(c, "--server-metrics-formats")) sm["formats"] = t.server_formats;
     j["server_metrics"] = std::move(sm);
+  }
+  if (const auto& n = c.network_latency; n.enabled()) {  // AIPerf 0.11's network_latency section
+    ordered_json nl = {{"enabled", true}};
+    if (given(c, "--network-latency-ping-interval")) nl["ping_interval"] = n.ping_interval_s;
+    if (n.mean_ms) nl["mean_ms"] = *n.mean_ms;
+    j["network_latency"] = std::move(nl);
   }
 }
 

@@ -33,6 +33,7 @@
 #include "sweep/points.hpp"
 #include "sweep/summary.hpp"
 #include "sweep/sweep_aggregate.hpp"
+#include "sweep/trial_seed.hpp"
 
 namespace inferperf::app {
 
@@ -218,13 +219,17 @@ std::vector<PlannedRun> run_order(int points, int trials, bool independent) {
 
 // The seed of every run: --random-seed, else 42 for a sweep or repeated runs with consistent
 // seeding (AIPerf 0.11); each sweep point adds its variation index unless
-// --parameter-sweep-same-seed; without consistent seeding each trial adds its index.
-std::optional<std::string> run_seed(const sweep::SweepOptions& o, bool sweep, int point,
-                                    int trial) {
+// --parameter-sweep-same-seed; without consistent seeding each trial adds its index. With
+// --vary-seed-per-trial each trial's seed is derived from that base, the variation label and the
+// trial (sweep::trial_seed).
+std::optional<std::string> run_seed(const sweep::SweepOptions& o, bool sweep, int point, int trial,
+                                    const std::string& variation_label) {
   std::optional<std::uint64_t> seed;
   if (o.random_seed) seed = std::stoull(*o.random_seed);
   if (!seed && o.consistent_seed) seed = 42;
   if (!seed) return std::nullopt;
+  if (o.vary_seed_per_trial)
+    return std::to_string(sweep::trial_seed(*seed, sweep ? variation_label : "base", trial - 1));
   std::uint64_t v = *seed;
   if (sweep && !o.sweep_same_seed) v += static_cast<std::uint64_t>(point);
   if (!o.consistent_seed) v += static_cast<std::uint64_t>(trial - 1);
@@ -238,7 +243,7 @@ sweep::RunArgs planned_args(const sweep::SweepOptions& o, const Layout& layout,
   ra.point_values = point.values;
   ra.artifact_dir = layout.run_dir(point, pr.trial).string();
   ra.cache_salt = std::move(salt);
-  ra.random_seed = run_seed(o, layout.sweep, pr.point, pr.trial);
+  ra.random_seed = run_seed(o, layout.sweep, pr.point, pr.trial, point.variation_label);
   ra.no_warmup = o.num_profile_runs > 1 && pr.trial > 1 && o.disable_warmup_after_first;
   return ra;
 }
@@ -524,10 +529,13 @@ int run_orchestrated(const sweep::SweepArgs& typed, const std::vector<std::strin
   if (interrupted) {
     spdlog::warn("stopped by a signal; the summaries cover what ran");
   }
-  if (o.auto_plot && !interrupted && !ex.bad_input) auto_plot(layout.root, layout.root / "plots");
+  bool plot_failed = false;
+  if (o.auto_plot && !interrupted && !ex.bad_input)
+    plot_failed = !auto_plot(layout.root, layout.root / "plots");
   if (interrupted) return kExitSignal;
   if (ex.bad_input) return kExitBadConfig;
-  return ex.any_failed ? kExitRunFailed : kExitOk;
+  // --plot-required: a failed plot fails the command (AIPerf 0.11).
+  return ex.any_failed || (plot_failed && o.plot_required) ? kExitRunFailed : kExitOk;
 }
 
 }  // namespace inferperf::app

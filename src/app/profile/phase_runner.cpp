@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <optional>
 #include <string>
 #include <thread>
@@ -54,6 +55,23 @@ health::ClientLoad measure_load(std::chrono::steady_clock::time_point window_sta
 
 }  // namespace
 
+core::MonoNs PhaseRunnerOptions::default_hand_ahead_ns() {
+  // 2 ms: a few credits per worker at 1,000 req/s, a few dozen at 20,000; what a stop withdraws.
+  constexpr core::MonoNs kDefault = 2'000'000;
+  const char* env = std::getenv("INFERPERF_HAND_AHEAD_US");
+  if (!env || !*env) return kDefault;
+  char* end = nullptr;
+  const long long us = std::strtoll(env, &end, 10);
+  if (*end != '\0' || us < 0 || us > 1'000'000) {
+    spdlog::warn(
+        "INFERPERF_HAND_AHEAD_US={} is not a number of microseconds in [0, 1000000]; "
+        "using {} us",
+        env, kDefault / 1000);
+    return kDefault;
+  }
+  return static_cast<core::MonoNs>(us) * 1000;
+}
+
 PhaseRunner::PhaseRunner(const core::Clock& clock, const core::RngFactory& rngs,
                          const records::Collector& collector, PhaseRunnerOptions options)
     : clock_(clock), rngs_(rngs), collector_(collector), options_(std::move(options)) {}
@@ -82,8 +100,9 @@ std::vector<ui::PhaseProgress> PhaseRunner::progress() const {
     ui::PhaseProgress p = t.view;
     if (!p.done) {
       if (const auto* loop = current_.load()) {
-        p.sent = loop->issued();
-        p.in_flight = loop->issued() - loop->returned();
+        // Credits held ahead by the workers are not sent yet.
+        p.sent = loop->sent();
+        p.in_flight = std::max<std::int64_t>(0, p.sent - loop->returned());
       }
     }
     p.elapsed_s = static_cast<double>((t.end_ns ? t.end_ns : now) - t.start_ns) / 1e9;
@@ -103,13 +122,15 @@ PhaseOutcome PhaseRunner::run(const timing::PhasePlan& pp, double grace_s,
   // Sharded rate runs: every shard draws the same arrival-to-shard assignment.
   timing::PhasePlan plan = pp;
   plan.shard_seed = rngs_.stream(prefix + "timing.request.shard"s)();
+  plan.hand_ahead_ns = options_.hand_ahead_ns;
   timing::Scheduler sched(
       plan, options_.shapes,
       timing::ConversationSampler(options_.sampling, timing::root_indices(options_.shapes),
                                   rngs_.stream(prefix + "dataset.sampler"s)),
       rngs_.stream(prefix + interval_stream), rngs_.stream(prefix + "timing.request.cancellation"s),
       clock_.now_ns());
-  timing::PreciseWaiter waiter;
+  // Handing credits out ahead, the issuer's wake-ups need no precision: the workers time sends.
+  timing::PreciseWaiter waiter(sched.hand_ahead_ns() > 0 ? 0 : timing::PreciseWaiter::kSpinNs);
   timing::IssuerLoop loop(clock_, waiter, sched, pool);
   {
     std::lock_guard lock(current_mu_);
@@ -150,7 +171,7 @@ PhaseOutcome PhaseRunner::run(const timing::PhasePlan& pp, double grace_s,
             "{}: {} of {} finished requests failed, more than --failed-request-threshold {}; "
             "stopping and cancelling the {} in flight",
             name, failed, finished, *options_.failed_request_threshold,
-            loop.issued() - loop.returned());
+            loop.sent() - loop.returned());
         stop();
         pool.cancel_all("stopped: failed requests exceeded --failed-request-threshold");
       }
@@ -181,7 +202,10 @@ PhaseOutcome PhaseRunner::run(const timing::PhasePlan& pp, double grace_s,
     if (loop.wait_all_returned(deadline ? std::min(*deadline, slice) : slice)) break;
     if (deadline && clock_.now_ns() >= *deadline) {
       spdlog::info("{} grace period over; cancelling {} request(s) still in flight", name,
-                   loop.issued() - loop.returned());
+                   loop.sent() - loop.returned());
+      // Credits still held ahead on a late worker are withdrawn first (posted before the
+      // cancellation, so each worker gives them back before it cancels), never sent after it.
+      loop.stop();
       pool.cancel_all("benchmark grace period expired");
       loop.wait_all_returned(std::nullopt);
       break;

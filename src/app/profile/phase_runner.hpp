@@ -36,6 +36,11 @@ struct PhaseRunnerOptions {
   // failed / finished exceeds it, armed after `threshold_arm_after` of the phase's requests.
   std::optional<double> failed_request_threshold;
   std::int64_t threshold_arm_after = 10;
+  // Open-loop rate modes: how long before its arrival a credit goes to the worker that times and
+  // sends it (timing::Scheduler::hand_ahead_ns). INFERPERF_HAND_AHEAD_US overrides it for
+  // benchmarks (0: the issuer hands each credit over when due).
+  core::MonoNs hand_ahead_ns = default_hand_ahead_ns();
+  static core::MonoNs default_hand_ahead_ns();
 };
 
 class PhaseRunner {

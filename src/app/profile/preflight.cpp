@@ -263,9 +263,15 @@ PreflightResult run_preflight(const worker::RequestPlan& plan, double wait_s) {
   marked.headers = plan.headers;
   marked.session_header = plan.session_header;
   marked.streaming = plan.streaming;
+  marked.multipart = plan.multipart;
   marked.headers.emplace_back("X-Inferperf-Preflight", "1");
-  const std::string request =
-      worker::serialize_request(marked, target, body, core::uuid4(), core::uuid4());
+  std::string request;
+  try {
+    request = worker::serialize_request(marked, target, body, core::uuid4(), core::uuid4());
+  } catch (const std::exception& e) {
+    r.message = std::string("cannot build the first request: ") + e.what();
+    return r;
+  }
   wait_s = std::clamp(wait_s, 0.0, 1e7);
   const auto deadline = std::chrono::steady_clock::now() +
                         std::chrono::milliseconds(static_cast<std::int64_t>(wait_s * 1000));

@@ -10,8 +10,10 @@
 #include "app/results.hpp"
 #include "app/subcommand_words.hpp"
 #include "config/cli.hpp"
+#include "config/yaml_config.hpp"
 #include "core/secrets.hpp"
 #include "sweep/sweep_args.hpp"
+#include "sweep/trial_seed.hpp"
 
 namespace inferperf::app {
 
@@ -36,22 +38,28 @@ void print_dry_run(const config::RunConfig& c) {
 
 }  // namespace
 
-int run_profile_command(const std::vector<std::string>& args) {
+int run_profile_command(const std::vector<std::string>& typed) {
+  // -f/--config FILE becomes the file's flags here, so its sweep reaches the orchestrator.
+  const config::ConfigFileWords file = config::expand_config_file(typed);
+  if (!file.errors.empty()) return print_instead_of_running(kExitBadConfig, file.error_text());
+  for (const auto& w : file.translation.warnings) std::cerr << "warning: " << w << "\n";
+  const std::vector<std::string>& args = file.words;
   const sweep::SweepArgs sw = sweep::extract_sweep_args(args);
   if (!sw.errors.empty()) {
-    for (const auto& e : sw.errors) std::cerr << "error: " << core::redact_urls(e) << "\n";
+    for (const auto& e : sw.errors)
+      std::cerr << file.point_at_file("error: " + core::redact_urls(e) + "\n");
     std::cerr << "Run 'inferperf profile --help' for the options.\n";
     return kExitBadConfig;
   }
-  if (sw.orchestrated()) return run_orchestrated(sw, args);
+  if (sw.orchestrated()) return run_orchestrated(sw, typed);
 
   sweep::RunArgs one;
   one.artifact_dir = sw.options.artifact_dir.value_or("");
-  one.random_seed = sw.options.random_seed;
+  one.random_seed = sweep::single_run_seed(sw.options);
   if (sw.options.cache_salt_per_run) one.cache_salt = sweep::random_cache_salt();
   auto outcome = config::parse_command_line(sweep::child_args(sw, one));
   if (outcome.action != config::CliOutcome::Action::kProfile)
-    return print_instead_of_running(outcome.exit_code, outcome.message);
+    return print_instead_of_running(outcome.exit_code, file.point_at_file(outcome.message));
   if (const std::string e = goodput_problem(outcome.config); !e.empty()) {
     std::cerr << "error: " << core::redact_urls(e) << "\n";
     return kExitBadConfig;
@@ -61,7 +69,7 @@ int run_profile_command(const std::vector<std::string>& args) {
     return kExitBadConfig;
   }
   // The reproduction line is what the user typed, not the reordered words parsed above.
-  outcome.config.cli_command = config::build_cli_command(args);
+  outcome.config.cli_command = config::build_cli_command(typed);
   if (const std::string e = shard_problem(outcome.config); !e.empty()) {
     std::cerr << "error: " << e << "\n";
     return kExitBadConfig;
@@ -72,7 +80,10 @@ int run_profile_command(const std::vector<std::string>& args) {
   }
   std::filesystem::path dir;
   const int rc = run_profile(std::move(outcome.config), &dir);
-  if (sw.options.auto_plot && !dir.empty() && (rc == kExitOk || rc == kExitSignal)) auto_plot(dir);
+  if (sw.options.auto_plot && !dir.empty() && (rc == kExitOk || rc == kExitSignal) &&
+      !auto_plot(dir) && sw.options.plot_required && rc == kExitOk) {
+    return kExitRunFailed;  // --plot-required (AIPerf 0.11)
+  }
   return rc;
 }
 

@@ -14,14 +14,18 @@
 #include "app/http_policy.hpp"
 #include "app/logging.hpp"
 #include "app/profile/model_discovery.hpp"
+#include "app/profile/model_readiness.hpp"
 #include "app/profile/phase_plans.hpp"
 #include "app/profile/preflight.hpp"
 #include "app/profile/run_inputs.hpp"
 #include "app/tokenizer_setup.hpp"
 #include "artifacts/artifact_folder.hpp"
+#include "artifacts/inputs_json.hpp"
 #include "artifacts/run_folder.hpp"
+#include "core/byte_size.hpp"
 #include "core/secrets.hpp"
 #include "core/uuid.hpp"
+#include "dataset/memory_estimate.hpp"
 
 namespace inferperf::app {
 
@@ -130,9 +134,13 @@ StageExit choose_endpoint_and_model(ProfileSetup& s) {
   }
   s.endpoint = std::move(*created);
   const endpoint::EndpointInfo& info = s.info();
-  if (info.path[0] == '\0' && c.endpoint.custom_endpoint.empty()) {
+  // No default path: --endpoint gives it, or (as in AIPerf) the --url's own path.
+  if (info.path[0] == '\0' && c.endpoint.custom_endpoint.empty() &&
+      std::any_of(s.urls.begin(), s.urls.end(),
+                  [](const auto& u) { return u.base_path.empty(); })) {
     return stage_stop(kExitBadConfig, "error: --endpoint-type " + std::string(info.name) +
-                                          " has no default path; give the path with --endpoint\n");
+                                          " has no default path; give the path with --endpoint "
+                                          "or in --url\n");
   }
   if (c.endpoint.streaming && !info.streams) {
     spdlog::warn("--endpoint-type {} does not stream; --streaming is ignored", info.name);
@@ -250,6 +258,10 @@ void build_request_plan(ProfileSetup& s) {
   plan.capture_raw = c.output.export_level == config::ExportLevel::kRaw;
   plan.max_response_bytes = c.limits.max_response_bytes;
   plan.max_sse_event_bytes = c.limits.max_sse_event_bytes;
+  plan.multipart =
+      config::effective_content_type(c.endpoint.type, c.endpoint.request_content_type) ==
+      config::RequestContentType::kMultipartFormData;
+  plan.download_video_content = c.endpoint.download_video_content;
   if (const char* poll = std::getenv("AIPERF_HTTP_VIDEO_POLL_INTERVAL")) {
     const double s_poll = std::atof(poll);
     if (s_poll > 0) plan.video_poll_interval_s = s_poll;
@@ -283,6 +295,48 @@ StageExit choose_folder_and_preflight(ProfileSetup& s) {
   return std::nullopt;
 }
 
+void log_inputs_written(const InputsJsonWriter& w, const artifacts::InputsJsonStats& st) {
+  spdlog::info("inputs.json: {} payloads of {} conversations ({:.1f} MB{})", st.payloads,
+               st.conversations, static_cast<double>(st.bytes) / 1e6,
+               w.background() ? fmt::format(", written beside the run in {:.1f} s", w.seconds())
+                              : std::string());
+}
+
+// inputs.json: the first-turn bodies the workers send are built now; the file, when the folder
+// has room for it, is written beside the run (a large one on a background thread) and finished by
+// finish_run_inputs.
+StageExit start_run_inputs(ProfileSetup& s) {
+  prebuild_first_bodies(s.ds(), s.plan);
+  const fs::path path = s.artifact_dir / artifacts::kInputsFileName;
+  const std::uint64_t estimate =
+      inputs_json_size_estimate(s.ds(), dataset::bytes_per_token(s.tok.get()));
+  if (const std::string problem =
+          inputs_json_room_problem(path, estimate, artifacts::free_bytes_at(s.artifact_dir));
+      !problem.empty()) {
+    spdlog::warn("{}", problem);
+    return std::nullopt;
+  }
+  // The space is taken now, before the records can take it.
+  auto reserved = artifacts::reserve_inputs_json(path, estimate);
+  if (!reserved && reserved.error().message.rfind(artifacts::kInputsNoRoom, 0) == 0) {
+    spdlog::warn("{} is not written: {}", path.string(), reserved.error().message);
+    return std::nullopt;
+  }
+  if (!reserved) return stage_error(kExitRunFailed, reserved.error());
+  const bool background = estimate > inputs_json_background_bytes();
+  s.inputs_writer = std::make_unique<InputsJsonWriter>(path, s.ds(), s.plan, *reserved, background);
+  if (background) {
+    spdlog::info("inputs.json: about {} of {} conversations, written beside the run",
+                 core::format_byte_size(estimate), s.ds().conversations.size());
+    return std::nullopt;
+  }
+  const auto& done = s.inputs_writer->finish();
+  if (!done) return stage_error(kExitRunFailed, done.error());
+  log_inputs_written(*s.inputs_writer, done.value());
+  s.inputs_writer.reset();
+  return std::nullopt;
+}
+
 // The artifact folder: only once the inputs are known to be good. It gets the log file and
 // inputs.json.
 StageExit create_artifact_folder(ProfileSetup& s, fs::path* artifact_dir_out) {
@@ -300,14 +354,7 @@ StageExit create_artifact_folder(ProfileSetup& s, fs::path* artifact_dir_out) {
   std::vector<std::string> url_names;
   for (const auto& u : s.urls) url_names.push_back(u.to_string());
   spdlog::info("{} -> {}", s.c.cli_command, fmt::join(url_names, ", "));
-
-  auto inputs = write_run_inputs(s.artifact_dir / artifacts::kInputsFileName, s.ds(), s.plan);
-  if (!inputs) {
-    return stage_error(kExitRunFailed, inputs.error());
-  }
-  spdlog::info("inputs.json: {} payloads of {} conversations ({:.1f} MB)", inputs->payloads,
-               inputs->conversations, static_cast<double>(inputs->bytes) / 1e6);
-  return std::nullopt;
+  return start_run_inputs(s);
 }
 
 }  // namespace
@@ -315,6 +362,7 @@ StageExit create_artifact_folder(ProfileSetup& s, fs::path* artifact_dir_out) {
 StageExit set_up_profile(ProfileSetup& s, fs::path* artifact_dir_out) {
   if (const StageExit e = check_output_names(s)) return e;
   if (const StageExit e = open_targets(s)) return e;
+  if (const StageExit e = wait_for_model_readiness(s)) return e;
   if (const StageExit e = choose_endpoint_and_model(s)) return e;
   if (const StageExit e = check_fd_limit(s)) return e;
   if (const StageExit e = set_up_run_telemetry(s)) return e;
@@ -323,6 +371,18 @@ StageExit set_up_profile(ProfileSetup& s, fs::path* artifact_dir_out) {
   build_request_plan(s);
   if (const StageExit e = choose_folder_and_preflight(s)) return e;
   return create_artifact_folder(s, artifact_dir_out);
+}
+
+bool finish_run_inputs(ProfileSetup& s) {
+  if (!s.inputs_writer) return true;
+  const auto& done = s.inputs_writer->finish();
+  if (!done) {
+    // Said as the write before the run said it; the run's own results stand.
+    spdlog::error("{}", core::redact_urls(done.error().describe()));
+    return false;
+  }
+  log_inputs_written(*s.inputs_writer, done.value());
+  return true;
 }
 
 }  // namespace inferperf::app

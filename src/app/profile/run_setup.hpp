@@ -1,6 +1,7 @@
 // Setting up one profile run: everything that can be refused (bad flags, an unknown model, bad
 // input, a failed preflight) is settled before the artifact folder is created; the folder then
-// gets its log file and inputs.json.
+// gets its log file and inputs.json (a large one written beside the run, finished by
+// finish_run_inputs).
 #pragma once
 #include <filesystem>
 #include <memory>
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "app/profile/dataset_setup.hpp"
+#include "app/profile/run_inputs.hpp"
 #include "app/profile/telemetry_setup.hpp"
 #include "artifacts/export_names.hpp"
 #include "config/run_config.hpp"
@@ -68,10 +70,18 @@ struct ProfileSetup {
   std::optional<PreparedDataset> prepared;
   worker::RequestPlan plan;  // its transport and TLS context are set with the targets
   std::filesystem::path artifact_dir;
+  // inputs.json still being written (it reads the dataset and the plan: declared after them, so
+  // it stops first).
+  std::unique_ptr<InputsJsonWriter> inputs_writer;
 };
 
 // The stages from the output names to inputs.json, in order; `artifact_dir_out`, when given,
 // receives the artifact folder once it exists.
 StageExit set_up_profile(ProfileSetup& s, std::filesystem::path* artifact_dir_out);
+
+// Waits for inputs.json when it is written beside the run (call it once the requests are done,
+// before the exports). False when writing it failed: the error is logged, and the run's exit code
+// is then 1, as when the write failed before the run.
+bool finish_run_inputs(ProfileSetup& s);
 
 }  // namespace inferperf::app

@@ -19,8 +19,10 @@
 #include "app/profile/dataset_setup.hpp"
 #include "app/profile/input_config.hpp"
 #include "app/profile/live_view.hpp"
+#include "app/profile/network_prober.hpp"
 #include "app/profile/phase_plans.hpp"
 #include "app/profile/phase_runner.hpp"
+#include "app/profile/records_pass.hpp"
 #include "app/profile/run_info.hpp"
 #include "app/profile/run_setup.hpp"
 #include "app/profile/telemetry_setup.hpp"
@@ -362,8 +364,18 @@ std::unique_ptr<ui::Frontend> make_live_frontend(config::UiType ui_type,
 struct PhasesDone {
   timing::PhasePlan profiling;
   PhaseOutcome outcome;
+  // Every record, or with `streamed` only those the records file does not hold (after a failed
+  // write): the analysis then reads the file back.
   std::vector<records::RequestRecord> recs;
+  bool streamed = false;
 };
+
+// The collector keeps no records (memory flat in the request count) unless the analysis needs
+// what the records file lacks: the raw exchanges of --export-level raw, and the records a trace
+// replay's workload check reads (expected_workload).
+bool stream_analysis(const ProfileSetup& s, const ProfileRecords& r) {
+  return r.settings.export_level != config::ExportLevel::kRaw && !s.prepared->is_trace;
+}
 
 // Warmup and profiling with the live view up, until every record is collected and the terminal
 // is restored.
@@ -382,6 +394,8 @@ PhasesDone run_phases(ProfileSetup& s, ProfileRecords& r, PhaseRunner& phases,
   ui::UiThread ui_thread(make_live_frontend(ui_type, log_pane, stop),
                          [&view] { return view.snapshot(); });
 
+  const bool streamed = stream_analysis(s, r);
+  r.collector.set_keep_records(!streamed);
   r.collector.start();
   pool.start();
   s.tel->collector->start();
@@ -394,14 +408,43 @@ PhasesDone run_phases(ProfileSetup& s, ProfileRecords& r, PhaseRunner& phases,
   }
   const timing::PhasePlan profiling = profiling_plan(c, s.prepared->schedule_zero_ms);
   s.tel->collector->scrape_now();  // the baseline counters and histograms are measured from
+  NetworkLatencyProber network(c.network_latency, s.urls, c.endpoint.unix_socket);  // idle if off
+  network.start();
   const PhaseOutcome outcome = phases.run(profiling, c.grace_period_s(), pool);
+  r.ctx.network_rtt_ns = network.finish(s.artifact_dir / s.names.network_latency_jsonl);
   pool.stop();
   std::vector<records::RequestRecord> recs = r.collector.finish();
   finish_telemetry(*s.tel, stop.requested());
   // The last frame shows every record; then the terminal is restored and the report printed.
   ui_thread.finish();
   route_console_logging(nullptr);
-  return {profiling, outcome, std::move(recs)};
+  return {profiling, outcome, std::move(recs), streamed};
+}
+
+int finish_export(ProfileSetup& s, ProfileRecords& r, int code);
+
+// The analysis when the collector kept no records: one pass over the records file (client counts
+// made and written back, the report fed), then the manifest, the report and the exports.
+int analyse_streamed(ProfileSetup& s, ProfileRecords& r, PhasesDone& done) {
+  const bool records_failed = r.collector.write_failed();
+  std::optional<ClientTokenCounter> counter;
+  if (s.client_counts()) counter.emplace(*s.tok, s.ds());
+  const bool rewrite = s.client_counts() && !records_failed;
+  ReportPass pass(r.settings, wall_clock_context(r.ctx),
+                  static_cast<std::size_t>(std::max<std::int64_t>(r.collector.completed(), 0)));
+  auto passed = pass_records_file(s.artifact_dir / artifacts::kRecordsFileName, done.recs,
+                                  r.ctx.anchor, counter ? &*counter : nullptr, rewrite, pass);
+  done.recs = {};
+  if (!passed) spdlog::error("{}", passed.error().describe());
+  // Without the rewrite the records keep the tokenizer named, so `analyze` can count them.
+  const bool saved = passed && (*passed || !rewrite) && !records_failed;
+  if (auto m = artifacts::write_manifest(s.artifact_dir, r.ctx, r.settings, saved,
+                                         saved ? std::nullopt : r.recount);
+      !m) {
+    spdlog::error("{}", m.error().describe());
+  }
+  const int code = pass.finish();
+  return finish_export(s, r, !passed && code == 0 ? kExitRunFailed : code);
 }
 
 // Analyse and export: the run's outcome into the report context, the records file and manifest
@@ -412,7 +455,7 @@ int analyse_and_export(ProfileSetup& s, ProfileRecords& r, PhasesDone& done,
   const dataset::Dataset& ds = s.ds();
   report::ReportContext& ctx = r.ctx;
   // Exact counts after the run, so no worker ever waited on a tokenizer.
-  if (s.client_counts()) count_tokens(*s.tok, ds, done.recs);
+  if (s.client_counts() && !done.streamed) count_tokens(*s.tok, ds, done.recs);
   const bool records_failed = r.collector.write_failed();
   ctx.was_cancelled = stop_requested || phases.failure_threshold_exceeded() || records_failed;
   // A signal (or q) wins: the user stopped the run (130) whatever its failures.
@@ -432,6 +475,7 @@ int analyse_and_export(ProfileSetup& s, ProfileRecords& r, PhasesDone& done,
   // they let `inferperf analyze` rebuild every report.
   // After a failed write the records file keeps what reached the disk; it is not rewritten (the
   // manifest then says so, and `analyze` counts the tokens itself).
+  if (done.streamed) return analyse_streamed(s, r, done);
   bool saved = !records_failed;
   if (s.client_counts() && !records_failed) {
     if (auto w = artifacts::save_records(s.artifact_dir / artifacts::kRecordsFileName, done.recs,
@@ -447,11 +491,16 @@ int analyse_and_export(ProfileSetup& s, ProfileRecords& r, PhasesDone& done,
       !m) {
     spdlog::error("{}", m.error().describe());
   }
-  int code = report_results(done.recs, r.settings, ctx);
-  if (!write_telemetry_exports(*s.tel, c, ctx, artifacts::export_names(r.settings.export_prefix)) &&
+  return finish_export(s, r, report_results(done.recs, r.settings, ctx));
+}
+
+// The telemetry exports, and the records file's failure said again; the exit code.
+int finish_export(ProfileSetup& s, ProfileRecords& r, int code) {
+  if (!write_telemetry_exports(*s.tel, s.c, r.ctx,
+                               artifacts::export_names(r.settings.export_prefix)) &&
       code == 0)
     code = kExitRunFailed;
-  if (records_failed) {
+  if (r.collector.write_failed()) {
     // Said again under the report, which has scrolled the first message away.
     spdlog::error(
         "the run was stopped early: {}; the records file holds the {} record(s) written before "
@@ -491,7 +540,9 @@ int run_and_export(ProfileSetup& s) {
     phases.stop();
   });
   PhasesDone done = run_phases(s, r, phases, pool, stop);
-  return analyse_and_export(s, r, done, phases, stop.requested().load());
+  const bool inputs_written = finish_run_inputs(s);  // inputs.json, when written beside the run
+  const int code = analyse_and_export(s, r, done, phases, stop.requested().load());
+  return code == 0 && !inputs_written ? kExitRunFailed : code;
 }
 
 }  // namespace

@@ -184,9 +184,12 @@ TEST_F(TraceLoader, SynthesisOptionsReshapeTheTrace) {
   EXPECT_EQ(*c[1].turns[0].timestamp_ms, 1500.0);
   EXPECT_EQ(*c[0].turns[0].max_tokens, 64);
   EXPECT_EQ(*c[1].turns[0].max_tokens, 10);
-  EXPECT_EQ(words(text_of(*r, 0)), 550u);
-  EXPECT_EQ(c[0].turns[0].synthesized->hash_ids, (std::vector<std::int64_t>{1}));
-  EXPECT_EQ(words(text_of(*r, 1)), 600u);
+  // AIPerf's transform: the shared prefix [1] stays, each row's own part (588 and 688 tokens)
+  // halves onto a fresh id counted from the largest shared id.
+  EXPECT_EQ(words(text_of(*r, 0)), 512u + 294u);
+  EXPECT_EQ(c[0].turns[0].synthesized->hash_ids, (std::vector<std::int64_t>{1, 3}));
+  EXPECT_EQ(c[1].turns[0].synthesized->hash_ids, (std::vector<std::int64_t>{1, 4}));
+  EXPECT_EQ(words(text_of(*r, 1)), 512u + 344u);
   // Block 1 is still shared between the scaled rows.
   const std::string shared = r->dataset.blocks->find(1)->text;
   EXPECT_EQ(text_of(*r, 1).substr(0, shared.size()), shared);

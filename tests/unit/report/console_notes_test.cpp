@@ -27,7 +27,12 @@ records::RequestRecord counted(int req, int client_in, int client_out, int serve
 metrics::BenchmarkResult result_of(const std::vector<records::RequestRecord>& recs,
                                    std::int64_t osl_mismatches, std::int64_t discrepancies) {
   metrics::BenchmarkResult r;
-  for (const auto& rec : recs) r.per_record.push_back(metrics::RecordValues{&rec});
+  metrics::MetricOptions o;
+  o.token_source = metrics::TokenSource::kClientTokenizer;
+  for (const auto& rec : recs) {
+    r.token_facts.push_back(metrics::token_facts_of(rec));
+    metrics::add_osl_split(rec, o, r.osl_split);
+  }
   r.valid_count = static_cast<std::int64_t>(recs.size());
   r.osl_mismatches = osl_mismatches;
   r.usage_discrepancies = discrepancies;

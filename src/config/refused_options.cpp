@@ -1,0 +1,138 @@
+#include "config/refused_options.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <optional>
+
+namespace inferperf::config {
+
+namespace {
+
+// The reasons, one per piece of work that would bring the options.
+constexpr std::string_view kCapacity =
+    "adaptive search, SLA recipes, convergence, scenarios and adaptive scale are not implemented "
+    "(roadmap: \"Capacity\"); sweep with comma lists (--concurrency 1,2,4) and --num-profile-runs";
+constexpr std::string_view kObservability =
+    "inferperf has no OpenTelemetry, MLflow or Weights & Biases exporter yet (roadmap: "
+    "\"Observability\"); the profile_export files hold the same metrics";
+constexpr std::string_view kAccuracy =
+    "accuracy mode needs benchmark datasets and answer graders, which are not part of this load "
+    "generator; run an evaluation harness for accuracy";
+constexpr std::string_view kAfterTarget =
+    "an AIPerf option from after 0.11 (the version inferperf follows); not implemented";
+
+std::vector<RefusedOption> build_refused_options() {
+  std::vector<RefusedOption> out;
+  const auto add = [&](std::initializer_list<std::string_view> flags, std::string_view why) {
+    for (auto f : flags) out.push_back({f, why});
+  };
+  add({"--search-space",
+       "--search-metric",
+       "--search-stat",
+       "--search-direction",
+       "--search-max-iterations",
+       "--search-initial-points",
+       "--search-random-seed",
+       "--search-planner",
+       "--optuna-sampler",
+       "--optuna-acquisition",
+       "--optuna-terminator",
+       "--search-percentile-pooling",
+       "--bo-constraint-mode",
+       "--search-sla",
+       "--search-sla-tier",
+       "--search-recipe",
+       "--search-style",
+       "--ttft-sla-ms",
+       "--itl-sla-ms",
+       "--tpot-sla-ms",
+       "--e2e-sla-ms",
+       "--error-rate-sla",
+       "--slo-attainment-fraction",
+       "--isl-osl-pairs",
+       "--degradation-threshold",
+       "--degradation-metric-tag",
+       "--degradation-stat",
+       "--isl-min",
+       "--isl-max",
+       "--isl-steps",
+       "--concurrency-min",
+       "--concurrency-max",
+       "--concurrency-steps",
+       "--osl-min",
+       "--osl-max",
+       "--osl-steps",
+       "--convergence-metric",
+       "--convergence-stat",
+       "--convergence-threshold",
+       "--convergence-mode",
+       "--variant",
+       "--sweep-variant",
+       "--adaptive-scale",
+       "--adaptive-sustain-duration",
+       "--adaptive-assessment-period",
+       "--adaptive-scale-assessment-period",
+       "--adaptive-scale-sla"},
+      kCapacity);
+  add({"--otel-url", "--stream", "--otel-resource-attributes", "--gen-ai-provider",
+       "--mlflow-tracking-uri", "--mlflow-experiment", "--mlflow-run-name", "--mlflow-tag",
+       "--mlflow-parent-run-id", "--mlflow-artifact-glob", "--wandb-project", "--wandb-entity",
+       "--wandb-run-name", "--wandb-tag"},
+      kObservability);
+  add({"--accuracy-benchmark", "--accuracy-tasks", "--accuracy-n-shots", "--accuracy-enable-cot",
+       "--accuracy-grader", "--accuracy-system-prompt", "--accuracy-verbose"},
+      kAccuracy);
+  add({"--no-open-loop-replay", "--open-loop-replay", "--open-loop-strict", "--replay-speedup",
+       "--max-idle-gap-cap-seconds", "--trace-session-sample-ratio", "--export-outputs-json",
+       "--stats-interval"},
+      kAfterTarget);
+  return out;
+}
+
+// AIPerf 0.11's third model selection: each model's share comes from its `weight` in a YAML
+// config's models.items[], which the command line cannot give.
+std::optional<std::string> weighted_selection_error(const std::vector<std::string>& args,
+                                                    std::size_t i) {
+  const std::string& a = args[i];
+  std::string value;
+  if (a == "--model-selection-strategy" && i + 1 < args.size()) {
+    value = args[i + 1];
+  } else if (a.starts_with("--model-selection-strategy=")) {
+    value = a.substr(a.find('=') + 1);
+  } else {
+    return std::nullopt;
+  }
+  for (auto& ch : value) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  if (value != "weighted") return std::nullopt;
+  return std::string(
+      "--model-selection-strategy weighted needs a weight for every model (models.items[].weight "
+      "in a YAML config, summing to 1); the command line gives none: use round_robin or random");
+}
+
+}  // namespace
+
+const std::vector<RefusedOption>& refused_options() {
+  static const std::vector<RefusedOption> kTable = build_refused_options();
+  return kTable;
+}
+
+std::vector<std::string> refused_option_errors(const std::vector<std::string>& args) {
+  std::vector<std::string> errors;
+  std::vector<std::string_view> named;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "--") break;  // what follows is a value, not an option
+    if (auto e = weighted_selection_error(args, i)) errors.push_back(*e);
+    const std::string_view name = std::string_view(a).substr(0, a.find('='));
+    const auto& table = refused_options();
+    const auto it = std::find_if(table.begin(), table.end(),
+                                 [&](const RefusedOption& r) { return r.flag == name; });
+    if (it == table.end() || std::find(named.begin(), named.end(), it->flag) != named.end())
+      continue;
+    named.push_back(it->flag);
+    errors.push_back("option " + std::string(it->flag) + " is refused: " + std::string(it->reason));
+  }
+  return errors;
+}
+
+}  // namespace inferperf::config

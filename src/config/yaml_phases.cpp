@@ -1,0 +1,311 @@
+// The load phases (`warmup`, `profiling`), `multi_run` and `sweep` of a YAML configuration.
+#include <cctype>
+#include <string>
+#include <vector>
+
+#include "config/yaml_support.hpp"
+
+namespace inferperf::config::yaml {
+
+namespace {
+
+// One phase field and the flag it sets in each role ("" where that role has none).
+struct PhaseField {
+  const char* key;
+  const char* profiling;
+  const char* warmup;
+  enum Kind { kNumber, kDuration, kRamp } kind;
+};
+
+constexpr PhaseField kPhaseFields[] = {
+    {"concurrency", "--concurrency", "--warmup-concurrency", PhaseField::kNumber},
+    {"prefill_concurrency", "--prefill-concurrency", "--warmup-prefill-concurrency",
+     PhaseField::kNumber},
+    {"requests", "--request-count", "--warmup-request-count", PhaseField::kNumber},
+    {"sessions", "--num-sessions", "--num-warmup-sessions", PhaseField::kNumber},
+    {"users", "--num-users", "", PhaseField::kNumber},
+    {"smoothness", "--arrival-smoothness", "", PhaseField::kNumber},
+    {"duration", "--benchmark-duration", "--warmup-duration", PhaseField::kDuration},
+    {"grace_period", "--benchmark-grace-period", "--warmup-grace-period", PhaseField::kDuration},
+    {"concurrency_ramp", "--concurrency-ramp-duration", "--warmup-concurrency-ramp-duration",
+     PhaseField::kRamp},
+    {"prefill_ramp", "--prefill-concurrency-ramp-duration",
+     "--warmup-prefill-concurrency-ramp-duration", PhaseField::kRamp},
+    {"rate_ramp", "--request-rate-ramp-duration", "--warmup-request-rate-ramp-duration",
+     PhaseField::kRamp},
+    {"start_offset", "--fixed-schedule-start-offset", "", PhaseField::kNumber},
+    {"end_offset", "--fixed-schedule-end-offset", "", PhaseField::kNumber},
+};
+
+void phase_field(Ctx& ctx, const At& phase, const PhaseField& f, bool warmup) {
+  const YAML::Node n = Ctx::get(phase.node, f.key);
+  if (!n || n.IsNull()) return;
+  const At at = phase.child(n, f.key);
+  const std::string flag = warmup ? f.warmup : f.profiling;
+  if (flag.empty()) {
+    ctx.refuse(at, std::string("a warmup phase has no ") + f.key + " in inferperf");
+    return;
+  }
+  std::optional<std::string> v;
+  if (f.kind == PhaseField::kNumber) v = ctx.number(at);
+  if (f.kind == PhaseField::kRamp) v = ctx.ramp(at);
+  if (f.kind == PhaseField::kDuration) v = ctx.duration(at);
+  if (!v) return;
+  if (*v == "inf") {
+    // An unbounded warmup grace period is the default; elsewhere a number is needed.
+    if (!(warmup && std::string(f.key) == "grace_period"))
+      ctx.error(at, "inf is not accepted here; give a number of seconds");
+    return;
+  }
+  ctx.emit(flag, {*v}, at);
+}
+
+void phase_type_and_rate(Ctx& ctx, const At& phase, bool warmup, const std::string& type) {
+  const YAML::Node rate = Ctx::get(phase.node, "rate");
+  const At rate_at = phase.child(rate, "rate");
+  const bool rated = type == "poisson" || type == "constant" || type == "gamma";
+  if (type == "user_centric") {
+    if (warmup) return ctx.refuse(phase, "a user-centric warmup phase");
+    if (!rate) return ctx.error(phase, "a user_centric phase needs a rate");
+    if (auto v = ctx.number(rate_at)) ctx.emit("--user-centric-rate", {*v}, rate_at);
+  } else if (rated) {
+    if (!rate) return ctx.error(phase, "a " + type + " phase needs a rate");
+    if (auto v = ctx.number(rate_at))
+      ctx.emit(warmup ? "--warmup-request-rate" : "--request-rate", {*v}, rate_at);
+    const At t = phase.child(Ctx::get(phase.node, "type"), "type");
+    // Poisson is what a rate means without a pattern; the profiling phase leaves it implicit so a
+    // YAML run and `--request-rate R` are the same command line.
+    if (warmup)
+      ctx.emit("--warmup-arrival-pattern", {type}, t);
+    else if (type != "poisson")
+      ctx.emit("--arrival-pattern", {type}, t);
+  } else if (type == "fixed_schedule") {
+    if (warmup) return ctx.refuse(phase, "a fixed-schedule warmup phase");
+    ctx.emit("--fixed-schedule", {}, phase.child(Ctx::get(phase.node, "type"), "type"));
+    const YAML::Node ao = Ctx::get(phase.node, "auto_offset");
+    bool auto_offset = !Ctx::get(phase.node, "start_offset");  // AIPerf's default: true
+    if (ao) auto_offset = ctx.boolean(phase.child(ao, "auto_offset")).value_or(false);
+    if (auto_offset)
+      ctx.emit("--fixed-schedule-auto-offset", {}, ao ? phase.child(ao, "auto_offset") : phase);
+  } else if (type != "concurrency") {
+    ctx.error(phase.child(Ctx::get(phase.node, "type"), "type"),
+              "unknown phase type '" + type +
+                  "' (concurrency, poisson, constant, gamma, user_centric, fixed_schedule)");
+  }
+  if (rate && !rated && type != "user_centric")
+    ctx.error(rate_at, "a rate needs a phase type poisson, constant, gamma or user_centric");
+}
+
+void translate_phase(Ctx& ctx, const At& phase, bool warmup) {
+  if (!ctx.check_keys(phase, {"name",
+                              "type",
+                              "concurrency",
+                              "prefill_concurrency",
+                              "rate",
+                              "smoothness",
+                              "users",
+                              "requests",
+                              "duration",
+                              "sessions",
+                              "concurrency_ramp",
+                              "prefill_ramp",
+                              "rate_ramp",
+                              "grace_period",
+                              "cancellation",
+                              "seamless",
+                              "exclude_from_results",
+                              "sla",
+                              "auto_offset",
+                              "start_offset",
+                              "end_offset"}))
+    return;
+  std::string type = "concurrency";
+  if (const YAML::Node t = Ctx::get(phase.node, "type")) {
+    if (auto v = ctx.text(phase.child(t, "type"))) type = *v;
+  }
+  for (char& c : type)
+    c = c == '-' ? '_' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  phase_type_and_rate(ctx, phase, warmup, type);
+  for (const PhaseField& f : kPhaseFields) phase_field(ctx, phase, f, warmup);
+  ctx.refuse_unless_noop(phase, "seamless", "phases never overlap in inferperf");
+  ctx.refuse_unless_noop(
+      phase, "sla", "per-phase SLA filters belong to the capacity work (roadmap: \"Capacity\")");
+  if (const YAML::Node e = Ctx::get(phase.node, "exclude_from_results")) {
+    const At at = phase.child(e, "exclude_from_results");
+    if (const auto b = ctx.boolean(at); b && *b != warmup)
+      ctx.error(at, warmup ? "the warmup phase is always excluded from the results"
+                           : "the profiling phase is always in the results");
+  }
+  const YAML::Node c = Ctx::get(phase.node, "cancellation");
+  if (c && !c.IsNull()) {
+    const At at = phase.child(c, "cancellation");
+    if (warmup) {
+      ctx.refuse(at, "request cancellation in the warmup phase");
+    } else if (ctx.check_keys(at, {"rate", "delay"})) {
+      ctx.number_flag(at, "rate", "--request-cancellation-rate");
+      ctx.duration_flag(at, "delay", "--request-cancellation-delay");
+    }
+  }
+}
+
+void phase_by_name(Ctx& ctx, const At& phase, const std::string& name, bool& seen_warmup,
+                   bool& seen_profiling) {
+  if (name != "warmup" && name != "profiling") {
+    ctx.error(phase, "phase name '" + name + "': only warmup and profiling are accepted");
+    return;
+  }
+  bool& seen = name == "warmup" ? seen_warmup : seen_profiling;
+  if (seen) return ctx.error(phase, "a second " + name + " phase");
+  seen = true;
+  translate_phase(ctx, phase, name == "warmup");
+}
+
+}  // namespace
+
+void translate_phases(Ctx& ctx, const At& body) {
+  bool seen_warmup = false, seen_profiling = false;
+  for (const char* key : {"warmup", "profiling"}) {
+    if (const YAML::Node n = Ctx::get(body.node, key); n && !n.IsNull())
+      phase_by_name(ctx, body.child(n, key), key, seen_warmup, seen_profiling);
+  }
+  const YAML::Node phases = Ctx::get(body.node, "phases");
+  if (!phases || phases.IsNull()) return;
+  const At at = body.child(phases, "phases");
+  if (phases.IsSequence()) {
+    for (std::size_t k = 0; k < phases.size(); ++k) {
+      const YAML::Node name = Ctx::get(phases[k], "name");
+      const std::string n = name && name.IsScalar() ? name.Scalar() : "profiling";
+      phase_by_name(ctx, at.child(phases[k], n), n, seen_warmup, seen_profiling);
+    }
+  } else if (phases.IsMap() && (Ctx::get(phases, "warmup") || Ctx::get(phases, "profiling"))) {
+    for (const auto& kv : phases)
+      phase_by_name(ctx, at.child(kv.second, kv.first.Scalar()), kv.first.Scalar(), seen_warmup,
+                    seen_profiling);
+  } else {  // one flat mapping: the profiling phase
+    phase_by_name(ctx, at, "profiling", seen_warmup, seen_profiling);
+  }
+}
+
+void translate_multi_run(Ctx& ctx, const At& at) {
+  if (!ctx.check_keys(at,
+                      {"num_runs", "cooldown_seconds", "confidence_level", "set_consistent_seed",
+                       "vary_seed_per_trial", "disable_warmup_after_first", "convergence"}))
+    return;
+  ctx.number_flag(at, "num_runs", "--num-profile-runs");
+  ctx.duration_flag(at, "cooldown_seconds", "--profile-run-cooldown-seconds");
+  ctx.number_flag(at, "confidence_level", "--confidence-level");
+  ctx.pair_flag(at, "set_consistent_seed", "--set-consistent-seed", "--no-set-consistent-seed");
+  ctx.pair_flag(at, "disable_warmup_after_first", "--profile-run-disable-warmup-after-first",
+                "--no-profile-run-disable-warmup-after-first");
+  ctx.refuse_unless_noop(at, "vary_seed_per_trial",
+                         "repeated runs never derive per-trial seeds in inferperf");
+  ctx.refuse_unless_noop(
+      at, "convergence",
+      "convergence-based early stopping belongs to the capacity work (roadmap: \"Capacity\")");
+}
+
+namespace {
+
+// A sweep key ("concurrency", "phases.profiling.rate", "datasets.main.prompts.isl.mean") to the
+// body path, AIPerf's path of the axis and the magic-list flag that sweeps it (flag "" when
+// inferperf cannot sweep it).
+struct SweepTarget {
+  std::string path, canonical, flag;
+};
+
+SweepTarget sweep_target(const std::string& key) {
+  static const std::vector<std::pair<std::string, std::string>> kPhase = {
+      {"concurrency", "--concurrency"},
+      {"prefill_concurrency", "--prefill-concurrency"},
+      {"rate", "--request-rate"},
+      {"requests", "--request-count"},
+      {"duration", "--benchmark-duration"},
+      {"sessions", "--num-sessions"},
+      {"users", "--num-users"}};
+  std::string path = key;
+  if (path.find('.') == std::string::npos) path = "phases.profiling." + path;
+  for (const auto& [name, flag] : kPhase) {
+    if (path == "phases.profiling." + name) return {path, path, flag};
+  }
+  // datasets.<name>.… or dataset.…: the one dataset, whatever its name.
+  std::string rest;
+  if (path.starts_with("dataset.")) {
+    rest = path.substr(8);
+  } else if (path.starts_with("datasets.")) {
+    const auto dot = path.find('.', 9);
+    if (dot != std::string::npos) rest = path.substr(dot + 1);
+  }
+  struct Tail {
+    const char* tail;
+    const char* canonical;
+    const char* flag;
+  };
+  static const Tail kData[] = {{"prompts.isl", "prompts.isl.mean", "--isl"},
+                               {"prompts.isl.mean", "prompts.isl.mean", "--isl"},
+                               {"isl", "prompts.isl.mean", "--isl"},
+                               {"prompts.isl.stddev", "prompts.isl.stddev", "--isl-stddev"},
+                               {"prompts.osl", "prompts.osl.mean", "--osl"},
+                               {"prompts.osl.mean", "prompts.osl.mean", "--osl"},
+                               {"osl", "prompts.osl.mean", "--osl"},
+                               {"prompts.osl.stddev", "prompts.osl.stddev", "--osl-stddev"},
+                               {"turns", "turns.mean", "--conversation-turn-mean"},
+                               {"turns.mean", "turns.mean", "--conversation-turn-mean"}};
+  for (const Tail& t : kData) {
+    if (rest == t.tail) return {path, std::string("datasets.main.") + t.canonical, t.flag};
+  }
+  return {path, path, ""};
+}
+
+}  // namespace
+
+void translate_sweep(Ctx& ctx, const At& at) {
+  if (!ctx.check_keys(at, {"type", "parameters"})) return;
+  const YAML::Node t = Ctx::get(at.node, "type");
+  if (!t) return ctx.error(at, "a sweep needs a type (grid or zip)");
+  auto type = ctx.text(at.child(t, "type"));
+  if (!type) return;
+  for (char& c : *type) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (*type != "grid" && *type != "zip") {
+    ctx.refuse(
+        at.child(t, "type"),
+        "'" + *type +
+            "' sweeps (scenarios, sobol, latin_hypercube, adaptive_search) "
+            "belong to the capacity work (roadmap: \"Capacity\"); grid and zip are supported");
+    return;
+  }
+  ctx.out.sweep_type = *type;
+  if (*type == "zip") ctx.emit("--sweep-type", {"zip"}, at.child(t, "type"));
+  const YAML::Node params = Ctx::get(at.node, "parameters");
+  const At pa = at.child(params, "parameters");
+  if (!params || !params.IsMap() || params.size() == 0)
+    return ctx.error(pa, "expected a mapping of parameter paths to lists of values");
+  for (const auto& kv : params) {
+    const std::string key = kv.first.Scalar();
+    const At p = pa.child(kv.second, key);
+    const SweepTarget target = sweep_target(key);
+    const std::string& flag = target.flag;
+    if (flag.empty()) {
+      ctx.refuse(p,
+                 "inferperf sweeps only concurrency, prefill_concurrency, rate, requests, "
+                 "duration, sessions, users, isl/osl mean and stddev, and turns mean");
+      continue;
+    }
+    if (!kv.second.IsSequence() || kv.second.size() == 0) {
+      ctx.error(p, "expected a list of values");
+      continue;
+    }
+    YamlSweepAxis axis{key, target.path, target.canonical, flag, {}};
+    for (std::size_t k = 0; k < kv.second.size(); ++k) {
+      const At item = p.child(kv.second[k], std::to_string(k));
+      auto v = flag == "--benchmark-duration" ? ctx.duration(item) : ctx.number(item);
+      if (v) axis.values.push_back(*v);
+    }
+    if (axis.values.size() != kv.second.size()) continue;
+    std::string joined;
+    for (const auto& v : axis.values) joined += (joined.empty() ? "" : ",") + v;
+    ctx.emit(flag, {joined}, p);
+    ctx.out.sweep.push_back(std::move(axis));
+  }
+}
+
+}  // namespace inferperf::config::yaml

@@ -1,0 +1,33 @@
+// The read side of an exchange on a plain (TCP or Unix) connection as one asynchronous operation:
+// "read until the response is complete". Inside it is a callback state machine, not a coroutine
+// loop: wait for readability -> one recvmsg into the connection's buffer -> stamp (the kernel's
+// receive time where the socket has it, else the clock) -> parse and hand to the sink -> wait
+// again, or complete. The coroutine that runs the exchange resumes once per response, not once
+// per read.
+#pragma once
+#include <boost/asio/awaitable.hpp>
+#include <boost/system/error_code.hpp>
+
+#include "core/clock.hpp"
+#include "transport/connection.hpp"
+#include "transport/http_exchange.hpp"
+#include "transport/response_reader.hpp"
+
+namespace inferperf::transport {
+
+struct ReadOutcome {
+  boost::system::error_code ec;   // the socket's error (eof at end of stream), empty when done
+  boost::system::error_code pec;  // the parser's error: an invalid or oversized response
+  core::MonoNs ts = 0;            // stamp of the last read (or of the failure)
+};
+
+// Reads from `conn` (plain_fd() >= 0) into `reader` until the response is complete, the sink
+// stops wanting bytes, or a read fails. `kernel_stamps`: use the kernel's receive stamps where the
+// connection has them (only meaningful with a clock that reads CLOCK_MONOTONIC). Closing the
+// connection under it (CancelHandle) completes it with operation_aborted.
+boost::asio::awaitable<ReadOutcome> read_plain_response(Connection& conn, ResponseReader& reader,
+                                                        ResponseSink& sink,
+                                                        const core::Clock& clock,
+                                                        ExchangeTimings& t, bool kernel_stamps);
+
+}  // namespace inferperf::transport

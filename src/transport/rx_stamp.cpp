@@ -1,0 +1,55 @@
+#include "transport/rx_stamp.hpp"
+
+#include <sys/socket.h>
+#include <time.h>
+
+#include <cstring>
+
+namespace inferperf::transport {
+
+namespace {
+// The longest a read can plausibly lag its data: beyond it the clocks were stepped.
+constexpr std::int64_t kRxStampMaxDelayNs = 1'000'000'000;
+}  // namespace
+
+bool enable_rx_timestamps(int fd) {
+  const int on = 1;
+  return ::setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &on, sizeof on) == 0;
+}
+
+ssize_t recv_stamped(int fd, char* buf, std::size_t len, std::int64_t& kernel_real_ns) {
+  kernel_real_ns = 0;
+  iovec iov{buf, len};
+  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(timespec))];
+  msghdr msg{};
+  msg.msg_iov = &iov;
+  msg.msg_iovlen = 1;
+  msg.msg_control = control;
+  msg.msg_controllen = sizeof control;
+  const ssize_t n = ::recvmsg(fd, &msg, MSG_DONTWAIT);
+  if (n <= 0 || msg.msg_controllen == 0) return n;
+  for (cmsghdr* c = CMSG_FIRSTHDR(&msg); c != nullptr; c = CMSG_NXTHDR(&msg, c)) {
+    if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_TIMESTAMPNS) {
+      timespec ts{};
+      std::memcpy(&ts, CMSG_DATA(c), sizeof ts);
+      kernel_real_ns = static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+    }
+  }
+  return n;
+}
+
+std::int64_t realtime_now_ns() {
+  timespec ts{};
+  ::clock_gettime(CLOCK_REALTIME, &ts);
+  return static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+}
+
+std::optional<core::MonoNs> kernel_stamp_to_mono(std::int64_t kernel_real_ns, core::MonoNs mono_now,
+                                                 std::int64_t real_now) {
+  if (kernel_real_ns <= 0) return std::nullopt;
+  const std::int64_t delay = real_now - kernel_real_ns;
+  if (delay < 0 || delay > kRxStampMaxDelayNs) return std::nullopt;
+  return mono_now - delay;
+}
+
+}  // namespace inferperf::transport

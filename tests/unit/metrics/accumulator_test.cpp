@@ -1,0 +1,129 @@
+// The streaming half of the metrics: MetricColumn keeps values exactly in fewer bytes, and
+// MetricsAccumulator gives, one record at a time, what the whole-vector pass gives.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "core/statistics.hpp"
+#include "metrics/compute.hpp"
+
+namespace inferperf::metrics {
+namespace {
+
+constexpr std::int64_t kAccT0 = 5'000'000'000'000;
+constexpr std::int64_t kAccMs = 1'000'000;
+
+TEST(MetricColumn, KeepsFloatsWhileExactThenWidensWithoutLosingAValue) {
+  MetricColumn c;
+  c.reserve(8);
+  c.push(64.0);
+  c.push(1'234'567.0);  // ns below 2^24: exact as a float
+  c.push(-0.0);
+  EXPECT_EQ(c.values(), (std::vector<double>{64.0, 1'234'567.0, -0.0}));
+  EXPECT_TRUE(std::signbit(c.values()[2]));
+  c.push(0.1);            // no float equals 0.1: the column becomes doubles
+  c.push(123'456'789.0);  // above 2^24, odd: not a float either
+  const auto v = c.values();
+  ASSERT_EQ(v.size(), 5u);
+  EXPECT_EQ(v[0], 64.0);
+  EXPECT_EQ(v[1], 1'234'567.0);
+  EXPECT_TRUE(std::signbit(v[2]));
+  EXPECT_EQ(v[3], 0.1);
+  EXPECT_EQ(v[4], 123'456'789.0);
+  c.push(std::numeric_limits<double>::quiet_NaN());
+  EXPECT_TRUE(std::isnan(c.values()[5]));
+  c.clear();
+  EXPECT_TRUE(c.empty());
+}
+
+records::RequestRecord timed(std::int64_t n, std::int64_t latency_ns) {
+  records::RequestRecord r;
+  r.credit_num = n;
+  r.start_ns = kAccT0 + n * kAccMs;
+  r.events = 2;
+  r.content_events = {records::ContentEvent{r.start_ns + latency_ns, 0, "x", ""}};
+  r.usage.prompt_tokens = 10 + n;
+  r.usage.completion_tokens = 4;
+  r.client_tokens.input = 9 + n;
+  r.client_tokens.output = 5;
+  r.requested_osl = 4;
+  return r;
+}
+
+TEST(MetricsAccumulator, StatisticsAreThoseOfEveryValueExactly) {
+  MetricOptions o;
+  o.token_source = TokenSource::kClientTokenizer;
+  MetricsAccumulator acc(o);
+  acc.reserve(4);
+  acc.keep_base_values({find_metric("request_latency")});
+  // Latencies 1.5 ms (a float), 0.1 ms + 1 ns and 7 ms + 3 ns: the column widens mid-way.
+  const std::vector<std::int64_t> lat = {1'500'000, 100'001, 7'000'003};
+  std::vector<double> expected_ms;
+  for (std::size_t i = 0; i < lat.size(); ++i) {
+    const records::RequestRecord r = timed(static_cast<std::int64_t>(i), lat[i]);
+    const RecordValues* rv = acc.add(r);
+    ASSERT_NE(rv, nullptr);
+    EXPECT_EQ(rv->record, &r);
+    expected_ms.push_back(static_cast<double>(lat[i]) / 1e6);
+  }
+  records::RequestRecord warmup = timed(9, 1);
+  warmup.phase = records::Phase::kWarmup;
+  EXPECT_EQ(acc.add(warmup), nullptr) << "warmup records are left out";
+  records::RequestRecord failed = timed(3, 0);
+  failed.content_events.clear();
+  failed.error = records::ErrorInfo{500, core::RequestErrorType{}, "boom"};
+  ASSERT_NE(acc.add(failed), nullptr);
+
+  const BenchmarkResult r = acc.finish();
+  EXPECT_TRUE(r.per_record.empty());
+  EXPECT_EQ(r.valid_count, 3);
+  EXPECT_EQ(r.error_count, 1);
+  EXPECT_EQ(r.profiling_requests, 4);
+  EXPECT_EQ(r.profiling_events, 8);
+  const MetricResult* latency = r.find("request_latency");
+  ASSERT_NE(latency, nullptr);
+  const core::Stats want = core::compute_stats(expected_ms);
+  EXPECT_EQ(latency->stats.count, 3);
+  EXPECT_EQ(latency->stats.avg, want.avg);
+  EXPECT_EQ(latency->stats.p, want.p);
+  EXPECT_EQ(latency->stats.std, want.std);
+  ASSERT_EQ(r.base_values.size(), 1u);
+  EXPECT_EQ(r.base_values[0].second, (std::vector<double>{1'500'000, 100'001, 7'000'003}));
+  // Token facts of the three valid records only (the error has none), in order.
+  ASSERT_EQ(r.token_facts.size(), 3u);
+  EXPECT_EQ(r.token_facts[1].usage_prompt, 11);
+  EXPECT_EQ(r.token_facts[1].client_input, 10);
+  EXPECT_EQ(r.token_facts[1].client_output, 5);
+  EXPECT_EQ(r.token_facts[1].requested_osl, 4);
+  // Client count 5 against 4 asked (tolerance min(0.2, 50) tokens): longer; the server's 4 is
+  // as asked, so only by the client's count.
+  EXPECT_EQ(r.osl_split.longer, 3);
+  EXPECT_EQ(r.osl_split.longer_retokenized, 3);
+  EXPECT_EQ(r.osl_split.shorter, 0);
+  ASSERT_EQ(r.errors.size(), 1u);
+  EXPECT_EQ(r.errors[0].message, "boom");
+}
+
+TEST(MetricsAccumulator, MatchesTheWholeVectorPass) {
+  std::vector<records::RequestRecord> recs;
+  for (int i = 0; i < 40; ++i) recs.push_back(timed(i, 1'000'000 + 37 * i * i));
+  MetricOptions o;
+  MetricsAccumulator acc(o);
+  for (const auto& r : recs) acc.add(r);
+  const BenchmarkResult streamed = acc.finish();
+  const BenchmarkResult whole = compute_metrics(recs, o);
+  ASSERT_EQ(streamed.metrics.size(), whole.metrics.size());
+  for (std::size_t i = 0; i < whole.metrics.size(); ++i) {
+    EXPECT_EQ(streamed.metrics[i].info, whole.metrics[i].info);
+    EXPECT_EQ(streamed.metrics[i].value, whole.metrics[i].value);
+    EXPECT_EQ(streamed.metrics[i].stats.p, whole.metrics[i].stats.p);
+    EXPECT_EQ(streamed.metrics[i].stats.sum, whole.metrics[i].stats.sum);
+  }
+  EXPECT_EQ(whole.per_record.size(), 40u);
+  EXPECT_TRUE(streamed.token_facts.empty()) << "server counts: no token facts are kept";
+}
+
+}  // namespace
+}  // namespace inferperf::metrics

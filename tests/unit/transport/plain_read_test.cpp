@@ -1,0 +1,285 @@
+// The plain-socket read path (plain_read.hpp) through http_exchange, against a scripted server on
+// its own thread: every split of a chunked SSE response across two reads, end of stream inside a
+// chunk, and the kernel's receive stamps on TCP (used, never later than the clock read after the
+// read, and counted) against the clock on a Unix socket.
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/use_awaitable.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "sse/sse_parser.hpp"
+#include "transport/http_exchange.hpp"
+#include "transport/rx_stamp.hpp"
+
+namespace inferperf::transport {
+namespace {
+
+namespace asio = boost::asio;
+
+// One response, written as these parts with a pause after each.
+using Script = std::vector<std::pair<std::string, int>>;  // bytes, then sleep ms
+
+// Answers each request with the next script on one connection; a negative pause closes the
+// connection there (the next script then waits for a new one).
+class ScriptServer {
+ public:
+  ScriptServer(int listen_fd, std::vector<Script> scripts)
+      : fd_(listen_fd), thread_([this, s = std::move(scripts)] { serve(s); }) {}
+  ~ScriptServer() {
+    thread_.join();
+    ::close(fd_);
+  }
+
+ private:
+  void serve(const std::vector<Script>& scripts) {
+    int conn = -1;
+    for (const Script& script : scripts) {
+      if (conn < 0) {
+        conn = ::accept(fd_, nullptr, nullptr);
+        const int on = 1;  // each part goes out at once (no Nagle wait for the client's ACK)
+        ::setsockopt(conn, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
+      }
+      std::string head;
+      char c = 0;
+      while (head.find("\r\n\r\n") == std::string::npos && ::recv(conn, &c, 1, 0) == 1) head += c;
+      for (const auto& [bytes, pause_ms] : script) {
+        ::send(conn, bytes.data(), bytes.size(), MSG_NOSIGNAL);
+        if (pause_ms < 0) {
+          ::close(conn);
+          conn = -1;
+          break;
+        }
+        if (pause_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(pause_ms));
+      }
+    }
+    if (conn >= 0) ::close(conn);
+  }
+
+  int fd_;
+  std::thread thread_;
+};
+
+// A listening TCP socket on 127.0.0.1; its port in `port`.
+int listen_tcp(int& port) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  EXPECT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
+  EXPECT_EQ(::listen(fd, 4), 0);
+  socklen_t len = sizeof a;
+  ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
+  port = ntohs(a.sin_port);
+  return fd;
+}
+
+int listen_unix(const std::string& path) {
+  const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+  sockaddr_un a{};
+  a.sun_family = AF_UNIX;
+  std::snprintf(a.sun_path, sizeof a.sun_path, "%s", path.c_str());
+  ::unlink(path.c_str());
+  EXPECT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
+  EXPECT_EQ(::listen(fd, 4), 0);
+  return fd;
+}
+
+// Keeps the decoded body, the SSE events cut from it, and per read its stamp and the clock read
+// when the bytes reached the sink; can make the loop lag after the first read.
+class RecordingSink final : public ResponseSink {
+ public:
+  void on_headers(int s, std::string_view, std::string_view, core::MonoNs) override { status = s; }
+  void on_body(std::string_view bytes, core::MonoNs ts, std::uint32_t) override {
+    seen_at.push_back(core::SteadyClock::steady_now_ns());
+    stamps.push_back(ts);
+    body.append(bytes);
+    sse.feed(bytes, events);
+    if (stamps.size() == 1 && lag_ms > 0) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(lag_ms));
+    }
+  }
+  int status = 0;
+  int lag_ms = 0;
+  std::string body;
+  sse::SseParser sse;
+  std::vector<sse::SseEvent> events;
+  std::vector<core::MonoNs> stamps;
+  std::vector<core::MonoNs> seen_at;
+};
+
+struct Result {
+  std::optional<ExchangeError> error;
+  ExchangeTimings t;
+  RecordingSink sink;
+};
+
+// Runs one exchange per sink on one pool (so later ones reuse the connection).
+void run_exchanges(const std::string& base_url, const std::string& unix_path,
+                   std::vector<Result>& results) {
+  asio::io_context io;
+  auto url = parse_base_url(base_url);
+  ASSERT_TRUE(url);
+  ConnectionPool pool(io.get_executor(), *url, nullptr, unix_path);
+  bool done = false;
+  const core::SteadyClock clock;
+  asio::co_spawn(
+      io,
+      [&]() -> asio::awaitable<void> {
+        const std::string request = "GET / HTTP/1.1\r\nHost: x\r\n\r\n";
+        for (Result& r : results) {
+          ExchangeRequest req{request};
+          CancelHandle cancel;
+          r.error = co_await http_exchange(pool, req, r.sink, clock, r.t, cancel);
+        }
+        done = true;
+      },
+      asio::detached);
+  for (int spins = 0; !done && spins < 4000; ++spins) io.run_for(std::chrono::milliseconds(5));
+  EXPECT_TRUE(done) << "the exchanges did not end";
+}
+
+const std::string kSseHead =
+    "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n";
+// Two SSE events cut across three chunks, then a trailer.
+const std::string kChunkedBody =
+    "8\r\ndata: he\r\n"
+    "d\r\nllo\n\ndata: [D\r\n"
+    "8\r\nONE]\r\n\r\n\r\n"
+    "0\r\nX-Trailer: 1\r\n\r\n";
+
+TEST(PlainRead, ChunkedSseSplitAtEveryByteAcrossTwoReads) {
+  const std::string response = kSseHead + kChunkedBody;
+  std::vector<Script> scripts;
+  for (std::size_t cut = 1; cut < response.size(); ++cut) {
+    scripts.push_back({{response.substr(0, cut), 2}, {response.substr(cut), 0}});
+  }
+  int port = 0;
+  const int fd = listen_tcp(port);
+  std::vector<Result> results(scripts.size());
+  {
+    ScriptServer server(fd, scripts);
+    run_exchanges("http://127.0.0.1:" + std::to_string(port), "", results);
+  }
+  std::size_t two_reads = 0;
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    const Result& r = results[i];
+    SCOPED_TRACE("cut at byte " + std::to_string(i + 1));
+    ASSERT_FALSE(r.error.has_value()) << r.error->message;
+    EXPECT_EQ(r.sink.status, 200);
+    EXPECT_EQ(r.sink.body, "data: hello\n\ndata: [DONE]\r\n\r\n");
+    ASSERT_EQ(r.sink.events.size(), 2u);
+    EXPECT_EQ(r.sink.events[0].data, "hello");
+    EXPECT_EQ(r.sink.events[1].data, "[DONE]");
+    EXPECT_EQ(r.t.bytes_received, static_cast<std::int64_t>(response.size()));
+    EXPECT_EQ(r.t.connection_reused, i > 0);  // every response left the connection reusable
+    EXPECT_GT(r.t.headers_ns, 0);
+    EXPECT_LE(r.t.first_byte_ns, r.t.headers_ns);
+    two_reads += r.t.reads == 2;
+  }
+  // The pause between the parts makes (nearly) every cut a read of its own.
+  EXPECT_GT(two_reads, results.size() / 2);
+}
+
+TEST(PlainRead, EndOfStreamInsideAChunkIsAnIncompletePayload) {
+  int port = 0;
+  const int fd = listen_tcp(port);
+  std::vector<Result> results(1);
+  {
+    ScriptServer server(fd, {{{kSseHead + "10\r\ndata: cut", -1}}});
+    run_exchanges("http://127.0.0.1:" + std::to_string(port), "", results);
+  }
+  ASSERT_TRUE(results[0].error.has_value());
+  EXPECT_EQ(results[0].error->type.name(), "ClientPayloadError");
+  EXPECT_EQ(results[0].error->message, "Response payload is not completed");
+  EXPECT_EQ(results[0].sink.body, "data: cut");
+}
+
+TEST(PlainRead, ConnectionCloseBodyEndsAtEndOfStream) {
+  int port = 0;
+  const int fd = listen_tcp(port);
+  std::vector<Result> results(1);
+  {
+    ScriptServer server(
+        fd, {{{"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\nab", 2},
+              {"cd", -1}}});
+    run_exchanges("http://127.0.0.1:" + std::to_string(port), "", results);
+  }
+  ASSERT_FALSE(results[0].error.has_value()) << results[0].error->message;
+  EXPECT_EQ(results[0].sink.body, "abcd");
+}
+
+// The loop lags 30 ms after the first read while the second part arrives 5 ms after the first: the
+// second read is stamped with its arrival, not with when the loop got to it.
+TEST(PlainRead, TcpReadsCarryTheKernelReceiveTime) {
+  int port = 0;
+  const int fd = listen_tcp(port);
+  std::vector<Result> results(1);
+  results[0].sink.lag_ms = 30;
+  {
+    ScriptServer server(fd, {{{kSseHead + "8\r\ndata: he\r\n", 5}, {kChunkedBody.substr(13), 0}}});
+    run_exchanges("http://127.0.0.1:" + std::to_string(port), "", results);
+  }
+  const Result& r = results[0];
+  ASSERT_FALSE(r.error.has_value()) << r.error->message;
+  ASSERT_EQ(r.sink.stamps.size(), 2u);
+  EXPECT_EQ(r.t.reads, 2u);
+  // The lagged read is stamped by the kernel. The first may not be: Linux turns its receive
+  // stamping on system-wide through a deferred work item when the first socket asks, so a process
+  // that is the only one asking can see its very first segment unstamped (clock read instead).
+  EXPECT_GE(r.t.kernel_stamped_reads, 1u);
+  for (std::size_t i = 0; i < 2; ++i) {
+    EXPECT_LE(r.sink.stamps[i], r.sink.seen_at[i]);  // never later than the clock after the read
+    EXPECT_GE(r.sink.stamps[i], r.t.send_end_ns);
+  }
+  // Arrived about 5 ms after the first part; the loop read it about 30 ms after.
+  EXPECT_LT(r.sink.stamps[1] - r.sink.stamps[0], 25'000'000);
+  EXPECT_GE(r.sink.seen_at[1] - r.sink.stamps[1], 20'000'000);
+}
+
+TEST(PlainRead, UnixSocketReadsCarryTheClockRead) {
+  const std::string path = (std::filesystem::temp_directory_path() /
+                            ("inferperf-plain-read-" + std::to_string(::getpid()) + ".sock"))
+                               .string();
+  const int fd = listen_unix(path);
+  std::vector<Result> results(1);
+  {
+    ScriptServer server(fd, {{{kSseHead + kChunkedBody, 0}}});
+    run_exchanges("http://localhost", path, results);
+  }
+  ::unlink(path.c_str());
+  ASSERT_FALSE(results[0].error.has_value()) << results[0].error->message;
+  EXPECT_EQ(results[0].sink.events.size(), 2u);
+  EXPECT_GE(results[0].t.reads, 1u);
+  EXPECT_EQ(results[0].t.kernel_stamped_reads, 0u);
+}
+
+TEST(RxStamp, KernelStampMovesTheClockReadBackByTheReadsDelay) {
+  // Read 3 ms after arrival: the monotonic reading moves back by 3 ms.
+  EXPECT_EQ(kernel_stamp_to_mono(1'000'000'000, 50'000'000, 1'003'000'000), 47'000'000);
+  EXPECT_EQ(kernel_stamp_to_mono(1'000'000'000, 50'000'000, 1'000'000'000), 50'000'000);
+  // A real-time clock stepped back (negative delay) or forward (over a second): no stamp.
+  EXPECT_FALSE(kernel_stamp_to_mono(1'000'000'000, 50'000'000, 999'999'999).has_value());
+  EXPECT_FALSE(kernel_stamp_to_mono(1'000'000'000, 50'000'000, 2'000'000'001).has_value());
+  EXPECT_FALSE(kernel_stamp_to_mono(0, 50'000'000, 1'000'000'000).has_value());
+}
+
+}  // namespace
+}  // namespace inferperf::transport

@@ -1,0 +1,134 @@
+// Credits held on a worker's loop until their intended time: sent in intended-time order, never
+// early, stamped when let go; a shut gate gives back what is not yet due, and nothing is sent
+// after.
+#include "worker/held_credits.hpp"
+
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/post.hpp>
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <future>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace inferperf::worker {
+namespace {
+
+namespace asio = boost::asio;
+constexpr core::MonoNs kHeldMs = 1'000'000;
+
+struct Listener final : timing::WithdrawListener {
+  std::mutex mu;
+  std::vector<std::int64_t> back;
+  void credit_withdrawn(const timing::Credit& c) override {
+    std::lock_guard lock(mu);
+    back.push_back(c.id);
+  }
+};
+
+// A worker-like loop on its own thread, with the gate and what was released or withdrawn.
+struct HeldFixture {
+  core::SteadyClock clock;
+  asio::io_context io{1};
+  AheadGate gate;
+  std::vector<std::pair<timing::Credit, core::MonoNs>> released;  // loop thread only
+  int withdrawn = 0;                                              // loop thread only
+  HeldCredits held{
+      io, clock, gate,
+      [this](timing::Credit c) { released.emplace_back(std::move(c), clock.now_ns()); },
+      [this] { ++withdrawn; }};
+  asio::executor_work_guard<asio::io_context::executor_type> guard{io.get_executor()};
+  std::thread thread{[this] { io.run(); }};
+
+  timing::Credit credit(std::int64_t id, core::MonoNs intended) {
+    timing::Credit c;
+    c.id = id;
+    c.intended_ns = intended;
+    c.issued_ns = clock.now_ns();
+    return c;
+  }
+  void hold(timing::Credit c, Listener& l) {
+    gate.held.fetch_add(1);
+    asio::post(io, [this, c = std::move(c), &l]() mutable { held.hold(std::move(c), l); });
+  }
+  // Runs `f` on the loop and waits for it.
+  template <class F>
+  void on_loop(F f) {
+    std::promise<void> done;
+    asio::post(io, [&] {
+      f();
+      done.set_value();
+    });
+    done.get_future().wait();
+  }
+  ~HeldFixture() {
+    guard.reset();
+    io.stop();
+    thread.join();
+  }
+};
+
+TEST(HeldCredits, SendsEachAtItsIntendedTimeInIntendedOrder) {
+  HeldFixture f;
+  Listener l;
+  const core::MonoNs base = f.clock.now_ns() + 5 * kHeldMs;
+  // Handed over out of order, and one already due.
+  f.hold(f.credit(2, base + 3 * kHeldMs), l);
+  f.hold(f.credit(0, base + 1 * kHeldMs), l);
+  f.hold(f.credit(3, base + 3 * kHeldMs), l);  // same time: after the one held first
+  f.hold(f.credit(1, base + 2 * kHeldMs), l);
+  f.hold(f.credit(9, f.clock.now_ns() - kHeldMs), l);
+  const core::MonoNs deadline = f.clock.now_ns() + 5'000 * kHeldMs;
+  for (;;) {
+    std::size_t n = 0;
+    f.on_loop([&] { n = f.released.size(); });
+    if (n == 5 || f.clock.now_ns() > deadline) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  std::vector<std::int64_t> order;
+  f.on_loop([&] {
+    for (const auto& [c, at] : f.released) {
+      order.push_back(c.id);
+      EXPECT_GE(at, c.intended_ns) << "credit " << c.id << " sent early";
+      EXPECT_GE(c.issued_ns, c.intended_ns) << "issued_ns is the release";
+      EXPECT_LE(c.issued_ns, at);
+    }
+    EXPECT_EQ(f.held.size(), 0u);
+  });
+  EXPECT_EQ(f.gate.held.load(), 0);
+  EXPECT_EQ(order, (std::vector<std::int64_t>{9, 0, 1, 2, 3}));
+  EXPECT_TRUE(l.back.empty());
+}
+
+TEST(HeldCredits, AShutGateGivesBackWhatIsNotDueAndSendsNothingMore) {
+  HeldFixture f;
+  Listener l;
+  const core::MonoNs later = f.clock.now_ns() + 200 * kHeldMs;
+  f.hold(f.credit(0, f.clock.now_ns() - kHeldMs), l);  // due: sent
+  f.hold(f.credit(1, later), l);
+  f.hold(f.credit(2, later + kHeldMs), l);
+  f.on_loop([&] { EXPECT_EQ(f.held.size(), 2u); });
+  EXPECT_EQ(f.gate.held.load(), 2);
+  // An open gate keeps them.
+  f.on_loop([&] { f.held.withdraw_if_shut(); });
+  f.on_loop([&] { EXPECT_EQ(f.held.size(), 2u); });
+  f.gate.open.store(false);
+  f.on_loop([&] { f.held.withdraw_if_shut(); });
+  // Handed over after the stop: given back at once.
+  f.hold(f.credit(3, later), l);
+  f.on_loop([&] {
+    EXPECT_EQ(f.held.size(), 0u);
+    EXPECT_EQ(f.withdrawn, 3);
+    ASSERT_EQ(f.released.size(), 1u);
+    EXPECT_EQ(f.released[0].first.id, 0);
+  });
+  EXPECT_EQ(f.gate.held.load(), 0);
+  std::lock_guard lock(l.mu);
+  EXPECT_EQ(l.back, (std::vector<std::int64_t>{1, 2, 3}));
+}
+
+}  // namespace
+}  // namespace inferperf::worker
