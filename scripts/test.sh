@@ -41,7 +41,7 @@ TSAN_TESTS+='|Types/Endpoints|Endpoints|Preflight|Tls|Transport|GpuTelemetry|Ser
 TSAN_TESTS+='|ProfileDuration|StreamStalls|Reliability|Interruption|Durability|LiveStats|Ui)\.'
 # Only the binaries those tests live in (and the apps they run) are built under TSan.
 TSAN_TARGETS=(test_timing test_telemetry test_worker test_metrics test_records test_artifacts
-  test_transport test_integration_profile
+  test_transport test_plain_read test_integration_profile
   test_integration_endpoints test_integration_transport test_integration_reliability test_ui
   test_integration_ui)
 cmake --preset tsan >/dev/null

@@ -48,7 +48,8 @@ class CreditSink {
   // will run it, stamping issued_ns then; or, after withdraw_ahead(), gives it back to `listener`.
   // Only called when holds_ahead().
   virtual void dispatch_ahead(Credit credit, WithdrawListener& listener);
-  // Any thread: from now on no held credit is sent; each goes back to its listener.
+  // Any thread: no held credit intended from now on is sent; each goes back to its listener. One
+  // intended before now still goes (its worker's timer was late: it was due before the stop).
   virtual void withdraw_ahead() {}
   // A new phase: credits may be held (and sent when due) again.
   virtual void open_ahead() {}

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <iterator>
 #include <utility>
 
 #include "timing/waiter.hpp"
@@ -26,14 +27,21 @@ void HeldCredits::hold(timing::Credit credit, timing::WithdrawListener& listener
 }
 
 void HeldCredits::withdraw_if_shut() {
-  if (!gate_.open.load()) withdraw_all();
+  if (gate_.shut_at.load() != AheadGate::kOpen) release_due();
 }
 
-void HeldCredits::withdraw_all() {
-  timer_.cancel();
-  armed_for_ = -1;
-  std::deque<Held> back;
-  back.swap(held_);
+void HeldCredits::withdraw_from(core::MonoNs shut) {
+  if (shut == AheadGate::kOpen) return;
+  const auto cut =
+      std::lower_bound(held_.begin(), held_.end(), shut,
+                       [](const Held& h, core::MonoNs t) { return h.credit.intended_ns < t; });
+  if (cut == held_.end()) return;
+  std::deque<Held> back(std::make_move_iterator(cut), std::make_move_iterator(held_.end()));
+  held_.erase(cut, held_.end());
+  if (held_.empty()) {
+    timer_.cancel();
+    armed_for_ = -1;
+  }
   for (Held& h : back) {
     gate_.held.fetch_sub(1, std::memory_order_relaxed);
     on_withdrawn_();
@@ -43,22 +51,17 @@ void HeldCredits::withdraw_all() {
 }
 
 void HeldCredits::release_due() {
-  while (!held_.empty()) {
-    if (!gate_.open.load()) {
-      withdraw_all();
-      return;
-    }
+  for (;;) {
+    withdraw_from(gate_.shut_at.load());
+    if (held_.empty()) return;
     const core::MonoNs due = held_.front().credit.intended_ns;
     if (due - core::SteadyClock::steady_now_ns() > timing::PreciseWaiter::kSpinNs) {
       arm(due);
       return;
     }
     timing::PreciseWaiter::spin_until(due);
-    // A stop while spinning still keeps the credit back: it was not due when the stop came.
-    if (!gate_.open.load()) {
-      withdraw_all();
-      return;
-    }
+    // A stop that came while spinning keeps the credit back (withdrawn above): it was not due.
+    if (due >= gate_.shut_at.load()) continue;
     gate_.held.fetch_sub(1, std::memory_order_relaxed);
     timing::Credit c = std::move(held_.front().credit);
     held_.pop_front();

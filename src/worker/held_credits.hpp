@@ -2,8 +2,10 @@
 // worker's own thread holds them in intended-time order and lets each go at its intended time: an
 // Asio timer on the worker's loop wakes it timing::PreciseWaiter::kSpinNs early and the rest is
 // spun (PreciseWaiter::spin_until), so the thread that timed an arrival is the one that sends it.
-// A shut gate (a stop) gives every held credit back unsent. Everything but the gate runs on the
-// worker's thread.
+// A shut gate (a stop) gives back unsent every held credit intended at or after the moment it was
+// shut; one intended before it still goes, so a worker whose timer ran late does not cut a hole in
+// the global arrival sequence that another worker carried on past. Everything but the gate runs on
+// the worker's thread.
 #pragma once
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/steady_timer.hpp>
@@ -13,6 +15,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <limits>
 
 #include "core/clock.hpp"
 #include "timing/credit.hpp"
@@ -22,8 +25,12 @@ namespace inferperf::worker {
 // Shared by a pool's workers: the gate a stop shuts, and how many credits are held (handed out,
 // not yet sent or given back) for the live view's "sent".
 struct AheadGate {
-  std::atomic<bool> open{true};
+  static constexpr core::MonoNs kOpen = std::numeric_limits<core::MonoNs>::max();
+  // The stop's time (core::SteadyClock), kOpen while credits may be sent.
+  std::atomic<core::MonoNs> shut_at{kOpen};
   std::atomic<std::int64_t> held{0};
+  void shut(core::MonoNs at) { shut_at.store(at); }
+  void open() { shut_at.store(kOpen); }
 };
 
 class HeldCredits {
@@ -37,7 +44,8 @@ class HeldCredits {
   // Holds `credit` (already counted in gate.held) until its intended time (sent at once when
   // already due).
   void hold(timing::Credit credit, timing::WithdrawListener& listener);
-  // Gives every held credit back if the gate is shut; nothing otherwise.
+  // If the gate is shut: gives back every held credit intended at or after the stop and sends
+  // the rest (due before it); nothing otherwise.
   void withdraw_if_shut();
   std::size_t size() const { return held_.size(); }
 
@@ -48,7 +56,8 @@ class HeldCredits {
   };
   // Sends what is due (spinning the last microseconds) and re-arms the timer for the next one.
   void release_due();
-  void withdraw_all();
+  // Gives back every held credit intended at or after `shut` (nothing when kOpen).
+  void withdraw_from(core::MonoNs shut);
   void arm(core::MonoNs due);
 
   const core::Clock& clock_;

@@ -442,7 +442,7 @@ void WorkerPool::dispatch_ahead(timing::Credit credit, timing::WithdrawListener&
 }
 
 void WorkerPool::withdraw_ahead() {
-  ahead_.open.store(false);
+  ahead_.shut(core::SteadyClock::steady_now_ns());
   for (auto& w : workers_) w->withdraw_ahead();
 }
 

@@ -129,7 +129,7 @@ class WorkerPool final : public timing::CreditSink {
   bool holds_ahead() const override { return true; }
   void dispatch_ahead(timing::Credit credit, timing::WithdrawListener& listener) override;
   void withdraw_ahead() override;
-  void open_ahead() override { ahead_.open.store(true); }
+  void open_ahead() override { ahead_.open(); }
   std::int64_t held_ahead() const override { return ahead_.held.load(); }
   void cancel_all(const std::string& message);
   void stop();

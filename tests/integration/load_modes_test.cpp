@@ -202,11 +202,13 @@ TEST(LoadModes, FixedScheduleReplaysTimestamps) {
   for (const auto& rec : recs)
     starts.push_back(rec["metadata"]["request_start_ns"].get<std::int64_t>());
   std::sort(starts.begin(), starts.end());
-  EXPECT_NEAR((starts[1] - starts[0]) / 1e6, 200.0, 25.0);
-  EXPECT_NEAR((starts[2] - starts[0]) / 1e6, 400.0, 25.0);
+  // Scheduling slack: one late wake on a loaded machine (three times more under sanitizers).
+  const double slack_ms = INFERPERF_SANITIZER_BUILD ? 75.0 : 25.0;
+  EXPECT_NEAR((starts[1] - starts[0]) / 1e6, 200.0, slack_ms);
+  EXPECT_NEAR((starts[2] - starts[0]) / 1e6, 400.0, slack_ms);
   const json j = summary(dir + "/out");
   EXPECT_EQ(j["input_config"]["phases"].back()["type"], "fixed_schedule");
-  EXPECT_LT(j["schedule_lag"]["max"].get<double>(), 25.0);
+  EXPECT_LT(j["schedule_lag"]["max"].get<double>(), slack_ms);
 }
 
 TEST(LoadModes, MultiTurnFileRunsSessionsInOrder) {

@@ -99,7 +99,9 @@ MockServerProcess::MockServerProcess(const std::vector<std::string>& flags, int 
   close(fds[1]);
   std::string seen;
   char c;
-  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  // The mock loads its tokenizer before it listens: many times slower under sanitizers.
+  auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::seconds(INFERPERF_SANITIZER_BUILD ? 100 : 20);
   while (std::chrono::steady_clock::now() < deadline) {
     pollfd p{fds[0], POLLIN, 0};
     if (poll(&p, 1, 200) <= 0) continue;
@@ -126,8 +128,12 @@ MockServerProcess::MockServerProcess(const std::vector<std::string>& flags, int 
     }
     close(fd);
   }).detach();
-  if (port_ == 0 && unix_socket_.empty())
+  if (port_ == 0 && unix_socket_.empty()) {
+    kill(-pid_, SIGKILL);  // no destructor runs for a constructor that throws
+    int status = 0;
+    waitpid(pid_, &status, 0);
     throw std::runtime_error("mock server did not report its port: " + seen);
+  }
 }
 
 MockServerProcess::~MockServerProcess() {

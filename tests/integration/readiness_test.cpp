@@ -13,6 +13,10 @@
 namespace inferperf::testing {
 namespace {
 
+// How long the mock says it is loading: longer than the client's own start (several seconds under
+// sanitizers), so its first probes are answered 503.
+constexpr const char* kReadyAfter = INFERPERF_SANITIZER_BUILD ? "6" : "2";
+
 // The usual small run (ISL 16, OSL 8) of `requests` requests, two at a time, then `more`.
 std::vector<std::string> readiness_run(const MockServerProcess& mock, const std::string& dir,
                                        const std::vector<std::string>& more,
@@ -25,7 +29,7 @@ std::vector<std::string> readiness_run(const MockServerProcess& mock, const std:
 }
 
 TEST(ReadinessWait, WaitsUntilTheModelIsLoaded) {
-  MockServerProcess mock({"--fast", "--ready-after", "1.5"});
+  MockServerProcess mock({"--fast", "--ready-after", kReadyAfter});
   const std::string dir = make_temp_dir("ip-ready-") + "/run";
   auto r = run_process(
       readiness_run(mock, dir,
@@ -44,7 +48,7 @@ TEST(ReadinessWait, WaitsUntilTheModelIsLoaded) {
 }
 
 TEST(ReadinessWait, ModelsModeReadsTheModelList) {
-  MockServerProcess mock({"--fast", "--ready-after", "1"});
+  MockServerProcess mock({"--fast", "--ready-after", kReadyAfter});
   const std::string dir = make_temp_dir("ip-ready-models-") + "/run";
   auto r = run_process(readiness_run(mock, dir,
                                      {"--wait-for-model-timeout", "10", "--wait-for-model-mode",
@@ -56,8 +60,8 @@ TEST(ReadinessWait, ModelsModeReadsTheModelList) {
 }
 
 TEST(ReadinessWait, BothModeAsksTheListThenTheModel) {
-  // The list is served at once, inference only after a second: both steps are needed.
-  MockServerProcess mock({"--fast", "--inference-ready-delay-seconds", "1"});
+  // The list is served at once, inference only after kReadyAfter seconds: both steps are needed.
+  MockServerProcess mock({"--fast", "--inference-ready-delay-seconds", kReadyAfter});
   const std::string dir = make_temp_dir("ip-ready-both-") + "/run";
   auto r = run_process(readiness_run(mock, dir,
                                      {"--wait-for-model-timeout", "10", "--wait-for-model-mode",
@@ -78,7 +82,7 @@ TEST(ReadinessWait, TimesOutFastWithAClearError) {
   auto r = run_process(readiness_run(mock, dir, {"--wait-for-model-timeout", "0.5"}),
                        std::chrono::seconds(60));
   EXPECT_EQ(r.exit_code, 1) << r.out;
-  EXPECT_LT(r.wall_s, 10.0) << r.out;
+  EXPECT_LT(r.wall_s, INFERPERF_SANITIZER_BUILD ? 30.0 : 10.0) << r.out;
   EXPECT_NE(r.out.find("error: timed out waiting for model 'mock-model'"), std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("not ready within 0.5 s (--wait-for-model-timeout"), std::string::npos)
@@ -136,26 +140,27 @@ TEST(NetworkLatency, AutomaticProbesAndAdjustedMetrics) {
 }
 
 TEST(NetworkLatency, FixedMeanIsTakenOffEveryValueFloored) {
-  // TTFT ~2 ms is below the 5 ms round trip (floored to 0, with a warning); latency ~10 ms is not.
-  MockServerProcess mock({"--ttft", "2", "--itl", "1"});
+  // TTFT ~2 ms is far below the 100 ms round trip (floored to 0, with a warning), also on a slow
+  // sanitizer machine; latency ~210 ms (8 tokens, 30 ms apart) is not.
+  MockServerProcess mock({"--ttft", "2", "--itl", "30"});
   const std::string dir = make_temp_dir("ip-netmean-") + "/run";
-  auto r = run_process(readiness_run(mock, dir, {"--streaming", "--network-latency-mean", "5"}),
+  auto r = run_process(readiness_run(mock, dir, {"--streaming", "--network-latency-mean", "100"}),
                        std::chrono::seconds(60));
   ASSERT_EQ(r.exit_code, 0) << r.out;
   const auto s = load_summary(dir);
-  EXPECT_DOUBLE_EQ(stat(s, "network_rtt", "avg"), 5.0);
+  EXPECT_DOUBLE_EQ(stat(s, "network_rtt", "avg"), 100.0);
   EXPECT_EQ(s["input_config"]["network_latency"],
-            nlohmann::json::parse(R"({"enabled":true,"mean_ms":5.0})"));
+            nlohmann::json::parse(R"({"enabled":true,"mean_ms":100.0})"));
   for (const char* key : {"avg", "min", "max", "p1", "p50", "p90", "p99"}) {
     EXPECT_NEAR(stat(s, "network_adjusted_request_latency", key),
-                std::max(0.0, stat(s, "request_latency", key) - 5.0), 1e-6)
+                std::max(0.0, stat(s, "request_latency", key) - 100.0), 1e-6)
         << key;
   }
   // Floored values: the extremes move as the values do (an average or an interpolated percentile
   // of floored values is not the floored statistic).
   for (const char* key : {"min", "max"}) {
     EXPECT_NEAR(stat(s, "network_adjusted_time_to_first_token", key),
-                std::max(0.0, stat(s, "time_to_first_token", key) - 5.0), 1e-6)
+                std::max(0.0, stat(s, "time_to_first_token", key) - 100.0), 1e-6)
         << key;
   }
   EXPECT_DOUBLE_EQ(stat(s, "network_adjusted_time_to_first_token", "min"), 0.0);

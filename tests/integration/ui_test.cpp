@@ -99,6 +99,20 @@ bool contains(const std::string& s, const std::string& part) {
   return s.find(part) != std::string::npos;
 }
 
+// What a shell line in the pane wrote to `path`, once it is whole: the redirection creates the
+// file before the command writes it, so existing is not enough. Empty after `timeout`.
+std::string wait_for_written(const std::string& path, std::chrono::seconds timeout) {
+  const auto end = std::chrono::steady_clock::now() + timeout;
+  while (std::chrono::steady_clock::now() < end) {
+    if (std::filesystem::exists(path)) {
+      std::string text = read_file(path);
+      if (!text.empty() && text.back() == '\n') return text;
+    }
+    std::this_thread::sleep_for(100ms);
+  }
+  return "";
+}
+
 std::string dashboard_command(const MockServerProcess& mock, const std::string& dir,
                               const std::string& load) {
   // The hermetic settings run_process() gives its children, a long last frame (the test closes
@@ -132,21 +146,21 @@ TEST(Ui, DashboardShowsTheRunItsCountsMatchTheExportAndTheTerminalIsRestored) {
   ASSERT_TRUE(contains(running, "Client health") && contains(running, "approximate")) << running;
   EXPECT_EQ(tmux.display("#{alternate_on}"), "1");
 
-  // The last frame, kept up until q: the final counts.
-  const std::string last = tmux.settle(
-      tmux.wait_for([](const std::string& s) { return contains(s, "[finished]"); }, 120s));
+  // The last frame, kept up until q: the final counts (waited for whole: a capture can catch a
+  // frame half drawn, its title new and its counts old).
+  const std::string last = tmux.settle(tmux.wait_for(
+      [](const std::string& s) {
+        return contains(s, "[finished]") &&
+               on_screen(s, "completed") + on_screen(s, "errors") == 400;
+      },
+      120s));
   ASSERT_TRUE(contains(last, "[finished]")) << last;
   const long long completed = on_screen(last, "completed");
   const long long errors = on_screen(last, "errors");
   EXPECT_TRUE(contains(last, "sent 400/400")) << last;
   tmux.keys("q");
 
-  const auto end = std::chrono::steady_clock::now() + 60s;
-  while (!std::filesystem::exists(dir + "/exit_code") && std::chrono::steady_clock::now() < end)
-    std::this_thread::sleep_for(100ms);
-  std::this_thread::sleep_for(200ms);  // the echo's write
-  ASSERT_TRUE(std::filesystem::exists(dir + "/exit_code")) << tmux.capture();
-  EXPECT_EQ(read_file(dir + "/exit_code"), "exit=0\n");
+  EXPECT_EQ(wait_for_written(dir + "/exit_code", 60s), "exit=0\n") << tmux.capture();
 
   // Back on the normal screen, where the report was printed.
   EXPECT_EQ(tmux.display("#{alternate_on}"), "0");
@@ -199,12 +213,8 @@ TEST(Ui, QStopsLikeTheFirstInterruptAndASecondQCancels) {
   const long long completed = on_screen(last, "completed");
   const long long errors = on_screen(last, "errors");
   tmux.keys("q");  // closes the last frame
-  const auto end = std::chrono::steady_clock::now() + 60s;
-  while (!std::filesystem::exists(dir + "/exit_code") && std::chrono::steady_clock::now() < end)
-    std::this_thread::sleep_for(100ms);
-  std::this_thread::sleep_for(200ms);
-  ASSERT_TRUE(std::filesystem::exists(dir + "/exit_code")) << tmux.capture();
-  EXPECT_EQ(read_file(dir + "/exit_code"), "exit=130\n");  // as Ctrl-C
+  // As Ctrl-C.
+  EXPECT_EQ(wait_for_written(dir + "/exit_code", 60s), "exit=130\n") << tmux.capture();
   EXPECT_EQ(tmux.display("#{alternate_on}"), "0");
   const auto j = nlohmann::json::parse(read_file(dir + "/profile_export_aiperf.json"));
   EXPECT_EQ(j["was_cancelled"], true);
@@ -235,13 +245,10 @@ TEST(Ui, ACrashStillRestoresTheTerminal) {
   ASSERT_EQ(tmux.display("#{alternate_on}"), "1");
   const pid_t pid = std::stoi(read_file(dir + "/pid"));
   ASSERT_EQ(::kill(pid, SIGSEGV), 0);
-  const auto end = std::chrono::steady_clock::now() + 30s;
-  while (!std::filesystem::exists(dir + "/stty") && std::chrono::steady_clock::now() < end)
-    std::this_thread::sleep_for(100ms);
-  std::this_thread::sleep_for(200ms);
+  // stty runs after the exit code is written: once its output is whole, both are.
+  const std::string modes = wait_for_written(dir + "/stty", 30s);
   EXPECT_EQ(read_file(dir + "/exit_code"), "exit=139\n");  // 128 + SIGSEGV: the default action
   EXPECT_EQ(tmux.display("#{alternate_on}"), "0");
-  const std::string modes = read_file(dir + "/stty");
   EXPECT_TRUE(std::regex_search(modes, std::regex("(^|\\s)echo(\\s|$)"))) << modes;
   EXPECT_TRUE(std::regex_search(modes, std::regex("(^|\\s)icanon(\\s|$)"))) << modes;
 }

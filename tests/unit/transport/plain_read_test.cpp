@@ -169,7 +169,7 @@ TEST(PlainRead, ChunkedSseSplitAtEveryByteAcrossTwoReads) {
   const std::string response = kSseHead + kChunkedBody;
   std::vector<Script> scripts;
   for (std::size_t cut = 1; cut < response.size(); ++cut) {
-    scripts.push_back({{response.substr(0, cut), 2}, {response.substr(cut), 0}});
+    scripts.push_back({{response.substr(0, cut), 10}, {response.substr(cut), 0}});
   }
   int port = 0;
   const int fd = listen_tcp(port);
@@ -194,8 +194,8 @@ TEST(PlainRead, ChunkedSseSplitAtEveryByteAcrossTwoReads) {
     EXPECT_LE(r.t.first_byte_ns, r.t.headers_ns);
     two_reads += r.t.reads == 2;
   }
-  // The pause between the parts makes (nearly) every cut a read of its own.
-  EXPECT_GT(two_reads, results.size() / 2);
+  // The pause between the parts makes most cuts a read of their own (a loaded machine merges some).
+  EXPECT_GT(two_reads, results.size() / 4);
 }
 
 TEST(PlainRead, EndOfStreamInsideAChunkIsAnIncompletePayload) {
@@ -226,15 +226,16 @@ TEST(PlainRead, ConnectionCloseBodyEndsAtEndOfStream) {
   EXPECT_EQ(results[0].sink.body, "abcd");
 }
 
-// The loop lags 30 ms after the first read while the second part arrives 5 ms after the first: the
-// second read is stamped with its arrival, not with when the loop got to it.
+// The loop lags 300 ms after the first read while the second part arrives 50 ms after the first:
+// the second read is stamped with its arrival, not with when the loop got to it. (Wide margins: the
+// loop must read the first part before the second lands, also on a loaded sanitizer machine.)
 TEST(PlainRead, TcpReadsCarryTheKernelReceiveTime) {
   int port = 0;
   const int fd = listen_tcp(port);
   std::vector<Result> results(1);
-  results[0].sink.lag_ms = 30;
+  results[0].sink.lag_ms = 300;
   {
-    ScriptServer server(fd, {{{kSseHead + "8\r\ndata: he\r\n", 5}, {kChunkedBody.substr(13), 0}}});
+    ScriptServer server(fd, {{{kSseHead + "8\r\ndata: he\r\n", 50}, {kChunkedBody.substr(13), 0}}});
     run_exchanges("http://127.0.0.1:" + std::to_string(port), "", results);
   }
   const Result& r = results[0];
@@ -249,9 +250,9 @@ TEST(PlainRead, TcpReadsCarryTheKernelReceiveTime) {
     EXPECT_LE(r.sink.stamps[i], r.sink.seen_at[i]);  // never later than the clock after the read
     EXPECT_GE(r.sink.stamps[i], r.t.send_end_ns);
   }
-  // Arrived about 5 ms after the first part; the loop read it about 30 ms after.
-  EXPECT_LT(r.sink.stamps[1] - r.sink.stamps[0], 25'000'000);
-  EXPECT_GE(r.sink.seen_at[1] - r.sink.stamps[1], 20'000'000);
+  // Arrived about 50 ms after the first part; the loop read it about 300 ms after.
+  EXPECT_LT(r.sink.stamps[1] - r.sink.stamps[0], 250'000'000);
+  EXPECT_GE(r.sink.seen_at[1] - r.sink.stamps[1], 150'000'000);
 }
 
 TEST(PlainRead, UnixSocketReadsCarryTheClockRead) {

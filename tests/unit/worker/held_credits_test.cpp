@@ -74,13 +74,21 @@ struct HeldFixture {
 TEST(HeldCredits, SendsEachAtItsIntendedTimeInIntendedOrder) {
   HeldFixture f;
   Listener l;
-  const core::MonoNs base = f.clock.now_ns() + 5 * kHeldMs;
-  // Handed over out of order, and one already due.
-  f.hold(f.credit(2, base + 3 * kHeldMs), l);
-  f.hold(f.credit(0, base + 1 * kHeldMs), l);
-  f.hold(f.credit(3, base + 3 * kHeldMs), l);  // same time: after the one held first
-  f.hold(f.credit(1, base + 2 * kHeldMs), l);
-  f.hold(f.credit(9, f.clock.now_ns() - kHeldMs), l);
+  // Handed over out of order, and one already due; all on the loop at once, so a test thread
+  // descheduled between two posts cannot let one go before a later-handed earlier one arrives.
+  f.on_loop([&] {
+    const core::MonoNs base = f.clock.now_ns() + 200 * kHeldMs;
+    const std::pair<std::int64_t, core::MonoNs> handed[] = {
+        {2, base + 3 * kHeldMs},
+        {0, base + 1 * kHeldMs},
+        {3, base + 3 * kHeldMs},  // same time: after the one held first
+        {1, base + 2 * kHeldMs},
+        {9, f.clock.now_ns() - kHeldMs}};
+    for (const auto& [id, at] : handed) {
+      f.gate.held.fetch_add(1);
+      f.held.hold(f.credit(id, at), l);
+    }
+  });
   const core::MonoNs deadline = f.clock.now_ns() + 5'000 * kHeldMs;
   for (;;) {
     std::size_t n = 0;
@@ -106,7 +114,7 @@ TEST(HeldCredits, SendsEachAtItsIntendedTimeInIntendedOrder) {
 TEST(HeldCredits, AShutGateGivesBackWhatIsNotDueAndSendsNothingMore) {
   HeldFixture f;
   Listener l;
-  const core::MonoNs later = f.clock.now_ns() + 200 * kHeldMs;
+  const core::MonoNs later = f.clock.now_ns() + 60'000 * kHeldMs;
   f.hold(f.credit(0, f.clock.now_ns() - kHeldMs), l);  // due: sent
   f.hold(f.credit(1, later), l);
   f.hold(f.credit(2, later + kHeldMs), l);
@@ -115,7 +123,7 @@ TEST(HeldCredits, AShutGateGivesBackWhatIsNotDueAndSendsNothingMore) {
   // An open gate keeps them.
   f.on_loop([&] { f.held.withdraw_if_shut(); });
   f.on_loop([&] { EXPECT_EQ(f.held.size(), 2u); });
-  f.gate.open.store(false);
+  f.gate.shut(f.clock.now_ns());
   f.on_loop([&] { f.held.withdraw_if_shut(); });
   // Handed over after the stop: given back at once.
   f.hold(f.credit(3, later), l);
@@ -128,6 +136,39 @@ TEST(HeldCredits, AShutGateGivesBackWhatIsNotDueAndSendsNothingMore) {
   EXPECT_EQ(f.gate.held.load(), 0);
   std::lock_guard lock(l.mu);
   EXPECT_EQ(l.back, (std::vector<std::int64_t>{1, 2, 3}));
+}
+
+TEST(HeldCredits, OneIntendedBeforeTheStopStillGoesWhenItsTimerIsLate) {
+  // Two workers share the gate: the one timing credit 0 may fire after the stop while the other
+  // already sent credit 1. A stop at `shut` sends what was intended before it and gives back the
+  // rest, so the sent credits stay a prefix of the arrival sequence. A stop time after credit 0's
+  // intended time stands for the late timer here.
+  HeldFixture f;
+  Listener l;
+  const core::MonoNs due = f.clock.now_ns() + 100 * kHeldMs;
+  f.hold(f.credit(0, due), l);
+  f.hold(f.credit(1, due + 60'000 * kHeldMs), l);
+  f.gate.shut(due + kHeldMs);
+  f.on_loop([&] {
+    f.held.withdraw_if_shut();
+    EXPECT_EQ(f.held.size(), 1u) << "the credit intended after the stop is given back at once";
+    EXPECT_EQ(f.withdrawn, 1);
+  });
+  const core::MonoNs deadline = f.clock.now_ns() + 5'000 * kHeldMs;
+  std::size_t n = 0;
+  while (n == 0 && f.clock.now_ns() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    f.on_loop([&] { n = f.released.size(); });
+  }
+  f.on_loop([&] {
+    ASSERT_EQ(f.released.size(), 1u);
+    EXPECT_EQ(f.released[0].first.id, 0);
+    EXPECT_GE(f.released[0].second, due) << "still never early";
+    EXPECT_EQ(f.held.size(), 0u);
+  });
+  EXPECT_EQ(f.gate.held.load(), 0);
+  std::lock_guard lock(l.mu);
+  EXPECT_EQ(l.back, (std::vector<std::int64_t>{1}));
 }
 
 }  // namespace
