@@ -30,15 +30,18 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:ha
 # precise waiter, credits held ahead on the workers, the record and telemetry collectors, the
 # records read back a thread ahead, the inputs.json writer beside the run, the workers' response
 # path (the plain-socket read operation), and the end-to-end runs that drive them all together
-# (streaming, faults and signals, load modes, every endpoint type, preflight, TLS and Unix
-# sockets, GPU telemetry, subagent traces, the live views: LiveStats fed and read concurrently, the
-# dashboard's UI thread in tmux). Single-threaded parsers, loaders and tokenizers run under ASan+UBSan above.
+# (streaming, faults and signals, load modes, TLS and Unix sockets, GPU telemetry, subagent traces,
+# the live views: LiveStats fed and read concurrently, the dashboard's UI thread in tmux while it
+# counts and when q stops the run). Single-threaded parsers, loaders, tokenizers, the endpoint
+# formats (one worker path for all), the preflight probe (before any thread starts) and the
+# terminal-restore checks run under ASan+UBSan above.
 TSAN_TESTS='^(IssuerLoop|PreciseWaiter|HandAhead|HeldCredits|InterruptHandAhead|Scheduler[A-Za-z]*'
 TSAN_TESTS+='|Collector|CollectorUrls|ResponseCollector|ResponseCollectorRaw|ProfileStreaming'
 TSAN_TESTS+='|ProfileErrors|Faults/ProfileFaults|LoadModes|CollectorStreaming|RecordReader'
 TSAN_TESTS+='|PlainRead|InputsJsonBesideRun'
-TSAN_TESTS+='|Types/Endpoints|Endpoints|Preflight|Tls|Transport|GpuTelemetry|ServerMetrics|WekaTrace'
-TSAN_TESTS+='|ProfileDuration|StreamStalls|Reliability|Interruption|Durability|LiveStats|Ui)\.'
+TSAN_TESTS+='|Endpoints|Tls|Transport|GpuTelemetry|ServerMetrics|WekaTrace'
+TSAN_TESTS+='|ProfileDuration|StreamStalls|Reliability|Interruption|Durability|LiveStats)\.'
+TSAN_TESTS+='|^Ui\.(DashboardShows|QStops)'
 # Only the binaries those tests live in (and the apps they run) are built under TSan.
 TSAN_TARGETS=(test_timing test_telemetry test_worker test_metrics test_records test_artifacts
   test_transport test_plain_read test_integration_profile
