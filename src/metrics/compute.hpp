@@ -121,6 +121,7 @@ class MetricColumn {
   std::size_t size() const { return wide_ ? doubles_.size() : floats_.size(); }
   bool empty() const { return size() == 0; }
   std::vector<double> values() const;
+  double sum() const;  // of values(), in order, without copying them
   // Frees the storage (after values() was taken for the statistics).
   void clear();
 

@@ -8,17 +8,16 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "core/env_int.hpp"
+
 namespace inferperf::records {
 
 namespace {
 
 std::optional<std::int64_t> test_write_limit() {
-  const char* v = std::getenv("INFERPERF_TEST_FAIL_WRITES_AFTER_BYTES");
-  if (!v || !*v) return std::nullopt;
-  char* end = nullptr;
-  const long long n = std::strtoll(v, &end, 10);
-  if (*end != '\0' || n < 0) return std::nullopt;
-  return n;
+  const core::EnvInt n = core::env_int("INFERPERF_TEST_FAIL_WRITES_AFTER_BYTES", 0, INT64_MAX);
+  if (!n.valid()) return std::nullopt;
+  return n.value;
 }
 
 std::int64_t count_lines(std::string_view text) {

@@ -39,6 +39,9 @@ class PlainReadOp {
 
   PlainReadOp(PlainReadArgs a, Handler h) : a_(a), handler_(std::move(h)) {}
 
+  // Full-buffer reads in a row before the loop is given to others (4 x 16 KiB per turn).
+  static constexpr int kFullReadsPerTurn = 4;
+
   executor_type get_executor() const noexcept {
     return asio::get_associated_executor(handler_, a_.conn->get_executor());
   }
@@ -59,6 +62,7 @@ class PlainReadOp {
 
  private:
   void read(bool initiating) {
+    int full_reads = 0;
     for (;;) {
       const int fd = a_.conn->plain_fd();
       if (fd < 0) {  // closed by a sink callback (a cancellation)
@@ -97,6 +101,14 @@ class PlainReadOp {
       // announced them is spent: read again before waiting.
       if (static_cast<std::size_t>(n) < Connection::kReadBufferBytes) {
         a_.conn->async_wait_readable(std::move(*this));
+        return;
+      }
+      // ... but not forever: a connection that keeps the buffer full (a large or flooding answer)
+      // yields the loop to the other connections every kFullReadsPerTurn reads, going on from a
+      // posted continuation (the bytes left behind stay readable; no edge is needed).
+      if (++full_reads == kFullReadsPerTurn) {
+        auto ex = get_executor();
+        asio::post(ex, [op = std::move(*this)]() mutable { op(error_code{}); });
         return;
       }
     }

@@ -12,6 +12,7 @@
 
 #include "app/profile/phase_plans.hpp"
 #include "core/cpu_time.hpp"
+#include "core/env_int.hpp"
 #include "timing/scheduler.hpp"
 #include "timing/waiter.hpp"
 
@@ -58,18 +59,14 @@ health::ClientLoad measure_load(std::chrono::steady_clock::time_point window_sta
 core::MonoNs PhaseRunnerOptions::default_hand_ahead_ns() {
   // 2 ms: a few credits per worker at 1,000 req/s, a few dozen at 20,000; what a stop withdraws.
   constexpr core::MonoNs kDefault = 2'000'000;
-  const char* env = std::getenv("INFERPERF_HAND_AHEAD_US");
-  if (!env || !*env) return kDefault;
-  char* end = nullptr;
-  const long long us = std::strtoll(env, &end, 10);
-  if (*end != '\0' || us < 0 || us > 1'000'000) {
+  const core::EnvInt us = core::env_int("INFERPERF_HAND_AHEAD_US", 0, 1'000'000);
+  if (us.state == core::EnvInt::State::kInvalid) {
     spdlog::warn(
         "INFERPERF_HAND_AHEAD_US={} is not a number of microseconds in [0, 1000000]; "
         "using {} us",
-        env, kDefault / 1000);
-    return kDefault;
+        std::getenv("INFERPERF_HAND_AHEAD_US"), kDefault / 1000);
   }
-  return static_cast<core::MonoNs>(us) * 1000;
+  return us.valid() ? static_cast<core::MonoNs>(us.value) * 1000 : kDefault;
 }
 
 PhaseRunner::PhaseRunner(const core::Clock& clock, const core::RngFactory& rngs,

@@ -18,6 +18,7 @@
 
 #include "app/profile/input_config.hpp"
 #include "core/byte_size.hpp"
+#include "core/env_int.hpp"
 #include "core/secrets.hpp"
 
 namespace inferperf::app {
@@ -113,11 +114,8 @@ std::uint64_t inputs_json_size_estimate(const dataset::Dataset& ds, double bytes
 }
 
 std::uint64_t inputs_json_background_bytes() {
-  const char* v = std::getenv("INFERPERF_TEST_INPUTS_JSON_BACKGROUND_BYTES");
-  if (!v || !*v) return kInputsJsonBackgroundBytes;
-  char* end = nullptr;
-  const unsigned long long n = std::strtoull(v, &end, 10);
-  return *end == '\0' ? n : kInputsJsonBackgroundBytes;
+  const core::EnvInt n = core::env_int("INFERPERF_TEST_INPUTS_JSON_BACKGROUND_BYTES", 0, INT64_MAX);
+  return n.valid() ? static_cast<std::uint64_t>(n.value) : kInputsJsonBackgroundBytes;
 }
 
 std::string inputs_json_room_problem(const std::filesystem::path& path, std::uint64_t estimate,

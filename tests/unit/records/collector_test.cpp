@@ -11,6 +11,7 @@
 #include <string>
 
 #include "../test_files.hpp"
+#include "numbered_record.hpp"
 
 namespace inferperf::records {
 namespace {
@@ -20,15 +21,6 @@ namespace fs = std::filesystem;
 fs::path collector_file(const std::string& name) {
   static const test_files::ScratchDir dir("ip-collector");
   return dir / name;
-}
-
-RequestRecord numbered(std::int64_t n) {
-  RequestRecord r;
-  r.credit_num = n;
-  r.start_ns = 1'000 + n;
-  r.end_ns = 2'000 + n;
-  r.status = 200;
-  return r;
 }
 
 std::vector<std::int64_t> session_nums(const fs::path& p) {

@@ -15,6 +15,7 @@
 #include "records/collector.hpp"
 
 #include "../test_files.hpp"
+#include "numbered_record.hpp"
 
 namespace inferperf::records {
 namespace {
@@ -93,15 +94,6 @@ TEST(RecordsFile, AFailureInALaterFlushKeepsTheEarlierOnes) {
   EXPECT_EQ(read_whole_file(p).size(), 30u);
 }
 
-RequestRecord record(std::int64_t n) {
-  RequestRecord r;
-  r.credit_num = n;
-  r.start_ns = 1'000 + n;
-  r.end_ns = 2'000 + n;
-  r.status = 200;
-  return r;
-}
-
 TEST(CollectorWrites, TheFirstFailedWriteIsReportedOnceAndEveryRecordIsStillKept) {
   RecordQueue queue;
   Collector c(queue, core::WallAnchor::capture());
@@ -110,7 +102,7 @@ TEST(CollectorWrites, TheFirstFailedWriteIsReportedOnceAndEveryRecordIsStillKept
   c.set_on_write_failure(
       [&](const std::string& e, std::int64_t kept) { reports.emplace_back(e, kept); });
   c.start();
-  for (int i = 0; i < 300; ++i) queue.push(record(i));  // more than one batch
+  for (int i = 0; i < 300; ++i) queue.push(numbered(i));  // more than one batch
   const auto recs = c.finish();
   EXPECT_EQ(recs.size(), 300u) << "the metrics still see every record";
   ASSERT_EQ(reports.size(), 1u);
@@ -129,7 +121,7 @@ TEST(CollectorWrites, WhatReachedTheDiskBeforeTheFailureReadsBackAsWholeRecords)
   std::int64_t kept = -1;
   c.set_on_write_failure([&](const std::string&, std::int64_t k) { kept = k; });
   c.start();
-  for (int i = 0; i < 50; ++i) queue.push(record(i));
+  for (int i = 0; i < 50; ++i) queue.push(numbered(i));
   EXPECT_EQ(c.finish().size(), 50u);
   ASSERT_GT(kept, 0);
   EXPECT_LT(kept, 50);
