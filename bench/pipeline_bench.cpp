@@ -12,6 +12,7 @@
 #include "endpoint/endpoint.hpp"
 #include "metrics/compute.hpp"
 #include "metrics/record_values.hpp"
+#include "records/record_line.hpp"
 #include "records/request_record.hpp"
 #include "transport/url.hpp"
 #include "worker/request_plan.hpp"
@@ -149,6 +150,24 @@ void BM_RecordValues(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_RecordValues);
+
+// One record's line in the records file (what the records writer does per finished request):
+// the streaming record above, 100 content events.
+void BM_RecordLine(benchmark::State& state) {
+  std::vector<rec::RequestRecord> records;
+  for (std::int64_t i = 0; i < 1000; ++i) records.push_back(streaming_record(i));
+  const auto anchor = inferperf::core::WallAnchor::capture();
+  std::string line;
+  std::size_t k = 0;
+  for (auto _ : state) {
+    line.clear();
+    rec::append_record_line(records[k], anchor, line);
+    benchmark::DoNotOptimize(line.data());
+    k = (k + 1) % records.size();
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_RecordLine);
 
 // The whole analysis over N records (values, pooled statistics, derived metrics), per record.
 void BM_ComputeMetrics(benchmark::State& state) {

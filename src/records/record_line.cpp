@@ -32,10 +32,21 @@ std::size_t utf8_length(std::string_view s, std::size_t i) {
   return 0;
 }
 
+// Printable ASCII that JSON keeps as it is: copied in runs, not a character at a time (the records
+// writer formats every token's text of a streamed run).
+bool verbatim(unsigned char c) {
+  return c >= 0x20 && c < 0x80 && c != '"' && c != '\\';
+}
+
 void put_string(std::string_view s, std::string& out) {
   const std::size_t mark = out.size();
   out.push_back('"');
   for (std::size_t i = 0; i < s.size();) {
+    std::size_t run = i;
+    while (run < s.size() && verbatim(static_cast<unsigned char>(s[run]))) ++run;
+    out.append(s.data() + i, run - i);
+    i = run;
+    if (i == s.size()) break;
     const auto c = static_cast<unsigned char>(s[i]);
     if (c >= 0x80) {
       const std::size_t n = utf8_length(s, i);
@@ -85,7 +96,8 @@ void put_string(std::string_view s, std::string& out) {
 }
 
 void put_int(std::int64_t v, std::string& out) {
-  fmt::format_to(std::back_inserter(out), "{}", v);
+  const fmt::format_int text(v);
+  out.append(text.data(), text.size());
 }
 
 // Doubles are rare here (server timings, video fields): nlohmann formats them, so the bytes match.
