@@ -145,6 +145,10 @@ int report_results(const std::vector<records::RequestRecord>& records,
   return pass.finish();
 }
 
+void ReportPass::set_workload(report::WorkloadExpectation workload) {
+  s_->ctx.workload = std::move(workload);
+}
+
 int ReportPass::finish() {
   State& s = *s_;
   const artifacts::ExportSettings& settings = s.settings;

@@ -37,6 +37,8 @@ class ReportPass {
   ReportPass(const ReportPass&) = delete;
   ReportPass& operator=(const ReportPass&) = delete;
   void add(const records::RequestRecord& r);
+  // A trace replay's workload check, known once every record went through (before finish()).
+  void set_workload(report::WorkloadExpectation workload);
   // The exit code: 0, 1 (no valid record or an export failed) or 130 (ctx.was_cancelled).
   int finish();
 

@@ -99,10 +99,13 @@ TEST(Datasets, WorkloadCheckWarnsWhenTheServerStopsEarly) {
                                        "{\"input_length\": 40, \"output_length\": 64}\n"
                                        "{\"input_length\": 60, \"output_length\": 64}\n");
   const std::string out = dir + "/out";
-  // --extra-inputs overrides the rows' max tokens: a clean run of the wrong workload.
+  // --extra-inputs overrides the rows' max tokens: a clean run of the wrong workload. With
+  // --export-level raw the collector keeps the records (the raw exchanges are not in the records
+  // file), so this checks the kept-records path; the replay above reads them back from disk.
   auto r = run_process(profile(mock, out, trace,
                                {"--use-server-token-count", "--request-count", "2",
-                                "--extra-inputs", "max_completion_tokens:4"}),
+                                "--extra-inputs", "max_completion_tokens:4", "--export-level",
+                                "raw"}),
                        std::chrono::seconds(60));
   ASSERT_EQ(r.exit_code, 0) << r.out;
   EXPECT_NE(r.out.find("Workload Check Warning"), std::string::npos) << r.out;

@@ -418,41 +418,48 @@ core::Result<PreparedDataset> prepare_dataset(const config::RunConfig& c,
   }
 }
 
+ExpectedWorkload::ExpectedWorkload(const dataset::Dataset& ds, std::string dataset_type) : ds_(ds) {
+  e_.dataset_type = std::move(dataset_type);
+  for (const auto& conv : ds.conversations) by_id_.emplace(conv.session_id, &conv);
+}
+
+void ExpectedWorkload::add(const records::RequestRecord& r) {
+  if (r.phase != records::Phase::kProfiling || r.error) return;
+  ++e_.rows;
+  const auto it = by_id_.find(r.conversation_id);
+  const auto k = static_cast<std::size_t>(r.turn_index);
+  if (it == by_id_.end() || k >= it->second->turns.size()) {
+    all_isl_ = all_osl_ = false;
+    return;
+  }
+  const auto& conv = *it->second;
+  // Later turns that accumulate history send more than the row declared.
+  const bool alone = conv.context_mode == dataset::ContextMode::kMessageArrayWithResponses ||
+                     (k == 0 && ds_.system_message.empty() && conv.user_context.empty());
+  const int declared = conv.turns[k].synthetic_tokens;  // the row's input_length
+  if (alone && declared > 0)
+    isl_ += declared;
+  else
+    all_isl_ = false;
+  if (r.requested_osl)
+    osl_ += *r.requested_osl;
+  else
+    all_osl_ = false;
+}
+
+report::WorkloadExpectation ExpectedWorkload::result() const {
+  report::WorkloadExpectation e = e_;
+  if (e.rows > 0 && all_isl_) e.isl_avg = isl_ / static_cast<double>(e.rows);
+  if (e.rows > 0 && all_osl_) e.osl_avg = osl_ / static_cast<double>(e.rows);
+  return e;
+}
+
 report::WorkloadExpectation expected_workload(const dataset::Dataset& ds,
                                               const std::vector<records::RequestRecord>& recs,
                                               const std::string& dataset_type) {
-  report::WorkloadExpectation e;
-  e.dataset_type = dataset_type;
-  std::unordered_map<std::string_view, const dataset::Conversation*> by_id;
-  for (const auto& conv : ds.conversations) by_id.emplace(conv.session_id, &conv);
-  double isl = 0, osl = 0;
-  bool all_isl = true, all_osl = true;
-  for (const auto& r : recs) {
-    if (r.phase != records::Phase::kProfiling || r.error) continue;
-    ++e.rows;
-    const auto it = by_id.find(r.conversation_id);
-    const auto k = static_cast<std::size_t>(r.turn_index);
-    if (it == by_id.end() || k >= it->second->turns.size()) {
-      all_isl = all_osl = false;
-      continue;
-    }
-    const auto& conv = *it->second;
-    // Later turns that accumulate history send more than the row declared.
-    const bool alone = conv.context_mode == dataset::ContextMode::kMessageArrayWithResponses ||
-                       (k == 0 && ds.system_message.empty() && conv.user_context.empty());
-    const int declared = conv.turns[k].synthetic_tokens;  // the row's input_length
-    if (alone && declared > 0)
-      isl += declared;
-    else
-      all_isl = false;
-    if (r.requested_osl)
-      osl += *r.requested_osl;
-    else
-      all_osl = false;
-  }
-  if (e.rows > 0 && all_isl) e.isl_avg = isl / static_cast<double>(e.rows);
-  if (e.rows > 0 && all_osl) e.osl_avg = osl / static_cast<double>(e.rows);
-  return e;
+  ExpectedWorkload w(ds, dataset_type);
+  for (const auto& r : recs) w.add(r);
+  return w.result();
 }
 
 }  // namespace inferperf::app

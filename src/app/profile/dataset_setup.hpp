@@ -3,6 +3,8 @@
 #pragma once
 #include <optional>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "config/run_config.hpp"
@@ -30,7 +32,22 @@ core::Result<PreparedDataset> prepare_dataset(const config::RunConfig& c,
                                               const tokenizer::Tokenizer* tok);
 
 // What the valid profiling requests of a trace run declared (input_length of self-contained rows
-// and first turns, requested max tokens), for the workload check.
+// and first turns, requested max tokens), for the workload check: fed one record at a time, so the
+// records can be read back from disk instead of kept.
+class ExpectedWorkload {
+ public:
+  ExpectedWorkload(const dataset::Dataset& ds, std::string dataset_type);
+  void add(const records::RequestRecord& r);
+  report::WorkloadExpectation result() const;
+
+ private:
+  const dataset::Dataset& ds_;
+  std::unordered_map<std::string_view, const dataset::Conversation*> by_id_;
+  report::WorkloadExpectation e_;
+  double isl_ = 0, osl_ = 0;
+  bool all_isl_ = true, all_osl_ = true;
+};
+
 report::WorkloadExpectation expected_workload(const dataset::Dataset& ds,
                                               const std::vector<records::RequestRecord>& recs,
                                               const std::string& dataset_type);

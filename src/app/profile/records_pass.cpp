@@ -23,7 +23,8 @@ report::ReportContext wall_clock_context(const report::ReportContext& run_ctx) {
 core::Result<bool> pass_records_file(const std::filesystem::path& file,
                                      std::vector<records::RequestRecord>& tail,
                                      const core::WallAnchor& run_anchor,
-                                     ClientTokenCounter* counter, bool rewrite, ReportPass& pass) {
+                                     ClientTokenCounter* counter, bool rewrite, ReportPass& pass,
+                                     ExpectedWorkload* workload) {
   std::optional<report::AtomicFile> out;
   if (rewrite) out.emplace(file);
   std::string line;
@@ -37,6 +38,7 @@ core::Result<bool> pass_records_file(const std::filesystem::path& file,
       out->stream().write(line.data(), static_cast<std::streamsize>(line.size()));
     }
     pass.add(r);
+    if (workload) workload->add(r);
   };
   auto read = artifacts::for_each_record_read_ahead(file, feed);
   // The tail goes through its records-file line, so it is stamped like the rest.

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <vector>
 
+#include "app/profile/dataset_setup.hpp"
 #include "app/results.hpp"
 #include "app/tokenizer_setup.hpp"
 #include "core/clock.hpp"
@@ -24,9 +25,11 @@ report::ReportContext wall_clock_context(const report::ReportContext& run_ctx);
 // each record is counted (then its reply remembered); with `rewrite`, the file is rewritten with
 // the counts (atomically, once every record went through). Returns whether it was rewritten; an
 // error when the file could not be read or rewritten (the records read so far are in `pass`).
+// `workload` (a trace replay's workload check), when given, sees every record too.
 core::Result<bool> pass_records_file(const std::filesystem::path& file,
                                      std::vector<records::RequestRecord>& tail,
                                      const core::WallAnchor& run_anchor,
-                                     ClientTokenCounter* counter, bool rewrite, ReportPass& pass);
+                                     ClientTokenCounter* counter, bool rewrite, ReportPass& pass,
+                                     ExpectedWorkload* workload = nullptr);
 
 }  // namespace inferperf::app

@@ -371,10 +371,9 @@ struct PhasesDone {
 };
 
 // The collector keeps no records (memory flat in the request count) unless the analysis needs
-// what the records file lacks: the raw exchanges of --export-level raw, and the records a trace
-// replay's workload check reads (expected_workload).
-bool stream_analysis(const ProfileSetup& s, const ProfileRecords& r) {
-  return r.settings.export_level != config::ExportLevel::kRaw && !s.prepared->is_trace;
+// what the records file lacks: the raw exchanges of --export-level raw.
+bool stream_analysis(const ProfileRecords& r) {
+  return r.settings.export_level != config::ExportLevel::kRaw;
 }
 
 // Warmup and profiling with the live view up, until every record is collected and the terminal
@@ -394,7 +393,7 @@ PhasesDone run_phases(ProfileSetup& s, ProfileRecords& r, PhaseRunner& phases,
   ui::UiThread ui_thread(make_live_frontend(ui_type, log_pane, stop),
                          [&view] { return view.snapshot(); });
 
-  const bool streamed = stream_analysis(s, r);
+  const bool streamed = stream_analysis(r);
   r.collector.set_keep_records(!streamed);
   r.collector.start();
   pool.start();
@@ -432,10 +431,17 @@ int analyse_streamed(ProfileSetup& s, ProfileRecords& r, PhasesDone& done) {
   const bool rewrite = s.client_counts() && !records_failed;
   ReportPass pass(r.settings, wall_clock_context(r.ctx),
                   static_cast<std::size_t>(std::max<std::int64_t>(r.collector.completed(), 0)));
+  std::optional<ExpectedWorkload> workload;
+  if (s.prepared->is_trace) workload.emplace(s.ds(), s.prepared->type_name);
   auto passed = pass_records_file(s.artifact_dir / artifacts::kRecordsFileName, done.recs,
-                                  r.ctx.anchor, counter ? &*counter : nullptr, rewrite, pass);
+                                  r.ctx.anchor, counter ? &*counter : nullptr, rewrite, pass,
+                                  workload ? &*workload : nullptr);
   done.recs = {};
   if (!passed) spdlog::error("{}", passed.error().describe());
+  if (workload) {
+    r.ctx.workload = workload->result();  // the manifest keeps it for `analyze`
+    pass.set_workload(*r.ctx.workload);
+  }
   // Without the rewrite the records keep the tokenizer named, so `analyze` can count them.
   const bool saved = passed && (*passed || !rewrite) && !records_failed;
   if (auto m = artifacts::write_manifest(s.artifact_dir, r.ctx, r.settings, saved,
@@ -470,7 +476,8 @@ int analyse_and_export(ProfileSetup& s, ProfileRecords& r, PhasesDone& done,
   ctx.workload_plan = workload_plan(c, done.profiling, ds,
                                     !c.input.input_file.empty() || !c.input.public_dataset.empty());
   summarise_gpu_telemetry(*s.tel, c, ctx);
-  if (s.prepared->is_trace) ctx.workload = expected_workload(ds, done.recs, s.prepared->type_name);
+  if (s.prepared->is_trace && !done.streamed)
+    ctx.workload = expected_workload(ds, done.recs, s.prepared->type_name);
   // The records file gains the client token counts, the manifest the phase window: together
   // they let `inferperf analyze` rebuild every report.
   // After a failed write the records file keeps what reached the disk; it is not rewritten (the
