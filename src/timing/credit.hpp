@@ -49,8 +49,9 @@ class CreditSink {
   // Only called when holds_ahead().
   virtual void dispatch_ahead(Credit credit, WithdrawListener& listener);
   // Any thread: no held credit intended from now on is sent; each goes back to its listener. One
-  // intended before now still goes (its worker's timer was late: it was due before the stop).
-  virtual void withdraw_ahead() {}
+  // intended before now still goes (its worker's timer was late: it was due before the stop),
+  // unless `everything` (a grace period over: nothing more is sent at all).
+  virtual void withdraw_ahead(bool everything = false) { (void)everything; }
   // A new phase: credits may be held (and sent when due) again.
   virtual void open_ahead() {}
   // Any thread: credits handed out ahead and neither sent nor given back yet.

@@ -91,14 +91,14 @@ void IssuerLoop::first_token(std::int64_t credit_id) {
   push({Event::Kind::kFirstToken, credit_id, 0});
 }
 
-void IssuerLoop::stop() {
+void IssuerLoop::stop(bool everything) {
   {
     std::lock_guard lock(mu_);
     stop_requested_ = true;
     waiter_.notify();
   }
   // Outside the lock: a worker giving a credit back takes it.
-  sink_.withdraw_ahead();
+  sink_.withdraw_ahead(everything);
 }
 
 void IssuerLoop::credit_withdrawn(const Credit& /*credit*/) {

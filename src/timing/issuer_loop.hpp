@@ -34,8 +34,9 @@ class IssuerLoop final : public WithdrawListener {
   void credit_returned(std::int64_t credit_id, std::int64_t session);
   // Any thread: a streaming request produced its first token.
   void first_token(std::int64_t credit_id);
-  // Any thread: stop sending now; credits handed out ahead and not yet due are withdrawn.
-  void stop();
+  // Any thread: stop sending now; credits handed out ahead and not yet due are withdrawn (with
+  // `everything`, all credits still held, due or not: a grace period is over).
+  void stop(bool everything = false);
   // The holding worker's thread: a credit handed out ahead was withdrawn unsent; it no longer
   // counts as issued.
   void credit_withdrawn(const Credit& credit) override;

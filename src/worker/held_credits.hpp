@@ -29,7 +29,14 @@ struct AheadGate {
   // The stop's time (core::SteadyClock), kOpen while credits may be sent.
   std::atomic<core::MonoNs> shut_at{kOpen};
   std::atomic<std::int64_t> held{0};
-  void shut(core::MonoNs at) { shut_at.store(at); }
+  // The earliest cut wins: a second stop (the failure threshold, a repeated signal) cannot let
+  // through credits the first one withdrew; kEverything withdraws all that is held.
+  static constexpr core::MonoNs kEverything = std::numeric_limits<core::MonoNs>::min();
+  void shut(core::MonoNs at) {
+    core::MonoNs cur = shut_at.load();
+    while (at < cur && !shut_at.compare_exchange_weak(cur, at)) {
+    }
+  }
   void open() { shut_at.store(kOpen); }
 };
 

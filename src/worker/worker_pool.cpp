@@ -441,8 +441,8 @@ void WorkerPool::dispatch_ahead(timing::Credit credit, timing::WithdrawListener&
   workers_[w]->submit_ahead(std::move(credit), listener);
 }
 
-void WorkerPool::withdraw_ahead() {
-  ahead_.shut(core::SteadyClock::steady_now_ns());
+void WorkerPool::withdraw_ahead(bool everything) {
+  ahead_.shut(everything ? AheadGate::kEverything : core::SteadyClock::steady_now_ns());
   for (auto& w : workers_) w->withdraw_ahead();
 }
 

@@ -128,7 +128,7 @@ class WorkerPool final : public timing::CreditSink {
   // Credits handed out ahead go to the worker dispatch() would pick, which times and sends them.
   bool holds_ahead() const override { return true; }
   void dispatch_ahead(timing::Credit credit, timing::WithdrawListener& listener) override;
-  void withdraw_ahead() override;
+  void withdraw_ahead(bool everything = false) override;
   void open_ahead() override { ahead_.open(); }
   std::int64_t held_ahead() const override { return ahead_.held.load(); }
   void cancel_all(const std::string& message);

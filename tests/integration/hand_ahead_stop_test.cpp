@@ -22,9 +22,10 @@ constexpr int kAheadSlowdown = INFERPERF_SANITIZER_BUILD ? 5 : 1;
 TEST(InterruptHandAhead, AStopSendsNoCreditHandedOutAheadAndNotYetDue) {
   MockServerProcess mock({"--fast"});
   const std::string dir = make_temp_dir("ip-ahead-");
-  // A two-second lead at 200 req/s: about 400 credits are held by the workers at any time, far
-  // more than a sanitizer build's delay between the signal and the stop sends.
-  setenv("INFERPERF_HAND_AHEAD_US", "2000000", 1);
+  // A one-second lead (the most INFERPERF_HAND_AHEAD_US takes) at 200 req/s: about 200 credits
+  // are held by the workers at any time, more than a sanitizer build's delay between the signal
+  // and the stop sends.
+  setenv("INFERPERF_HAND_AHEAD_US", "1000000", 1);
   BackgroundProcess run(mock_profile_args(INFERPERF_BIN, mock, dir,
                                           {"--request-rate", "200", "--request-count", "100000",
                                            "--num-dataset-entries", "100"}),
@@ -38,6 +39,8 @@ TEST(InterruptHandAhead, AStopSendsNoCreditHandedOutAheadAndNotYetDue) {
   run.signal(SIGINT);
   ASSERT_EQ(run.wait(std::chrono::milliseconds(5000 * kAheadSlowdown)), 130)
       << read_file(dir + "/out.txt");
+  EXPECT_EQ(read_file(dir + "/out.txt").find("is not a number of microseconds"), std::string::npos)
+      << "the lead was refused: the test would hold almost nothing";
   const auto j = load_summary(dir);
   EXPECT_EQ(j["was_cancelled"], true);
   const long long ok = summary_count(j, "request_count");
@@ -59,7 +62,7 @@ TEST(InterruptHandAhead, AStopSendsNoCreditHandedOutAheadAndNotYetDue) {
   // the stop).
   EXPECT_EQ(*credits.begin(), 0);
   EXPECT_EQ(*credits.rbegin(), ok - 1);
-  // Nothing due well after the stop went out (about 400 were held, due up to 2 s later).
+  // Nothing due well after the stop went out (about 200 were held, due up to 1 s later).
   EXPECT_LT(latest_intended, signalled_wall + 150'000'000LL * kAheadSlowdown);
 }
 

@@ -200,9 +200,9 @@ PhaseOutcome PhaseRunner::run(const timing::PhasePlan& pp, double grace_s,
     if (deadline && clock_.now_ns() >= *deadline) {
       spdlog::info("{} grace period over; cancelling {} request(s) still in flight", name,
                    loop.sent() - loop.returned());
-      // Credits still held ahead on a late worker are withdrawn first (posted before the
-      // cancellation, so each worker gives them back before it cancels), never sent after it.
-      loop.stop();
+      // Credits still held ahead on a late worker are withdrawn first, due or not (posted before
+      // the cancellation, so each worker gives them back before it cancels), never sent after it.
+      loop.stop(/*everything=*/true);
       pool.cancel_all("benchmark grace period expired");
       loop.wait_all_returned(std::nullopt);
       break;

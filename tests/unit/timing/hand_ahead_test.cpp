@@ -183,7 +183,7 @@ struct HoldingSink final : CreditSink {
     open = true;
     ++opened;
   }
-  void withdraw_ahead() override {
+  void withdraw_ahead(bool /*everything*/) override {
     std::vector<Credit> back;
     WithdrawListener* l = nullptr;
     {

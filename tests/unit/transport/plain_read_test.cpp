@@ -198,6 +198,33 @@ TEST(PlainRead, ChunkedSseSplitAtEveryByteAcrossTwoReads) {
   EXPECT_GT(two_reads, results.size() / 4);
 }
 
+// A body far larger than the read buffer: the read yields the loop every few full buffers and
+// goes on from a posted continuation; every byte arrives in order and the connection stays good
+// for the next request.
+TEST(PlainRead, ALargeBodyIsReadWholeAcrossYields) {
+  std::string body;
+  for (int i = 0; body.size() < 1024 * 1024; ++i) body += std::to_string(i) + ",";
+  const std::string head = "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: " +
+                           std::to_string(body.size()) + "\r\n\r\n";
+  int port = 0;
+  const int fd = listen_tcp(port);
+  std::vector<Result> results(2);
+  {
+    ScriptServer server(fd,
+                        {{{head + body, 0}},
+                         {{head.substr(0, head.rfind("Length: ")) + "Length: 2\r\n\r\nok", 0}}});
+    run_exchanges("http://127.0.0.1:" + std::to_string(port), "", results);
+  }
+  ASSERT_FALSE(results[0].error.has_value()) << results[0].error->message;
+  EXPECT_EQ(results[0].sink.body.size(), body.size());
+  EXPECT_TRUE(results[0].sink.body == body) << "the bytes came in order";
+  // At least one read per 16 KiB buffer, so several turns of four full buffers.
+  EXPECT_GE(results[0].t.reads, body.size() / Connection::kReadBufferBytes);
+  ASSERT_FALSE(results[1].error.has_value()) << results[1].error->message;
+  EXPECT_EQ(results[1].sink.body, "ok");
+  EXPECT_TRUE(results[1].t.connection_reused);
+}
+
 TEST(PlainRead, EndOfStreamInsideAChunkIsAnIncompletePayload) {
   int port = 0;
   const int fd = listen_tcp(port);

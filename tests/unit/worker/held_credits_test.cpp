@@ -142,14 +142,16 @@ TEST(HeldCredits, OneIntendedBeforeTheStopStillGoesWhenItsTimerIsLate) {
   // Two workers share the gate: the one timing credit 0 may fire after the stop while the other
   // already sent credit 1. A stop at `shut` sends what was intended before it and gives back the
   // rest, so the sent credits stay a prefix of the arrival sequence. A stop time after credit 0's
-  // intended time stands for the late timer here.
+  // intended time stands for the late timer here. All on the loop at once: nothing is due yet.
   HeldFixture f;
   Listener l;
-  const core::MonoNs due = f.clock.now_ns() + 100 * kHeldMs;
-  f.hold(f.credit(0, due), l);
-  f.hold(f.credit(1, due + 60'000 * kHeldMs), l);
-  f.gate.shut(due + kHeldMs);
+  core::MonoNs due = 0;
   f.on_loop([&] {
+    due = f.clock.now_ns() + 100 * kHeldMs;
+    f.gate.held.fetch_add(2);
+    f.held.hold(f.credit(0, due), l);
+    f.held.hold(f.credit(1, due + 60'000 * kHeldMs), l);
+    f.gate.shut(due + kHeldMs);
     f.held.withdraw_if_shut();
     EXPECT_EQ(f.held.size(), 1u) << "the credit intended after the stop is given back at once";
     EXPECT_EQ(f.withdrawn, 1);
@@ -169,6 +171,38 @@ TEST(HeldCredits, OneIntendedBeforeTheStopStillGoesWhenItsTimerIsLate) {
   EXPECT_EQ(f.gate.held.load(), 0);
   std::lock_guard lock(l.mu);
   EXPECT_EQ(l.back, (std::vector<std::int64_t>{1}));
+}
+
+TEST(HeldCredits, TheEarliestStopWinsAndEverythingTakesBackWhatIsDue) {
+  AheadGate gate;
+  EXPECT_EQ(gate.shut_at.load(), AheadGate::kOpen);
+  gate.shut(2'000);
+  gate.shut(5'000);  // a second stop (the failure threshold, another signal) is later: ignored
+  EXPECT_EQ(gate.shut_at.load(), 2'000);
+  gate.shut(1'000);
+  EXPECT_EQ(gate.shut_at.load(), 1'000);
+  gate.open();
+  EXPECT_EQ(gate.shut_at.load(), AheadGate::kOpen);
+
+  // A grace period over: even a credit already due is given back, never sent.
+  HeldFixture f;
+  Listener l;
+  f.on_loop([&] {
+    f.gate.held.fetch_add(2);
+    f.held.hold(f.credit(0, f.clock.now_ns() + 60'000 * kHeldMs), l);
+    f.held.hold(f.credit(1, f.clock.now_ns() + 60'000 * kHeldMs), l);
+    f.gate.shut(AheadGate::kEverything);
+    f.held.withdraw_if_shut();
+    EXPECT_EQ(f.held.size(), 0u);
+    EXPECT_EQ(f.withdrawn, 2);
+    EXPECT_TRUE(f.released.empty());
+    // Handed over after it: given back at once, due or not.
+    f.gate.held.fetch_add(1);
+    f.held.hold(f.credit(2, f.clock.now_ns() - kHeldMs), l);
+    EXPECT_EQ(f.withdrawn, 3);
+    EXPECT_TRUE(f.released.empty());
+  });
+  EXPECT_EQ(f.gate.held.load(), 0);
 }
 
 }  // namespace
