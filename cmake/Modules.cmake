@@ -9,13 +9,19 @@ endfunction()
 
 # inferperf_test(NAME LABEL SOURCES ... DEPS ... [TIMEOUT S] [RUN_SERIAL]): one GoogleTest binary
 # registered with CTest. RUN_SERIAL: its tests run with nothing else beside them (timing-sensitive).
+# Test code is compiled without optimisation in every tree (the code under test keeps the tree's
+# flags): at -O3 the release tree's test files cost about two and a half times the CPU of -O0, and
+# nothing a test file does itself is heavy (docs/decisions.md, "CI time").
+function(inferperf_test_code target)
+  if(NOT CMAKE_BUILD_TYPE STREQUAL "Debug")
+    target_compile_options(${target} PRIVATE -O0)
+  endif()
+endfunction()
+
 function(inferperf_test name label)
   cmake_parse_arguments(T "RUN_SERIAL" "TIMEOUT" "SOURCES;DEPS" ${ARGN})
   add_executable(${name} ${T_SOURCES})
-  # The sanitizer and fuzz presets build the libraries as unity batches (CMAKE_UNITY_BUILD, about
-  # half the CPU time); test files keep their own translation units, since each has its own
-  # helpers (kStart, make, poll) under the same names.
-  set_target_properties(${name} PROPERTIES UNITY_BUILD OFF)
+  inferperf_test_code(${name})
   target_link_libraries(${name} PRIVATE ${T_DEPS} GTest::gtest GTest::gtest_main GTest::gmock inferperf_warnings)
   if(NOT T_TIMEOUT)
     set(T_TIMEOUT 120)

@@ -35,12 +35,6 @@ std::vector<std::string> profile(const MockServerProcess& mock, const std::strin
   return a;
 }
 
-std::vector<json> jsonl(const std::string& path) {
-  std::vector<json> out;
-  for (const auto& line : read_lines(path)) out.push_back(json::parse(line));
-  return out;
-}
-
 std::string first_content(const json& payload) {
   return payload["messages"][0]["content"].get<std::string>();
 }
@@ -75,7 +69,7 @@ TEST(Datasets, MooncakeReplayMeasuresTheRowsInputLengthsAndSharesPrefixes) {
   EXPECT_EQ(inputs["data"][0]["payloads"][0]["ignore_eos"], true);
 
   std::map<std::string, int> isl_by_conversation;
-  for (const auto& rec : jsonl(out + "/profile_export.jsonl")) {
+  for (const auto& rec : read_jsonl(out + "/profile_export.jsonl")) {
     isl_by_conversation[rec["metadata"]["conversation_id"]] =
         rec["metrics"]["input_sequence_length"]["value"].get<int>();
   }
@@ -138,7 +132,7 @@ TEST(Datasets, TimedTraceReplaysOnItsClockUnlessToldNot) {
   EXPECT_EQ(summary["request_count"]["avg"], 3);
   // The third request is sent 600 ms after the first (loose bound: sanitizer builds are slow).
   std::vector<long long> starts;
-  for (const auto& rec : jsonl(out + "/profile_export.jsonl"))
+  for (const auto& rec : read_jsonl(out + "/profile_export.jsonl"))
     starts.push_back(rec["metadata"]["request_start_ns"].get<long long>());
   std::sort(starts.begin(), starts.end());
   ASSERT_EQ(starts.size(), 3u);

@@ -19,7 +19,7 @@ using namespace std::chrono_literals;
 constexpr int kSlowdown = INFERPERF_SANITIZER_BUILD ? 5 : 1;
 const std::string kRecords = "/inferperf_records.jsonl";
 
-std::vector<std::string> run_args(const MockServerProcess& mock, const std::string& dir,
+std::vector<std::string> disk_run_args(const MockServerProcess& mock, const std::string& dir,
                                   const std::vector<std::string>& more) {
   return mock_profile_args(INFERPERF_BIN, mock, dir, more);
 }
@@ -41,7 +41,7 @@ TEST(Interruption, FirstSigintStopsTheHighestRateAtOnceAndExports) {
   // dropping and skipping arrivals in every poll (the issuer spun and ignored signals).
   MockServerProcess mock({"--fast"});
   const std::string dir = make_temp_dir("ip-sigrate-");
-  BackgroundProcess run(run_args(mock, dir,
+  BackgroundProcess run(disk_run_args(mock, dir,
                                  {"--request-rate", "10000000", "--request-count", "1000000000",
                                   "--concurrency", "1", "--num-dataset-entries", "100"}),
                         dir + "/out.txt");
@@ -99,7 +99,7 @@ TEST(DiskFull, AnInjectedWriteFailureStopsTheRunAtOnce) {
   MockServerProcess mock({"--fast"});
   const std::string dir = make_temp_dir("ip-diskhook-");
   auto r = run_process(
-      run_args(mock, dir,
+      disk_run_args(mock, dir,
                {"--concurrency", "2", "--request-count", "100000", "--num-dataset-entries", "100"}),
       120s, "", {"INFERPERF_TEST_FAIL_WRITES_AFTER_BYTES=20000"});
   expect_stopped_at_once(r, dir, 100000);
@@ -133,7 +133,7 @@ TEST(DiskFull, AFullTmpfsStopsTheRunAtOnceAndKeepsTheLog) {
   if (!fs2m.mounted) GTEST_SKIP() << "mount -t tmpfs is not permitted here: " << fs2m.why;
   MockServerProcess mock({"--fast"});
   const std::string dir = fs2m.dir + "/run";
-  auto r = run_process(run_args(mock, dir,
+  auto r = run_process(disk_run_args(mock, dir,
                                 {"--streaming", "--concurrency", "2", "--request-count", "100000",
                                  "--num-dataset-entries", "100"}),
                        120s);

@@ -14,12 +14,6 @@ namespace {
 
 using json = nlohmann::json;
 
-std::vector<json> jsonl(const std::string& path) {
-  std::vector<json> out;
-  for (const auto& line : read_lines(path)) out.push_back(json::parse(line));
-  return out;
-}
-
 std::vector<std::string> profile_args(const MockServerProcess& mock, const std::string& dir,
                                       int count, bool streaming) {
   auto args = mock_profile_args(INFERPERF_BIN, mock, dir,
@@ -67,7 +61,7 @@ TEST_P(HostileResponses, OverTheCapIsOneErrorRecordAndTheRunGoesOn) {
   // Every record is in the per-record export: the failed ones with their error, the others
   // measured, none with an estimated token count.
   int errors = 0, measured = 0;
-  for (const auto& rec : jsonl(dir + "/profile_export.jsonl")) {
+  for (const auto& rec : read_jsonl(dir + "/profile_export.jsonl")) {
     EXPECT_FALSE(rec["metadata"].contains("output_tokens_estimated"));
     if (rec.contains("error")) {
       ++errors;
@@ -103,7 +97,7 @@ TEST(HostileOutputs, AnOutputTooLongToCountExactlyIsEstimatedAndFlagged) {
   args.push_back("X-Mock-Fault:big-event=9437184");
   const auto r = run_process(args, std::chrono::seconds(90));
   ASSERT_EQ(r.exit_code, 0) << r.out;
-  const auto records = jsonl(dir + "/profile_export.jsonl");
+  const auto records = read_jsonl(dir + "/profile_export.jsonl");
   ASSERT_EQ(records.size(), 2u);
   for (const auto& rec : records) {
     EXPECT_FALSE(rec.contains("error")) << rec.dump();
@@ -114,7 +108,7 @@ TEST(HostileOutputs, AnOutputTooLongToCountExactlyIsEstimatedAndFlagged) {
     EXPECT_GT(osl, 9437184.0 / 64);
     EXPECT_LT(osl, 9437184.0);
   }
-  for (const auto& line : jsonl(dir + "/inferperf_records.jsonl"))
+  for (const auto& line : read_jsonl(dir + "/inferperf_records.jsonl"))
     EXPECT_EQ(line["client_tokens"]["output_estimated"], true) << line.dump().substr(0, 300);
 }
 

@@ -256,6 +256,12 @@ std::vector<std::string> read_lines(const std::string& path) {
   return out;
 }
 
+std::vector<nlohmann::json> read_jsonl(const std::string& path) {
+  std::vector<nlohmann::json> out;
+  for (const auto& line : read_lines(path)) out.push_back(nlohmann::json::parse(line));
+  return out;
+}
+
 std::vector<std::string> small_profile_args(const std::string& inferperf_bin,
                                             const std::string& url, const std::string& dir,
                                             const std::vector<std::string>& more) {

@@ -98,5 +98,7 @@ std::string make_temp_dir(const std::string& prefix);
 std::string read_file(const std::string& path);
 // The non-empty lines of a file (JSONL exports).
 std::vector<std::string> read_lines(const std::string& path);
+// Each non-empty line of a JSONL file parsed (throws on a line that is not JSON).
+std::vector<nlohmann::json> read_jsonl(const std::string& path);
 
 }  // namespace inferperf::testing

@@ -25,12 +25,6 @@ namespace {
 using nlohmann::json;
 namespace fs = std::filesystem;
 
-std::vector<json> jsonl(const std::string& path) {
-  std::vector<json> out;
-  for (const auto& line : read_lines(path)) out.push_back(json::parse(line));
-  return out;
-}
-
 json summary(const std::string& dir) {
   return json::parse(read_file(dir + "/profile_export_aiperf.json"));
 }
@@ -90,7 +84,7 @@ TEST(ScaleOut, ThreeShardsMergeIntoTheReportsOfTheirPooledRecords) {
   std::set<std::string> conversations_of[3];
   for (int i = 0; i < 3; ++i) {
     const std::string shard = dir + "/run/shard-" + std::to_string(i);
-    const auto recs = jsonl(shard + "/profile_export.jsonl");
+    const auto recs = read_jsonl(shard + "/profile_export.jsonl");
     EXPECT_EQ(recs.size(), 20u) << "shard " << i;
     EXPECT_EQ(summary(shard)["request_count"]["avg"], 20);
     for (const auto& r : recs) {
@@ -136,7 +130,7 @@ TEST(ScaleOut, ThreeShardsMergeIntoTheReportsOfTheirPooledRecords) {
               1e-2 * output_tokens / window_s);
 
   // One client's numbering: every request once, session_num 0..59 in order of issue.
-  const auto merged_recs = jsonl(merged + "/profile_export.jsonl");
+  const auto merged_recs = read_jsonl(merged + "/profile_export.jsonl");
   ASSERT_EQ(merged_recs.size(), 60u);
   std::set<std::string> ids;
   std::vector<std::pair<std::int64_t, std::int64_t>> issued;  // (issued ns, session_num)
@@ -214,7 +208,7 @@ TEST(ScaleOut, TraceReplaySplitKeepsEverySessionOnOneShard) {
   std::map<std::string, int> turns_of;
   std::size_t total = 0;
   for (int i = 0; i < 3; ++i) {
-    for (const auto& r : jsonl(dir + "/run/shard-" + std::to_string(i) + "/profile_export.jsonl")) {
+    for (const auto& r : read_jsonl(dir + "/run/shard-" + std::to_string(i) + "/profile_export.jsonl")) {
       const std::string conv = r["metadata"]["conversation_id"].get<std::string>();
       shards_of[conv].insert(i);
       ++turns_of[conv];

@@ -40,12 +40,6 @@ std::vector<std::string> profile_args(const MockServerProcess& mock, const std::
   return a;
 }
 
-std::vector<json> jsonl(const std::string& path) {
-  std::vector<json> out;
-  for (const auto& line : read_lines(path)) out.push_back(json::parse(line));
-  return out;
-}
-
 TEST(ServerMetrics, ScrapedByDefaultAndCountersMatchTheRun) {
   MockServerProcess mock({"--fast"});
   const std::string dir = make_temp_dir("ip-srvmetrics-");
@@ -75,7 +69,7 @@ TEST(ServerMetrics, ScrapedByDefaultAndCountersMatchTheRun) {
   EXPECT_NE(csv.find(page_url + ",counter,inferperf_mock_requests,requests,40.00,"),
             std::string::npos)
       << csv;
-  const auto lines = jsonl(dir + "/server_metrics_export.jsonl");
+  const auto lines = read_jsonl(dir + "/server_metrics_export.jsonl");
   ASSERT_GE(lines.size(), 2u);
   EXPECT_EQ(lines.back()["metrics"]["inferperf_mock_requests"][0]["value"], 40.0);
   EXPECT_FALSE(fs::exists(dir + "/gpu_telemetry_export.jsonl"));
@@ -239,7 +233,7 @@ TEST(GpuTelemetry, DcgmPagesOfTheMockAreSummarisedAndExported) {
       << csv;
   EXPECT_NE(csv.find(key + ",1,"), std::string::npos);
 
-  const auto lines = jsonl(dir + "/gpu_telemetry_export.jsonl");
+  const auto lines = read_jsonl(dir + "/gpu_telemetry_export.jsonl");
   ASSERT_GE(lines.size(), 4u) << "2 GPUs, at least baseline and final scrapes";
   EXPECT_EQ(lines[0]["dcgm_url"], dcgm);
   EXPECT_TRUE(lines[0]["telemetry_data"].contains("gpu_power_usage"));
@@ -325,7 +319,7 @@ TEST(GpuTelemetry, NvmlStubThroughTheDefaultLibraryName) {
   EXPECT_GT(energy, 0.0);
   EXPECT_NEAR(std::remainder(energy, 0.25), 0.0, 1e-6) << "whole reads of 0.25 MJ each";
   EXPECT_FALSE(m.contains("sm_utilization"));
-  const auto lines = jsonl(dir + "/gpu_telemetry_export.jsonl");
+  const auto lines = read_jsonl(dir + "/gpu_telemetry_export.jsonl");
   ASSERT_GE(lines.size(), 2u);
   EXPECT_EQ(lines[0]["dcgm_url"], "nvml");
 
@@ -389,7 +383,7 @@ TEST(ServerTimings, JoinedPerRequestStreamingAndNot) {
     EXPECT_LT(std::abs(overhead), 100.0) << "loopback adds little to the server's own time";
     EXPECT_EQ(s.contains("server_ttft_overhead"), streaming);
     // Per record too.
-    const auto lines = jsonl(dir + "/profile_export.jsonl");
+    const auto lines = read_jsonl(dir + "/profile_export.jsonl");
     ASSERT_EQ(lines.size(), 8u);
     EXPECT_TRUE(lines[0]["metrics"].contains("server_prefill_time")) << lines[0].dump();
   }

@@ -14,7 +14,7 @@ namespace {
 
 using Words = std::vector<std::string>;
 
-CliOutcome parse(Words extra) {
+CliOutcome parse_words(Words extra) {
   Words args = {"profile", "-m", "x"};
   args.insert(args.end(), extra.begin(), extra.end());
   return parse_command_line(args);
@@ -45,44 +45,44 @@ TEST(EnumToken, LookupsAcceptEverySpelling) {
 }
 
 TEST(EnumTokenCli, EverySpellingStoresTheMember) {
-  const CliOutcome chat = parse({"--endpoint-type", "CHAT"});
+  const CliOutcome chat = parse_words({"--endpoint-type", "CHAT"});
   ASSERT_EQ(chat.action, CliOutcome::Action::kProfile) << chat.message;
   EXPECT_EQ(chat.config.endpoint.type, EndpointType::kChat);
-  EXPECT_EQ(parse({"--endpoint-type", "Chat-Embeddings"}).config.endpoint.type,
+  EXPECT_EQ(parse_words({"--endpoint-type", "Chat-Embeddings"}).config.endpoint.type,
             EndpointType::kChatEmbeddings);
-  EXPECT_EQ(parse({"--export-level", "RAW"}).config.output.export_level, ExportLevel::kRaw);
-  EXPECT_EQ(parse({"--profile-export-level", "_Summary_"}).config.output.export_level,
+  EXPECT_EQ(parse_words({"--export-level", "RAW"}).config.output.export_level, ExportLevel::kRaw);
+  EXPECT_EQ(parse_words({"--profile-export-level", "_Summary_"}).config.output.export_level,
             ExportLevel::kSummary);
-  EXPECT_EQ(parse({"--url-strategy", "round-robin"}).config.endpoint.url_strategy,
+  EXPECT_EQ(parse_words({"--url-strategy", "round-robin"}).config.endpoint.url_strategy,
             UrlStrategy::kRoundRobin);
-  EXPECT_EQ(parse({"--connection-reuse-strategy", "sticky_user_sessions"})
+  EXPECT_EQ(parse_words({"--connection-reuse-strategy", "sticky_user_sessions"})
                 .config.endpoint.connection_reuse,
             ConnectionReuse::kStickyUserSessions);
-  EXPECT_EQ(parse({"--model-selection-strategy", "RANDOM"}).config.endpoint.model_selection,
+  EXPECT_EQ(parse_words({"--model-selection-strategy", "RANDOM"}).config.endpoint.model_selection,
             ModelSelection::kRandom);
-  EXPECT_EQ(parse({"--dataset-sampling-strategy", "Sequential"}).config.input.sampling_strategy,
+  EXPECT_EQ(parse_words({"--dataset-sampling-strategy", "Sequential"}).config.input.sampling_strategy,
             SamplingStrategy::kSequential);
-  EXPECT_EQ(parse({"--log-level", "debug"}).config.log_level, LogLevel::kDebug);
-  const CliOutcome none = parse({"--ui-type", "NONE"});
+  EXPECT_EQ(parse_words({"--log-level", "debug"}).config.log_level, LogLevel::kDebug);
+  const CliOutcome none = parse_words({"--ui-type", "NONE"});
   EXPECT_EQ(none.config.ui, UiType::kNone);
   EXPECT_EQ(none.config.set_options.count("--ui-type"), 1u);
-  EXPECT_EQ(parse({"--ui", "Simple"}).config.ui, UiType::kSimple);
+  EXPECT_EQ(parse_words({"--ui", "Simple"}).config.ui, UiType::kSimple);
 }
 
 // Options kept as text hold the member's own spelling, so the echo in the exports is canonical.
 TEST(EnumTokenCli, TextOptionsHoldTheCanonicalSpelling) {
   const CliOutcome file =
-      parse({"--input-file", "prompts.jsonl", "--custom-dataset-type", "single-turn"});
+      parse_words({"--input-file", "prompts.jsonl", "--custom-dataset-type", "single-turn"});
   EXPECT_EQ(file.config.input.custom_dataset_type, "single_turn") << file.message;
-  EXPECT_EQ(parse({"--input-file", "t.jsonl", "--custom-dataset-type", "MOONCAKE-TRACE"})
+  EXPECT_EQ(parse_words({"--input-file", "t.jsonl", "--custom-dataset-type", "MOONCAKE-TRACE"})
                 .config.input.custom_dataset_type,
             "mooncake_trace");
-  EXPECT_EQ(parse({"--public-dataset", "ShareGPT"}).config.input.public_dataset, "sharegpt");
+  EXPECT_EQ(parse_words({"--public-dataset", "ShareGPT"}).config.input.public_dataset, "sharegpt");
 }
 
 TEST(EnumTokenCli, ArrivalPatternsInAnySpelling) {
   const CliOutcome o =
-      parse({"--request-rate", "5", "--arrival-pattern", "POISSON", "--warmup-request-count", "2",
+      parse_words({"--request-rate", "5", "--arrival-pattern", "POISSON", "--warmup-request-count", "2",
              "--warmup-request-rate", "2", "--warmup-arrival-pattern", "Constant"});
   ASSERT_EQ(o.action, CliOutcome::Action::kProfile) << o.message;
   EXPECT_EQ(o.config.load.arrival_pattern, ArrivalPattern::kPoisson);
@@ -90,30 +90,30 @@ TEST(EnumTokenCli, ArrivalPatternsInAnySpelling) {
 }
 
 TEST(EnumTokenCli, AWrongWordExitsTwoWithTheMembers) {
-  const CliOutcome bad = parse({"--endpoint-type", "chatty"});
+  const CliOutcome bad = parse_words({"--endpoint-type", "chatty"});
   EXPECT_EQ(bad.action, CliOutcome::Action::kExit);
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_NE(bad.message.find("--endpoint-type: chatty not in {chat,completions,embeddings,"),
             std::string::npos)
       << bad.message;
-  const CliOutcome level = parse({"--export-level", "everything"});
+  const CliOutcome level = parse_words({"--export-level", "everything"});
   EXPECT_EQ(level.exit_code, 2);
   EXPECT_NE(level.message.find("--export-level: everything not in {summary,records,raw}"),
             std::string::npos)
       << level.message;
   // Only `-` and `_` are separators: other punctuation is not folded away.
-  EXPECT_EQ(parse({"--ui-type", "non.e"}).exit_code, 2);
+  EXPECT_EQ(parse_words({"--ui-type", "non.e"}).exit_code, 2);
 }
 
 TEST(EnumTokenCli, TransportHttpOnly) {
   for (const std::string flag : {"--transport", "--transport-type"}) {
-    const CliOutcome o = parse({flag, "HTTP"});
+    const CliOutcome o = parse_words({flag, "HTTP"});
     ASSERT_EQ(o.action, CliOutcome::Action::kProfile) << flag << ": " << o.message;
     EXPECT_EQ(o.config.endpoint.transport, "http");
     EXPECT_EQ(o.config.set_options.count("--transport"), 1u);
   }
-  EXPECT_EQ(parse({}).config.endpoint.transport, "http");
-  const CliOutcome grpc = parse({"--transport", "grpc"});
+  EXPECT_EQ(parse_words({}).config.endpoint.transport, "http");
+  const CliOutcome grpc = parse_words({"--transport", "grpc"});
   EXPECT_EQ(grpc.exit_code, 2);
   EXPECT_NE(grpc.message.find("error: --transport: 'grpc' is not a transport inferperf has (http)"),
             std::string::npos)
@@ -122,14 +122,14 @@ TEST(EnumTokenCli, TransportHttpOnly) {
 
 TEST(EnumTokenCli, ListItemsAreTrimmed) {
   const CliOutcome o =
-      parse({"-m", " a , b", "-u", " http://h1:1 ,http://h2:2 ", "--server-metrics-formats",
+      parse_words({"-m", " a , b", "-u", " http://h1:1 ,http://h2:2 ", "--server-metrics-formats",
              " JSON, jsonl ", "--gpu-telemetry", " NVML "});
   ASSERT_EQ(o.action, CliOutcome::Action::kProfile) << o.message;
   EXPECT_EQ(o.config.endpoint.model_names, (Words{"x", "a", "b"}));
   EXPECT_EQ(o.config.endpoint.urls, (Words{"http://h1:1", "http://h2:2"}));
   EXPECT_EQ(o.config.telemetry.server_formats, (Words{"json", "jsonl"}));
   EXPECT_TRUE(o.config.telemetry.nvml);
-  const CliOutcome bad = parse({"--server-metrics-formats", "json, xml"});
+  const CliOutcome bad = parse_words({"--server-metrics-formats", "json, xml"});
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_NE(bad.message.find("--server-metrics-formats: unknown format 'xml' (json, csv, jsonl)"),
             std::string::npos)

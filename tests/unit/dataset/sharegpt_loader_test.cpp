@@ -20,12 +20,12 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-const fs::path kSource = INFERPERF_SOURCE_DIR;
+const fs::path kShareGptSource = INFERPERF_SOURCE_DIR;
 
 class ShareGpt : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    const auto path = kSource / ".cache/tokenizers/gpt4o/tokenizer.json";
+    const auto path = kShareGptSource / ".cache/tokenizers/gpt4o/tokenizer.json";
     ASSERT_TRUE(fs::exists(path)) << path << " is missing: run scripts/fetch-tokenizers.sh";
     auto tok = tokenizer::HfTokenizer::load(path);
     ASSERT_TRUE(tok.ok()) << tok.error().describe();

@@ -11,7 +11,7 @@
 namespace inferperf::dataset {
 namespace {
 
-using json = nlohmann::ordered_json;
+using ojson = nlohmann::ordered_json;
 
 // isl, osl, hash_ids:
 //   r0  10  5  [1, 2, 3]
@@ -199,13 +199,13 @@ TEST(TraceAnalysis, JsonKeysInAiperfOrderThenOurs) {
 }
 
 TEST(TraceRowFromJson, DefaultsAndExtraKeys) {
-  auto r = trace_row_from_json(json::parse(R"({"timestamp": 5, "session_id": "s"})"), "t.jsonl", 3);
+  auto r = trace_row_from_json(ojson::parse(R"({"timestamp": 5, "session_id": "s"})"), "t.jsonl", 3);
   ASSERT_TRUE(r.ok()) << r.error().describe();
   EXPECT_EQ(r->input_length, 0);
   EXPECT_EQ(r->output_length, 0);
   EXPECT_TRUE(r->hash_ids.empty());
   auto full = trace_row_from_json(
-      json::parse(R"({"input_length": 1030, "output_length": 7, "hash_ids": [4, 0, 9]})"),
+      ojson::parse(R"({"input_length": 1030, "output_length": 7, "hash_ids": [4, 0, 9]})"),
       "t.jsonl", 1);
   ASSERT_TRUE(full.ok()) << full.error().describe();
   EXPECT_EQ(full->input_length, 1030);
@@ -228,7 +228,7 @@ TEST(TraceRowFromJson, WrongTypesNameFileLineAndField) {
            Case{R"({"hash_ids": [1, "2"]})", "hash_ids", "item 1 must be an integer, got a string"},
            Case{R"({"hash_ids": [1, 2.5]})", "hash_ids", "item 1 must be an integer, got 2.5"},
        }) {
-    auto r = trace_row_from_json(json::parse(c.line), "t.jsonl", 7);
+    auto r = trace_row_from_json(ojson::parse(c.line), "t.jsonl", 7);
     ASSERT_FALSE(r.ok()) << c.line;
     EXPECT_EQ(r.error().file, "t.jsonl");
     EXPECT_EQ(r.error().line, 7);

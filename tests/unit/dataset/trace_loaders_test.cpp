@@ -23,7 +23,7 @@ namespace {
 namespace fs = std::filesystem;
 using ojson = nlohmann::ordered_json;
 
-const fs::path kSource = INFERPERF_SOURCE_DIR;
+const fs::path kTraceSource = INFERPERF_SOURCE_DIR;
 
 class TraceLoader : public ::testing::Test {
  protected:
@@ -139,7 +139,7 @@ TEST_F(TraceLoader, SharedHashIdsShareExactPrefixText) {
 class ExactTraceIsl : public TraceLoader, public ::testing::WithParamInterface<std::string> {};
 
 TEST_P(ExactTraceIsl, SelfContainedRowsCountExactlyInputLength) {
-  const auto path = kSource / ".cache/tokenizers" / GetParam() / "tokenizer.json";
+  const auto path = kTraceSource / ".cache/tokenizers" / GetParam() / "tokenizer.json";
   ASSERT_TRUE(fs::exists(path)) << path << " is missing: run scripts/fetch-tokenizers.sh";
   auto tok = tokenizer::HfTokenizer::load(path);
   ASSERT_TRUE(tok.ok()) << tok.error().describe();

@@ -49,7 +49,7 @@ class WekaLoader : public ::testing::Test {
   std::mt19937_64 rng_{1};
 };
 
-std::size_t words(const std::string& s) {
+std::size_t weka_words(const std::string& s) {
   std::istringstream in(s);
   std::size_t n = 0;
   for (std::string w; in >> w;) ++n;
@@ -109,7 +109,7 @@ TEST_F(WekaLoader, SpecExampleBecomesARootAndAJoinedChild) {
   auto t0 = messages(*r, 0, 0);
   ASSERT_EQ(t0.size(), 1u);
   EXPECT_EQ(t0[0].first, "user");
-  EXPECT_EQ(words(t0[0].second), 200u);
+  EXPECT_EQ(weka_words(t0[0].second), 200u);
   EXPECT_EQ(root.turns[0].known_input_tokens(), 200);
   // Turn 1: LCP 3 blocks; ceil(30/64) = 1 new block is the assistant's, the other plus the tail
   // that brings the context to 330 tokens is the user's.
@@ -117,14 +117,14 @@ TEST_F(WekaLoader, SpecExampleBecomesARootAndAJoinedChild) {
   auto t1 = messages(*r, 0, 1);
   ASSERT_EQ(t1.size(), 2u);
   EXPECT_EQ(t1[0].first, "assistant");
-  EXPECT_EQ(words(t1[0].second), 64u);
+  EXPECT_EQ(weka_words(t1[0].second), 64u);
   EXPECT_EQ(t1[1].first, "user");
-  EXPECT_EQ(words(t1[1].second), 66u);
+  EXPECT_EQ(weka_words(t1[1].second), 66u);
   EXPECT_EQ(root.turns[0].known_input_tokens() + root.turns[1].known_input_tokens(), 330);
   // The child: one user segment of its two blocks.
   auto c0 = messages(*r, 1, 0);
   ASSERT_EQ(c0.size(), 1u);
-  EXPECT_EQ(words(c0[0].second), 128u);
+  EXPECT_EQ(weka_words(c0[0].second), 128u);
 }
 
 TEST_F(WekaLoader, SystemSegmentAndReset) {
@@ -139,9 +139,9 @@ TEST_F(WekaLoader, SystemSegmentAndReset) {
   auto t0 = messages(*r, 0, 0);
   ASSERT_EQ(t0.size(), 2u);
   EXPECT_EQ(t0[0].first, "system");
-  EXPECT_EQ(words(t0[0].second), 8u);
+  EXPECT_EQ(weka_words(t0[0].second), 8u);
   EXPECT_EQ(t0[1].first, "user");
-  EXPECT_EQ(words(t0[1].second), 10u);
+  EXPECT_EQ(weka_words(t0[1].second), 10u);
   // Turn 1 diverges inside the user segment sent: the whole context is sent again.
   EXPECT_TRUE(c.turns[1].reset_context);
   auto t1 = messages(*r, 0, 1);
@@ -149,16 +149,16 @@ TEST_F(WekaLoader, SystemSegmentAndReset) {
   EXPECT_EQ(t1[0].first, "system");
   EXPECT_EQ(t1[0].second, t0[0].second);
   EXPECT_EQ(t1[1].first, "assistant");  // ceil(3/4) = 1 block of the 2 new ones
-  EXPECT_EQ(words(t1[1].second), 4u);
+  EXPECT_EQ(weka_words(t1[1].second), 4u);
   EXPECT_EQ(t1[2].first, "user");
-  EXPECT_EQ(words(t1[2].second), 4u);
+  EXPECT_EQ(weka_words(t1[2].second), 4u);
   EXPECT_EQ(c.turns[1].known_input_tokens(), 16);
   // Turn 2 repeats turn 1's blocks: no new block, one token of new user text; its trace time is
   // earlier than turn 1's, so the delay is clamped at 0.
   EXPECT_FALSE(c.turns[2].reset_context);
   auto t2 = messages(*r, 0, 2);
   ASSERT_EQ(t2.size(), 1u);
-  EXPECT_EQ(words(t2[0].second), 1u);
+  EXPECT_EQ(weka_words(t2[0].second), 1u);
   EXPECT_EQ(c.turns[2].delay_ms, 0.0);
 }
 

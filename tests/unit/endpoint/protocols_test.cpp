@@ -25,7 +25,7 @@ using inferperf::endpoint::protocol_headers;
 using Kind = inferperf::endpoint::DecodedEvent::Kind;
 using Extra = std::vector<std::pair<std::string, nlohmann::json>>;
 
-Turn turn(std::string text, std::optional<int> max_tokens = std::nullopt) {
+Turn protocol_turn(std::string text, std::optional<int> max_tokens = std::nullopt) {
   Turn t;
   t.text = std::move(text);
   t.max_tokens = max_tokens;
@@ -99,7 +99,7 @@ TEST(ProtocolHeaders, BearerByDefaultAnthropicForMessages) {
 // ---------------------------------------------------------------------------------------
 
 TEST(Bodies, Embeddings) {
-  Turn t = turn("a", 32);  // max tokens mean nothing to an embedder
+  Turn t = protocol_turn("a", 32);  // max tokens mean nothing to an embedder
   t.more_texts = {"b"};
   const Extra extra = {{"encoding_format", "float"}};
   EXPECT_EQ(body(EndpointType::kEmbeddings, {t}, opts(false, &extra)),
@@ -107,13 +107,13 @@ TEST(Bodies, Embeddings) {
 }
 
 TEST(Bodies, ChatEmbeddingsIsAChatBody) {
-  EXPECT_EQ(body(EndpointType::kChatEmbeddings, {turn("hi")}, opts()),
+  EXPECT_EQ(body(EndpointType::kChatEmbeddings, {protocol_turn("hi")}, opts()),
             R"({"messages":[{"role":"user","name":"text","content":"hi"}],"model":"m",)"
             R"("stream":false})");
 }
 
 TEST(Bodies, NimEmbeddingsPairsTextsWithImages) {
-  Turn t = turn("cat");
+  Turn t = protocol_turn("cat");
   t.media.push_back(MediaItem{MediaItem::Kind::kImage, "data:image/png;base64,AAA", "", "", ""});
   EXPECT_EQ(body(EndpointType::kNimEmbeddings, {t}, opts()),
             R"({"model":"m","input":["cat data:image/png;base64,AAA"]})");
@@ -124,7 +124,7 @@ TEST(Bodies, NimEmbeddingsPairsTextsWithImages) {
 }
 
 TEST(Bodies, Rankings) {
-  Turn t = turn("what is x");
+  Turn t = protocol_turn("what is x");
   t.passages = {"p1", "p2"};
   EXPECT_EQ(
       body(EndpointType::kNimRankings, {t}, opts()),
@@ -136,7 +136,7 @@ TEST(Bodies, Rankings) {
 }
 
 TEST(Bodies, HuggingfaceGenerateExtraInputsGoIntoParameters) {
-  Turn t = turn("hello", 20);
+  Turn t = protocol_turn("hello", 20);
   t.more_texts = {"world"};
   const Extra extra = {{"temperature", 0.5}};
   EXPECT_EQ(body(EndpointType::kHuggingfaceGenerate, {t}, opts(true, &extra)),
@@ -144,15 +144,15 @@ TEST(Bodies, HuggingfaceGenerateExtraInputsGoIntoParameters) {
 }
 
 TEST(Bodies, ImageGeneration) {
-  EXPECT_EQ(body(EndpointType::kImageGeneration, {turn("a red fox", 10)}, opts()),
+  EXPECT_EQ(body(EndpointType::kImageGeneration, {protocol_turn("a red fox", 10)}, opts()),
             R"({"prompt":"a red fox","model":"m","response_format":"b64_json","n":1})");
-  EXPECT_EQ(body(EndpointType::kImageGeneration, {turn("a red fox")}, opts(true)),
+  EXPECT_EQ(body(EndpointType::kImageGeneration, {protocol_turn("a red fox")}, opts(true)),
             R"({"prompt":"a red fox","model":"m","response_format":"b64_json","n":1,)"
             R"("stream":true})");
 }
 
 TEST(Bodies, ImageRetrievalSendsImagesOnly) {
-  Turn t = turn("ignored");
+  Turn t = protocol_turn("ignored");
   t.media.push_back(MediaItem{MediaItem::Kind::kImage, "data:image/png;base64,AAA", "", "", ""});
   t.media.push_back(MediaItem{MediaItem::Kind::kImage, "data:image/png;base64,BBB", "", "", ""});
   EXPECT_EQ(body(EndpointType::kImageRetrieval, {t}, opts()),
@@ -162,17 +162,17 @@ TEST(Bodies, ImageRetrievalSendsImagesOnly) {
 
 TEST(Bodies, VideoGenerationAndSolidoRag) {
   const Extra extra = {{"seconds", "4"}};
-  EXPECT_EQ(body(EndpointType::kVideoGeneration, {turn("waves")}, opts(false, &extra)),
+  EXPECT_EQ(body(EndpointType::kVideoGeneration, {protocol_turn("waves")}, opts(false, &extra)),
             R"({"prompt":"waves","model":"m","seconds":"4"})");
-  EXPECT_EQ(body(EndpointType::kSolidoRag, {turn("q")}, opts()),
+  EXPECT_EQ(body(EndpointType::kSolidoRag, {protocol_turn("q")}, opts()),
             R"({"query":["q"],"filters":{"family":"Solido","tool":"SDE"},"inference_model":"m"})");
 }
 
 TEST(Bodies, ResponsesInputItemsInstructionsAndLimit) {
-  Turn a = turn("q1");
-  Turn b = turn("a1");
+  Turn a = protocol_turn("q1");
+  Turn b = protocol_turn("a1");
   b.role = "assistant";
-  Turn c = turn("q2", 64);
+  Turn c = protocol_turn("q2", 64);
   c.media.push_back(MediaItem{MediaItem::Kind::kImage, "https://x/y.png", "", "", ""});
   BodyOptions o = opts(true);
   o.system_message = "be brief";
@@ -189,14 +189,14 @@ TEST(Bodies, ResponsesInputItemsInstructionsAndLimit) {
 TEST(Bodies, MessagesNeedMaxTokensAndTakeSystemAsAField) {
   BodyOptions o = opts(true);
   o.system_message = "sys";
-  EXPECT_EQ(body(EndpointType::kMessages, {turn("hi", 12)}, o),
+  EXPECT_EQ(body(EndpointType::kMessages, {protocol_turn("hi", 12)}, o),
             R"({"model":"m","messages":[{"role":"user","content":"hi"}],"max_tokens":12,)"
             R"("system":"sys","stream":true})");
   // No output length in the dataset: Anthropic still needs one.
-  EXPECT_EQ(body(EndpointType::kMessages, {turn("hi")}, opts()),
+  EXPECT_EQ(body(EndpointType::kMessages, {protocol_turn("hi")}, opts()),
             R"({"model":"m","messages":[{"role":"user","content":"hi"}],"max_tokens":4096,)"
             R"("stream":false})");
-  Turn img = turn("what is this");
+  Turn img = protocol_turn("what is this");
   img.media.push_back(MediaItem{MediaItem::Kind::kImage, "data:image/png;base64,QUJD", "", "", ""});
   EXPECT_EQ(
       make_endpoint(EndpointType::kMessages)->build_body({img}, opts())["messages"].dump(),
@@ -210,7 +210,7 @@ TEST(Template, NamedTemplateRendersTexts) {
   const Extra extra = {{"payload_template", "nv-embedqa"}, {"input_type", "query"}};
   auto ep = create_endpoint(EndpointType::kTemplate, extra);
   ASSERT_TRUE(ep) << ep.error().message;
-  Turn t = turn("say \"hi\"");
+  Turn t = protocol_turn("say \"hi\"");
   EXPECT_EQ((*ep)->build_body({t}, opts()).dump(),
             R"({"text":["say \"hi\""],"input_type":"query"})");
 }
@@ -221,7 +221,7 @@ TEST(Template, InlineTemplateWithVariables) {
        R"({"q": {{ text|tojson }}, "m": "{{ model }}", "n": {{ max_tokens }}, "first": {{ texts[0]|tojson }}})"}};
   auto ep = create_endpoint(EndpointType::kTemplate, extra);
   ASSERT_TRUE(ep) << ep.error().message;
-  EXPECT_EQ((*ep)->build_body({turn("x", 5)}, opts()).dump(),
+  EXPECT_EQ((*ep)->build_body({protocol_turn("x", 5)}, opts()).dump(),
             R"({"q":"x","m":"m","n":5,"first":"x"})");
 }
 
@@ -542,8 +542,8 @@ nlohmann::ordered_json marked(EndpointType type, const std::vector<Turn>& histor
 TEST(WarmupMarker, ChatWithoutSystemMessageGetsOneFirst) {
   auto o = opts();
   o.user_context = "ctx";
-  const auto plain = make_endpoint(EndpointType::kChat)->build_body({turn("hi", 4)}, o);
-  const auto b = marked(EndpointType::kChat, {turn("hi", 4)}, o);
+  const auto plain = make_endpoint(EndpointType::kChat)->build_body({protocol_turn("hi", 4)}, o);
+  const auto b = marked(EndpointType::kChat, {protocol_turn("hi", 4)}, o);
   ASSERT_EQ(b["messages"].size(), plain["messages"].size() + 1);
   EXPECT_EQ(b["messages"][0].dump(), R"({"role":"system","content":"warmup"})");
   // Everything after the marker is the profiling body unchanged.
@@ -555,7 +555,7 @@ TEST(WarmupMarker, ChatWithoutSystemMessageGetsOneFirst) {
 TEST(WarmupMarker, ChatSystemStringIsPrefixed) {
   auto o = opts();
   o.system_message = "be brief";
-  const auto b = marked(EndpointType::kChat, {turn("hi")}, o);
+  const auto b = marked(EndpointType::kChat, {protocol_turn("hi")}, o);
   ASSERT_EQ(b["messages"].size(), 2u);
   EXPECT_EQ(b["messages"][0].dump(), R"({"role":"system","content":"warmup\nbe brief"})");
   EXPECT_EQ(b["messages"][1]["content"], "hi");
@@ -573,12 +573,12 @@ TEST(WarmupMarker, ChatSystemContentPartsGetALeadingTextPart) {
 }
 
 TEST(WarmupMarker, ChatEmbeddingsUsesTheChatRule) {
-  const auto b = marked(EndpointType::kChatEmbeddings, {turn("hi")}, opts());
+  const auto b = marked(EndpointType::kChatEmbeddings, {protocol_turn("hi")}, opts());
   EXPECT_EQ(b["messages"][0].dump(), R"({"role":"system","content":"warmup"})");
 }
 
 TEST(WarmupMarker, CompletionsPromptsArePrefixed) {
-  Turn t = turn("hello", 8);
+  Turn t = protocol_turn("hello", 8);
   t.more_texts = {"again"};
   const auto b = marked(EndpointType::kCompletions, {t}, opts());
   EXPECT_EQ(b["prompt"].dump(), R"(["warmup\nhello","warmup\nagain"])");
@@ -589,18 +589,18 @@ TEST(WarmupMarker, CompletionsPromptsArePrefixed) {
 
 TEST(WarmupMarker, MessagesAndResponsesUseTheirSystemField) {
   auto o = opts();
-  EXPECT_EQ(marked(EndpointType::kMessages, {turn("hi")}, o)["system"], "warmup");
-  EXPECT_EQ(marked(EndpointType::kResponses, {turn("hi")}, o)["instructions"], "warmup");
+  EXPECT_EQ(marked(EndpointType::kMessages, {protocol_turn("hi")}, o)["system"], "warmup");
+  EXPECT_EQ(marked(EndpointType::kResponses, {protocol_turn("hi")}, o)["instructions"], "warmup");
   o.system_message = "sys";
-  EXPECT_EQ(marked(EndpointType::kMessages, {turn("hi")}, o)["system"], "warmup\nsys");
-  EXPECT_EQ(marked(EndpointType::kResponses, {turn("hi")}, o)["instructions"], "warmup\nsys");
+  EXPECT_EQ(marked(EndpointType::kMessages, {protocol_turn("hi")}, o)["system"], "warmup\nsys");
+  EXPECT_EQ(marked(EndpointType::kResponses, {protocol_turn("hi")}, o)["instructions"], "warmup\nsys");
 }
 
 TEST(WarmupMarker, OtherEndpointsAreLeftAlone) {
   for (EndpointType type : {EndpointType::kEmbeddings, EndpointType::kNimRankings,
                             EndpointType::kHuggingfaceGenerate, EndpointType::kImageGeneration}) {
-    const auto plain = make_endpoint(type)->build_body({turn("hi", 4)}, opts());
-    EXPECT_EQ(marked(type, {turn("hi", 4)}, opts(), false).dump(), plain.dump())
+    const auto plain = make_endpoint(type)->build_body({protocol_turn("hi", 4)}, opts());
+    EXPECT_EQ(marked(type, {protocol_turn("hi", 4)}, opts(), false).dump(), plain.dump())
         << endpoint_info(type).name;
   }
 }

@@ -19,25 +19,25 @@ using inferperf::records::ErrorInfo;
 using inferperf::records::Phase;
 using inferperf::records::RequestRecord;
 
-constexpr std::int64_t kT0 = 1'000'000'000'000;  // monotonic origin (1000 s)
-// Wall clock at kT0: exactly 1,700,000,000 s since the epoch, so slice k below is the epoch
+constexpr std::int64_t kSliceT0 = 1'000'000'000'000;  // monotonic origin (1000 s)
+// Wall clock at kSliceT0: exactly 1,700,000,000 s since the epoch, so slice k below is the epoch
 // slice 1,700,000,000 + k of 1 s.
 constexpr std::int64_t kW0 = 1'700'000'000'000'000'000;
-const WallAnchor kAnchor{kT0, kW0};
+const WallAnchor kAnchor{kSliceT0, kW0};
 
 // A request starting `start_s` wall seconds after kW0, whose only content event is at `end_s`.
 RequestRecord record(std::int64_t credit, double start_s, double end_s) {
   RequestRecord r;
   r.credit_num = credit;
-  r.start_ns = kT0 + static_cast<std::int64_t>(start_s * 1e9);
-  r.content_events = {ContentEvent{kT0 + static_cast<std::int64_t>(end_s * 1e9), 0, "x", ""}};
+  r.start_ns = kSliceT0 + static_cast<std::int64_t>(start_s * 1e9);
+  r.content_events = {ContentEvent{kSliceT0 + static_cast<std::int64_t>(end_s * 1e9), 0, "x", ""}};
   return r;
 }
 
 RequestRecord error_record(std::int64_t credit, double start_s) {
   RequestRecord r;
   r.credit_num = credit;
-  r.start_ns = kT0 + static_cast<std::int64_t>(start_s * 1e9);
+  r.start_ns = kSliceT0 + static_cast<std::int64_t>(start_s * 1e9);
   r.error = ErrorInfo{500, inferperf::core::RequestErrorKind::kHttp, "boom"};
   return r;
 }
@@ -77,7 +77,7 @@ TEST(Timeslices, SliceBoundariesDoNotDependOnTheRunStart) {
   // Moving the anchor's wall time 0.4 s later moves the epoch boundaries to -0.4, 0.6, 1.6, ...
   // in record time: [-0.4,0.6) holds 0, [0.6,1.6) holds 1 2 3, [2.6,3.6) holds 4.
   const auto rs = records();
-  const WallAnchor shifted{kT0, kW0 + 400'000'000};
+  const WallAnchor shifted{kSliceT0, kW0 + 400'000'000};
   const auto groups = group_by_timeslice(rs, 1.0, shifted);
   ASSERT_EQ(groups.size(), 3u);
   EXPECT_EQ(credits(groups[0]), (std::vector<std::int64_t>{0}));

@@ -21,7 +21,7 @@ namespace inferperf::plot {
 namespace {
 
 namespace fs = std::filesystem;
-const fs::path kData = fs::path(INFERPERF_SOURCE_DIR) / "tests/data/plot";
+const fs::path kRenderData = fs::path(INFERPERF_SOURCE_DIR) / "tests/data/plot";
 
 using test_files::read_whole_file;
 
@@ -51,7 +51,7 @@ class PlotRender : public ::testing::Test {
 };
 
 TEST_F(PlotRender, EverySweepChartShowsItsData) {
-  const auto points = load_points(discover_runs({kData / "sweep"}));
+  const auto points = load_points(discover_runs({kRenderData / "sweep"}));
   const ChartSet set = build_charts(points);
   const Theme& theme = theme_named("light");
   std::vector<std::string> names;
@@ -119,7 +119,7 @@ TEST_F(PlotRender, EverySweepChartShowsItsData) {
 }
 
 TEST_F(PlotRender, SingleRunDrawsTheTimelineAndDarkTheme) {
-  const auto points = load_points(discover_runs({kData / "sweep/concurrency_1"}));
+  const auto points = load_points(discover_runs({kRenderData / "sweep/concurrency_1"}));
   const ChartSet set = build_charts(points);
   const Theme& theme = theme_named("dark");
   bool timeline = false;

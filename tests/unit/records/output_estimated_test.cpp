@@ -10,11 +10,11 @@
 namespace inferperf::records {
 namespace {
 
-const core::WallAnchor kAnchor{5'000, 1'700'000'000'000'000'000};
+const core::WallAnchor kEstimateAnchor{5'000, 1'700'000'000'000'000'000};
 
 std::string fast_line(const RequestRecord& r) {
   std::string out;
-  append_record_line(r, kAnchor, out);
+  append_record_line(r, kEstimateAnchor, out);
   return out;
 }
 
@@ -36,7 +36,7 @@ TEST(OutputEstimated, WrittenOnlyWhenSetAndReadBack) {
       << line;
   EXPECT_EQ(
       line,
-      record_to_json(r, kAnchor).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+      record_to_json(r, kEstimateAnchor).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
   auto back = record_from_json(nlohmann::json::parse(line));
   ASSERT_TRUE(back.ok()) << back.error().message;
   EXPECT_TRUE(back->client_tokens.output_estimated);

@@ -11,12 +11,13 @@
 
 #include "timing/issuer_loop.hpp"
 #include "timing/scheduler.hpp"
+#include "scheduler_fixture.hpp"
 
 namespace inferperf::timing {
 namespace {
 
-constexpr core::MonoNs kStart = 1'000'000'000;
-constexpr core::MonoNs kMs = 1'000'000;
+using fixture::kStart;
+using fixture::kMs;
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 constexpr int kSlowdown = 5;

@@ -5,25 +5,21 @@
 #include <vector>
 
 #include "timing/scheduler.hpp"
+#include "scheduler_fixture.hpp"
 
 namespace inferperf::timing {
 namespace {
 
-constexpr core::MonoNs kStart = 1'000'000'000;
-constexpr core::MonoNs kMs = 1'000'000;
+using fixture::kStart;
+using fixture::kMs;
+using fixture::poll;
 
-Scheduler make(const PhasePlan& plan, std::vector<SessionShape> shapes) {
+Scheduler make_family(const PhasePlan& plan, std::vector<SessionShape> shapes) {
   auto roots = root_indices(shapes);
   return Scheduler(
       plan, std::move(shapes),
       ConversationSampler(SamplingStrategy::kSequential, std::move(roots), std::mt19937_64(1)),
       std::mt19937_64(2), std::mt19937_64(3), kStart);
-}
-
-std::vector<Credit> poll(Scheduler& s, core::MonoNs now) {
-  std::vector<Credit> out;
-  s.poll(now, out);
-  return out;
 }
 
 // Conversation 0: a parent of 3 turns (delays 0, 100, 100 ms) whose turn 0 spawns conversation 1
@@ -45,7 +41,7 @@ TEST(SchedulerSpawn, ChildStartsAtItsOffsetAsASessionOfItsOwn) {
   PhasePlan p;
   p.concurrency = 1;
   p.num_sessions = 1;
-  auto s = make(p, parent_and_child(true));
+  auto s = make_family(p, parent_and_child(true));
   auto a = poll(s, kStart);
   ASSERT_EQ(a.size(), 1u);
   EXPECT_EQ(a[0].conversation_index, 0u);
@@ -93,7 +89,7 @@ TEST(SchedulerSpawn, JoinedTurnKeepsItsOwnDelayWhenChildrenEndEarly) {
   PhasePlan p;
   p.concurrency = 1;
   p.num_sessions = 1;
-  auto s = make(p, parent_and_child(true));
+  auto s = make_family(p, parent_and_child(true));
   auto a = poll(s, kStart);
   s.returned(a[0].id, a[0].session, kStart);
   auto c0 = poll(s, kStart + 30 * kMs);
@@ -122,7 +118,7 @@ TEST(SchedulerSpawn, JoinWaitsForEveryChildOfTheGroup) {
   parent.joins = {{1, 0}};
   SessionShape child;
   child.root = false;
-  auto s = make(p, {parent, child, child});
+  auto s = make_family(p, {parent, child, child});
   auto a = poll(s, kStart);
   s.returned(a[0].id, a[0].session, kStart + 10 * kMs);
   auto c = poll(s, kStart + 15 * kMs);
@@ -142,7 +138,7 @@ TEST(SchedulerSpawn, BackgroundChildOutlivesItsParentAndTheRunWaitsForIt) {
   PhasePlan p;
   p.concurrency = 1;
   p.num_sessions = 1;
-  auto s = make(p, parent_and_child(false));
+  auto s = make_family(p, parent_and_child(false));
   auto a = poll(s, kStart);
   s.returned(a[0].id, a[0].session, kStart);
   auto c0 = poll(s, kStart + 30 * kMs);
@@ -170,7 +166,7 @@ TEST(SchedulerSpawn, ChildrenTakeNoSlotAndAreNeverSampled) {
   p.num_sessions = 3;
   auto shapes = parent_and_child(false);
   shapes.push_back(shapes[0]);  // conversation 2: another root spawning conversation 1
-  auto s = make(p, shapes);
+  auto s = make_family(p, shapes);
   auto a = poll(s, kStart);
   ASSERT_EQ(a.size(), 2u);
   EXPECT_EQ(a[0].conversation_index, 0u);
@@ -187,7 +183,7 @@ TEST(SchedulerSpawn, RequestCountCountsChildRequests) {
   PhasePlan p;
   p.concurrency = 1;
   p.request_count = 2;
-  auto s = make(p, parent_and_child(true));
+  auto s = make_family(p, parent_and_child(true));
   auto a = poll(s, kStart);
   s.returned(a[0].id, a[0].session, kStart);
   auto c0 = poll(s, kStart + 30 * kMs);
@@ -203,7 +199,7 @@ TEST(SchedulerSpawn, FixedScheduleStartsOnlyRootsAndJoinsKeepTimestamps) {
   auto shapes = parent_and_child(true);
   shapes[0].timestamp_ms = {0.0, 100.0, 200.0};
   shapes[1].timestamp_ms = {30.0, 50.0};
-  auto s = make(p, shapes);
+  auto s = make_family(p, shapes);
   auto a = poll(s, kStart);
   ASSERT_EQ(a.size(), 1u) << "the child is not on the schedule of first turns";
   EXPECT_EQ(a[0].conversation_index, 0u);
@@ -232,7 +228,7 @@ TEST(SchedulerSpawn, RateModeChildTurnsTakeArrivals) {
   p.pattern = ArrivalPattern::kConstant;
   p.rate = 10;
   p.num_sessions = 1;
-  auto s = make(p, parent_and_child(false));
+  auto s = make_family(p, parent_and_child(false));
   EXPECT_TRUE(s.returns_can_unblock());
   auto a = poll(s, kStart + 100 * kMs);
   ASSERT_EQ(a.size(), 1u);

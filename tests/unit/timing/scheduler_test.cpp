@@ -1,5 +1,6 @@
 // The scheduler with made-up times: exact deadlines, refills, ramps, caps, sessions, stops.
 #include "timing/scheduler.hpp"
+#include "scheduler_fixture.hpp"
 
 #include <gtest/gtest.h>
 
@@ -10,8 +11,9 @@
 namespace inferperf::timing {
 namespace {
 
-constexpr core::MonoNs kStart = 1'000'000'000;
-constexpr core::MonoNs kMs = 1'000'000;
+using fixture::kStart;
+using fixture::kMs;
+using fixture::poll;
 
 std::vector<SessionShape> single_turn(std::size_t n) {
   return std::vector<SessionShape>(n, SessionShape{});
@@ -22,12 +24,6 @@ Scheduler make(const PhasePlan& plan, std::vector<SessionShape> shapes,
   const std::size_t n = shapes.size();
   return Scheduler(plan, std::move(shapes), ConversationSampler(strategy, n, std::mt19937_64(1)),
                    std::mt19937_64(2), std::mt19937_64(3), kStart);
-}
-
-std::vector<Credit> poll(Scheduler& s, core::MonoNs now) {
-  std::vector<Credit> out;
-  s.poll(now, out);
-  return out;
 }
 
 TEST(SchedulerBurst, KeepsNInFlightAndRefillsOnReturn) {

@@ -9,11 +9,12 @@
 #include <vector>
 
 #include "timing/scheduler.hpp"
+#include "scheduler_fixture.hpp"
 
 namespace inferperf::timing {
 namespace {
 
-constexpr core::MonoNs kStart = 1'000'000'000;
+using fixture::kStart;
 
 TEST(ShardShare, SplitsAsEvenlyAsPossibleAndSumsToTheTotal) {
   EXPECT_EQ(even_share(10, 0, 3), 4);

@@ -8,11 +8,12 @@
 #include <vector>
 
 #include "timing/scheduler.hpp"
+#include "scheduler_fixture.hpp"
 
 namespace inferperf::timing {
 namespace {
 
-constexpr core::MonoNs kStart = 1'000'000'000;
+using fixture::kStart;
 constexpr core::MonoNs kSec = 1'000'000'000;
 
 TEST(UserCentricHistory, FifteenUsersTwentyTurnsStartInSteadyState) {

@@ -26,21 +26,21 @@ const HfTokenizer* tokenizer(const std::string& name) {
   return slot.get();
 }
 
-struct Case {
+struct AddedCase {
   std::string label;  // the test name shown by CTest
   std::string tokenizer;
   std::string text;
   Ids ids;
 };
 
-void PrintTo(const Case& c, std::ostream* os) {
+void PrintTo(const AddedCase& c, std::ostream* os) {
   *os << c.label;
 }
 
-class AddedTokens : public ::testing::TestWithParam<Case> {};
+class AddedTokens : public ::testing::TestWithParam<AddedCase> {};
 
 TEST_P(AddedTokens, EncodeGivesExactIdsAndDecodeGivesTheTextBack) {
-  const Case& c = GetParam();
+  const AddedCase& c = GetParam();
   const HfTokenizer* tok = tokenizer(c.tokenizer);
   ASSERT_NE(tok, nullptr);
   EXPECT_EQ(tok->encode(c.text), c.ids);
@@ -51,36 +51,36 @@ TEST_P(AddedTokens, EncodeGivesExactIdsAndDecodeGivesTheTextBack) {
 INSTANTIATE_TEST_SUITE_P(
     Qwen3, AddedTokens,
     ::testing::Values(
-        Case{"im_end", "qwen3", "<|im_end|>", {151645}},
-        Case{"im_end_inside_text", "qwen3", "hello<|im_end|>world", {14990, 151645, 14615}},
-        Case{"chat_turn",
+        AddedCase{"im_end", "qwen3", "<|im_end|>", {151645}},
+        AddedCase{"im_end_inside_text", "qwen3", "hello<|im_end|>world", {14990, 151645, 14615}},
+        AddedCase{"chat_turn",
              "qwen3",
              "<|im_start|>user\nhi<|im_end|>\n",
              {151644, 872, 198, 6023, 151645, 198}},
-        Case{"adjacent_specials", "qwen3", "<|im_end|><|im_start|>", {151645, 151644}},
-        Case{"endoftext_after_text", "qwen3", "x<|endoftext|>", {87, 151643}},
+        AddedCase{"adjacent_specials", "qwen3", "<|im_end|><|im_start|>", {151645, 151644}},
+        AddedCase{"endoftext_after_text", "qwen3", "x<|endoftext|>", {87, 151643}},
         // Added but not special: matched all the same.
-        Case{"think_not_special", "qwen3", "<think>ok</think>", {151667, 562, 151668}},
+        AddedCase{"think_not_special", "qwen3", "<think>ok</think>", {151667, 562, 151668}},
         // Near-misses are ordinary text.
-        Case{"near_miss_space", "qwen3", "<|im_end |>", {27, 91, 318, 6213, 58721}},
-        Case{"near_miss_truncated", "qwen3", "<|im_end", {27, 91, 318, 6213}},
-        Case{"near_miss_uppercase", "qwen3", "<|IM_END|>", {27, 91, 1791, 10898, 91, 29}}));
+        AddedCase{"near_miss_space", "qwen3", "<|im_end |>", {27, 91, 318, 6213, 58721}},
+        AddedCase{"near_miss_truncated", "qwen3", "<|im_end", {27, 91, 318, 6213}},
+        AddedCase{"near_miss_uppercase", "qwen3", "<|IM_END|>", {27, 91, 1791, 10898, 91, 29}}));
 
 INSTANTIATE_TEST_SUITE_P(
     Llama3, AddedTokens,
     ::testing::Values(
-        Case{"begin_of_text", "llama3", "<|begin_of_text|>", {128000}},
-        Case{"begin_of_text_then_text", "llama3", "<|begin_of_text|>Hello", {128000, 9906}},
-        Case{"header_turn",
+        AddedCase{"begin_of_text", "llama3", "<|begin_of_text|>", {128000}},
+        AddedCase{"begin_of_text_then_text", "llama3", "<|begin_of_text|>Hello", {128000, 9906}},
+        AddedCase{"header_turn",
              "llama3",
              "<|start_header_id|>user<|end_header_id|>\n\nHi<|eot_id|>",
              {128006, 882, 128007, 271, 13347, 128009}},
         // Longest match: _10 is not _1 followed by "0".
-        Case{"longest_match_10", "llama3", "<|reserved_special_token_10|>", {128015}},
-        Case{"reserved_1", "llama3", "<|reserved_special_token_1|>", {128003}},
-        Case{"near_miss_space", "llama3", "<|begin_of_text |>", {27, 91, 7413, 3659, 4424, 59821}},
-        Case{"near_miss_truncated", "llama3", "<|begin_of_text", {27, 91, 7413, 3659, 4424}},
-        Case{"near_miss_space_after_lt",
+        AddedCase{"longest_match_10", "llama3", "<|reserved_special_token_10|>", {128015}},
+        AddedCase{"reserved_1", "llama3", "<|reserved_special_token_1|>", {128003}},
+        AddedCase{"near_miss_space", "llama3", "<|begin_of_text |>", {27, 91, 7413, 3659, 4424, 59821}},
+        AddedCase{"near_miss_truncated", "llama3", "<|begin_of_text", {27, 91, 7413, 3659, 4424}},
+        AddedCase{"near_miss_space_after_lt",
              "llama3",
              "< |begin_of_text|>",
              {27, 765, 7413, 3659, 4424, 91, 29}}));
