@@ -20,7 +20,7 @@ constexpr int kSlowdown = INFERPERF_SANITIZER_BUILD ? 5 : 1;
 const std::string kRecords = "/inferperf_records.jsonl";
 
 std::vector<std::string> disk_run_args(const MockServerProcess& mock, const std::string& dir,
-                                  const std::vector<std::string>& more) {
+                                       const std::vector<std::string>& more) {
   return mock_profile_args(INFERPERF_BIN, mock, dir, more);
 }
 
@@ -41,10 +41,11 @@ TEST(Interruption, FirstSigintStopsTheHighestRateAtOnceAndExports) {
   // dropping and skipping arrivals in every poll (the issuer spun and ignored signals).
   MockServerProcess mock({"--fast"});
   const std::string dir = make_temp_dir("ip-sigrate-");
-  BackgroundProcess run(disk_run_args(mock, dir,
-                                 {"--request-rate", "10000000", "--request-count", "1000000000",
-                                  "--concurrency", "1", "--num-dataset-entries", "100"}),
-                        dir + "/out.txt");
+  BackgroundProcess run(
+      disk_run_args(mock, dir,
+                    {"--request-rate", "10000000", "--request-count", "1000000000", "--concurrency",
+                     "1", "--num-dataset-entries", "100"}),
+      dir + "/out.txt");
   ASSERT_TRUE(mock.wait_for_requests(1, 60s)) << read_file(dir + "/out.txt");
   std::this_thread::sleep_for(500ms);
   const auto sent = std::chrono::steady_clock::now();
@@ -98,10 +99,10 @@ TEST(DiskFull, AnInjectedWriteFailureStopsTheRunAtOnce) {
   // The writer's test hook: its writes fail with ENOSPC past the file's first 20,000 bytes.
   MockServerProcess mock({"--fast"});
   const std::string dir = make_temp_dir("ip-diskhook-");
-  auto r = run_process(
-      disk_run_args(mock, dir,
-               {"--concurrency", "2", "--request-count", "100000", "--num-dataset-entries", "100"}),
-      120s, "", {"INFERPERF_TEST_FAIL_WRITES_AFTER_BYTES=20000"});
+  auto r = run_process(disk_run_args(mock, dir,
+                                     {"--concurrency", "2", "--request-count", "100000",
+                                      "--num-dataset-entries", "100"}),
+                       120s, "", {"INFERPERF_TEST_FAIL_WRITES_AFTER_BYTES=20000"});
   expect_stopped_at_once(r, dir, 100000);
   EXPECT_LE(fs::file_size(dir + kRecords), 20000u);
   EXPECT_LT(mock.metric("inferperf_mock_requests_total"), 100000);
@@ -134,8 +135,8 @@ TEST(DiskFull, AFullTmpfsStopsTheRunAtOnceAndKeepsTheLog) {
   MockServerProcess mock({"--fast"});
   const std::string dir = fs2m.dir + "/run";
   auto r = run_process(disk_run_args(mock, dir,
-                                {"--streaming", "--concurrency", "2", "--request-count", "100000",
-                                 "--num-dataset-entries", "100"}),
+                                     {"--streaming", "--concurrency", "2", "--request-count",
+                                      "100000", "--num-dataset-entries", "100"}),
                        120s);
   expect_stopped_at_once(r, dir, 100000);
   expect_analyze_rebuilds(dir);

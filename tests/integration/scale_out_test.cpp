@@ -208,7 +208,8 @@ TEST(ScaleOut, TraceReplaySplitKeepsEverySessionOnOneShard) {
   std::map<std::string, int> turns_of;
   std::size_t total = 0;
   for (int i = 0; i < 3; ++i) {
-    for (const auto& r : read_jsonl(dir + "/run/shard-" + std::to_string(i) + "/profile_export.jsonl")) {
+    for (const auto& r :
+         read_jsonl(dir + "/run/shard-" + std::to_string(i) + "/profile_export.jsonl")) {
       const std::string conv = r["metadata"]["conversation_id"].get<std::string>();
       shards_of[conv].insert(i);
       ++turns_of[conv];

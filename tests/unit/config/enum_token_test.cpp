@@ -60,8 +60,9 @@ TEST(EnumTokenCli, EverySpellingStoresTheMember) {
             ConnectionReuse::kStickyUserSessions);
   EXPECT_EQ(parse_words({"--model-selection-strategy", "RANDOM"}).config.endpoint.model_selection,
             ModelSelection::kRandom);
-  EXPECT_EQ(parse_words({"--dataset-sampling-strategy", "Sequential"}).config.input.sampling_strategy,
-            SamplingStrategy::kSequential);
+  EXPECT_EQ(
+      parse_words({"--dataset-sampling-strategy", "Sequential"}).config.input.sampling_strategy,
+      SamplingStrategy::kSequential);
   EXPECT_EQ(parse_words({"--log-level", "debug"}).config.log_level, LogLevel::kDebug);
   const CliOutcome none = parse_words({"--ui-type", "NONE"});
   EXPECT_EQ(none.config.ui, UiType::kNone);
@@ -82,8 +83,8 @@ TEST(EnumTokenCli, TextOptionsHoldTheCanonicalSpelling) {
 
 TEST(EnumTokenCli, ArrivalPatternsInAnySpelling) {
   const CliOutcome o =
-      parse_words({"--request-rate", "5", "--arrival-pattern", "POISSON", "--warmup-request-count", "2",
-             "--warmup-request-rate", "2", "--warmup-arrival-pattern", "Constant"});
+      parse_words({"--request-rate", "5", "--arrival-pattern", "POISSON", "--warmup-request-count",
+                   "2", "--warmup-request-rate", "2", "--warmup-arrival-pattern", "Constant"});
   ASSERT_EQ(o.action, CliOutcome::Action::kProfile) << o.message;
   EXPECT_EQ(o.config.load.arrival_pattern, ArrivalPattern::kPoisson);
   EXPECT_EQ(o.config.load.warmup.arrival_pattern, ArrivalPattern::kConstant);
@@ -123,7 +124,7 @@ TEST(EnumTokenCli, TransportHttpOnly) {
 TEST(EnumTokenCli, ListItemsAreTrimmed) {
   const CliOutcome o =
       parse_words({"-m", " a , b", "-u", " http://h1:1 ,http://h2:2 ", "--server-metrics-formats",
-             " JSON, jsonl ", "--gpu-telemetry", " NVML "});
+                   " JSON, jsonl ", "--gpu-telemetry", " NVML "});
   ASSERT_EQ(o.action, CliOutcome::Action::kProfile) << o.message;
   EXPECT_EQ(o.config.endpoint.model_names, (Words{"x", "a", "b"}));
   EXPECT_EQ(o.config.endpoint.urls, (Words{"http://h1:1", "http://h2:2"}));

@@ -23,7 +23,8 @@ CliOutcome parse_request(std::vector<std::string> extra) {
 TEST(RequestContentType, EverySpellingOfBothValues) {
   for (const char* word : {"multipart/form-data", "multipart-form-data", "MULTIPART_FORM_DATA",
                            "Multipart/Form-Data"}) {
-    const CliOutcome o = parse_request({"--endpoint-type", "image_edit", "--request-content-type", word});
+    const CliOutcome o =
+        parse_request({"--endpoint-type", "image_edit", "--request-content-type", word});
     ASSERT_EQ(o.action, CliOutcome::Action::kProfile) << word << ": " << o.message;
     EXPECT_EQ(o.config.endpoint.request_content_type, RequestContentType::kMultipartFormData);
     EXPECT_EQ(o.config.endpoint.type, EndpointType::kImageEdit);
@@ -40,8 +41,8 @@ TEST(RequestContentType, EverySpellingOfBothValues) {
 }
 
 TEST(RequestContentType, OnlyRestatesTheEndpointsOwn) {
-  const CliOutcome json_for_form =
-      parse_request({"--endpoint-type", "video_generation", "--request-content-type", "application/json"});
+  const CliOutcome json_for_form = parse_request(
+      {"--endpoint-type", "video_generation", "--request-content-type", "application/json"});
   EXPECT_EQ(json_for_form.exit_code, 2);
   EXPECT_NE(json_for_form.message.find("video_generation sends multipart/form-data"),
             std::string::npos)
@@ -61,7 +62,8 @@ TEST(RequestContentType, OnlyRestatesTheEndpointsOwn) {
 }
 
 TEST(DownloadVideoContent, VideoGenerationOnly) {
-  const CliOutcome ok = parse_request({"--endpoint-type", "video_generation", "--download-video-content"});
+  const CliOutcome ok =
+      parse_request({"--endpoint-type", "video_generation", "--download-video-content"});
   ASSERT_EQ(ok.action, CliOutcome::Action::kProfile) << ok.message;
   EXPECT_TRUE(ok.config.endpoint.download_video_content);
   const CliOutcome chat = parse_request({"--download-video-content"});

@@ -199,7 +199,8 @@ TEST(TraceAnalysis, JsonKeysInAiperfOrderThenOurs) {
 }
 
 TEST(TraceRowFromJson, DefaultsAndExtraKeys) {
-  auto r = trace_row_from_json(ojson::parse(R"({"timestamp": 5, "session_id": "s"})"), "t.jsonl", 3);
+  auto r =
+      trace_row_from_json(ojson::parse(R"({"timestamp": 5, "session_id": "s"})"), "t.jsonl", 3);
   ASSERT_TRUE(r.ok()) << r.error().describe();
   EXPECT_EQ(r->input_length, 0);
   EXPECT_EQ(r->output_length, 0);

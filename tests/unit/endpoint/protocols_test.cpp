@@ -593,7 +593,8 @@ TEST(WarmupMarker, MessagesAndResponsesUseTheirSystemField) {
   EXPECT_EQ(marked(EndpointType::kResponses, {protocol_turn("hi")}, o)["instructions"], "warmup");
   o.system_message = "sys";
   EXPECT_EQ(marked(EndpointType::kMessages, {protocol_turn("hi")}, o)["system"], "warmup\nsys");
-  EXPECT_EQ(marked(EndpointType::kResponses, {protocol_turn("hi")}, o)["instructions"], "warmup\nsys");
+  EXPECT_EQ(marked(EndpointType::kResponses, {protocol_turn("hi")}, o)["instructions"],
+            "warmup\nsys");
 }
 
 TEST(WarmupMarker, OtherEndpointsAreLeftAlone) {

@@ -34,9 +34,8 @@ TEST(OutputEstimated, WrittenOnlyWhenSetAndReadBack) {
                       R"("output_estimated":true})"),
             std::string::npos)
       << line;
-  EXPECT_EQ(
-      line,
-      record_to_json(r, kEstimateAnchor).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+  EXPECT_EQ(line, record_to_json(r, kEstimateAnchor)
+                      .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
   auto back = record_from_json(nlohmann::json::parse(line));
   ASSERT_TRUE(back.ok()) << back.error().message;
   EXPECT_TRUE(back->client_tokens.output_estimated);

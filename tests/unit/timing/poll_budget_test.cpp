@@ -9,15 +9,15 @@
 #include <thread>
 #include <vector>
 
+#include "scheduler_fixture.hpp"
 #include "timing/issuer_loop.hpp"
 #include "timing/scheduler.hpp"
-#include "scheduler_fixture.hpp"
 
 namespace inferperf::timing {
 namespace {
 
-using fixture::kStart;
 using fixture::kMs;
+using fixture::kStart;
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 constexpr int kSlowdown = 5;

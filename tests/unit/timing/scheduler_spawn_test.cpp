@@ -4,14 +4,14 @@
 
 #include <vector>
 
-#include "timing/scheduler.hpp"
 #include "scheduler_fixture.hpp"
+#include "timing/scheduler.hpp"
 
 namespace inferperf::timing {
 namespace {
 
-using fixture::kStart;
 using fixture::kMs;
+using fixture::kStart;
 using fixture::poll;
 
 Scheduler make_family(const PhasePlan& plan, std::vector<SessionShape> shapes) {

@@ -11,8 +11,8 @@
 namespace inferperf::timing {
 namespace {
 
-using fixture::kStart;
 using fixture::kMs;
+using fixture::kStart;
 using fixture::poll;
 
 std::vector<SessionShape> single_turn(std::size_t n) {

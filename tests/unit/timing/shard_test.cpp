@@ -8,8 +8,8 @@
 #include <map>
 #include <vector>
 
-#include "timing/scheduler.hpp"
 #include "scheduler_fixture.hpp"
+#include "timing/scheduler.hpp"
 
 namespace inferperf::timing {
 namespace {

@@ -7,8 +7,8 @@
 #include <set>
 #include <vector>
 
-#include "timing/scheduler.hpp"
 #include "scheduler_fixture.hpp"
+#include "timing/scheduler.hpp"
 
 namespace inferperf::timing {
 namespace {

@@ -54,9 +54,9 @@ INSTANTIATE_TEST_SUITE_P(
         AddedCase{"im_end", "qwen3", "<|im_end|>", {151645}},
         AddedCase{"im_end_inside_text", "qwen3", "hello<|im_end|>world", {14990, 151645, 14615}},
         AddedCase{"chat_turn",
-             "qwen3",
-             "<|im_start|>user\nhi<|im_end|>\n",
-             {151644, 872, 198, 6023, 151645, 198}},
+                  "qwen3",
+                  "<|im_start|>user\nhi<|im_end|>\n",
+                  {151644, 872, 198, 6023, 151645, 198}},
         AddedCase{"adjacent_specials", "qwen3", "<|im_end|><|im_start|>", {151645, 151644}},
         AddedCase{"endoftext_after_text", "qwen3", "x<|endoftext|>", {87, 151643}},
         // Added but not special: matched all the same.
@@ -72,18 +72,19 @@ INSTANTIATE_TEST_SUITE_P(
         AddedCase{"begin_of_text", "llama3", "<|begin_of_text|>", {128000}},
         AddedCase{"begin_of_text_then_text", "llama3", "<|begin_of_text|>Hello", {128000, 9906}},
         AddedCase{"header_turn",
-             "llama3",
-             "<|start_header_id|>user<|end_header_id|>\n\nHi<|eot_id|>",
-             {128006, 882, 128007, 271, 13347, 128009}},
+                  "llama3",
+                  "<|start_header_id|>user<|end_header_id|>\n\nHi<|eot_id|>",
+                  {128006, 882, 128007, 271, 13347, 128009}},
         // Longest match: _10 is not _1 followed by "0".
         AddedCase{"longest_match_10", "llama3", "<|reserved_special_token_10|>", {128015}},
         AddedCase{"reserved_1", "llama3", "<|reserved_special_token_1|>", {128003}},
-        AddedCase{"near_miss_space", "llama3", "<|begin_of_text |>", {27, 91, 7413, 3659, 4424, 59821}},
+        AddedCase{
+            "near_miss_space", "llama3", "<|begin_of_text |>", {27, 91, 7413, 3659, 4424, 59821}},
         AddedCase{"near_miss_truncated", "llama3", "<|begin_of_text", {27, 91, 7413, 3659, 4424}},
         AddedCase{"near_miss_space_after_lt",
-             "llama3",
-             "< |begin_of_text|>",
-             {27, 765, 7413, 3659, 4424, 91, 29}}));
+                  "llama3",
+                  "< |begin_of_text|>",
+                  {27, 765, 7413, 3659, 4424, 91, 29}}));
 
 TEST(AddedTokensNearMiss, NearMissNeverProducesTheSpecialId) {
   const HfTokenizer* qwen3 = tokenizer("qwen3");
