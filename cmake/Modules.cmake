@@ -7,8 +7,6 @@ function(inferperf_module name)
   target_link_libraries(inferperf_${name} PUBLIC ${M_DEPS} PRIVATE inferperf_warnings)
 endfunction()
 
-# inferperf_test(NAME LABEL SOURCES ... DEPS ... [TIMEOUT S] [RUN_SERIAL]): one GoogleTest binary
-# registered with CTest. RUN_SERIAL: its tests run with nothing else beside them (timing-sensitive).
 # Test code is compiled without optimisation in every tree, and without UBSan's checks in the
 # ASan+UBSan tree (the code under test keeps the tree's flags): at -O3 the release tree's test
 # files cost about two and a half times the CPU of -O0, UBSan about 1.6 times that of ASan alone,
@@ -22,6 +20,8 @@ function(inferperf_test_code target)
   endif()
 endfunction()
 
+# inferperf_test(NAME LABEL SOURCES ... DEPS ... [TIMEOUT S] [RUN_SERIAL]): one GoogleTest binary
+# registered with CTest. RUN_SERIAL: its tests run with nothing else beside them (timing-sensitive).
 function(inferperf_test name label)
   cmake_parse_arguments(T "RUN_SERIAL" "TIMEOUT" "SOURCES;DEPS" ${ARGN})
   add_executable(${name} ${T_SOURCES})
