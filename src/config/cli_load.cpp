@@ -6,6 +6,36 @@ namespace inferperf::config {
 
 namespace {
 
+// The --search-* options, taken off the command line by sweep::extract_sweep_args like the sweep
+// options (docs/sweeps.md, Search); declared for --help.
+void add_search_options(CLI::App& profile) {
+  static std::vector<std::string> ignored_list;
+  static std::string ignored;
+  const char* group = "Search";
+  profile
+      .add_option("--search-space", ignored_list,
+                  "PATH:LO,HI[:int]: the dimension to search, e.g. "
+                  "phases.profiling.concurrency:1,64 (one, for --search-planner monotonic_sla)")
+      ->group(group);
+  profile
+      .add_option("--search-sla", ignored_list,
+                  "METRIC:STAT:OP:THRESHOLD, repeatable: a value is feasible when every filter "
+                  "holds on the mean over its runs (e.g. time_to_first_token:p99:lt:500)")
+      ->group(group);
+  const std::vector<std::pair<const char*, const char*>> options = {
+      {"--search-metric", "The objective's metric tag (request_throughput)"},
+      {"--search-stat", "The objective's statistic: avg (default), p50, p90, p95, p99"},
+      {"--search-direction", "maximize | minimize the objective"},
+      {"--search-max-iterations", "At most this many values are run (2-200)"},
+      {"--search-planner",
+       "monotonic_sla: bisection for the largest value meeting every --search-sla filter (the "
+       "only planner inferperf has; AIPerf's default, bayesian, is refused)"},
+      {"--search-initial-points", "Accepted; monotonic_sla has no model to seed (5)"},
+      {"--search-random-seed", "Accepted; monotonic_sla proposes the same values every time"},
+  };
+  for (const auto& [name, help] : options) profile.add_option(name, ignored, help)->group(group);
+}
+
 // Sweeps and repeated runs are taken off the command line by sweep::extract_sweep_args before this
 // parser runs; they are declared here so that --help lists them, and they never reach `c`.
 void add_sweep_options(CLI::App& profile) {
@@ -68,6 +98,7 @@ void add_sweep_options(CLI::App& profile) {
        "nothing is sent, no file or folder is read or written"},
   };
   for (const auto& [name, help] : flags) profile.add_flag(name, ignored_flag, help)->group(group);
+  add_search_options(profile);
 }
 
 // The AIPerf 0.11 magic lists: each of these takes a comma list, which makes the run a sweep

@@ -10,8 +10,9 @@ namespace {
 
 // The reasons, one per piece of work that would bring the options.
 constexpr std::string_view kCapacity =
-    "adaptive search, SLA recipes, convergence, scenarios and adaptive scale are not implemented "
-    "(roadmap: \"Capacity\"); sweep with comma lists (--concurrency 1,2,4) and --num-profile-runs";
+    "SLA recipes, the bayesian, optuna and smooth_isotonic planners, convergence, scenarios and "
+    "adaptive scale are not implemented (roadmap: \"Capacity\"); sweep with comma lists "
+    "(--concurrency 1,2,4) and --num-profile-runs, or search with --search-planner monotonic_sla";
 constexpr std::string_view kObservability =
     "inferperf has no OpenTelemetry, MLflow or Weights & Biases exporter yet (roadmap: "
     "\"Observability\"); the profile_export files hold the same metrics";
@@ -27,19 +28,11 @@ std::vector<RefusedOption> build_refused_options() {
     for (auto f : flags) out.push_back({f, why});
   };
   add({"--search-space",
-       "--search-metric",
-       "--search-stat",
-       "--search-direction",
-       "--search-max-iterations",
-       "--search-initial-points",
-       "--search-random-seed",
-       "--search-planner",
        "--optuna-sampler",
        "--optuna-acquisition",
        "--optuna-terminator",
        "--search-percentile-pooling",
        "--bo-constraint-mode",
-       "--search-sla",
        "--search-sla-tier",
        "--search-recipe",
        "--search-style",

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "sweep/search_args.hpp"
+
 namespace inferperf::config {
 struct RunConfig;
 }
@@ -58,10 +60,14 @@ struct SweepArgs {
   // isl axis (datasets.main.prompts.isl.mean) first.
   std::vector<SweepParam> params;
   SweepOptions options;
+  SearchArgs search;                // --search-*: an adaptive search over one dimension
   std::vector<std::string> errors;  // one line per bad flag or value
 
-  // A sweep, several runs, or both: the orchestrator runs each run as its own process.
-  bool orchestrated() const { return !params.empty() || options.num_profile_runs > 1; }
+  // A sweep, a search, several runs, or any mix: the orchestrator runs each run as its own
+  // process.
+  bool orchestrated() const {
+    return !params.empty() || options.num_profile_runs > 1 || search.enabled();
+  }
 };
 
 // `args` are the words after the program name; only a `profile` command is looked at (anything

@@ -16,6 +16,9 @@ namespace inferperf::app {
 // signal (the summaries of what finished are still written), 1 when any run failed, else 0.
 int run_orchestrated(const sweep::SweepArgs& args, const std::vector<std::string>& original);
 
+// An adaptive search (args.search enabled): search_runs.cpp. The same exit codes.
+int run_search(const sweep::SweepArgs& args, const std::vector<std::string>& original);
+
 // `inferperf plot FOLDER [--output OUTPUT]` as a child process (--auto-plot); false, with a
 // warning logged, when it could not be started or failed.
 bool auto_plot(const std::filesystem::path& folder, const std::filesystem::path& output = {});

@@ -1,0 +1,195 @@
+#include "sweep/search.hpp"
+
+#include <fmt/format.h>
+
+#include "report/console_table.hpp"
+#include "report/format.hpp"
+
+namespace inferperf::sweep {
+
+std::string dimension_value(const SearchDimension& d, long long v) {
+  return d.float_flag ? std::to_string(v) + ".0" : std::to_string(v);
+}
+
+MonotonicSlaPlanner::MonotonicSlaPlanner(long long lo, long long hi) : lo_(lo), hi_(hi) {}
+
+std::optional<long long> MonotonicSlaPlanner::next() const {
+  if (!lo_tried_) return lo_;
+  if (!good_) return std::nullopt;  // lo failed
+  if (!bad_) return *good_ == hi_ ? std::nullopt : std::optional<long long>(hi_);
+  if (*bad_ - *good_ <= 1) return std::nullopt;
+  return *good_ + (*bad_ - *good_) / 2;
+}
+
+void MonotonicSlaPlanner::record(long long value, bool feasible) {
+  if (value == lo_) lo_tried_ = true;
+  if (feasible) {
+    if (!good_ || value > *good_) good_ = value;
+  } else if (!bad_ || value < *bad_) {
+    bad_ = value;
+  }
+}
+
+std::string MonotonicSlaPlanner::reason() const {
+  if (next()) return "";
+  if (!good_) return "lower_bound_infeasible";
+  if (!bad_) return "upper_bound_feasible";
+  return "boundary_bracketed";
+}
+
+namespace {
+
+nlohmann::ordered_json number_or_null(std::optional<double> v) {
+  return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
+}
+
+nlohmann::ordered_json iteration_json(const SearchArgs& s, const SearchIteration& it) {
+  const SearchDimension& d = s.dimensions.front();
+  nlohmann::ordered_json j;
+  j["iteration"] = it.index;
+  j["parameters"] = {{d.path, it.value}};
+  j["objective"] = {{"metric", *s.metric},
+                    {"stat", s.stat},
+                    {"direction", *s.direction},
+                    {"value", number_or_null(it.objective)}};
+  nlohmann::ordered_json sla = nlohmann::ordered_json::array();
+  for (const auto& c : it.checks)
+    sla.push_back(
+        {{"filter", c.filter->text}, {"value", number_or_null(c.value)}, {"passed", c.holds}});
+  j["sla"] = std::move(sla);
+  j["feasible"] = it.feasible;
+  nlohmann::ordered_json runs = nlohmann::ordered_json::array();
+  for (const auto& r : it.result.runs) {
+    nlohmann::ordered_json run = {{"label", r.label}, {"ok", r.ok}};
+    if (!r.ok) run["error"] = r.error;
+    runs.push_back(std::move(run));
+  }
+  j["runs"] = std::move(runs);
+  return j;
+}
+
+// The feasible iteration with the best objective (ties: the larger value); nullptr when none.
+const SearchIteration* best_iteration(const SearchArgs& s,
+                                      const std::vector<SearchIteration>& iterations) {
+  const bool maximize = s.direction == "maximize";
+  const SearchIteration* best = nullptr;
+  for (const auto& it : iterations) {
+    if (!it.feasible || !it.objective) continue;
+    if (!best || (maximize ? *it.objective > *best->objective : *it.objective < *best->objective) ||
+        (*it.objective == *best->objective && it.value > best->value))
+      best = &it;
+  }
+  return best;
+}
+
+const SearchIteration* iteration_at(const std::vector<SearchIteration>& iterations,
+                                    std::optional<long long> value) {
+  if (!value) return nullptr;
+  for (const auto& it : iterations)
+    if (it.value == *value) return &it;
+  return nullptr;
+}
+
+}  // namespace
+
+nlohmann::ordered_json search_history_json(const SearchArgs& s, int num_profile_runs,
+                                           const std::vector<SearchIteration>& iterations,
+                                           const MonotonicSlaPlanner& planner,
+                                           const std::string& stop_reason) {
+  const SearchDimension& d = s.dimensions.front();
+  nlohmann::ordered_json config;
+  config["planner"] = s.planner;
+  config["search_space"] = nlohmann::ordered_json::array(
+      {{{"path", d.path}, {"lo", d.lo}, {"hi", d.hi}, {"kind", "int"}}});
+  config["objectives"] = nlohmann::ordered_json::array(
+      {{{"metric", *s.metric}, {"stat", s.stat}, {"direction", *s.direction}}});
+  nlohmann::ordered_json filters = nlohmann::ordered_json::array();
+  for (const auto& f : s.filters)
+    filters.push_back(
+        {{"metric", f.tag}, {"stat", f.stat}, {"op", f.op}, {"threshold", f.threshold}});
+  config["sla_filters"] = std::move(filters);
+  config["max_iterations"] = *s.max_iterations;
+  config["num_profile_runs"] = num_profile_runs;
+
+  nlohmann::ordered_json out;
+  out["config"] = std::move(config);
+  nlohmann::ordered_json its = nlohmann::ordered_json::array();
+  for (const auto& it : iterations) its.push_back(iteration_json(s, it));
+  out["iterations"] = std::move(its);
+  if (const SearchIteration* best = best_iteration(s, iterations)) {
+    out["best_trials"] = nlohmann::ordered_json::array({{{"iteration", best->index},
+                                                         {"parameters", {{d.path, best->value}}},
+                                                         {"objective", *best->objective}}});
+  } else {
+    out["best_trials"] = nullptr;
+  }
+  if (iterations.empty()) {
+    out["boundary_summary"] = nullptr;
+  } else {
+    nlohmann::ordered_json b;
+    b["parameter"] = d.path;
+    const auto good = planner.largest_feasible();
+    const auto bad = planner.smallest_infeasible();
+    b["largest_feasible"] = good ? nlohmann::ordered_json(*good) : nlohmann::ordered_json(nullptr);
+    b["smallest_infeasible"] = bad ? nlohmann::ordered_json(*bad) : nlohmann::ordered_json(nullptr);
+    b["resolution"] = good && bad ? nlohmann::ordered_json(*bad - *good) : nullptr;
+    nlohmann::ordered_json limiting = nlohmann::ordered_json::array();
+    if (const SearchIteration* at = iteration_at(iterations, bad)) {
+      for (const auto& c : at->checks)
+        if (!c.holds)
+          limiting.push_back({{"filter", c.filter->text}, {"value", number_or_null(c.value)}});
+    }
+    b["limiting_filters"] = std::move(limiting);
+    out["boundary_summary"] = std::move(b);
+  }
+  out["recipe"] = nullptr;
+  out["convergence_reason"] =
+      stop_reason.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(stop_reason);
+  return out;
+}
+
+std::string search_report(const SearchArgs& s, const std::vector<SearchIteration>& iterations,
+                          const MonotonicSlaPlanner& planner, const std::string& stop_reason) {
+  const SearchDimension& d = s.dimensions.front();
+  std::vector<std::string> header = {"iteration", d.name};
+  for (const auto& f : s.filters) header.push_back(fmt::format("{} {}", f.tag, f.stat));
+  header.push_back(fmt::format("{} {}", *s.metric, s.stat));
+  header.push_back("meets SLA");
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& it : iterations) {
+    std::vector<std::string> row = {std::to_string(it.index), dimension_value(d, it.value)};
+    for (const auto& c : it.checks)
+      row.push_back(c.value ? report::with_thousands(*c.value) : std::string("N/A"));
+    row.push_back(it.objective ? report::with_thousands(*it.objective) : std::string("N/A"));
+    row.push_back(it.feasible ? "yes" : "no");
+    rows.push_back(std::move(row));
+  }
+  std::string out = report::render_table("inferperf | search (monotonic_sla)", header, rows, 2);
+  const auto good = planner.largest_feasible();
+  const auto bad = planner.smallest_infeasible();
+  if (!good) {
+    out += fmt::format("Capacity: no {} in [{}, {}] meets every SLA filter", d.name, d.lo, d.hi);
+  } else {
+    out += fmt::format("Capacity: the largest {} meeting every SLA filter is {}", d.name,
+                       dimension_value(d, *good));
+    if (bad)
+      out += fmt::format(" ({} {} does not)", d.name, dimension_value(d, *bad));
+    else
+      out += fmt::format(" (the top of the range, {})", dimension_value(d, d.hi));
+  }
+  out += "\n";
+  const SearchIteration* failing = iteration_at(iterations, good ? bad : std::optional(d.lo));
+  if (failing) {
+    for (const auto& c : failing->checks)
+      if (!c.holds) out += "  breaks: " + describe_sla_value(*c.filter, c.value) + "\n";
+  }
+  if (stop_reason == "max_iterations")
+    out += fmt::format(
+        "  stopped after --search-max-iterations {}: the boundary lies between {} "
+        "and {}\n",
+        *s.max_iterations, good ? dimension_value(d, *good) : "none",
+        bad ? dimension_value(d, *bad) : dimension_value(d, d.hi));
+  return out;
+}
+
+}  // namespace inferperf::sweep

@@ -1,0 +1,65 @@
+// Adaptive search (AIPerf 0.11's --search-*): the options as typed and resolved, the
+// `monotonic_sla` planner (bisection on one whole-number axis for the largest value that meets
+// every --search-sla filter) and what a search writes: search_history.json and the console's
+// capacity answer. The orchestrator (app/profile/search_runs.cpp) runs the iterations.
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "sweep/search_args.hpp"
+#include "sweep/sla.hpp"
+#include "sweep/summary.hpp"
+
+namespace inferperf::sweep {
+
+// A dimension value as the child's flag takes it: "8", or "8.0" for a float flag.
+std::string dimension_value(const SearchDimension& d, long long v);
+
+// Bisection for the largest feasible value in [lo, hi], feasibility assumed to fall as the value
+// grows (load, prompt length): lo first (if it fails nothing can pass), then hi (if it passes the
+// whole range does), then the midpoint of the largest pass and the smallest failure until they
+// are one apart.
+class MonotonicSlaPlanner {
+ public:
+  MonotonicSlaPlanner(long long lo, long long hi);
+  // The next value to run; nullopt when the search is over (reason() says why).
+  std::optional<long long> next() const;
+  void record(long long value, bool feasible);
+  std::optional<long long> largest_feasible() const { return good_; }
+  std::optional<long long> smallest_infeasible() const { return bad_; }
+  // "boundary_bracketed" (a pass and a failure one apart), "upper_bound_feasible",
+  // "lower_bound_infeasible", or "" while the search goes on.
+  std::string reason() const;
+
+ private:
+  long long lo_, hi_;
+  bool lo_tried_ = false;
+  std::optional<long long> good_, bad_;
+};
+
+// One iteration: the value run, its runs (one per --num-profile-runs), the SLA checks on their
+// mean, whether all held, and the objective (--search-metric/--search-stat, mean over the runs).
+struct SearchIteration {
+  int index = 1;  // 1-based: search_iter_0001
+  long long value = 0;
+  PointResult result;
+  std::vector<SlaCheck> checks;
+  bool feasible = false;
+  std::optional<double> objective;
+};
+
+// search_history.json: {config, iterations, best_trials, boundary_summary, recipe,
+// convergence_reason} (docs/sweeps.md, Search).
+nlohmann::ordered_json search_history_json(const SearchArgs& s, int num_profile_runs,
+                                           const std::vector<SearchIteration>& iterations,
+                                           const MonotonicSlaPlanner& planner,
+                                           const std::string& stop_reason);
+
+// The console's table (one row per iteration) and the capacity answer below it.
+std::string search_report(const SearchArgs& s, const std::vector<SearchIteration>& iterations,
+                          const MonotonicSlaPlanner& planner, const std::string& stop_reason);
+
+}  // namespace inferperf::sweep

@@ -1,0 +1,43 @@
+// The --search-* options (AIPerf 0.11's adaptive search) as typed and as resolved by
+// extract_sweep_args; sweep/search.hpp plans and reports a search.
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sweep/sla.hpp"
+
+namespace inferperf::sweep {
+
+// One --search-space dimension: the AIPerf 0.11 config path, the profile flag that sets it, its
+// short name ("concurrency"), the path's last segment (folder names) and the range.
+struct SearchDimension {
+  std::string path;
+  std::string flag;
+  std::string name;
+  std::string dir_name;
+  long long lo = 0;
+  long long hi = 0;
+  bool float_flag = false;  // the flag takes a float: values are written "8.0"
+};
+
+struct SearchArgs {
+  std::vector<std::string> space;  // --search-space, as typed (repeatable)
+  std::optional<std::string> metric;
+  std::string stat = "avg";
+  std::optional<std::string> direction;  // maximize | minimize
+  std::optional<int> max_iterations;     // 2..200
+  int initial_points = 5;                // unused by monotonic_sla (no model to seed)
+  std::optional<long long> random_seed;  // unused by monotonic_sla (deterministic)
+  std::string planner = "bayesian";
+  std::vector<std::string> sla;  // --search-sla, as typed (repeatable)
+  // Resolved by extract_sweep_args when the words are valid.
+  std::vector<SearchDimension> dimensions;
+  std::vector<SlaFilter> filters;
+
+  bool enabled() const { return !space.empty(); }
+  // Any --search-* option given at all.
+  bool any_given = false;
+};
+
+}  // namespace inferperf::sweep
