@@ -121,14 +121,16 @@ asio::awaitable<bool> answer_generation(Exchange& x, Route route) {
   RequestTrace trace(x.preflight ? x.server.unmeasured : x.server.served, chat_like, g.stream,
                      static_cast<std::int64_t>(plan.prompt_tokens.size()),
                      static_cast<std::int64_t>(x.req.body().size()), start);
-  const Timing tm = timing_from(x.server.options, start);
+  Timing tm = timing_from(x.server.options, start);
+  const Slot slot =
+      co_await generation_slot(x, start, static_cast<std::int64_t>(plan.prompt_tokens.size()), tm);
   std::string hex = core::uuid4();
   std::erase(hex, '-');
 
   if (!g.stream) {
     co_await x.conn.sleep_until(tm.first);
     const auto first_at = Clock::now();
-    co_await x.conn.sleep_until(tm.first + tm.itl * n);
+    co_await x.conn.sleep_until(tm.first + tm.gap() * n);
     const auto last_at = Clock::now();
     const std::string body = generation_body(route, g, plan, hex, x.created);
     trace.whole(n, static_cast<std::int64_t>(body.size()), first_at, last_at);

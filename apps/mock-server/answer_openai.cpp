@@ -133,7 +133,7 @@ asio::awaitable<bool> answer_whole(Exchange& x, const GenerationRequest& g,
   const auto n = static_cast<std::int64_t>(plan.output.size() + plan.reasoning.size());
   co_await x.conn.sleep_until(tm.first);
   const auto first_at = Clock::now();
-  co_await x.conn.sleep_until(tm.first + tm.itl * n);
+  co_await x.conn.sleep_until(tm.first + tm.gap() * n);
   const auto last_at = Clock::now();
   const std::string timings = timings_member(tm.timings, plan, tm.start, first_at, last_at);
   const std::string body = fault.kind == "malformed" ? R"({"id":"broken", "choices": [)"
@@ -220,6 +220,8 @@ asio::awaitable<bool> answer_openai_plan(Exchange& x, const GenerationRequest& g
                      static_cast<std::int64_t>(x.req.body().size()), start);
   Timing timing = timing_from(o, start);
   timing.timings = timings;
+  const Slot slot = co_await generation_slot(
+      x, start, static_cast<std::int64_t>(plan.prompt_tokens.size()), timing);
   if (!g.stream) co_return co_await answer_whole(x, g, plan, id, fault, timing, trace);
   co_return co_await answer_stream(x, g, plan, id, fault, timing, trace);
 }

@@ -51,6 +51,23 @@ void add_serving_options(CLI::App& app, mock::MockOptions& o) {
   app.add_flag("-f,--fast", o.fast, "All latencies 0")->envname("MOCK_SERVER_FAST");
 }
 
+// The capacity model (docs/mock-server.md, Capacity): a server whose latencies grow with load.
+void add_capacity_options(CLI::App& app, mock::MockOptions& o) {
+  app.add_option("--slots", o.slots,
+                 "At most this many generations at once; the rest wait for a slot in arrival "
+                 "order, the wait counting in their time to first token (0 = no limit)")
+      ->check(CLI::Range(0, 1'000'000))
+      ->envname("MOCK_SERVER_SLOTS");
+  app.add_option("--prefill-ms-per-token", o.prefill_ms_per_token,
+                 "Added to the time to first token per prompt token, ms")
+      ->check(CLI::Range(0.0, 1000.0))
+      ->envname("MOCK_SERVER_PREFILL_MS_PER_TOKEN");
+  app.add_option("--itl-ms-per-stream", o.itl_ms_per_stream,
+                 "Added to each inter-token gap per other generation holding a slot, ms")
+      ->check(CLI::Range(0.0, 10000.0))
+      ->envname("MOCK_SERVER_ITL_MS_PER_STREAM");
+}
+
 // Injected errors and faults, and connections closed under the client.
 void add_fault_options(CLI::App& app, mock::MockOptions& o) {
   app.add_option("--error-rate", o.error_rate, "Percent of requests answered HTTP 500")
@@ -288,6 +305,7 @@ int main(int argc, char** argv) {
                "inferperf-mock-server"};
   app.set_version_flag("--version", std::string("inferperf-mock-server ") + inferperf::kVersion);
   add_serving_options(app, cli.o);
+  add_capacity_options(app, cli.o);
   add_fault_options(app, cli.o);
   add_stream_and_transport_options(app, cli);
   add_dcgm_options(app, cli.o);

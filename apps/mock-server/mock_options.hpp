@@ -13,7 +13,13 @@ struct MockOptions {
   int workers = 1;  // threads serving connections
   double ttft_ms = 20.0;
   double itl_ms = 5.0;
-  bool fast = false;        // all latencies 0
+  bool fast = false;  // all latencies 0
+  // The capacity model (capacity.hpp): at most `slots` generations at once (0: no limit), the
+  // first token later by prefill_ms_per_token per prompt token, each later token by
+  // itl_ms_per_stream per other generation holding a slot.
+  int slots = 0;
+  double prefill_ms_per_token = 0.0;
+  double itl_ms_per_stream = 0.0;
   double error_rate = 0.0;  // percent of inference requests answered 500
   // --fault-rate: percent of inference requests given one X-Mock-Fault kind drawn from
   // fault_kinds (a request's own header wins); the soak's mixed faults.

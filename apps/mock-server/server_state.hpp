@@ -9,6 +9,7 @@
 #include <random>
 #include <string>
 
+#include "capacity.hpp"
 #include "core/clock.hpp"
 #include "fake_dcgm.hpp"
 #include "mock_options.hpp"
@@ -51,6 +52,7 @@ class ServerState {
   bool elapsed_since_start(double seconds) const;
 
   MockOptions options;
+  SlotGate slots{options.slots};  // --slots; its count of holders feeds --itl-ms-per-stream
   MockClock::time_point start = MockClock::now();
   double start_unix_s = 0;
   ServedStats served;

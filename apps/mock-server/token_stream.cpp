@@ -55,6 +55,21 @@ Timing timing_from(const MockOptions& o, Clock::time_point start, std::int64_t f
   return Timing{start, start + ttft + itl * first_extra_steps, itl, false};
 }
 
+asio::awaitable<Slot> generation_slot(Exchange& x, Clock::time_point start,
+                                      std::int64_t prompt_tokens, Timing& tm) {
+  const MockOptions& o = x.server.options;
+  Slot slot = co_await x.server.slots.acquire();
+  if (slot.waited()) tm.first += Clock::now() - start;
+  if (o.fast) co_return slot;
+  tm.first += std::chrono::duration_cast<Clock::duration>(
+      prefill_delay(ms_duration(o.prefill_ms_per_token), prompt_tokens));
+  if (o.itl_ms_per_stream > 0) {
+    tm.per_stream = ms_duration(o.itl_ms_per_stream);
+    tm.gate = &x.server.slots;
+  }
+  co_return slot;
+}
+
 std::vector<TokenGroup> token_groups(const GenerationPlan& plan, int tokens_per_event) {
   std::vector<TokenGroup> events;
   const std::size_t k = static_cast<std::size_t>(std::max(1, tokens_per_event));
@@ -116,8 +131,10 @@ asio::awaitable<bool> stream_tokens(Exchange& x, const GenerationPlan& plan, con
   TokenWrites writes(x.preflight ? nullptr : x.server.token_log.get(), x.server.anchor,
                      x.request_id, tm.start, stop_at);
   Clock::time_point first_at{};
+  Clock::time_point due = tm.first;
   for (std::size_t j = 0; j < stop_at; ++j) {
-    co_await x.conn.sleep_until(tm.first + tm.itl * static_cast<std::int64_t>(j));
+    if (j > 0) due += tm.gap();
+    co_await x.conn.sleep_until(due);
     const auto released = Clock::now();
     if (j == 0) first_at = released;
     const TokenGroup& e = events[j];

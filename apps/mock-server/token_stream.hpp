@@ -1,6 +1,6 @@
 // The shared token emitter behind every streamed generation: the timing model (token event j at
-// start + TTFT + j*ITL, absolute), chunked SSE framing, the streaming faults and the --token-log
-// stamps. A route only says how its events look (StreamSpec).
+// start + TTFT + j*ITL, absolute, or each gap as the capacity model says), chunked SSE framing, the
+// streaming faults and the --token-log stamps. A route only says how its events look (StreamSpec).
 #pragma once
 #include <boost/asio/awaitable.hpp>
 
@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "capacity.hpp"
 #include "connection.hpp"
 #include "content.hpp"
 #include "faults.hpp"
@@ -23,11 +24,27 @@ struct Timing {
   Clock::time_point first;  // first token's deadline
   Clock::duration itl;
   bool timings;  // add llama.cpp-style timings
+  // --itl-ms-per-stream and the gate whose holders it counts (capacity.hpp); none: a fixed ITL.
+  Clock::duration per_stream{0};
+  const SlotGate* gate = nullptr;
+
+  // The gap before the next token.
+  Clock::duration gap() const {
+    return gate ? std::chrono::duration_cast<Clock::duration>(
+                      token_gap(itl, per_stream, gate->active()))
+                : itl;
+  }
 };
 
 // --ttft-ms and --itl-ms from `start` (zero with --fast).
 Timing timing_from(const MockOptions& o, Clock::time_point start,
                    std::int64_t first_extra_steps = 0);
+
+// A generation's slot (--slots) and its timing under the capacity model: timing_from(start),
+// the first token moved by the wait for the slot and by --prefill-ms-per-token x
+// `prompt_tokens`, later tokens spaced by Timing::gap(). Hold the slot until the answer is sent.
+boost::asio::awaitable<Slot> generation_slot(Exchange& x, Clock::time_point start,
+                                             std::int64_t prompt_tokens, Timing& tm);
 
 // One streamed event of a generation: tokens [from, to) of the reasoning or the content.
 struct TokenEvent {
@@ -58,8 +75,9 @@ struct TokenGroup {
 std::vector<TokenGroup> token_groups(const GenerationPlan& plan, int tokens_per_event);
 
 // Streams `plan` as `spec` says: reasoning tokens first, then content, grouped K tokens per
-// event. Event j goes out at start + TTFT + j*ITL (absolute), so late events are sent at once and
-// nothing drifts. Applies the streaming faults (stall, malformed, error-event, truncate).
+// event. Event j goes out at first + the sum of j gaps (start + TTFT + j*ITL without the capacity
+// model), deadlines absolute, so late events are sent at once and nothing drifts. Applies the
+// streaming faults (stall, malformed, error-event, truncate).
 boost::asio::awaitable<bool> stream_tokens(Exchange& x, const GenerationPlan& plan,
                                            const StreamSpec& spec, const Fault& fault,
                                            const Timing& tm, RequestTrace& trace);

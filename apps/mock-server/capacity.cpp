@@ -1,0 +1,97 @@
+#include "capacity.hpp"
+
+#include <boost/asio/post.hpp>
+#include <boost/asio/redirect_error.hpp>
+#include <boost/asio/this_coro.hpp>
+#include <boost/asio/use_awaitable.hpp>
+
+#include <algorithm>
+
+namespace inferperf::mock {
+
+namespace asio = boost::asio;
+
+Slot& Slot::operator=(Slot&& o) noexcept {
+  if (this != &o) {
+    if (gate_) gate_->release();
+    gate_ = o.gate_;
+    waited_ = o.waited_;
+    o.gate_ = nullptr;
+  }
+  return *this;
+}
+
+Slot::~Slot() {
+  if (gate_) gate_->release();
+}
+
+SlotGate::SlotGate(int slots) : slots_(slots) {}
+
+int SlotGate::queued() const {
+  std::lock_guard lock(mu_);
+  return static_cast<int>(queue_.size());
+}
+
+void SlotGate::release() {
+  std::lock_guard lock(mu_);
+  while (!queue_.empty()) {
+    auto w = std::move(queue_.front());
+    queue_.pop_front();
+    if (w->abandoned) continue;
+    // Handed over: the count of slots held does not change. The timer is cancelled on its own
+    // executor, where the waiting coroutine is suspended on it.
+    w->granted = true;
+    asio::post(w->timer.get_executor(), [w] { w->timer.cancel(); });
+    return;
+  }
+  --held_;
+  active_.store(held_, std::memory_order_relaxed);
+}
+
+SlotGate::Leave::~Leave() {
+  if (taken) return;
+  bool pass_on = false;
+  {
+    std::lock_guard lock(gate.mu_);
+    w->abandoned = true;
+    pass_on = w->granted;
+  }
+  if (pass_on) gate.release();
+}
+
+asio::awaitable<Slot> SlotGate::acquire() {
+  const auto executor = co_await asio::this_coro::executor;
+  std::shared_ptr<Waiter> w;
+  {
+    std::lock_guard lock(mu_);
+    if (slots_ <= 0 || (held_ < slots_ && queue_.empty())) {
+      ++held_;
+      active_.store(held_, std::memory_order_relaxed);
+      co_return Slot(this, false);
+    }
+    w = std::make_shared<Waiter>(executor);
+    w->timer.expires_at(asio::steady_timer::time_point::max());
+    queue_.push_back(w);
+  }
+  Leave leave{*this, w};
+  boost::system::error_code ec;
+  co_await w->timer.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+  {
+    std::lock_guard lock(mu_);
+    if (!w->granted) co_return Slot();  // cancelled for another reason; Leave leaves the queue
+  }
+  leave.taken = true;
+  co_return Slot(this, true);
+}
+
+std::chrono::nanoseconds token_gap(std::chrono::nanoseconds itl,
+                                   std::chrono::nanoseconds per_stream, int active) {
+  return itl + per_stream * std::max(0, active - 1);
+}
+
+std::chrono::nanoseconds prefill_delay(std::chrono::nanoseconds per_token,
+                                       std::int64_t prompt_tokens) {
+  return per_token * std::max<std::int64_t>(0, prompt_tokens);
+}
+
+}  // namespace inferperf::mock
