@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
@@ -112,7 +113,10 @@ std::optional<std::string> engine_page(ServerState& server, const std::string& p
     return std::nullopt;
   }
   const EnginePageInfo info{server.options.model_name, server.start_unix_s};
-  const ServedSnapshot snap = server.served.snapshot();
+  ServedSnapshot snap = server.served.snapshot();
+  // Requests queued for a --slots slot are the engine's waiting queue, not its running batch.
+  snap.waiting = std::min<std::int64_t>(snap.running, server.slots.queued());
+  snap.running -= snap.waiting;
   if (fn) return fn(snap, info);
   return dynamo_component_metrics_page(snap, info, path == "/dynamo_component/prefill/metrics");
 }

@@ -1,6 +1,5 @@
 #include "capacity.hpp"
 
-#include <boost/asio/post.hpp>
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
@@ -34,14 +33,14 @@ int SlotGate::queued() const {
 
 void SlotGate::release() {
   std::lock_guard lock(mu_);
-  while (!queue_.empty()) {
-    auto w = std::move(queue_.front());
+  if (!queue_.empty()) {
+    // Handed over: the count of slots held does not change. The waiter's coroutine is suspended
+    // on the timer and touches it again only after taking mu_, which this holds while
+    // cancelling; the timer's service is thread-safe for the rest.
+    const auto w = std::move(queue_.front());
     queue_.pop_front();
-    if (w->abandoned) continue;
-    // Handed over: the count of slots held does not change. The timer is cancelled on its own
-    // executor, where the waiting coroutine is suspended on it.
     w->granted = true;
-    asio::post(w->timer.get_executor(), [w] { w->timer.cancel(); });
+    w->timer.cancel();
     return;
   }
   --held_;
@@ -53,8 +52,8 @@ SlotGate::Leave::~Leave() {
   bool pass_on = false;
   {
     std::lock_guard lock(gate.mu_);
-    w->abandoned = true;
     pass_on = w->granted;
+    if (!pass_on) std::erase(gate.queue_, w);
   }
   if (pass_on) gate.release();
 }

@@ -57,12 +57,12 @@ class SlotGate {
   struct Waiter {
     explicit Waiter(const boost::asio::any_io_executor& ex) : timer(ex) {}
     boost::asio::steady_timer timer;
-    bool granted = false;
-    bool abandoned = false;
+    bool granted = false;  // under mu_
   };
-  // Gives the slot on when a waiting frame is destroyed (the server stopping) between the grant
-  // and the Slot taking it, and leaves the queue when it is destroyed before the grant. A member
-  // type, not a local one: it lives in a coroutine frame.
+  // Leaves the queue when a waiting frame is destroyed (the server stopping) before its grant, and
+  // gives the slot on when it is destroyed between the grant and the Slot taking it: the queue
+  // never outlives a waiter's frame, nor its timer the io_context. A member type, not a local
+  // one: it lives in a coroutine frame.
   struct Leave {
     SlotGate& gate;
     std::shared_ptr<Waiter>& w;

@@ -203,7 +203,7 @@ std::string vllm_metrics_page(const ServedSnapshot& s, const EnginePageInfo& inf
   const PromLabels l = {{"model_name", info.model_name}, {"engine", "0"}};
   const double kv = kv_cache_usage(s);
   w.gauge("vllm:num_requests_running", "Requests in the running batch.", l, d(s.running));
-  w.gauge("vllm:num_requests_waiting", "Requests waiting to be scheduled.", l, 0.0);
+  w.gauge("vllm:num_requests_waiting", "Requests waiting to be scheduled.", l, d(s.waiting));
   w.gauge("vllm:kv_cache_usage_perc", "Fraction of the KV cache in use (1 = full).", l, kv);
   w.gauge("vllm:gpu_cache_usage_perc",
           "Fraction of the GPU KV cache in use (older name of vllm:kv_cache_usage_perc).", l, kv);
@@ -256,7 +256,7 @@ std::string sglang_metrics_page(const ServedSnapshot& s, const EnginePageInfo& i
   PromWriter w(PromWriter::Style::kPython, info.start_unix_s);
   const PromLabels l = {{"model_name", info.model_name}};
   w.gauge("sglang:num_running_reqs", "Running requests.", l, d(s.running));
-  w.gauge("sglang:num_queue_reqs", "Requests in the waiting queue.", l, 0.0);
+  w.gauge("sglang:num_queue_reqs", "Requests in the waiting queue.", l, d(s.waiting));
   w.gauge("sglang:num_used_tokens", "Tokens held in the KV cache.", l, d(s.kv_tokens));
   w.gauge("sglang:token_usage", "Fraction of the KV cache token capacity in use.", l,
           kv_cache_usage(s));

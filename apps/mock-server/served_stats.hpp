@@ -101,6 +101,7 @@ class TokenRateWindow {
 struct ServedSnapshot {
   double uptime_s = 0;
   std::int64_t running = 0;            // admitted requests not finished yet
+  std::int64_t waiting = 0;            // of those, waiting for a slot (--slots); set by the page
   std::int64_t awaiting_first = 0;     // running requests before their first token
   std::int64_t kv_tokens = 0;          // prompt + sent output tokens of running requests
   std::int64_t admitted = 0;           // requests that reached generation (valid bodies)

@@ -1,0 +1,156 @@
+// Adaptive search end to end: the real binary searches the capacity mock (--slots,
+// --itl-ms-per-stream), whose formulas (docs/mock-server.md, Capacity) say where the SLO boundary
+// is, and must land on it; every iteration is an ordinary run in search_iter_NNNN.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "process.hpp"
+
+namespace inferperf::testing {
+namespace {
+
+using json = nlohmann::json;
+using namespace std::chrono_literals;
+
+json read_search_json(const std::string& path) {
+  return json::parse(read_file(path));
+}
+
+ProcessResult search(const MockServerProcess& mock, const std::string& dir,
+                     const std::string& space, const std::string& sla,
+                     const std::vector<std::string>& extra = {}) {
+  std::vector<std::string> args = {INFERPERF_BIN,
+                                   "profile",
+                                   "-m",
+                                   "mock-model",
+                                   "-u",
+                                   mock.url(),
+                                   "--streaming",
+                                   "--isl",
+                                   "16",
+                                   "--osl",
+                                   "10",
+                                   "--extra-inputs",
+                                   "ignore_eos:true",
+                                   "--request-count",
+                                   "12",
+                                   "--ui-type",
+                                   "none",
+                                   "--artifact-dir",
+                                   dir,
+                                   "--search-space",
+                                   space,
+                                   "--search-metric",
+                                   "request_throughput",
+                                   "--search-direction",
+                                   "maximize",
+                                   "--search-max-iterations",
+                                   "8",
+                                   "--search-planner",
+                                   "monotonic_sla",
+                                   "--search-sla",
+                                   sla};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return run_process(args, 240s);
+}
+
+std::vector<long long> tried(const json& history) {
+  std::vector<long long> out;
+  for (const auto& it : history["iterations"])
+    out.push_back(it["parameters"]["phases.profiling.concurrency"].get<long long>());
+  return out;
+}
+
+// ITL = 5 + 10 x (streams - 1) ms: 25 ms at concurrency 3, 35 at 4, so "p99 under 30" holds up
+// to 3 with 5 ms to spare on both sides.
+TEST(Search, MonotonicSlaLandsOnTheItlBoundaryTheMockPredicts) {
+  MockServerProcess mock({"--ttft", "10", "--itl", "5", "--itl-ms-per-stream", "10"});
+  const std::string dir = make_temp_dir("ip-search-");
+  const auto r =
+      search(mock, dir, "phases.profiling.concurrency:1,6", "inter_token_latency:p99:lt:30");
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  const json h = read_search_json(dir + "/search_history.json");
+  EXPECT_EQ(tried(h), (std::vector<long long>{1, 6, 3, 4})) << h["iterations"];
+  EXPECT_EQ(h["boundary_summary"]["largest_feasible"], 3) << h["boundary_summary"];
+  EXPECT_EQ(h["boundary_summary"]["smallest_infeasible"], 4);
+  EXPECT_EQ(h["convergence_reason"], "boundary_bracketed");
+  EXPECT_EQ(h["config"]["planner"], "monotonic_sla");
+  ASSERT_EQ(h["iterations"].size(), 4u);
+  // The mock's formula, read back through the client's own ITL.
+  const double itl_at_3 = h["iterations"][2]["sla"][0]["value"].get<double>();
+  const double itl_at_4 = h["iterations"][3]["sla"][0]["value"].get<double>();
+  EXPECT_NEAR(itl_at_3, 25.0, 4.0);
+  EXPECT_NEAR(itl_at_4, 35.0, 4.0);
+  // The best trial: the feasible iteration with the most request throughput.
+  const json* best = nullptr;
+  for (const auto& it : h["iterations"])
+    if (it["feasible"] && (!best || it["objective"]["value"] > (*best)["objective"]["value"]))
+      best = &it;
+  ASSERT_NE(best, nullptr);
+  EXPECT_EQ(h["best_trials"][0]["iteration"], (*best)["iteration"]);
+  EXPECT_EQ(h["best_trials"][0]["objective"], (*best)["objective"]["value"]);
+  EXPECT_EQ(h["boundary_summary"]["limiting_filters"][0]["filter"],
+            "inter_token_latency:p99:lt:30");
+  EXPECT_NE(r.out.find("Capacity: the largest concurrency meeting every SLA filter is 3 "
+                       "(concurrency 4 does not)"),
+            std::string::npos)
+      << r.out;
+  // Every iteration is an ordinary run folder with its place in the search, and an aggregate.
+  for (int i = 1; i <= 4; ++i) {
+    const std::string iter = dir + "/search_iter_000" + std::to_string(i);
+    const json run = read_search_json(iter + "/profile_runs/run_0001/profile_export_aiperf.json");
+    const long long c = tried(h)[i - 1];
+    EXPECT_EQ(run["request_count"]["avg"], 12);
+    EXPECT_EQ(run["run_info"]["variation_label"],
+              "phases.profiling.concurrency=" + std::to_string(c));
+    EXPECT_EQ(run["run_info"]["variation_index"], i - 1);
+    EXPECT_TRUE(std::filesystem::exists(iter + "/aggregate/profile_export_aiperf_aggregate.json"));
+  }
+}
+
+// With 3 slots, a fourth stream waits for a whole request (about 55 ms) before its prefill, so
+// "TTFT p99 under 40 ms" holds exactly up to the slot count.
+TEST(Search, SlotsPutTheTtftBoundaryAtTheSlotCount) {
+  MockServerProcess mock({"--slots", "3", "--ttft", "10", "--itl", "5"});
+  const std::string dir = make_temp_dir("ip-search-slots-");
+  const auto r = search(mock, dir, "concurrency:1,8", "time_to_first_token:p99:lt:40");
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  const json h = read_search_json(dir + "/search_history.json");
+  EXPECT_EQ(tried(h), (std::vector<long long>{1, 8, 4, 2, 3})) << h["iterations"];
+  EXPECT_EQ(h["boundary_summary"]["largest_feasible"], 3) << h["boundary_summary"];
+  EXPECT_EQ(h["boundary_summary"]["smallest_infeasible"], 4);
+  EXPECT_GT(h["iterations"][2]["sla"][0]["value"].get<double>(), 45.0) << "queued at 4";
+}
+
+TEST(Search, DryRunShowsBothEndsAndSendsNothing) {
+  MockServerProcess mock({"--fast"});
+  const std::string dir = make_temp_dir("ip-search-dry-");
+  const auto r =
+      search(mock, dir, "concurrency:2,16", "time_to_first_token:p99:lt:40", {"--dry-run"});
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.out.find("a monotonic_sla search of phases.profiling.concurrency in [2, 16]"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("--concurrency 2 --artifact-dir '" + dir +
+                       "/search_iter_0001/profile_runs/run_0001' --random-seed 42"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("--concurrency 16 --artifact-dir '" + dir +
+                       "/search_iter_0002/profile_runs/run_0001' --random-seed 43"),
+            std::string::npos)
+      << r.out;
+  EXPECT_EQ(mock.metric("inferperf_mock_requests_total"), 0);
+  EXPECT_FALSE(std::filesystem::exists(dir + "/search_history.json"));
+  // A bad search is refused before anything is sent, naming what is wrong.
+  const auto bad = search(mock, dir, "concurrency:2,16", "time_to_first_token:p99:lt:40",
+                          {"--search-planner", "bayesian"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.out.find("only monotonic_sla is implemented"), std::string::npos) << bad.out;
+}
+
+}  // namespace
+}  // namespace inferperf::testing
