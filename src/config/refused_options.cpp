@@ -27,8 +27,7 @@ std::vector<RefusedOption> build_refused_options() {
   const auto add = [&](std::initializer_list<std::string_view> flags, std::string_view why) {
     for (auto f : flags) out.push_back({f, why});
   };
-  add({"--search-space",
-       "--optuna-sampler",
+  add({"--optuna-sampler",
        "--optuna-acquisition",
        "--optuna-terminator",
        "--search-percentile-pooling",
