@@ -40,4 +40,16 @@ struct SearchArgs {
   bool any_given = false;
 };
 
+struct SweepArgs;
+namespace detail {
+struct SweepFlagWord;
+}
+
+// A --search-* word: its value taken into `a` (true), or not a search flag (false).
+bool take_search_flag(detail::SweepFlagWord& w, SearchArgs& a);
+
+// The --search-* words checked together (one line per problem in out.errors) and resolved into
+// out.search's dimensions and filters.
+void resolve_search_args(SweepArgs& out);
+
 }  // namespace inferperf::sweep

@@ -16,177 +16,13 @@
 #include "config/numeric_ranges.hpp"
 #include "config/run_config.hpp"
 #include "sweep/confidence.hpp"
+#include "sweep/sweep_words.hpp"
 
 namespace inferperf::sweep {
 
 namespace {
 
-// The twelve AIPerf 0.11 magic-list options: every spelling inferperf accepts for each, the
-// config path AIPerf 0.11 maps the list to (§ sweeps in docs/sweeps.md), and whether its items
-// are whole numbers (else floats).
-struct Sweepable {
-  const char* name;
-  std::vector<std::string> flags;
-  bool integer;
-  const char* path;
-  bool zero_ok = false;  // a standard deviation may be 0
-};
-
-const std::vector<Sweepable>& sweepables() {
-  static const std::vector<Sweepable> k = {
-      {"concurrency", {"--concurrency"}, true, "phases.profiling.concurrency"},
-      {"prefill_concurrency",
-       {"--prefill-concurrency"},
-       true,
-       "phases.profiling.prefill_concurrency"},
-      {"request_rate", {"--request-rate"}, false, "phases.profiling.rate"},
-      {"request_count", {"--request-count", "--num-requests"}, true, "phases.profiling.requests"},
-      {"benchmark_duration", {"--benchmark-duration"}, false, "phases.profiling.duration"},
-      {"num_conversations",
-       {"--num-sessions", "--num-conversations", "--conversation-num"},
-       true,
-       "phases.profiling.sessions"},
-      {"num_users", {"--num-users"}, true, "phases.profiling.users"},
-      {"isl",
-       {"--synthetic-input-tokens-mean", "--prompt-input-tokens-mean", "--isl"},
-       true,
-       "datasets.main.prompts.isl.mean"},
-      {"isl_stddev",
-       {"--synthetic-input-tokens-stddev", "--prompt-input-tokens-stddev", "--isl-stddev"},
-       false,
-       "datasets.main.prompts.isl.stddev",
-       true},
-      {"osl",
-       {"--output-tokens-mean", "--prompt-output-tokens-mean", "--osl"},
-       true,
-       "datasets.main.prompts.osl.mean"},
-      {"osl_stddev",
-       {"--output-tokens-stddev", "--prompt-output-tokens-stddev", "--osl-stddev"},
-       false,
-       "datasets.main.prompts.osl.stddev",
-       true},
-      {"conversation_turn_mean",
-       {"--conversation-turn-mean", "--session-turns-mean"},
-       true,
-       "datasets.main.turns.mean"},
-  };
-  return k;
-}
-
-const Sweepable* sweepable_for(const std::string& flag) {
-  for (const auto& s : sweepables()) {
-    if (std::find(s.flags.begin(), s.flags.end(), flag) != s.flags.end()) return &s;
-  }
-  return nullptr;
-}
-
-std::vector<std::string> split_commas(const std::string& v) {
-  std::vector<std::string> out;
-  std::size_t start = 0;
-  while (true) {
-    const auto comma = v.find(',', start);
-    // Items trimmed, as AIPerf 0.11 reads "1, 2, 4".
-    out.push_back(config::trim_list_item(std::string_view(v).substr(
-        start, comma == std::string::npos ? std::string::npos : comma - start)));
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
-  return out;
-}
-
-std::optional<double> parse_number(const std::string& s) {
-  double v = 0;
-  const auto* end = s.data() + s.size();
-  auto [p, ec] = std::from_chars(s.data(), end, v);
-  if (ec != std::errc() || p != end || !std::isfinite(v)) return std::nullopt;
-  return v;
-}
-
-std::optional<long long> parse_integer(const std::string& s) {
-  long long v = 0;
-  const auto* end = s.data() + s.size();
-  auto [p, ec] = std::from_chars(s.data(), end, v);
-  if (ec != std::errc() || p != end) return std::nullopt;
-  return v;
-}
-
-std::optional<bool> parse_bool(const std::string& s) {
-  if (s == "true" || s == "True" || s == "1") return true;
-  if (s == "false" || s == "False" || s == "0") return false;
-  return std::nullopt;
-}
-
-// One "--flag" or "--flag=value" word of the profile command line, read at args[at]; taking its
-// value moves `at` past the words taken. Each bad value adds one line to `errors`.
-struct SweepFlagWord {
-  const std::vector<std::string>& args;
-  std::size_t& at;
-  std::vector<std::string>& errors;
-  std::string flag;
-  std::optional<std::string> inline_value;  // what follows '=' in the word
-
-  // The value of a flag that takes one; nullopt (and an error) when it is missing.
-  std::optional<std::string> value() {
-    if (inline_value) return inline_value;
-    if (at + 1 < args.size()) return args[++at];
-    errors.push_back(flag + " needs a value");
-    return std::nullopt;
-  }
-
-  // A switch with an optional "=true|false" (or a following true/false word).
-  void take_switch(bool& target, bool value_if_bare) {
-    if (inline_value) {
-      auto b = parse_bool(*inline_value);
-      if (!b) {
-        errors.push_back(flag + ": '" + *inline_value + "' is not true or false");
-        return;
-      }
-      target = value_if_bare ? *b : !*b;
-      return;
-    }
-    if (at + 1 < args.size()) {
-      if (auto b = parse_bool(args[at + 1])) {
-        ++at;
-        target = value_if_bare ? *b : !*b;
-        return;
-      }
-    }
-    target = value_if_bare;
-  }
-
-  // The value checked against the flag's range in the one table every numeric flag has
-  // (config/numeric_ranges, docs/limits.md); nullopt (and its message) outside it.
-  // `range_of`: the flag whose range applies (an alias's canonical flag); the message names the
-  // flag as typed.
-  std::optional<double> number(const char* range_of = nullptr) {
-    auto v = value();
-    if (!v) return std::nullopt;
-    const config::NumericRange* range =
-        config::find_numeric_range(range_of ? std::string(range_of) : flag);
-    if (!range) {  // every orchestration flag is in the table (NumericRanges tests)
-      errors.push_back(flag + " has no range");
-      return std::nullopt;
-    }
-    const auto check = config::check_numeric_value(*range, flag, *v);
-    if (!check.canonical) {
-      errors.push_back(check.error);
-      return std::nullopt;
-    }
-    return std::strtod(check.canonical->c_str(), nullptr);
-  }
-
-  void take_seconds(double& target) {
-    if (auto d = number()) target = *d;
-  }
-};
-
-SweepFlagWord read_sweep_flag_word(const std::vector<std::string>& args, std::size_t& at,
-                                   std::vector<std::string>& errors) {
-  const std::string& word = args[at];
-  const auto eq = word.find('=');
-  if (eq == std::string::npos) return {args, at, errors, word, std::nullopt};
-  return {args, at, errors, word.substr(0, eq), word.substr(eq + 1)};
-}
+using namespace detail;
 
 void take_num_profile_runs(SweepFlagWord& w, SweepOptions& o) {
   if (auto n = w.number()) o.num_profile_runs = static_cast<int>(*n);
@@ -280,187 +116,6 @@ const OrchestrationFlag* orchestration_flag(const std::string& flag) {
     if (flag == f.flag) return &f;
   }
   return nullptr;
-}
-
-// The --search-* options: each is taken off the profile command line into SearchArgs, then
-// checked together by resolve_search.
-struct SearchFlag {
-  const char* flag;
-  void (*take)(SweepFlagWord&, SearchArgs&);
-};
-
-std::optional<long long> whole_value(SweepFlagWord& w, long long lo, long long hi) {
-  auto v = w.value();
-  if (!v) return std::nullopt;
-  const auto n = parse_integer(*v);
-  if (!n || *n < lo || *n > hi) {
-    w.errors.push_back(fmt::format("{}: '{}' is not a whole number from {} to {}", w.flag,
-                                   core::excerpt(*v), lo, hi));
-    return std::nullopt;
-  }
-  return n;
-}
-
-const SearchFlag* search_flag(const std::string& flag) {
-  using W = SweepFlagWord;
-  using A = SearchArgs;
-  static const SearchFlag k[] = {
-      {"--search-space",
-       [](W& w, A& a) {
-         if (auto v = w.value()) a.space.push_back(*v);
-       }},
-      {"--search-metric",
-       [](W& w, A& a) {
-         if (auto v = w.value()) a.metric = *v;
-       }},
-      {"--search-stat",
-       [](W& w, A& a) {
-         if (auto v = w.value()) a.stat = *v;
-       }},
-      {"--search-direction",
-       [](W& w, A& a) {
-         if (auto v = w.value()) a.direction = config::normalise_enum_token(*v);
-       }},
-      {"--search-max-iterations",
-       [](W& w, A& a) {
-         if (auto n = whole_value(w, 2, 200)) a.max_iterations = static_cast<int>(*n);
-       }},
-      {"--search-initial-points",
-       [](W& w, A& a) {
-         if (auto n = whole_value(w, 1, 1'000'000)) a.initial_points = static_cast<int>(*n);
-       }},
-      {"--search-random-seed",
-       [](W& w, A& a) {
-         if (auto n = whole_value(w, 0, std::numeric_limits<long long>::max())) a.random_seed = *n;
-       }},
-      {"--search-planner",
-       [](W& w, A& a) {
-         if (auto v = w.value()) a.planner = config::normalise_enum_token(*v);
-       }},
-      {"--search-sla",
-       [](W& w, A& a) {
-         if (auto v = w.value()) a.sla.push_back(*v);
-       }},
-  };
-  for (const auto& f : k) {
-    if (flag == f.flag) return &f;
-  }
-  return nullptr;
-}
-
-// The sweepable parameter a --search-space path names: its full path (phases.profiling.rate),
-// or for the profiling phase the bare name AIPerf 0.11's YAML sweeps accept (rate).
-const Sweepable* sweepable_for_path(const std::string& path) {
-  for (const auto& s : sweepables()) {
-    const std::string full = s.path;
-    if (path == full) return &s;
-    if (full.starts_with("phases.profiling.") && path == full.substr(full.rfind('.') + 1))
-      return &s;
-  }
-  return nullptr;
-}
-
-// "phases.profiling.concurrency:1,64[:int]" -> a dimension; nullopt (and a message) when bad.
-std::optional<SearchDimension> parse_search_space(const std::string& word,
-                                                  std::vector<std::string>& errors) {
-  const auto fail = [&](const std::string& why) {
-    errors.push_back(
-        fmt::format("--search-space '{}': {} (the form is path:lo,hi[:int], e.g. "
-                    "phases.profiling.concurrency:1,64)",
-                    core::excerpt(word), why));
-    return std::nullopt;
-  };
-  std::vector<std::string> parts;
-  for (std::size_t start = 0;;) {
-    const auto colon = word.find(':', start);
-    parts.push_back(word.substr(start, colon == std::string::npos ? colon : colon - start));
-    if (colon == std::string::npos) break;
-    start = colon + 1;
-  }
-  if (parts.size() < 2 || parts.size() > 3) return fail("2 or 3 parts separated by ':' expected");
-  const Sweepable* s = sweepable_for_path(parts[0]);
-  if (!s) {
-    std::string known;
-    for (const auto& k : sweepables()) known += (known.empty() ? "" : ", ") + std::string(k.path);
-    return fail("the path is not one inferperf can search; it searches " + known);
-  }
-  if (parts.size() == 3 && parts[2] != "int")
-    return fail("kind '" + parts[2] + "': the monotonic_sla planner searches whole numbers (int)");
-  const auto comma = parts[1].find(',');
-  if (comma == std::string::npos) return fail("the range needs lo,hi");
-  const auto lo =
-      parse_integer(config::trim_list_item(std::string_view(parts[1]).substr(0, comma)));
-  const auto hi =
-      parse_integer(config::trim_list_item(std::string_view(parts[1]).substr(comma + 1)));
-  const long long least = s->zero_ok ? 0 : 1;
-  if (!lo || !hi || *lo < least || *hi > 10'000'000 || *lo >= *hi)
-    return fail(
-        fmt::format("the range must be whole numbers with {} <= lo < hi <= 10000000", least));
-  const std::string path = s->path;
-  return SearchDimension{path, s->flags.back(), s->name, path.substr(path.rfind('.') + 1), *lo,
-                         *hi,  !s->integer};
-}
-
-bool is_metric_tag(const std::string& t) {
-  return !t.empty() && std::all_of(t.begin(), t.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
-  });
-}
-
-// The --search-* words checked together and resolved into dimensions and filters.
-void resolve_search(SweepArgs& out) {
-  SearchArgs& a = out.search;
-  auto& errors = out.errors;
-  if (!a.enabled()) {
-    if (a.any_given)
-      errors.push_back(a.sla.empty() ? "the --search-* options need --search-space (the dimension "
-                                       "to search, e.g. phases.profiling.concurrency:1,64)"
-                                     : "--search-sla needs --search-space: inferperf applies SLA "
-                                       "filters to a search (e.g. --search-space "
-                                       "phases.profiling.concurrency:1,64)");
-    return;
-  }
-  if (!out.params.empty())
-    errors.push_back(
-        "--search-space cannot be combined with a comma list (a sweep): search one "
-        "dimension, or sweep it");
-  if (!a.metric || !a.direction || !a.max_iterations)
-    errors.push_back(
-        "--search-space needs --search-metric, --search-direction and "
-        "--search-max-iterations");
-  if (a.metric && !is_metric_tag(*a.metric))
-    errors.push_back("--search-metric: '" + core::excerpt(*a.metric) +
-                     "' is not a metric tag (lower-case letters, digits and _)");
-  if (a.direction && *a.direction != "maximize" && *a.direction != "minimize")
-    errors.push_back("--search-direction: '" + *a.direction + "' is not maximize or minimize");
-  static const std::set<std::string> kStats = {"avg", "p50", "p90", "p95", "p99"};
-  if (!kStats.count(a.stat))
-    errors.push_back("--search-stat: '" + core::excerpt(a.stat) +
-                     "' is not avg, p50, p90, p95 or p99");
-  if (a.planner != "monotonic-sla") {
-    errors.push_back("--search-planner " + core::excerpt(a.planner) +
-                     ": only monotonic_sla is implemented (AIPerf's default bayesian, optuna and "
-                     "smooth_isotonic are not: roadmap \"Capacity\"); give --search-planner "
-                     "monotonic_sla");
-  }
-  a.planner = "monotonic_sla";
-  for (const auto& w : a.space)
-    if (auto d = parse_search_space(w, errors)) a.dimensions.push_back(std::move(*d));
-  if (a.space.size() > 1)
-    errors.push_back("--search-space is given " + std::to_string(a.space.size()) +
-                     " times: the monotonic_sla planner searches one dimension");
-  for (const auto& w : a.sla) {
-    auto f = parse_sla_filter(w);
-    if (f)
-      a.filters.push_back(std::move(*f));
-    else
-      errors.push_back("--search-sla: " + f.error().message);
-  }
-  if (a.sla.empty())
-    errors.push_back(
-        "--search-planner monotonic_sla needs at least one --search-sla filter "
-        "(e.g. time_to_first_token:p99:lt:500): it finds the largest value meeting "
-        "them");
 }
 
 // The values of one swept flag's comma list, each checked and made canonical; nullopt when any
@@ -587,10 +242,10 @@ SweepArgs extract_sweep_args(const std::vector<std::string>& args) {
     SweepFlagWord w = read_sweep_flag_word(args, i, out.errors);
     if (const OrchestrationFlag* f = orchestration_flag(w.flag)) {
       f->take(w, out.options);
-    } else if (const SearchFlag* sf = search_flag(w.flag)) {
-      out.search.any_given = true;
-      sf->take(w, out.search);
-    } else if (const Sweepable* s = sweepable_for(w.flag)) {
+      continue;
+    }
+    if (take_search_flag(w, out.search)) continue;
+    if (const Sweepable* s = sweepable_for(w.flag)) {
       take_sweepable(*s, w, swept, out);
     } else {
       out.base.push_back(word);
@@ -603,7 +258,7 @@ SweepArgs extract_sweep_args(const std::vector<std::string>& args) {
         "reuses)");
   std::stable_sort(out.params.begin(), out.params.end(),
                    [](const SweepParam& a, const SweepParam& b) { return a.path < b.path; });
-  resolve_search(out);
+  resolve_search_args(out);
   if (out.errors.empty()) pin_dataset_entries(out);
   return out;
 }

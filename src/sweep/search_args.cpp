@@ -1,0 +1,212 @@
+// The --search-* words: taken off the profile command line like the orchestration flags, then
+// checked together and resolved into a dimension and SLA filters.
+#include "sweep/search_args.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <limits>
+#include <set>
+
+#include "config/enum_token.hpp"
+#include "core/error.hpp"
+#include "sweep/sweep_args.hpp"
+#include "sweep/sweep_words.hpp"
+
+namespace inferperf::sweep {
+
+namespace {
+
+using namespace detail;
+
+// The --search-* options: each is taken off the profile command line into SearchArgs, then
+// checked together by resolve_search.
+struct SearchFlag {
+  const char* flag;
+  void (*take)(SweepFlagWord&, SearchArgs&);
+};
+
+std::optional<long long> whole_value(SweepFlagWord& w, long long lo, long long hi) {
+  auto v = w.value();
+  if (!v) return std::nullopt;
+  const auto n = parse_integer(*v);
+  if (!n || *n < lo || *n > hi) {
+    w.errors.push_back(fmt::format("{}: '{}' is not a whole number from {} to {}", w.flag,
+                                   core::excerpt(*v), lo, hi));
+    return std::nullopt;
+  }
+  return n;
+}
+
+const SearchFlag* search_flag(const std::string& flag) {
+  using W = SweepFlagWord;
+  using A = SearchArgs;
+  static const SearchFlag k[] = {
+      {"--search-space",
+       [](W& w, A& a) {
+         if (auto v = w.value()) a.space.push_back(*v);
+       }},
+      {"--search-metric",
+       [](W& w, A& a) {
+         if (auto v = w.value()) a.metric = *v;
+       }},
+      {"--search-stat",
+       [](W& w, A& a) {
+         if (auto v = w.value()) a.stat = *v;
+       }},
+      {"--search-direction",
+       [](W& w, A& a) {
+         if (auto v = w.value()) a.direction = config::normalise_enum_token(*v);
+       }},
+      {"--search-max-iterations",
+       [](W& w, A& a) {
+         if (auto n = whole_value(w, 2, 200)) a.max_iterations = static_cast<int>(*n);
+       }},
+      {"--search-initial-points",
+       [](W& w, A& a) {
+         if (auto n = whole_value(w, 1, 1'000'000)) a.initial_points = static_cast<int>(*n);
+       }},
+      {"--search-random-seed",
+       [](W& w, A& a) {
+         if (auto n = whole_value(w, 0, std::numeric_limits<long long>::max())) a.random_seed = *n;
+       }},
+      {"--search-planner",
+       [](W& w, A& a) {
+         if (auto v = w.value()) a.planner = config::normalise_enum_token(*v);
+       }},
+      {"--search-sla",
+       [](W& w, A& a) {
+         if (auto v = w.value()) a.sla.push_back(*v);
+       }},
+  };
+  for (const auto& f : k) {
+    if (flag == f.flag) return &f;
+  }
+  return nullptr;
+}
+
+// The sweepable parameter a --search-space path names: its full path (phases.profiling.rate),
+// or for the profiling phase the bare name AIPerf 0.11's YAML sweeps accept (rate).
+const Sweepable* sweepable_for_path(const std::string& path) {
+  for (const auto& s : sweepables()) {
+    const std::string full = s.path;
+    if (path == full) return &s;
+    if (full.starts_with("phases.profiling.") && path == full.substr(full.rfind('.') + 1))
+      return &s;
+  }
+  return nullptr;
+}
+
+// "phases.profiling.concurrency:1,64[:int]" -> a dimension; nullopt (and a message) when bad.
+std::optional<SearchDimension> parse_search_space(const std::string& word,
+                                                  std::vector<std::string>& errors) {
+  const auto fail = [&](const std::string& why) {
+    errors.push_back(
+        fmt::format("--search-space '{}': {} (the form is path:lo,hi[:int], e.g. "
+                    "phases.profiling.concurrency:1,64)",
+                    core::excerpt(word), why));
+    return std::nullopt;
+  };
+  std::vector<std::string> parts;
+  for (std::size_t start = 0;;) {
+    const auto colon = word.find(':', start);
+    parts.push_back(word.substr(start, colon == std::string::npos ? colon : colon - start));
+    if (colon == std::string::npos) break;
+    start = colon + 1;
+  }
+  if (parts.size() < 2 || parts.size() > 3) return fail("2 or 3 parts separated by ':' expected");
+  const Sweepable* s = sweepable_for_path(parts[0]);
+  if (!s) {
+    std::string known;
+    for (const auto& k : sweepables()) known += (known.empty() ? "" : ", ") + std::string(k.path);
+    return fail("the path is not one inferperf can search; it searches " + known);
+  }
+  if (parts.size() == 3 && parts[2] != "int")
+    return fail("kind '" + parts[2] + "': the monotonic_sla planner searches whole numbers (int)");
+  const auto comma = parts[1].find(',');
+  if (comma == std::string::npos) return fail("the range needs lo,hi");
+  const auto lo =
+      parse_integer(config::trim_list_item(std::string_view(parts[1]).substr(0, comma)));
+  const auto hi =
+      parse_integer(config::trim_list_item(std::string_view(parts[1]).substr(comma + 1)));
+  const long long least = s->zero_ok ? 0 : 1;
+  if (!lo || !hi || *lo < least || *hi > 10'000'000 || *lo >= *hi)
+    return fail(
+        fmt::format("the range must be whole numbers with {} <= lo < hi <= 10000000", least));
+  const std::string path = s->path;
+  return SearchDimension{path, s->flags.back(), s->name, path.substr(path.rfind('.') + 1), *lo,
+                         *hi,  !s->integer};
+}
+
+bool is_metric_tag(const std::string& t) {
+  return !t.empty() && std::all_of(t.begin(), t.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+  });
+}
+
+}  // namespace
+
+bool take_search_flag(detail::SweepFlagWord& w, SearchArgs& a) {
+  const SearchFlag* f = search_flag(w.flag);
+  if (!f) return false;
+  a.any_given = true;
+  f->take(w, a);
+  return true;
+}
+
+void resolve_search_args(SweepArgs& out) {
+  SearchArgs& a = out.search;
+  auto& errors = out.errors;
+  if (!a.enabled()) {
+    if (a.any_given)
+      errors.push_back(a.sla.empty() ? "the --search-* options need --search-space (the dimension "
+                                       "to search, e.g. phases.profiling.concurrency:1,64)"
+                                     : "--search-sla needs --search-space: inferperf applies SLA "
+                                       "filters to a search (e.g. --search-space "
+                                       "phases.profiling.concurrency:1,64)");
+    return;
+  }
+  if (!out.params.empty())
+    errors.push_back(
+        "--search-space cannot be combined with a comma list (a sweep): search one "
+        "dimension, or sweep it");
+  if (!a.metric || !a.direction || !a.max_iterations)
+    errors.push_back(
+        "--search-space needs --search-metric, --search-direction and "
+        "--search-max-iterations");
+  if (a.metric && !is_metric_tag(*a.metric))
+    errors.push_back("--search-metric: '" + core::excerpt(*a.metric) +
+                     "' is not a metric tag (lower-case letters, digits and _)");
+  if (a.direction && *a.direction != "maximize" && *a.direction != "minimize")
+    errors.push_back("--search-direction: '" + *a.direction + "' is not maximize or minimize");
+  static const std::set<std::string> kStats = {"avg", "p50", "p90", "p95", "p99"};
+  if (!kStats.count(a.stat))
+    errors.push_back("--search-stat: '" + core::excerpt(a.stat) +
+                     "' is not avg, p50, p90, p95 or p99");
+  if (a.planner != "monotonic-sla") {
+    errors.push_back("--search-planner " + core::excerpt(a.planner) +
+                     ": only monotonic_sla is implemented (AIPerf's default bayesian, optuna and "
+                     "smooth_isotonic are not: roadmap \"Capacity\"); give --search-planner "
+                     "monotonic_sla");
+  }
+  a.planner = "monotonic_sla";
+  for (const auto& w : a.space)
+    if (auto d = parse_search_space(w, errors)) a.dimensions.push_back(std::move(*d));
+  if (a.space.size() > 1)
+    errors.push_back("--search-space is given " + std::to_string(a.space.size()) +
+                     " times: the monotonic_sla planner searches one dimension");
+  for (const auto& w : a.sla) {
+    auto f = parse_sla_filter(w);
+    if (f)
+      a.filters.push_back(std::move(*f));
+    else
+      errors.push_back("--search-sla: " + f.error().message);
+  }
+  if (a.sla.empty())
+    errors.push_back(
+        "--search-planner monotonic_sla needs at least one --search-sla filter "
+        "(e.g. time_to_first_token:p99:lt:500): it finds the largest value meeting "
+        "them");
+}
+
+}  // namespace inferperf::sweep
