@@ -31,6 +31,8 @@ inline constexpr const char* kNetworkLatencyFileName = "profile_export_network_l
 inline constexpr const char* kProfileRunsFolderName = "profile_runs";  // run_0001, run_0002...
 inline constexpr const char* kAggregateFolderName = "aggregate";
 inline constexpr const char* kAggregateJsonFileName = "profile_export_aiperf_aggregate.json";
+// Beside the aggregate with --convergence-* and per-request exports: every run's values pooled.
+inline constexpr const char* kCollatedJsonFileName = "profile_export_aiperf_collated.json";
 inline constexpr const char* kAggregateCsvFileName = "profile_export_aiperf_aggregate.csv";
 inline constexpr const char* kSweepSummaryJsonFileName = "sweep_summary.json";
 inline constexpr const char* kSweepSummaryCsvFileName = "sweep_summary.csv";

@@ -63,6 +63,18 @@ void add_sweep_options(CLI::App& profile) {
        nullptr},
       {"--sweep-cooldown-seconds,--parameter-sweep-cooldown-seconds",
        "Seconds to wait between sweep points (0)", "--sweep-cooldown-seconds"},
+      {"--convergence-metric",
+       "Stop a point's repeated runs early once this metric has converged (--num-profile-runs is "
+       "the cap; from the second run on)",
+       nullptr},
+      {"--convergence-stat", "Its statistic: avg (default), p50, p90, p95, p99, min, max", nullptr},
+      {"--convergence-mode",
+       "ci_width (default: the confidence interval's width / |mean|), cv (std / |mean|) or "
+       "distribution (KS test of the last run's per-request values against the earlier runs')",
+       nullptr},
+      {"--convergence-threshold",
+       "Converged below it (ci_width 0.10, cv 0.05), or for distribution above it (0.05); (0, 1)",
+       nullptr},
   };
   // Kept as text (the sweep module reads them), but numbers: the range check knows them by this.
   for (const auto& o : options) {

@@ -10,7 +10,7 @@ namespace {
 
 // The reasons, one per piece of work that would bring the options.
 constexpr std::string_view kCapacity =
-    "SLA recipes, the bayesian, optuna and smooth_isotonic planners, convergence, scenarios and "
+    "SLA recipes, the bayesian, optuna and smooth_isotonic planners, scenarios and "
     "adaptive scale are not implemented (roadmap: \"Capacity\"); sweep with comma lists "
     "(--concurrency 1,2,4) and --num-profile-runs, or search with --search-planner monotonic_sla";
 constexpr std::string_view kObservability =
@@ -54,10 +54,6 @@ std::vector<RefusedOption> build_refused_options() {
        "--osl-min",
        "--osl-max",
        "--osl-steps",
-       "--convergence-metric",
-       "--convergence-stat",
-       "--convergence-threshold",
-       "--convergence-mode",
        "--variant",
        "--sweep-variant",
        "--adaptive-scale",

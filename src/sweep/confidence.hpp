@@ -33,6 +33,7 @@ struct RunResult {
   bool ok = false;                 // its profile_export_aiperf.json was written and read
   std::string error;               // why not, when !ok
   nlohmann::ordered_json summary;  // profile_export_aiperf.json
+  std::string dir;                 // the run's folder
 };
 
 struct AggregateMeta {

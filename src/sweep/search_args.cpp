@@ -138,12 +138,6 @@ std::optional<SearchDimension> parse_search_space(const std::string& word,
                          *hi,  !s->integer};
 }
 
-bool is_metric_tag(const std::string& t) {
-  return !t.empty() && std::all_of(t.begin(), t.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
-  });
-}
-
 }  // namespace
 
 bool take_search_flag(detail::SweepFlagWord& w, SearchArgs& a) {

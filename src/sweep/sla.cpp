@@ -18,12 +18,6 @@ constexpr std::array<std::string_view, 12> kStats = {"avg", "min", "max", "p1", 
                                                      "p25", "p50", "p75", "p90", "p95", "p99"};
 constexpr std::array<std::string_view, 4> kOps = {"lt", "le", "gt", "ge"};
 
-bool is_tag(std::string_view s) {
-  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
-  });
-}
-
 std::vector<std::string_view> split_colons(std::string_view s) {
   std::vector<std::string_view> out;
   while (true) {
@@ -51,12 +45,18 @@ const char* op_symbol(const std::string& op) {
 
 }  // namespace
 
+bool is_metric_tag(std::string_view s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+  });
+}
+
 core::Result<SlaFilter> parse_sla_filter(std::string_view text) {
   const auto parts = split_colons(text);
   if (parts.size() != 4) return sla_error(text, fmt::format("{} parts, 4 expected", parts.size()));
   SlaFilter f;
   f.text = std::string(text);
-  if (!is_tag(parts[0]))
+  if (!is_metric_tag(parts[0]))
     return sla_error(text, "the metric tag must be lower-case letters, digits and _");
   f.tag = std::string(parts[0]);
   if (std::find(kStats.begin(), kStats.end(), parts[1]) == kStats.end())

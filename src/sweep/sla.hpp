@@ -21,6 +21,9 @@ struct SlaFilter {
   std::string text;      // as typed, for messages and search_history.json
 };
 
+// A metric tag as the exports write it: lower-case letters, digits and '_', not empty.
+bool is_metric_tag(std::string_view s);
+
 // "time_to_first_token:p99:lt:500"; the error names the part that is wrong.
 core::Result<SlaFilter> parse_sla_filter(std::string_view text);
 

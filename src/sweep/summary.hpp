@@ -2,12 +2,14 @@
 // Pareto frontier of output token throughput against ITL and against TTFT, as JSON, CSV and a
 // console table.
 #pragma once
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "sweep/confidence.hpp"
+#include "sweep/convergence.hpp"
 #include "sweep/points.hpp"
 #include "sweep/sweep_args.hpp"
 
@@ -16,6 +18,7 @@ namespace inferperf::sweep {
 struct PointResult {
   SweepPoint point;
   std::vector<RunResult> runs;
+  std::optional<ConvergenceResult> convergence;  // with --convergence-*: after its latest run
 };
 
 // The metrics each point carries in the summary, as "<tag>.<stat>" of profile_export_aiperf.json.

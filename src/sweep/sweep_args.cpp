@@ -15,7 +15,9 @@
 #include "config/enum_token.hpp"
 #include "config/numeric_ranges.hpp"
 #include "config/run_config.hpp"
+#include "core/error.hpp"
 #include "sweep/confidence.hpp"
+#include "sweep/sla.hpp"
 #include "sweep/sweep_words.hpp"
 
 namespace inferperf::sweep {
@@ -53,6 +55,43 @@ void take_sweep_mode(SweepFlagWord& w, SweepOptions& o) {
     return;
   }
   o.sweep_mode = mode;
+}
+
+void take_convergence_word(SweepFlagWord& w, std::string& target,
+                           const std::vector<std::string>& allowed) {
+  auto v = w.value();
+  if (!v) return;
+  const std::string token =
+      w.flag == "--convergence-metric" ? *v : config::normalise_enum_token(*v);
+  std::string as_typed = token;
+  std::replace(as_typed.begin(), as_typed.end(), '-', '_');
+  if (allowed.empty() && !is_metric_tag(token)) {
+    w.errors.push_back(
+        fmt::format("{}: '{}' is not a metric tag (lower-case letters, digits and _)", w.flag,
+                    core::excerpt(*v)));
+    return;
+  }
+  if (!allowed.empty() && std::find(allowed.begin(), allowed.end(), as_typed) == allowed.end()) {
+    std::string list;
+    for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
+    w.errors.push_back(fmt::format("{}: '{}' is not one of {}", w.flag, core::excerpt(*v), list));
+    return;
+  }
+  target = as_typed;
+}
+
+void take_convergence_threshold(SweepFlagWord& w, SweepOptions& o) {
+  auto v = w.value();
+  if (!v) return;
+  const auto d = parse_number(*v);
+  if (!d || *d <= 0 || *d >= 1) {
+    w.errors.push_back(
+        fmt::format("--convergence-threshold: '{}' is not a number between 0 and 1 "
+                    "(both excluded)",
+                    core::excerpt(*v)));
+    return;
+  }
+  o.convergence.threshold = *d;
 }
 
 // The orchestration flags: each is taken off the profile command line into SweepOptions.
@@ -111,6 +150,22 @@ const OrchestrationFlag* orchestration_flag(const std::string& flag) {
        [](W& w, O& o) {
          if (auto v = w.value()) o.random_seed = *v;
        }},
+      {"--convergence-metric",
+       [](W& w, O& o) {
+         std::string tag;
+         take_convergence_word(w, tag, {});
+         if (!tag.empty()) o.convergence.metric = tag;
+       }},
+      {"--convergence-stat",
+       [](W& w, O& o) {
+         take_convergence_word(w, o.convergence.stat,
+                               {"avg", "p50", "p90", "p95", "p99", "min", "max"});
+       }},
+      {"--convergence-mode",
+       [](W& w, O& o) {
+         take_convergence_word(w, o.convergence.mode, {"ci_width", "cv", "distribution"});
+       }},
+      {"--convergence-threshold", take_convergence_threshold},
   };
   for (const auto& f : k) {
     if (flag == f.flag) return &f;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "sweep/convergence.hpp"
 #include "sweep/search_args.hpp"
 
 namespace inferperf::config {
@@ -49,6 +50,8 @@ struct SweepOptions {
   std::optional<std::string> random_seed;   // --random-seed, if given
   // --vary-seed-per-trial: each trial's seed is derived from the base seed (trial_seed.hpp).
   bool vary_seed_per_trial = false;
+  // --convergence-*: a point's runs stop early once its metric has converged.
+  ConvergenceOptions convergence;
 };
 
 struct SweepArgs {

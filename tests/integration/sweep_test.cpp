@@ -182,6 +182,49 @@ TEST(Sweep, RepeatedRunsShareTheSeedWarmOnceAndAggregate) {
   EXPECT_FALSE(fs::exists(dir + "/sweep_summary.json"));  // repeated runs alone: no sweep
 }
 
+// --convergence-*: each point stops once its metric has converged (cv of the runs' TTFT averages
+// against a fixed 20 ms mock: far below 0.2 after two runs), so 2 of the 4 allowed trials run;
+// the aggregate says why and the collated file pools both runs' requests.
+TEST(Sweep, ConvergenceStopsAPointsRunsEarlyAndCollatesThem) {
+  MockServerProcess mock({"--ttft", "20", "--itl", "2"});
+  const std::string dir = make_temp_dir("ip-converge-");
+  const auto r = profile(mock, dir,
+                         {"--streaming", "--request-count", "8", "--concurrency", "1,2",
+                          "--num-profile-runs", "4", "--convergence-metric", "time_to_first_token",
+                          "--convergence-mode", "cv", "--convergence-threshold", "0.2"});
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_EQ(mock.metric("inferperf_mock_requests_total"), 2 * 2 * 8);
+  for (const char* point : {"concurrency_1", "concurrency_2"}) {
+    EXPECT_TRUE(fs::exists(dir + "/profile_runs/trial_0002/" + point));
+    EXPECT_FALSE(fs::exists(dir + "/profile_runs/trial_0003/" + point));
+    const std::string agg_dir = dir + "/aggregate/" + point;
+    const json agg = read_json(agg_dir + "/profile_export_aiperf_aggregate.json");
+    EXPECT_EQ(agg["metadata"]["num_profile_runs"], 4);
+    EXPECT_EQ(agg["metadata"]["num_successful_runs"], 2);
+    const json& c = agg["metadata"]["convergence"];
+    EXPECT_EQ(c["converged"], true) << c;
+    EXPECT_EQ(c["runs"], 2);
+    EXPECT_EQ(c["mode"], "cv");
+    EXPECT_LT(c["value"].get<double>(), 0.2);
+    const json col = read_json(agg_dir + "/profile_export_aiperf_collated.json");
+    EXPECT_EQ(col["schema_version"], "1.0.0");
+    EXPECT_EQ(col["metrics"]["time_to_first_token"]["combined"]["count"], 16);
+    EXPECT_EQ(col["metrics"]["time_to_first_token"]["per_run"].size(), 2u);
+    EXPECT_NEAR(col["metrics"]["time_to_first_token"]["combined"]["mean"].get<double>(), 20, 5);
+  }
+  EXPECT_NE(r.out.find("converged after 2 run(s)"), std::string::npos) << r.out;
+  // distribution needs the per-request export; refused before anything is sent.
+  const auto bad = profile(
+      mock, dir + "/x",
+      {"--streaming", "--request-count", "8", "--num-profile-runs", "3", "--convergence-metric",
+       "time_to_first_token", "--convergence-mode", "distribution", "--export-level", "summary"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.out.find("--convergence-mode distribution compares per-request values"),
+            std::string::npos)
+      << bad.out;
+  EXPECT_EQ(mock.metric("inferperf_mock_requests_total"), 2 * 2 * 8);
+}
+
 // A sweep with repeated trials, as AIPerf 0.11 lays it out: trial-major run order under
 // profile_runs/trial_NNNN/<point>, per-point aggregates under aggregate/<point>/ and the sweep
 // aggregate under aggregate/sweep_aggregate/. Two points x two trials of three requests.

@@ -9,6 +9,7 @@
 #include <csignal>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <thread>
 
 #include "app/exit_codes.hpp"
@@ -101,6 +102,7 @@ sweep::RunResult read_run(const std::string& label, const fs::path& dir,
                           const artifacts::ExportNames& names, int exit_code) {
   sweep::RunResult r;
   r.label = label;
+  r.dir = dir.string();
   const fs::path file = dir / names.summary_json;
   std::ifstream in(file);
   if (in) {
@@ -117,6 +119,31 @@ sweep::RunResult read_run(const std::string& label, const fs::path& dir,
                             : fmt::format("exited with code {}", exit_code);
   }
   return r;
+}
+
+sweep::RunValues read_run_values(const sweep::RunResult& run, const artifacts::ExportNames& names,
+                                 const std::string* only) {
+  sweep::RunValues out;
+  out.label = run.label;
+  std::ifstream in(fs::path(run.dir) / names.records_jsonl);
+  std::vector<std::string> order;
+  std::map<std::string, std::vector<double>> by_tag;
+  for (std::string line; std::getline(in, line);) {
+    const auto j = nlohmann::json::parse(line, nullptr, false);
+    if (j.is_discarded() || !j.is_object()) continue;
+    const auto m = j.find("metrics");
+    if (m == j.end() || !m->is_object()) continue;
+    for (const auto& [tag, v] : m->items()) {
+      if (only && tag != *only) continue;
+      const auto value = v.find("value");
+      if (!v.is_object() || value == v.end() || !value->is_number()) continue;
+      auto [it, added] = by_tag.try_emplace(tag);
+      if (added) order.push_back(tag);
+      it->second.push_back(value->get<double>());
+    }
+  }
+  for (const auto& tag : order) out.metrics.emplace_back(tag, std::move(by_tag[tag]));
+  return out;
 }
 
 void write_or_warn(const fs::path& file, const std::string& content) {

@@ -13,6 +13,7 @@
 #include "artifacts/export_names.hpp"
 #include "config/run_config.hpp"
 #include "sweep/confidence.hpp"
+#include "sweep/convergence.hpp"
 #include "sweep/points.hpp"
 #include "sweep/sweep_args.hpp"
 
@@ -55,6 +56,11 @@ std::string orchestrated_leaf(const config::RunConfig& c,
 // exit code 0 or 130).
 sweep::RunResult read_run(const std::string& label, const std::filesystem::path& dir,
                           const artifacts::ExportNames& names, int exit_code);
+
+// A run's per-request values from its profile_export.jsonl (every numeric metric, or `only`),
+// in first-seen order; nothing when the file is missing (--export-level summary).
+sweep::RunValues read_run_values(const sweep::RunResult& run, const artifacts::ExportNames& names,
+                                 const std::string* only = nullptr);
 
 void write_or_warn(const std::filesystem::path& file, const std::string& content);
 

@@ -189,6 +189,24 @@ std::string run_identity_env(const sweep::SweepArgs& s, const Layout& layout, co
   return std::string(kRunInfoEnv) + "=" + info.dump();
 }
 
+// After a point's latest run: whether its --convergence-metric has converged (then its remaining
+// runs are skipped).
+void check_point_convergence(const sweep::SweepOptions& o, const artifacts::ExportNames& names,
+                             const std::string& where, sweep::PointResult& point) {
+  const auto per_request = [&](const sweep::RunResult& r, const std::string& tag) {
+    auto v = read_run_values(r, names, &tag);
+    return v.metrics.empty() ? std::vector<double>{} : std::move(v.metrics.front().second);
+  };
+  point.convergence =
+      sweep::check_convergence(o.convergence, point.runs, o.confidence_level, per_request);
+  const auto& c = *point.convergence;
+  if (c.converged)
+    spdlog::info("{}: {} converged after {} run(s) ({}); no more runs of it", where,
+                 *o.convergence.metric, c.runs, c.detail);
+  else
+    spdlog::info("{}: {} not converged yet ({})", where, *o.convergence.metric, c.detail);
+}
+
 Executed execute_runs(const sweep::SweepArgs& s, const std::vector<sweep::SweepPoint>& points,
                       const Layout& layout, const artifacts::ExportNames& names) {
   const auto& o = s.options;
@@ -198,17 +216,20 @@ Executed execute_runs(const sweep::SweepArgs& s, const std::vector<sweep::SweepP
   Executed ex;
   for (const auto& p : points) ex.points.push_back({p, {}});
   const auto order = run_order(total_points, o.num_profile_runs, layout.independent);
+  std::optional<PlannedRun> prev;  // the last run started
   for (std::size_t k = 0; k < order.size() && !stopping() && !ex.bad_input; ++k) {
     const PlannedRun& pr = order[k];
-    if (k > 0) {
+    // --convergence-*: a point that has converged runs no more trials.
+    if (const auto& c = ex.points[pr.point].convergence; c && c->converged) continue;
+    if (prev) {
       // Where a new trial starts (repeated: trial-major; independent: within a point) the
       // profile-run cooldown, else the sweep cooldown between points.
-      const PlannedRun& prev = order[k - 1];
-      const bool new_trial = layout.independent ? prev.point == pr.point : prev.trial != pr.trial;
+      const bool new_trial = layout.independent ? prev->point == pr.point : prev->trial != pr.trial;
       cooldown(new_trial ? o.profile_run_cooldown_s : o.sweep_cooldown_s,
                new_trial ? "profile run" : "sweep");
       if (stopping()) break;
     }
+    prev = pr;
     const auto& point = points[pr.point];
     const auto salt = o.cache_salt_per_run ? std::optional(sweep::random_cache_salt())
                                            : std::optional<std::string>();
@@ -229,6 +250,7 @@ Executed execute_runs(const sweep::SweepArgs& s, const std::vector<sweep::SweepP
       spdlog::error("{}: {}", where, r.error);
     }
     ex.points[pr.point].runs.push_back(std::move(r));
+    if (o.convergence.enabled()) check_point_convergence(o, names, where, ex.points[pr.point]);
     if (rc == kExitSignal) note_child_stopped();  // the child was stopped: so is the rest
     if (rc == kExitBadConfig) {
       // Its input was refused before anything was sent (a tokenizer, a dataset file, the
@@ -242,8 +264,28 @@ Executed execute_runs(const sweep::SweepArgs& s, const std::vector<sweep::SweepP
 
 // The per-point aggregates (every point that ran) and, for a sweep, the sweep aggregate and
 // inferperf's sweep summary.
+// With --convergence-* and per-request exports: every run's per-request values pooled, beside
+// the point's aggregate.
+void write_collated(const sweep::SweepOptions& o, const artifacts::ExportNames& names,
+                    const sweep::PointResult& pr, const fs::path& dir) {
+  std::vector<sweep::RunValues> runs;
+  nlohmann::ordered_json labels = nlohmann::ordered_json::array();
+  for (const auto& r : pr.runs) {
+    if (!r.ok) continue;
+    runs.push_back(read_run_values(r, names));
+    labels.push_back(r.label);
+  }
+  nlohmann::ordered_json meta;
+  meta["num_profile_runs"] = o.num_profile_runs;
+  meta["num_successful_runs"] = runs.size();
+  meta["run_labels"] = std::move(labels);
+  if (pr.convergence) meta["convergence"] = sweep::convergence_json(o.convergence, *pr.convergence);
+  write_or_warn(dir / artifacts::kCollatedJsonFileName,
+                sweep::collated_json(runs, meta).dump(2) + "\n");
+}
+
 void write_aggregates(const sweep::SweepArgs& s, const Layout& layout, const Executed& ex,
-                      const config::RunConfig& first) {
+                      const config::RunConfig& first, const artifacts::ExportNames& names) {
   const auto& o = s.options;
   std::vector<sweep::VariationResult> variations;
   for (const auto& pr : ex.points) {
@@ -257,6 +299,8 @@ void write_aggregates(const sweep::SweepArgs& s, const Layout& layout, const Exe
       meta.extra["model"] =
           first.endpoint.model_names.empty() ? "" : first.endpoint.model_names.front();
     }
+    if (pr.convergence)
+      meta.extra["convergence"] = sweep::convergence_json(o.convergence, *pr.convergence);
     sweep::Aggregate agg = sweep::aggregate_runs(pr.runs, meta);
     const fs::path dir = layout.aggregate_dir(pr.point);
     std::error_code ec;
@@ -264,6 +308,8 @@ void write_aggregates(const sweep::SweepArgs& s, const Layout& layout, const Exe
     const auto json = sweep::aggregate_json(agg);
     write_or_warn(dir / artifacts::kAggregateJsonFileName, json.dump(2) + "\n");
     write_or_warn(dir / artifacts::kAggregateCsvFileName, sweep::aggregate_csv(agg));
+    if (o.convergence.enabled() && first.output.export_level != config::ExportLevel::kSummary)
+      write_collated(o, names, pr, dir);
     if (o.num_profile_runs > 1) {
       std::cout << "\n"
                 << aggregate_table(json,
@@ -312,6 +358,12 @@ int run_orchestrated(const sweep::SweepArgs& typed, const std::vector<std::strin
   if (const int* rc = std::get_if<int>(&checked)) return *rc;
   const auto& configs = std::get<std::vector<config::RunConfig>>(checked);
   const config::RunConfig& first = configs.front();
+  if (o.convergence.enabled() && o.convergence.mode == "distribution" &&
+      first.output.export_level == config::ExportLevel::kSummary) {
+    std::cerr << "error: --convergence-mode distribution compares per-request values, which "
+                 "--export-level summary does not write; use records or raw\n";
+    return kExitBadConfig;
+  }
   // What every child gets: the typed words plus what the plan adds to all of them.
   sweep::SweepArgs s = typed;
   sweep::pin_warmup_concurrency(s, first);  // shown by --dry-run's command lines
@@ -340,7 +392,7 @@ int run_orchestrated(const sweep::SweepArgs& typed, const std::vector<std::strin
   const artifacts::ExportNames names = artifacts::export_names(first.output.export_prefix);
   SignalScope signals;
   const Executed ex = execute_runs(s, points, layout, names);
-  write_aggregates(s, layout, ex, first);
+  write_aggregates(s, layout, ex, first, names);
   const bool interrupted = stopping();
   if (interrupted) {
     spdlog::warn("stopped by a signal; the summaries cover what ran");
