@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <cstdlib>
+
 #include "report/console_table.hpp"
 #include "report/format.hpp"
 
@@ -92,6 +94,13 @@ const SearchIteration* iteration_at(const std::vector<SearchIteration>& iteratio
 
 }  // namespace
 
+nlohmann::ordered_json sla_constraints_json(const std::vector<SlaFilter>& filters) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (const auto& f : filters)
+    out.push_back({{"metric", f.tag}, {"stat", f.stat}, {"op", f.op}, {"threshold", f.threshold}});
+  return out;
+}
+
 nlohmann::ordered_json search_history_json(const SearchArgs& s, int num_profile_runs,
                                            const std::vector<SearchIteration>& iterations,
                                            const MonotonicSlaPlanner& planner,
@@ -103,11 +112,7 @@ nlohmann::ordered_json search_history_json(const SearchArgs& s, int num_profile_
       {{{"path", d.path}, {"lo", d.lo}, {"hi", d.hi}, {"kind", "int"}}});
   config["objectives"] = nlohmann::ordered_json::array(
       {{{"metric", *s.metric}, {"stat", s.stat}, {"direction", *s.direction}}});
-  nlohmann::ordered_json filters = nlohmann::ordered_json::array();
-  for (const auto& f : s.filters)
-    filters.push_back(
-        {{"metric", f.tag}, {"stat", f.stat}, {"op", f.op}, {"threshold", f.threshold}});
-  config["sla_filters"] = std::move(filters);
+  config["sla_filters"] = sla_constraints_json(s.filters);
   config["max_iterations"] = *s.max_iterations;
   config["num_profile_runs"] = num_profile_runs;
 
@@ -189,6 +194,74 @@ std::string search_report(const SearchArgs& s, const std::vector<SearchIteration
         "and {}\n",
         *s.max_iterations, good ? dimension_value(d, *good) : "none",
         bad ? dimension_value(d, *bad) : dimension_value(d, d.hi));
+  return out;
+}
+
+void add_sla_to_summary(nlohmann::ordered_json& summary, const std::vector<PointResult>& points,
+                        const std::vector<SlaFilter>& filters) {
+  summary["metadata"]["sla_filters"] = sla_constraints_json(filters);
+  auto& list = summary["points"];
+  for (std::size_t i = 0; i < points.size() && i < list.size(); ++i) {
+    const auto checks = check_sla(filters, points[i]);
+    nlohmann::ordered_json sla = nlohmann::ordered_json::array();
+    for (const auto& c : checks)
+      sla.push_back(
+          {{"filter", c.filter->text}, {"value", number_or_null(c.value)}, {"passed", c.holds}});
+    list[i]["sla"] = std::move(sla);
+    list[i]["meets_sla"] = all_hold(checks);
+  }
+}
+
+std::string sweep_sla_report(const std::vector<SweepParam>& params,
+                             const std::vector<PointResult>& points,
+                             const std::vector<SlaFilter>& filters) {
+  std::vector<std::string> header = {"point"};
+  for (const auto& f : filters) header.push_back(fmt::format("{} {}", f.tag, f.stat));
+  header.push_back("meets SLA");
+  std::vector<std::vector<std::string>> rows;
+  std::vector<std::string> passing;
+  // One swept flag: the largest passing value and the smallest failing one, as numbers.
+  std::optional<std::pair<double, std::string>> best_pass, least_fail_above;
+  for (const auto& p : points) {
+    const auto checks = check_sla(filters, p);
+    const bool ok = all_hold(checks);
+    std::vector<std::string> row = {p.point.label};
+    for (const auto& c : checks)
+      row.push_back(c.value ? report::with_thousands(*c.value) : std::string("N/A"));
+    row.push_back(ok ? "yes" : "no");
+    rows.push_back(std::move(row));
+    if (ok) passing.push_back(p.point.label);
+    if (params.size() == 1 && !p.point.values.empty()) {
+      const double v = std::strtod(p.point.values.front().c_str(), nullptr);
+      if (ok && (!best_pass || v > best_pass->first)) best_pass = {{v, p.point.values.front()}};
+    }
+  }
+  if (params.size() == 1 && best_pass) {
+    for (const auto& p : points) {
+      if (p.point.values.empty() || all_hold(check_sla(filters, p))) continue;
+      const double v = std::strtod(p.point.values.front().c_str(), nullptr);
+      if (v > best_pass->first && (!least_fail_above || v < least_fail_above->first))
+        least_fail_above = {{v, p.point.values.front()}};
+    }
+  }
+  std::string out = report::render_table("inferperf | sweep against the SLA", header, rows, 1);
+  if (passing.empty()) {
+    out += fmt::format("Capacity: no point meets every SLA filter\n");
+  } else if (params.size() == 1) {
+    const std::string& name = params.front().name;
+    out += fmt::format("Capacity: the largest {} meeting every SLA filter is {}", name,
+                       best_pass->second);
+    if (least_fail_above)
+      out += fmt::format(" ({} {} does not)", name, least_fail_above->second);
+    else
+      out += " (the largest swept)";
+    out += "\n";
+  } else {
+    std::string list;
+    for (const auto& l : passing) list += (list.empty() ? "" : "; ") + l;
+    out += fmt::format("Capacity: {} of {} points meet every SLA filter: {}\n", passing.size(),
+                       points.size(), list);
+  }
   return out;
 }
 

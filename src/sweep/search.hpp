@@ -62,4 +62,20 @@ nlohmann::ordered_json search_history_json(const SearchArgs& s, int num_profile_
 std::string search_report(const SearchArgs& s, const std::vector<SearchIteration>& iterations,
                           const MonotonicSlaPlanner& planner, const std::string& stop_reason);
 
+// A sweep filtered by --search-sla: the filters as the sweep aggregate's
+// metadata.sla_constraints (metric, stat, op, threshold).
+nlohmann::ordered_json sla_constraints_json(const std::vector<SlaFilter>& filters);
+
+// A sweep filtered by --search-sla: sweep_summary.json gains metadata.sla_filters and, per
+// point, "sla" (each filter's value and verdict) and "meets_sla".
+void add_sla_to_summary(nlohmann::ordered_json& summary, const std::vector<PointResult>& points,
+                        const std::vector<SlaFilter>& filters);
+
+// A sweep filtered by --search-sla: one row per point (each filter's value, whether all hold)
+// and the answer: with one swept flag the largest value whose point meets every filter (and
+// whether a larger one does not), with several the points that meet them.
+std::string sweep_sla_report(const std::vector<SweepParam>& params,
+                             const std::vector<PointResult>& points,
+                             const std::vector<SlaFilter>& filters);
+
 }  // namespace inferperf::sweep

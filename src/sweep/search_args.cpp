@@ -138,6 +138,16 @@ std::optional<SearchDimension> parse_search_space(const std::string& word,
                          *hi,  !s->integer};
 }
 
+void parse_sla_filters(SearchArgs& a, std::vector<std::string>& errors) {
+  for (const auto& w : a.sla) {
+    auto f = parse_sla_filter(w);
+    if (f)
+      a.filters.push_back(std::move(*f));
+    else
+      errors.push_back("--search-sla: " + f.error().message);
+  }
+}
+
 }  // namespace
 
 bool take_search_flag(detail::SweepFlagWord& w, SearchArgs& a) {
@@ -152,12 +162,16 @@ void resolve_search_args(SweepArgs& out) {
   SearchArgs& a = out.search;
   auto& errors = out.errors;
   if (!a.enabled()) {
-    if (a.any_given)
+    // Without a search, --search-sla filters a sweep's points (AIPerf 0.11: "feasibility filters
+    // for search and grid sweeps"); every other --search-* option needs the search.
+    const bool only_sla = a.any_given && !a.sla.empty() && !a.metric && !a.direction &&
+                          !a.max_iterations && a.planner == "bayesian";
+    if (a.any_given && !(only_sla && !out.params.empty()))
       errors.push_back(a.sla.empty() ? "the --search-* options need --search-space (the dimension "
                                        "to search, e.g. phases.profiling.concurrency:1,64)"
-                                     : "--search-sla needs --search-space: inferperf applies SLA "
-                                       "filters to a search (e.g. --search-space "
-                                       "phases.profiling.concurrency:1,64)");
+                                     : "--search-sla needs --search-space or a sweep (a comma "
+                                       "list such as --concurrency 1,2,4,8) to filter");
+    parse_sla_filters(a, errors);
     return;
   }
   if (!out.params.empty())
@@ -189,13 +203,7 @@ void resolve_search_args(SweepArgs& out) {
   if (a.space.size() > 1)
     errors.push_back("--search-space is given " + std::to_string(a.space.size()) +
                      " times: the monotonic_sla planner searches one dimension");
-  for (const auto& w : a.sla) {
-    auto f = parse_sla_filter(w);
-    if (f)
-      a.filters.push_back(std::move(*f));
-    else
-      errors.push_back("--search-sla: " + f.error().message);
-  }
+  parse_sla_filters(a, errors);
   if (a.sla.empty())
     errors.push_back(
         "--search-planner monotonic_sla needs at least one --search-sla filter "

@@ -126,6 +126,49 @@ TEST(Search, SlotsPutTheTtftBoundaryAtTheSlotCount) {
   EXPECT_GT(h["iterations"][2]["sla"][0]["value"].get<double>(), 45.0) << "queued at 4";
 }
 
+// --search-sla on a sweep: every point is run, each is judged, and the console names the largest
+// concurrency that passes.
+TEST(Search, SearchSlaJudgesTheSweepsPoints) {
+  MockServerProcess mock({"--ttft", "10", "--itl", "5", "--itl-ms-per-stream", "10"});
+  const std::string dir = make_temp_dir("ip-sweep-sla-");
+  const auto r = run_process({INFERPERF_BIN,
+                              "profile",
+                              "-m",
+                              "mock-model",
+                              "-u",
+                              mock.url(),
+                              "--streaming",
+                              "--isl",
+                              "16",
+                              "--osl",
+                              "10",
+                              "--extra-inputs",
+                              "ignore_eos:true",
+                              "--request-count",
+                              "8",
+                              "--ui-type",
+                              "none",
+                              "--artifact-dir",
+                              dir,
+                              "--concurrency",
+                              "1,3,4",
+                              "--search-sla",
+                              "inter_token_latency:p99:lt:30"},
+                             240s);
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.out.find("Capacity: the largest concurrency meeting every SLA filter is 3 "
+                       "(concurrency 4 does not)"),
+            std::string::npos)
+      << r.out;
+  const json sweep = read_search_json(dir + "/sweep_aggregate/profile_export_aiperf_sweep.json");
+  EXPECT_EQ(sweep["metadata"]["sla_constraints"][0]["metric"], "inter_token_latency");
+  const json summary = read_search_json(dir + "/sweep_summary.json");
+  ASSERT_EQ(summary["points"].size(), 3u);
+  EXPECT_EQ(summary["points"][1]["meets_sla"], true);
+  EXPECT_EQ(summary["points"][2]["meets_sla"], false);
+  EXPECT_NEAR(summary["points"][2]["sla"][0]["value"].get<double>(), 35.0, 4.0);
+}
+
 TEST(Search, DryRunShowsBothEndsAndSendsNothing) {
   MockServerProcess mock({"--fast"});
   const std::string dir = make_temp_dir("ip-search-dry-");

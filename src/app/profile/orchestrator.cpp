@@ -32,6 +32,7 @@
 #include "report/format.hpp"
 #include "sweep/confidence.hpp"
 #include "sweep/points.hpp"
+#include "sweep/search.hpp"
 #include "sweep/summary.hpp"
 #include "sweep/sweep_aggregate.hpp"
 #include "sweep/trial_seed.hpp"
@@ -324,7 +325,9 @@ void write_aggregates(const sweep::SweepArgs& s, const Layout& layout, const Exe
   const fs::path sdir = layout.sweep_aggregate_dir();
   std::error_code ec;
   fs::create_directories(sdir, ec);
-  const auto sweep_json = sweep::sweep_aggregate_json(s.params, variations, o);
+  auto sweep_json = sweep::sweep_aggregate_json(s.params, variations, o);
+  if (!s.search.filters.empty())
+    sweep_json["metadata"]["sla_constraints"] = sweep::sla_constraints_json(s.search.filters);
   write_or_warn(sdir / "profile_export_aiperf_sweep.json", sweep_json.dump(2) + "\n");
   write_or_warn(sdir / "profile_export_aiperf_sweep.csv", sweep::sweep_aggregate_csv(sweep_json));
 
@@ -332,7 +335,8 @@ void write_aggregates(const sweep::SweepArgs& s, const Layout& layout, const Exe
   for (const auto& pr : ex.points)
     if (!pr.runs.empty()) ran.push_back(pr);
   const fs::path& root = layout.root;
-  const auto summary = sweep::sweep_summary_json(s.params, ran, o);
+  auto summary = sweep::sweep_summary_json(s.params, ran, o);
+  if (!s.search.filters.empty()) sweep::add_sla_to_summary(summary, ran, s.search.filters);
   write_or_warn(root / artifacts::kSweepSummaryJsonFileName, summary.dump(2) + "\n");
   write_or_warn(root / artifacts::kSweepSummaryCsvFileName, sweep::sweep_summary_csv(summary));
   std::cout << "\n" << sweep::sweep_summary_table(summary);
@@ -341,6 +345,8 @@ void write_aggregates(const sweep::SweepArgs& s, const Layout& layout, const Exe
             << "Sweep Summary CSV: " << (root / artifacts::kSweepSummaryCsvFileName).string()
             << "\n"
             << "Sweep aggregate: " << (sdir / "profile_export_aiperf_sweep.json").string() << "\n";
+  if (!s.search.filters.empty())
+    std::cout << "\n" << sweep::sweep_sla_report(s.params, ran, s.search.filters);
 }
 
 }  // namespace

@@ -135,7 +135,8 @@ TEST(SearchArgs, EveryBadCombinationIsRefusedWithItsReason) {
     EXPECT_NE(all.find(why), std::string::npos) << "expected '" << why << "' in:\n" << all;
   };
   refused({"profile", "--search-metric", "x"}, "need --search-space");
-  refused({"profile", "--search-sla", "a:avg:lt:1"}, "--search-sla needs --search-space");
+  refused({"profile", "--search-sla", "a:avg:lt:1"},
+          "--search-sla needs --search-space or a sweep");
   refused(search_words({"--concurrency", "1,2"}), "cannot be combined with a comma list");
   Words no_metric = search_words({});
   no_metric.erase(no_metric.begin() + 5, no_metric.begin() + 7);
@@ -240,6 +241,69 @@ TEST(SearchHistory, RecordsIterationsTheBestTrialAndTheBoundary) {
   EXPECT_NE(report.find("breaks: time_to_first_token p99 700.00 (needs < 500.00)"),
             std::string::npos);
   EXPECT_NE(report.find("boundary lies between 32 and 48"), std::string::npos);
+}
+
+PointResult point_at(const std::string& value, double itl_p99) {
+  PointResult p;
+  p.point.values = {value};
+  p.point.label = "concurrency=" + value;
+  RunResult r;
+  r.ok = true;
+  r.summary["inter_token_latency"] = {{"p99", itl_p99}};
+  p.runs.push_back(r);
+  return p;
+}
+
+TEST(SweepSla, TheLargestPassingValueAndTheFailureAboveIt) {
+  const std::vector<SweepParam> one = {
+      {"concurrency", "--concurrency", {}, "phases.profiling.concurrency", "concurrency"}};
+  const std::vector<SlaFilter> f = {*parse_sla_filter("inter_token_latency:p99:lt:30")};
+  // Given out of order; 16 fails, 8 passes, 32 fails.
+  const std::vector<PointResult> pts = {point_at("16", 40), point_at("8", 20), point_at("32", 60),
+                                        point_at("4", 10)};
+  const std::string report = sweep_sla_report(one, pts, f);
+  EXPECT_NE(report.find("Capacity: the largest concurrency meeting every SLA filter is 8 "
+                        "(concurrency 16 does not)"),
+            std::string::npos)
+      << report;
+  EXPECT_NE(sweep_sla_report(one, {point_at("4", 10), point_at("8", 20)}, f)
+                .find("is 8 (the largest swept)"),
+            std::string::npos);
+  EXPECT_NE(sweep_sla_report(one, {point_at("4", 31)}, f)
+                .find("Capacity: no point meets every SLA filter"),
+            std::string::npos);
+  const std::vector<SweepParam> two = {one[0], one[0]};
+  EXPECT_NE(sweep_sla_report(two, pts, f)
+                .find("Capacity: 2 of 4 points meet every SLA filter: concurrency=8; "
+                      "concurrency=4"),
+            std::string::npos);
+
+  nlohmann::ordered_json summary;
+  summary["metadata"] = nlohmann::ordered_json::object();
+  summary["points"] = nlohmann::ordered_json::array({{{"label", "a"}}, {{"label", "b"}}});
+  add_sla_to_summary(summary, {pts[0], pts[1]}, f);
+  EXPECT_EQ(summary["metadata"]["sla_filters"][0]["threshold"], 30.0);
+  EXPECT_EQ(summary["points"][0]["meets_sla"], false);
+  EXPECT_EQ(summary["points"][1]["meets_sla"], true);
+  EXPECT_EQ(summary["points"][1]["sla"][0]["value"], 20.0);
+  EXPECT_EQ(sla_constraints_json(f)[0]["op"], "lt");
+}
+
+TEST(SweepSla, SearchSlaFiltersASweepButNotASingleRun) {
+  const auto s = extract_sweep_args({"profile", "-m", "x", "--concurrency", "1,2", "--search-sla",
+                                     "time_to_first_token:p99:lt:500"});
+  ASSERT_TRUE(s.errors.empty()) << s.errors.front();
+  EXPECT_FALSE(s.search.enabled());
+  ASSERT_EQ(s.search.filters.size(), 1u);
+  const auto single = extract_sweep_args(
+      {"profile", "-m", "x", "--concurrency", "2", "--search-sla", "time_to_first_token:p99:lt:5"});
+  ASSERT_EQ(single.errors.size(), 1u);
+  EXPECT_NE(single.errors[0].find("--search-sla needs --search-space or a sweep"),
+            std::string::npos);
+  const auto with_metric =
+      extract_sweep_args({"profile", "-m", "x", "--concurrency", "1,2", "--search-sla",
+                          "time_to_first_token:p99:lt:5", "--search-metric", "x"});
+  EXPECT_FALSE(with_metric.errors.empty());
 }
 
 }  // namespace
