@@ -7,28 +7,16 @@
 #include <string_view>
 #include <vector>
 
-#include "core/error.hpp"
+#include "core/sla_filter.hpp"
 
 namespace inferperf::sweep {
 
 struct PointResult;
 
-struct SlaFilter {
-  std::string tag;       // "time_to_first_token"
-  std::string stat;      // avg, min, max, p1, p5, p10, p25, p50, p75, p90, p95, p99
-  std::string op;        // lt, le, gt, ge
-  double threshold = 0;  // in the metric's export unit (ms for latencies)
-  std::string text;      // as typed, for messages and search_history.json
-};
-
-// A metric tag as the exports write it: lower-case letters, digits and '_', not empty.
-bool is_metric_tag(std::string_view s);
-
-// "time_to_first_token:p99:lt:500"; the error names the part that is wrong.
-core::Result<SlaFilter> parse_sla_filter(std::string_view text);
-
-// Whether `value` meets the filter.
-bool sla_holds(const SlaFilter& f, double value);
+using core::is_metric_tag;
+using core::parse_sla_filter;
+using core::sla_holds;
+using core::SlaFilter;
 
 // "time_to_first_token p99 612.4 (needs < 500)": for consoles and logs.
 std::string describe_sla_value(const SlaFilter& f, std::optional<double> value);
