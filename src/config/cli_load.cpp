@@ -6,6 +6,31 @@ namespace inferperf::config {
 
 namespace {
 
+// Adaptive scale (AIPerf 0.11): one run that finds and holds the concurrency boundary.
+void add_adaptive_scale_options(CLI::App& profile, LoadConfig& load) {
+  const char* group = "Load Generator";
+  profile
+      .add_flag("--adaptive-scale", load.adaptive_scale,
+                "Start at concurrency 1 and raise it while every --adaptive-scale-sla filter "
+                "holds on each assessment window; hold the last passing level for "
+                "--adaptive-sustain-duration (--concurrency is the ceiling, "
+                "--benchmark-duration the budget)")
+      ->group(group);
+  profile
+      .add_option("--adaptive-sustain-duration", load.adaptive_sustain_s,
+                  "Seconds to hold the boundary once found")
+      ->group(group);
+  profile
+      .add_option("--adaptive-assessment-period,--adaptive-scale-assessment-period",
+                  load.adaptive_assessment_s, "Seconds of each SLA window (at least 1; 5)")
+      ->group(group);
+  profile
+      .add_option("--adaptive-scale-sla", load.adaptive_scale_sla,
+                  "TAG:STAT:OP:THRESHOLD, repeatable: request_latency (any stat), "
+                  "request_throughput or goodput_ratio (avg, min, max)")
+      ->group(group);
+}
+
 // The --search-* options, taken off the command line by sweep::extract_sweep_args like the sweep
 // options (docs/sweeps.md, Search); declared for --help.
 void add_search_options(CLI::App& profile) {
@@ -282,6 +307,7 @@ void add_load_options(CLI::App* profile, CliTargets& t) {
       ->group("Load Generator");
   profile->add_option("--workers-max,--max-workers", c.load.workers_max, "Cap on worker threads")
       ->group("Workers");
+  add_adaptive_scale_options(*profile, c.load);
   mark_sweepable_options(*profile);
 }
 

@@ -10,8 +10,8 @@ namespace {
 
 // The reasons, one per piece of work that would bring the options.
 constexpr std::string_view kCapacity =
-    "SLA recipes, the bayesian, optuna and smooth_isotonic planners, scenarios and "
-    "adaptive scale are not implemented (roadmap: \"Capacity\"); sweep with comma lists "
+    "SLA recipes, the bayesian, optuna and smooth_isotonic planners and scenarios are not "
+    "implemented (roadmap: \"Capacity\"); sweep with comma lists "
     "(--concurrency 1,2,4) and --num-profile-runs, or search with --search-planner monotonic_sla";
 constexpr std::string_view kObservability =
     "inferperf has no OpenTelemetry, MLflow or Weights & Biases exporter yet (roadmap: "
@@ -55,12 +55,7 @@ std::vector<RefusedOption> build_refused_options() {
        "--osl-max",
        "--osl-steps",
        "--variant",
-       "--sweep-variant",
-       "--adaptive-scale",
-       "--adaptive-sustain-duration",
-       "--adaptive-assessment-period",
-       "--adaptive-scale-assessment-period",
-       "--adaptive-scale-sla"},
+       "--sweep-variant"},
       kCapacity);
   add({"--otel-url", "--stream", "--otel-resource-attributes", "--gen-ai-provider",
        "--mlflow-tracking-uri", "--mlflow-experiment", "--mlflow-run-name", "--mlflow-tag",

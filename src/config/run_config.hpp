@@ -180,7 +180,17 @@ struct LoadConfig : PhaseLoad {
   // --no-warmup: skip the warmup phase whatever the --warmup-* options say (repeated runs give it
   // to every run after the first).
   bool no_warmup = false;
+  // --adaptive-scale (AIPerf 0.11): the profiling phase's concurrency limit starts at 1 and is
+  // raised while every --adaptive-scale-sla filter holds on each assessment window, then held at
+  // the boundary for the sustain duration (timing/adaptive_scale.hpp).
+  bool adaptive_scale = false;
+  std::optional<double> adaptive_sustain_s;
+  std::optional<double> adaptive_assessment_s;  // unset: kDefaultAdaptiveAssessmentS
+  std::vector<std::string> adaptive_scale_sla;  // tag:stat:op:threshold, as typed
 };
+
+// The assessment window when --adaptive-assessment-period is not given.
+inline constexpr double kDefaultAdaptiveAssessmentS = 5.0;
 
 struct TokenizerConfig {
   std::string name;  // --tokenizer; empty means the model name

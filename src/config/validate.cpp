@@ -550,6 +550,7 @@ std::vector<std::string> validate_given_options(const RunConfig& c) {
   validate_stream_usage(c, errors);
   validate_readiness_options(c, errors);
   validate_media_options(c, errors);
+  validate_adaptive_scale(c, errors);
   return errors;
 }
 

@@ -14,6 +14,9 @@ std::vector<std::string> validate_given_options(const RunConfig& c);
 // The media options (cli_media.cpp): refused, naming them, unless their values make no media.
 void validate_media_options(const RunConfig& c, std::vector<std::string>& errors);
 
+// --adaptive-scale and its options (validate_adaptive.cpp).
+void validate_adaptive_scale(const RunConfig& c, std::vector<std::string>& errors);
+
 // The checks that need the resolved defaults: the warmup load after its fallbacks. (AIPerf 0.11
 // dropped the check of the concurrency against the request or session count.)
 std::vector<std::string> validate_resolved_options(const RunConfig& c);

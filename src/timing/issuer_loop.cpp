@@ -38,8 +38,10 @@ void IssuerLoop::run() {
       const core::MonoNs now = clock_.now_ns();
       if (e.kind == Event::Kind::kReturned)
         scheduler_.returned(e.credit_id, e.session, now);
-      else
+      else if (e.kind == Event::Kind::kFirstToken)
         scheduler_.first_token(e.credit_id);
+      else
+        scheduler_.set_session_limit(static_cast<int>(e.session));
     }
     events.clear();
     if (stop) scheduler_.stop(clock_.now_ns());
@@ -79,7 +81,7 @@ void IssuerLoop::push(Event e) {
   if (running_) events_.push_back(e);
   cv_.notify_all();
   // Returns that cannot unblock the schedule wait for the next arrival to be processed.
-  if (e.kind == Event::Kind::kFirstToken || wake_on_return_.load(std::memory_order_relaxed))
+  if (e.kind != Event::Kind::kReturned || wake_on_return_.load(std::memory_order_relaxed))
     waiter_.notify();
 }
 
@@ -89,6 +91,10 @@ void IssuerLoop::credit_returned(std::int64_t credit_id, std::int64_t session) {
 
 void IssuerLoop::first_token(std::int64_t credit_id) {
   push({Event::Kind::kFirstToken, credit_id, 0});
+}
+
+void IssuerLoop::set_session_limit(int limit) {
+  push({Event::Kind::kSessionLimit, 0, limit});
 }
 
 void IssuerLoop::stop(bool everything) {

@@ -34,6 +34,8 @@ class IssuerLoop final : public WithdrawListener {
   void credit_returned(std::int64_t credit_id, std::int64_t session);
   // Any thread: a streaming request produced its first token.
   void first_token(std::int64_t credit_id);
+  // Any thread: the session limit from now on (adaptive scale; Scheduler::set_session_limit).
+  void set_session_limit(int limit);
   // Any thread: stop sending now; credits handed out ahead and not yet due are withdrawn (with
   // `everything`, all credits still held, due or not: a grace period is over).
   void stop(bool everything = false);
@@ -56,9 +58,9 @@ class IssuerLoop final : public WithdrawListener {
 
  private:
   struct Event {
-    enum class Kind { kReturned, kFirstToken } kind;
+    enum class Kind { kReturned, kFirstToken, kSessionLimit } kind;
     std::int64_t credit_id;
-    std::int64_t session;
+    std::int64_t session;  // kSessionLimit: the limit
   };
   void push(Event e);
 

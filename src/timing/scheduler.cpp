@@ -105,6 +105,7 @@ std::optional<core::MonoNs> Scheduler::next_ramp_step(std::optional<int> target,
 }
 
 std::optional<int> Scheduler::session_limit(core::MonoNs now) const {
+  if (limit_override_) return limit_override_;
   return ramped(plan_.concurrency, plan_.concurrency_ramp_s, now - start_ns_);
 }
 

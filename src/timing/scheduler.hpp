@@ -89,6 +89,9 @@ class Scheduler {
   core::MonoNs sending_end_ns() const { return sending_end_ns_; }
   // Slot limits in force at `now` (ramps included); nullopt = unlimited.
   std::optional<int> session_limit(core::MonoNs now) const;
+  // Adaptive scale: the session limit from now on, instead of the plan's (a lower one lets the
+  // sessions above it finish; none is cut short).
+  void set_session_limit(int limit) { limit_override_ = limit; }
   std::optional<int> prefill_limit(core::MonoNs now) const;
   double rate_at(core::MonoNs now) const;
 
@@ -183,7 +186,8 @@ class Scheduler {
   std::int64_t issued_ = 0, returned_ = 0, sessions_started_ = 0, dropped_ = 0, skipped_ = 0;
   std::int64_t next_session_id_ = 0;  // roots and children
   std::int64_t children_started_ = 0;
-  std::size_t roots_active_ = 0;  // started root sessions not yet ended (the slot holders)
+  std::size_t roots_active_ = 0;       // started root sessions not yet ended (the slot holders)
+  std::optional<int> limit_override_;  // set_session_limit
   bool done_ = false;
   core::MonoNs sending_end_ns_ = 0;
 };

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -167,6 +168,69 @@ TEST(Search, SearchSlaJudgesTheSweepsPoints) {
   EXPECT_EQ(summary["points"][1]["meets_sla"], true);
   EXPECT_EQ(summary["points"][2]["meets_sla"], false);
   EXPECT_NEAR(summary["points"][2]["sla"][0]["value"].get<double>(), 35.0, 4.0);
+}
+
+// --adaptive-scale on the capacity mock: request latency is 55 + 90 (C - 1) ms for 10-token
+// answers, so "p99 under 280" holds up to concurrency 3; one run ramps past it, refines back and
+// holds 3 for the sustain.
+TEST(AdaptiveScale, OneRunFindsAndHoldsTheBoundaryTheMockPredicts) {
+  MockServerProcess mock({"--ttft", "10", "--itl", "5", "--itl-ms-per-stream", "10"});
+  const std::string dir = make_temp_dir("ip-adaptive-");
+  const std::vector<std::string> base = {INFERPERF_BIN,
+                                         "profile",
+                                         "-m",
+                                         "mock-model",
+                                         "-u",
+                                         mock.url(),
+                                         "--streaming",
+                                         "--isl",
+                                         "16",
+                                         "--osl",
+                                         "10",
+                                         "--extra-inputs",
+                                         "ignore_eos:true",
+                                         "--ui-type",
+                                         "none",
+                                         "--artifact-dir",
+                                         dir,
+                                         "--concurrency",
+                                         "8",
+                                         "--benchmark-duration",
+                                         "30",
+                                         "--adaptive-scale"};
+  std::vector<std::string> args = base;
+  args.insert(args.end(), {"--adaptive-sustain-duration", "1.5", "--adaptive-assessment-period",
+                           "1", "--adaptive-scale-sla", "request_latency:p99:lt:280"});
+  const auto r = run_process(args, 120s);
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  const json summary = read_search_json(dir + "/adaptive_scale_summary.json");
+  EXPECT_EQ(summary["boundary_concurrency"], 3) << summary;
+  EXPECT_EQ(summary["boundary_reason"], "first_failure");
+  EXPECT_EQ(summary["terminal_reason"], "sustain_complete");
+  EXPECT_EQ(summary["ceiling"], 8);
+  EXPECT_GE(summary["sustained_s"].get<double>(), 1.5);
+  EXPECT_EQ(summary["concurrency_steps"].front(), 1);
+  EXPECT_EQ(summary["concurrency_steps"].back(), 3);
+  EXPECT_EQ(summary["sustain_windows"], summary["sustain_windows_passed"]) << summary;
+  std::vector<std::string> types;
+  for (const auto& line : read_jsonl(dir + "/adaptive_scale_events.jsonl"))
+    types.push_back(line["type"].get<std::string>());
+  ASSERT_FALSE(types.empty());
+  EXPECT_EQ(types.front(), "window");
+  EXPECT_EQ(types.back(), "terminal");
+  EXPECT_EQ(std::count(types.begin(), types.end(), "boundary"), 1);
+  EXPECT_EQ(std::count(types.begin(), types.end(), "sustain"), 1);
+  // The run itself is an ordinary one: its exports cover every request, ramp and sustain.
+  const json run = read_search_json(dir + "/profile_export_aiperf.json");
+  EXPECT_GT(run["request_count"]["avg"].get<double>(), 20);
+  // Without what it needs, refused before anything is sent.
+  const auto bad = run_process(base, 60s);
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.out.find("--adaptive-scale needs --benchmark-duration (the budget), --concurrency "
+                         "(the ceiling), --adaptive-sustain-duration and at least one "
+                         "--adaptive-scale-sla filter"),
+            std::string::npos)
+      << bad.out;
 }
 
 TEST(Search, DryRunShowsBothEndsAndSendsNothing) {

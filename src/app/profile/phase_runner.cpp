@@ -1,5 +1,7 @@
 #include "app/profile/phase_runner.hpp"
 
+#include "app/profile/adaptive_feed.hpp"
+
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
@@ -140,6 +142,8 @@ PhaseOutcome PhaseRunner::run(const timing::PhasePlan& pp, double grace_s,
     tracks_.push_back(std::move(t));
   }
   if (stopped_.load()) loop.stop();
+  AdaptiveFeed* adaptive = pp.phase == records::Phase::kProfiling ? options_.adaptive : nullptr;
+  if (adaptive) sched.set_session_limit(adaptive->start(sched.start_ns()));
   spdlog::info("{}: {}, {} worker thread(s)", name, describe(pp), options_.workers);
   const auto window_start = std::chrono::steady_clock::now();
   const std::vector<worker::WorkerLoad> loads_before = pool.loads();
@@ -151,12 +155,21 @@ PhaseOutcome PhaseRunner::run(const timing::PhasePlan& pp, double grace_s,
     issuer_cpu_ns = core::this_thread_cpu_ns();
   });
   std::atomic<bool> phase_done{false};
+  bool adaptive_done = false;  // the watcher thread's
   // One watcher thread: the failure threshold on this phase's records.
   const std::int64_t completed0 = collector_.completed(), errors0 = collector_.errors();
   std::thread watcher([&] {
     while (!phase_done.load()) {
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
       if (phase_done.load()) break;
+      if (adaptive && !adaptive_done) {
+        const AdaptiveFeed::Tick t = adaptive->tick(clock_.now_ns());
+        if (t.new_limit) loop.set_session_limit(*t.new_limit);
+        if (t.done) {
+          adaptive_done = true;
+          loop.stop();  // the sustain is over: what is in flight finishes
+        }
+      }
       const std::int64_t finished = collector_.completed() - completed0;
       const std::int64_t failed = collector_.errors() - errors0;
       if (options_.failed_request_threshold && !threshold_exceeded_.load() &&
@@ -210,6 +223,7 @@ PhaseOutcome PhaseRunner::run(const timing::PhasePlan& pp, double grace_s,
   }
   phase_done.store(true);
   watcher.join();
+  if (adaptive) adaptive->finish(clock_.now_ns(), stopped_.load() ? "stopped" : "budget_exhausted");
   PhaseOutcome out{sched.start_ns(), clock_.now_ns(), loop.dropped_arrivals(), {}};
   out.load = measure_load(window_start, loads_before, cpu_before, pool.loads(), issuer_cpu_ns,
                           steal_before);

@@ -20,6 +20,8 @@
 
 namespace inferperf::app {
 
+class AdaptiveFeed;
+
 struct PhaseOutcome {
   core::MonoNs start_ns = 0, end_ns = 0;
   std::int64_t dropped = 0;
@@ -41,6 +43,8 @@ struct PhaseRunnerOptions {
   // benchmarks (0: the issuer hands each credit over when due).
   core::MonoNs hand_ahead_ns = default_hand_ahead_ns();
   static core::MonoNs default_hand_ahead_ns();
+  // --adaptive-scale: moves the profiling phase's session limit (not owned; nullptr: none).
+  AdaptiveFeed* adaptive = nullptr;
 };
 
 class PhaseRunner {
@@ -55,6 +59,7 @@ class PhaseRunner {
   // flight has stop_grace_s to finish.
   void stop();
   bool stopped() const { return stopped_.load(); }
+  AdaptiveFeed* adaptive_feed() const { return options_.adaptive; }
   // Whether a phase stopped because its failures exceeded --failed-request-threshold.
   bool failure_threshold_exceeded() const { return threshold_exceeded_.load(); }
   // Worker threads: forwarded to the running phase's issuer.

@@ -16,6 +16,7 @@
 
 #include "app/exit_codes.hpp"
 #include "app/logging.hpp"
+#include "app/profile/adaptive_feed.hpp"
 #include "app/profile/dataset_setup.hpp"
 #include "app/profile/input_config.hpp"
 #include "app/profile/live_view.hpp"
@@ -383,9 +384,14 @@ PhasesDone run_phases(ProfileSetup& s, ProfileRecords& r, PhaseRunner& phases,
   const config::RunConfig& c = s.c;
   const config::UiType ui_type = live_view_type(c);
   ui::LiveStats live(s.clock.now_ns());
-  if (ui_type != config::UiType::kNone) {
+  const bool view_fed = ui_type != config::UiType::kNone;
+  AdaptiveFeed* adaptive = phases.adaptive_feed();
+  if (view_fed || adaptive) {
     // Only the collector thread writes; without a view nobody reads, so nothing is fed.
-    r.collector.set_observer([&live](const records::RequestRecord& rec) { live.add(rec); });
+    r.collector.set_observer([&live, view_fed, adaptive](const records::RequestRecord& rec) {
+      if (view_fed) live.add(rec);
+      if (adaptive) adaptive->on_record(rec);
+    });
   }
   auto log_pane = std::make_shared<ui::LogBuffer>();
   LiveView view(s.clock, phases, live, pool, s.tel->collector.get(), log_pane);
@@ -533,8 +539,10 @@ int run_and_export(ProfileSetup& s) {
         c.shard.index, c.shard.count, s.ds().conversations.size());
     return kExitBadConfig;
   }
-  PhaseRunner phases(s.clock, s.rngs, r.collector,
-                     phase_runner_options(c, std::move(shapes), workers));
+  const std::unique_ptr<AdaptiveFeed> adaptive = make_adaptive_feed(c, s.artifact_dir);
+  PhaseRunnerOptions pro = phase_runner_options(c, std::move(shapes), workers);
+  pro.adaptive = adaptive.get();
+  PhaseRunner phases(s.clock, s.rngs, r.collector, std::move(pro));
   worker::WorkerPool pool(workers, s.plan, s.clock, r.queue, phase_worker_events(c, phases));
   RunStopper stop(c.grace_period_s(), phases, pool);
   SignalWatcher signals(
