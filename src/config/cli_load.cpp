@@ -53,8 +53,19 @@ void add_search_options(CLI::App& profile) {
       {"--search-direction", "maximize | minimize the objective"},
       {"--search-max-iterations", "At most this many values are run (2-200)"},
       {"--search-planner",
-       "monotonic_sla: bisection for the largest value meeting every --search-sla filter (the "
-       "only planner inferperf has; AIPerf's default, bayesian, is refused)"},
+       "monotonic_sla (bisection) or smooth_isotonic (aims where a monotone fit of each filter's "
+       "values crosses its threshold): the largest value meeting every --search-sla filter "
+       "(AIPerf's default, bayesian, is refused)"},
+      {"--search-recipe",
+       "max-concurrency-under-sla: the largest concurrency meeting the --*-sla-ms thresholds "
+       "(each at p99) between --concurrency-min and --concurrency-max"},
+      {"--search-style", "The recipe's planner: smooth_isotonic (default) or monotonic"},
+      {"--ttft-sla-ms", "Recipe threshold on time_to_first_token p99, ms"},
+      {"--itl-sla-ms", "Recipe threshold on inter_token_latency p99, ms"},
+      {"--tpot-sla-ms", "Recipe threshold on inter_token_latency p99 (TPOT), ms"},
+      {"--e2e-sla-ms", "Recipe threshold on request_latency p99, ms"},
+      {"--concurrency-min", "The recipe's lowest concurrency (1)"},
+      {"--concurrency-max", "The recipe's highest concurrency (1000)"},
       {"--search-initial-points", "Accepted; monotonic_sla has no model to seed (5)"},
       {"--search-random-seed", "Accepted; monotonic_sla proposes the same values every time"},
   };

@@ -10,8 +10,8 @@ namespace {
 
 // The reasons, one per piece of work that would bring the options.
 constexpr std::string_view kCapacity =
-    "SLA recipes, the bayesian, optuna and smooth_isotonic planners and scenarios are not "
-    "implemented (roadmap: \"Capacity\"); sweep with comma lists "
+    "the recipes other than max-concurrency-under-sla, the bayesian and optuna planners and "
+    "scenarios are not implemented (roadmap: \"Capacity\"); sweep with comma lists "
     "(--concurrency 1,2,4) and --num-profile-runs, or search with --search-planner monotonic_sla";
 constexpr std::string_view kObservability =
     "inferperf has no OpenTelemetry, MLflow or Weights & Biases exporter yet (roadmap: "
@@ -33,12 +33,6 @@ std::vector<RefusedOption> build_refused_options() {
        "--search-percentile-pooling",
        "--bo-constraint-mode",
        "--search-sla-tier",
-       "--search-recipe",
-       "--search-style",
-       "--ttft-sla-ms",
-       "--itl-sla-ms",
-       "--tpot-sla-ms",
-       "--e2e-sla-ms",
        "--error-rate-sla",
        "--slo-attainment-fraction",
        "--isl-osl-pairs",
@@ -48,8 +42,6 @@ std::vector<RefusedOption> build_refused_options() {
        "--isl-min",
        "--isl-max",
        "--isl-steps",
-       "--concurrency-min",
-       "--concurrency-max",
        "--concurrency-steps",
        "--osl-min",
        "--osl-max",

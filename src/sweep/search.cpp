@@ -13,32 +13,6 @@ std::string dimension_value(const SearchDimension& d, long long v) {
   return d.float_flag ? std::to_string(v) + ".0" : std::to_string(v);
 }
 
-MonotonicSlaPlanner::MonotonicSlaPlanner(long long lo, long long hi) : lo_(lo), hi_(hi) {}
-
-std::optional<long long> MonotonicSlaPlanner::next() const {
-  if (!lo_tried_) return lo_;
-  if (!good_) return std::nullopt;  // lo failed
-  if (!bad_) return *good_ == hi_ ? std::nullopt : std::optional<long long>(hi_);
-  if (*bad_ - *good_ <= 1) return std::nullopt;
-  return *good_ + (*bad_ - *good_) / 2;
-}
-
-void MonotonicSlaPlanner::record(long long value, bool feasible) {
-  if (value == lo_) lo_tried_ = true;
-  if (feasible) {
-    if (!good_ || value > *good_) good_ = value;
-  } else if (!bad_ || value < *bad_) {
-    bad_ = value;
-  }
-}
-
-std::string MonotonicSlaPlanner::reason() const {
-  if (next()) return "";
-  if (!good_) return "lower_bound_infeasible";
-  if (!bad_) return "upper_bound_feasible";
-  return "boundary_bracketed";
-}
-
 namespace {
 
 nlohmann::ordered_json number_or_null(std::optional<double> v) {
@@ -103,7 +77,7 @@ nlohmann::ordered_json sla_constraints_json(const std::vector<SlaFilter>& filter
 
 nlohmann::ordered_json search_history_json(const SearchArgs& s, int num_profile_runs,
                                            const std::vector<SearchIteration>& iterations,
-                                           const MonotonicSlaPlanner& planner,
+                                           const SearchPlanner& planner,
                                            const std::string& stop_reason) {
   const SearchDimension& d = s.dimensions.front();
   nlohmann::ordered_json config;
@@ -147,14 +121,28 @@ nlohmann::ordered_json search_history_json(const SearchArgs& s, int num_profile_
     b["limiting_filters"] = std::move(limiting);
     out["boundary_summary"] = std::move(b);
   }
-  out["recipe"] = nullptr;
+  if (s.recipe) {
+    nlohmann::ordered_json thresholds = nlohmann::ordered_json::object();
+    const auto put = [&](const char* key, const std::optional<double>& v) {
+      if (v) thresholds[key] = *v;
+    };
+    put("ttft_sla_ms", s.ttft_sla_ms);
+    put("itl_sla_ms", s.itl_sla_ms);
+    put("tpot_sla_ms", s.tpot_sla_ms);
+    put("e2e_sla_ms", s.e2e_sla_ms);
+    out["recipe"] = {{"name", "max-concurrency-under-sla"},
+                     {"style", s.planner == "monotonic_sla" ? "monotonic" : "smooth_isotonic"},
+                     {"thresholds", std::move(thresholds)}};
+  } else {
+    out["recipe"] = nullptr;
+  }
   out["convergence_reason"] =
       stop_reason.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(stop_reason);
   return out;
 }
 
 std::string search_report(const SearchArgs& s, const std::vector<SearchIteration>& iterations,
-                          const MonotonicSlaPlanner& planner, const std::string& stop_reason) {
+                          const SearchPlanner& planner, const std::string& stop_reason) {
   const SearchDimension& d = s.dimensions.front();
   std::vector<std::string> header = {"iteration", d.name};
   for (const auto& f : s.filters) header.push_back(fmt::format("{} {}", f.tag, f.stat));
@@ -169,7 +157,7 @@ std::string search_report(const SearchArgs& s, const std::vector<SearchIteration
     row.push_back(it.feasible ? "yes" : "no");
     rows.push_back(std::move(row));
   }
-  std::string out = report::render_table("inferperf | search (monotonic_sla)", header, rows, 2);
+  std::string out = report::render_table("inferperf | search (" + s.planner + ")", header, rows, 2);
   const auto good = planner.largest_feasible();
   const auto bad = planner.smallest_infeasible();
   if (!good) {

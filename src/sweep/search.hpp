@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sweep/planners.hpp"
 #include "sweep/search_args.hpp"
 #include "sweep/sla.hpp"
 #include "sweep/summary.hpp"
@@ -17,28 +18,6 @@ namespace inferperf::sweep {
 
 // A dimension value as the child's flag takes it: "8", or "8.0" for a float flag.
 std::string dimension_value(const SearchDimension& d, long long v);
-
-// Bisection for the largest feasible value in [lo, hi], feasibility assumed to fall as the value
-// grows (load, prompt length): lo first (if it fails nothing can pass), then hi (if it passes the
-// whole range does), then the midpoint of the largest pass and the smallest failure until they
-// are one apart.
-class MonotonicSlaPlanner {
- public:
-  MonotonicSlaPlanner(long long lo, long long hi);
-  // The next value to run; nullopt when the search is over (reason() says why).
-  std::optional<long long> next() const;
-  void record(long long value, bool feasible);
-  std::optional<long long> largest_feasible() const { return good_; }
-  std::optional<long long> smallest_infeasible() const { return bad_; }
-  // "boundary_bracketed" (a pass and a failure one apart), "upper_bound_feasible",
-  // "lower_bound_infeasible", or "" while the search goes on.
-  std::string reason() const;
-
- private:
-  long long lo_, hi_;
-  bool lo_tried_ = false;
-  std::optional<long long> good_, bad_;
-};
 
 // One iteration: the value run, its runs (one per --num-profile-runs), the SLA checks on their
 // mean, whether all held, and the objective (--search-metric/--search-stat, mean over the runs).
@@ -55,12 +34,12 @@ struct SearchIteration {
 // convergence_reason} (docs/sweeps.md, Search).
 nlohmann::ordered_json search_history_json(const SearchArgs& s, int num_profile_runs,
                                            const std::vector<SearchIteration>& iterations,
-                                           const MonotonicSlaPlanner& planner,
+                                           const SearchPlanner& planner,
                                            const std::string& stop_reason);
 
 // The console's table (one row per iteration) and the capacity answer below it.
 std::string search_report(const SearchArgs& s, const std::vector<SearchIteration>& iterations,
-                          const MonotonicSlaPlanner& planner, const std::string& stop_reason);
+                          const SearchPlanner& planner, const std::string& stop_reason);
 
 // A sweep filtered by --search-sla: the filters as the sweep aggregate's
 // metadata.sla_constraints (metric, stat, op, threshold).

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <set>
 
@@ -36,6 +37,18 @@ std::optional<long long> whole_value(SweepFlagWord& w, long long lo, long long h
     return std::nullopt;
   }
   return n;
+}
+
+// A recipe threshold: a finite number of milliseconds above 0.
+std::optional<double> positive_ms(SweepFlagWord& w) {
+  auto v = w.value();
+  if (!v) return std::nullopt;
+  const auto d = parse_number(*v);
+  if (!d || *d <= 0) {
+    w.errors.push_back(w.flag + ": '" + core::excerpt(*v) + "' is not a number of ms above 0");
+    return std::nullopt;
+  }
+  return d;
 }
 
 const SearchFlag* search_flag(const std::string& flag) {
@@ -77,6 +90,26 @@ const SearchFlag* search_flag(const std::string& flag) {
       {"--search-sla",
        [](W& w, A& a) {
          if (auto v = w.value()) a.sla.push_back(*v);
+       }},
+      {"--search-recipe",
+       [](W& w, A& a) {
+         if (auto v = w.value()) a.recipe = config::normalise_enum_token(*v);
+       }},
+      {"--search-style",
+       [](W& w, A& a) {
+         if (auto v = w.value()) a.style = config::normalise_enum_token(*v);
+       }},
+      {"--ttft-sla-ms", [](W& w, A& a) { a.ttft_sla_ms = positive_ms(w); }},
+      {"--itl-sla-ms", [](W& w, A& a) { a.itl_sla_ms = positive_ms(w); }},
+      {"--tpot-sla-ms", [](W& w, A& a) { a.tpot_sla_ms = positive_ms(w); }},
+      {"--e2e-sla-ms", [](W& w, A& a) { a.e2e_sla_ms = positive_ms(w); }},
+      {"--concurrency-min",
+       [](W& w, A& a) {
+         if (auto n = whole_value(w, 1, 1'000'000)) a.concurrency_min = *n;
+       }},
+      {"--concurrency-max",
+       [](W& w, A& a) {
+         if (auto n = whole_value(w, 1, 1'000'000)) a.concurrency_max = *n;
        }},
   };
   for (const auto& f : k) {
@@ -148,6 +181,60 @@ void parse_sla_filters(SearchArgs& a, std::vector<std::string>& errors) {
   }
 }
 
+// --search-recipe max-concurrency-under-sla: the largest concurrency in [--concurrency-min,
+// --concurrency-max] (1, 1000) meeting every recipe threshold (each at p99), maximising request
+// throughput, with the --search-style planner (smooth_isotonic, or monotonic).
+void expand_recipe(SearchArgs& a, std::vector<std::string>& errors) {
+  if (*a.recipe != "max-concurrency-under-sla") {
+    errors.push_back("--search-recipe " + core::excerpt(*a.recipe) +
+                     ": inferperf has max-concurrency-under-sla; the other recipes are not "
+                     "implemented (roadmap \"Capacity\")");
+    return;
+  }
+  if (!a.space.empty() || a.metric || a.direction || a.max_iterations || !a.sla.empty() ||
+      a.planner != "bayesian") {
+    errors.push_back(
+        "--search-recipe sets the search itself: leave out --search-space, "
+        "--search-metric, --search-direction, --search-max-iterations, "
+        "--search-planner and --search-sla");
+    return;
+  }
+  const std::string style = a.style.value_or("smooth-isotonic");
+  if (style != "smooth-isotonic" && style != "monotonic") {
+    errors.push_back("--search-style " + core::excerpt(style) +
+                     ": inferperf has smooth_isotonic (the default) and monotonic (bo, optuna and "
+                     "grid are not implemented: roadmap \"Capacity\")");
+    return;
+  }
+  a.planner = style == "monotonic" ? "monotonic-sla" : "smooth-isotonic";
+  const auto add = [&](const std::optional<double>& ms, const char* tag) {
+    if (ms) a.sla.push_back(std::string(tag) + ":p99:lt:" + fmt::format("{}", *ms));
+  };
+  add(a.ttft_sla_ms, "time_to_first_token");
+  add(a.itl_sla_ms, "inter_token_latency");
+  add(a.tpot_sla_ms, "inter_token_latency");  // AIPerf 0.11 maps TPOT to the ITL metric
+  add(a.e2e_sla_ms, "request_latency");
+  if (a.sla.empty()) {
+    errors.push_back(
+        "--search-recipe max-concurrency-under-sla needs at least one of "
+        "--ttft-sla-ms, --itl-sla-ms, --tpot-sla-ms and --e2e-sla-ms");
+    return;
+  }
+  const long long lo = a.concurrency_min.value_or(1);
+  const long long hi = a.concurrency_max.value_or(1000);
+  if (lo >= hi) {
+    errors.push_back("--concurrency-min (" + std::to_string(lo) +
+                     ") must be below --concurrency-max (" + std::to_string(hi) + ")");
+    return;
+  }
+  a.space = {"phases.profiling.concurrency:" + std::to_string(lo) + "," + std::to_string(hi)};
+  a.metric = "request_throughput";
+  a.direction = "maximize";
+  // Bisection needs ceil(log2(hi - lo)) + 2 runs; smooth_isotonic at most about twice that.
+  const int bisect = static_cast<int>(std::ceil(std::log2(static_cast<double>(hi - lo)))) + 2;
+  a.max_iterations = std::min(200, 2 * bisect);
+}
+
 }  // namespace
 
 bool take_search_flag(detail::SweepFlagWord& w, SearchArgs& a) {
@@ -161,6 +248,7 @@ bool take_search_flag(detail::SweepFlagWord& w, SearchArgs& a) {
 void resolve_search_args(SweepArgs& out) {
   SearchArgs& a = out.search;
   auto& errors = out.errors;
+  if (a.recipe) expand_recipe(a, errors);
   if (!a.enabled()) {
     // Without a search, --search-sla filters a sweep's points (AIPerf 0.11: "feasibility filters
     // for search and grid sweeps"); every other --search-* option needs the search.
@@ -191,24 +279,24 @@ void resolve_search_args(SweepArgs& out) {
   if (!kStats.count(a.stat))
     errors.push_back("--search-stat: '" + core::excerpt(a.stat) +
                      "' is not avg, p50, p90, p95 or p99");
-  if (a.planner != "monotonic-sla") {
+  if (a.planner == "monotonic-sla" || a.planner == "smooth-isotonic") {
+    std::replace(a.planner.begin(), a.planner.end(), '-', '_');
+  } else {
     errors.push_back("--search-planner " + core::excerpt(a.planner) +
-                     ": only monotonic_sla is implemented (AIPerf's default bayesian, optuna and "
-                     "smooth_isotonic are not: roadmap \"Capacity\"); give --search-planner "
-                     "monotonic_sla");
+                     ": inferperf has monotonic_sla and smooth_isotonic (AIPerf's default "
+                     "bayesian and optuna are not implemented: roadmap \"Capacity\"); give "
+                     "--search-planner monotonic_sla or smooth_isotonic");
   }
-  a.planner = "monotonic_sla";
   for (const auto& w : a.space)
     if (auto d = parse_search_space(w, errors)) a.dimensions.push_back(std::move(*d));
   if (a.space.size() > 1)
-    errors.push_back("--search-space is given " + std::to_string(a.space.size()) +
-                     " times: the monotonic_sla planner searches one dimension");
+    errors.push_back("--search-space is given " + std::to_string(a.space.size()) + " times: the " +
+                     a.planner + " planner searches one dimension");
   parse_sla_filters(a, errors);
   if (a.sla.empty())
-    errors.push_back(
-        "--search-planner monotonic_sla needs at least one --search-sla filter "
-        "(e.g. time_to_first_token:p99:lt:500): it finds the largest value meeting "
-        "them");
+    errors.push_back("--search-planner " + a.planner +
+                     " needs at least one --search-sla filter (e.g. "
+                     "time_to_first_token:p99:lt:500): it finds the largest value meeting them");
 }
 
 }  // namespace inferperf::sweep

@@ -29,13 +29,19 @@ struct SearchArgs {
   std::optional<int> max_iterations;     // 2..200
   int initial_points = 5;                // unused by monotonic_sla (no model to seed)
   std::optional<long long> random_seed;  // unused by monotonic_sla (deterministic)
-  std::string planner = "bayesian";
-  std::vector<std::string> sla;  // --search-sla, as typed (repeatable)
+  std::string planner = "bayesian";      // resolved: monotonic_sla | smooth_isotonic
+  std::vector<std::string> sla;          // --search-sla, as typed (repeatable)
+  // --search-recipe max-concurrency-under-sla and its knobs: expanded by extract_sweep_args into
+  // the space, filters, objective and planner above.
+  std::optional<std::string> recipe;
+  std::optional<std::string> style;  // --search-style (smooth_isotonic | monotonic)
+  std::optional<double> ttft_sla_ms, itl_sla_ms, tpot_sla_ms, e2e_sla_ms;
+  std::optional<long long> concurrency_min, concurrency_max;
   // Resolved by extract_sweep_args when the words are valid.
   std::vector<SearchDimension> dimensions;
   std::vector<SlaFilter> filters;
 
-  bool enabled() const { return !space.empty(); }
+  bool enabled() const { return !space.empty() || recipe.has_value(); }
   // Any --search-* option given at all.
   bool any_given = false;
 };

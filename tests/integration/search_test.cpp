@@ -170,6 +170,48 @@ TEST(Search, SearchSlaJudgesTheSweepsPoints) {
   EXPECT_NEAR(summary["points"][2]["sla"][0]["value"].get<double>(), 35.0, 4.0);
 }
 
+// The recipe, as an AIPerf 0.11 user types it: the default smooth_isotonic style aims at the
+// crossing of the fitted ITL (5 + 10 (C - 1) ms) with 30 ms and brackets it in four runs.
+TEST(Search, MaxConcurrencyUnderSlaRecipeFindsTheBoundary) {
+  MockServerProcess mock({"--ttft", "10", "--itl", "5", "--itl-ms-per-stream", "10"});
+  const std::string dir = make_temp_dir("ip-recipe-");
+  const auto r = run_process({INFERPERF_BIN,
+                              "profile",
+                              "-m",
+                              "mock-model",
+                              "-u",
+                              mock.url(),
+                              "--streaming",
+                              "--isl",
+                              "16",
+                              "--osl",
+                              "10",
+                              "--extra-inputs",
+                              "ignore_eos:true",
+                              "--request-count",
+                              "12",
+                              "--ui-type",
+                              "none",
+                              "--artifact-dir",
+                              dir,
+                              "--search-recipe",
+                              "max-concurrency-under-sla",
+                              "--itl-sla-ms",
+                              "30",
+                              "--concurrency-max",
+                              "6"},
+                             240s);
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  const json h = read_search_json(dir + "/search_history.json");
+  EXPECT_EQ(h["config"]["planner"], "smooth_isotonic");
+  EXPECT_EQ(h["recipe"]["name"], "max-concurrency-under-sla");
+  EXPECT_EQ(h["recipe"]["thresholds"]["itl_sla_ms"], 30.0);
+  EXPECT_EQ(tried(h), (std::vector<long long>{1, 6, 3, 4})) << h["iterations"];
+  EXPECT_EQ(h["boundary_summary"]["largest_feasible"], 3);
+  EXPECT_EQ(h["boundary_summary"]["smallest_infeasible"], 4);
+  EXPECT_NE(r.out.find("inferperf | search (smooth_isotonic)"), std::string::npos) << r.out;
+}
+
 // --adaptive-scale on the capacity mock: request latency is 55 + 90 (C - 1) ms for 10-token
 // answers, so "p99 under 280" holds up to concurrency 3; one run ramps past it, refines back and
 // holds 3 for the sustain.
@@ -256,7 +298,8 @@ TEST(Search, DryRunShowsBothEndsAndSendsNothing) {
   const auto bad = search(mock, dir, "concurrency:2,16", "time_to_first_token:p99:lt:40",
                           {"--search-planner", "bayesian"});
   EXPECT_EQ(bad.exit_code, 2);
-  EXPECT_NE(bad.out.find("only monotonic_sla is implemented"), std::string::npos) << bad.out;
+  EXPECT_NE(bad.out.find("inferperf has monotonic_sla and smooth_isotonic"), std::string::npos)
+      << bad.out;
 }
 
 }  // namespace

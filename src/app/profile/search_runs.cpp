@@ -129,9 +129,10 @@ sweep::SearchIteration run_iteration(const sweep::SweepArgs& s, const fs::path& 
 void print_search_dry_run(const sweep::SweepArgs& s, const fs::path& root) {
   const sweep::SearchDimension& d = s.search.dimensions.front();
   std::cout << fmt::format(
-      "dry run: a monotonic_sla search of {} in [{}, {}], at most {} iteration(s) x {} run(s), "
+      "dry run: a {} search of {} in [{}, {}], at most {} iteration(s) x {} run(s), "
       "the command lines at both ends valid; nothing was sent\nroot: {}\n",
-      d.path, d.lo, d.hi, *s.search.max_iterations, s.options.num_profile_runs, root.string());
+      s.search.planner, d.path, d.lo, d.hi, *s.search.max_iterations, s.options.num_profile_runs,
+      root.string());
   int index = 1;
   for (const long long v : {d.lo, d.hi}) {
     sweep::RunArgs ra;
@@ -143,7 +144,7 @@ void print_search_dry_run(const sweep::SweepArgs& s, const fs::path& root) {
     std::cout << config::build_cli_command(sweep::child_args(s, ra)) << "\n";
     ++index;
   }
-  std::cout << "(later iterations bisect between the largest value that met the SLA and the "
+  std::cout << "(later iterations run values between the largest that met the SLA and the "
                "smallest that did not)\n";
 }
 
@@ -179,7 +180,9 @@ int run_search(const sweep::SweepArgs& typed, const std::vector<std::string>& or
   const artifacts::ExportNames names = artifacts::export_names(first.output.export_prefix);
   const std::string search_id = core::uuid4();
   SignalScope signals;
-  sweep::MonotonicSlaPlanner planner(d.lo, d.hi);
+  const std::unique_ptr<sweep::SearchPlanner> planner_ptr =
+      sweep::make_planner(s.search.planner, d.lo, d.hi, s.search.filters);
+  sweep::SearchPlanner& planner = *planner_ptr;
   SearchState st;
   std::string stop_reason;
   const auto write_history = [&] {
@@ -203,7 +206,7 @@ int run_search(const sweep::SweepArgs& typed, const std::vector<std::string>& or
     if (stopping()) break;
     const int index = static_cast<int>(st.iterations.size()) + 1;
     st.iterations.push_back(run_iteration(s, root, names, search_id, index, *next, st));
-    planner.record(*next, st.iterations.back().feasible);
+    planner.record(*next, st.iterations.back().feasible, st.iterations.back().checks);
     write_history();
     if (stopping() || st.bad_input) break;
   }

@@ -144,7 +144,8 @@ TEST(SearchArgs, EveryBadCombinationIsRefusedWithItsReason) {
   refused(search_words({"--search-direction", "up"}), "'up' is not maximize or minimize");
   refused(search_words({"--search-stat", "p98"}), "'p98' is not avg, p50, p90, p95 or p99");
   refused(search_words({"--search-metric", "Thr"}), "not a metric tag");
-  refused(search_words({"--search-planner", "bayesian"}), "only monotonic_sla is implemented");
+  refused(search_words({"--search-planner", "bayesian"}),
+          "inferperf has monotonic_sla and smooth_isotonic");
   refused(search_words({"--search-max-iterations", "1"}), "whole number from 2 to 200");
   refused(search_words({"--search-max-iterations", "x"}), "whole number from 2 to 200");
   refused(search_words({"--search-space", "rate:1,4"}), "searches one dimension");
@@ -173,7 +174,7 @@ TEST(MonotonicSlaPlanner, BisectsToTheLargestFeasibleValue) {
   std::vector<long long> tried;
   while (auto v = p.next()) {
     tried.push_back(*v);
-    p.record(*v, *v <= 37);
+    p.record(*v, *v <= 37, {});
     ASSERT_LT(tried.size(), 20u);
   }
   EXPECT_EQ(tried, (std::vector<long long>{1, 64, 32, 48, 40, 36, 38, 37}));
@@ -182,14 +183,14 @@ TEST(MonotonicSlaPlanner, BisectsToTheLargestFeasibleValue) {
   EXPECT_EQ(p.reason(), "boundary_bracketed");
 
   MonotonicSlaPlanner all(2, 9);
-  all.record(*all.next(), true);
+  all.record(*all.next(), true, {});
   EXPECT_EQ(all.next(), 9);
-  all.record(9, true);
+  all.record(9, true, {});
   EXPECT_FALSE(all.next());
   EXPECT_EQ(all.reason(), "upper_bound_feasible");
 
   MonotonicSlaPlanner none(2, 9);
-  none.record(*none.next(), false);
+  none.record(*none.next(), false, {});
   EXPECT_FALSE(none.next());
   EXPECT_EQ(none.reason(), "lower_bound_infeasible");
   EXPECT_FALSE(none.largest_feasible());
@@ -213,7 +214,7 @@ TEST(SearchHistory, RecordsIterationsTheBestTrialAndTheBoundary) {
     it.checks = check_sla(s.filters, it.result);
     it.feasible = all_hold(it.checks);
     it.objective = thr;
-    planner.record(v, it.feasible);
+    planner.record(v, it.feasible, it.checks);
     its.push_back(std::move(it));
   }
   const auto h = search_history_json(s, 1, its, planner, "max_iterations");
