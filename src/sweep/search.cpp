@@ -142,7 +142,8 @@ nlohmann::ordered_json search_history_json(const SearchArgs& s, int num_profile_
 }
 
 std::string search_report(const SearchArgs& s, const std::vector<SearchIteration>& iterations,
-                          const SearchPlanner& planner, const std::string& stop_reason) {
+                          const SearchPlanner& planner, const std::string& stop_reason,
+                          double confidence_level) {
   const SearchDimension& d = s.dimensions.front();
   std::vector<std::string> header = {"iteration", d.name};
   for (const auto& f : s.filters) header.push_back(fmt::format("{} {}", f.tag, f.stat));
@@ -175,6 +176,26 @@ std::string search_report(const SearchArgs& s, const std::vector<SearchIteration
   if (failing) {
     for (const auto& c : failing->checks)
       if (!c.holds) out += "  breaks: " + describe_sla_value(*c.filter, c.value) + "\n";
+  }
+  // With repeated runs: how sure each side of the boundary is.
+  for (const auto& at : {good, bad}) {
+    const SearchIteration* it = iteration_at(iterations, at);
+    if (!it) continue;
+    for (const auto& f : s.filters) {
+      std::vector<double> values;
+      for (const auto& r : it->result.runs) {
+        if (!r.ok) continue;
+        const auto m = r.summary.find(f.tag);
+        if (m != r.summary.end() && m->contains(f.stat) && (*m)[f.stat].is_number())
+          values.push_back((*m)[f.stat].get<double>());
+      }
+      if (values.size() < 2) continue;
+      const RunStats st = run_stats(values, confidence_level);
+      out += fmt::format("  at {} {}: {} {} {} ({:g} % CI {} to {}, {} runs)\n", d.name,
+                         dimension_value(d, *at), f.tag, f.stat, report::with_thousands(st.mean),
+                         confidence_level * 100, report::with_thousands(st.ci_low),
+                         report::with_thousands(st.ci_high), st.n);
+    }
   }
   if (stop_reason == "max_iterations")
     out += fmt::format(

@@ -37,9 +37,12 @@ nlohmann::ordered_json search_history_json(const SearchArgs& s, int num_profile_
                                            const SearchPlanner& planner,
                                            const std::string& stop_reason);
 
-// The console's table (one row per iteration) and the capacity answer below it.
+// The console's table (one row per iteration) and the capacity answer below it; with repeated
+// runs, each filter's mean and confidence interval (at `confidence_level`) on both sides of the
+// boundary.
 std::string search_report(const SearchArgs& s, const std::vector<SearchIteration>& iterations,
-                          const SearchPlanner& planner, const std::string& stop_reason);
+                          const SearchPlanner& planner, const std::string& stop_reason,
+                          double confidence_level = 0.95);
 
 // A sweep filtered by --search-sla: the filters as the sweep aggregate's
 // metadata.sla_constraints (metric, stat, op, threshold).

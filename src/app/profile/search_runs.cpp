@@ -214,7 +214,8 @@ int run_search(const sweep::SweepArgs& typed, const std::vector<std::string>& or
   if (st.bad_input) stop_reason = "input_refused";
   write_history();
   std::cout << "\n"
-            << sweep::search_report(s.search, st.iterations, planner, stop_reason)
+            << sweep::search_report(s.search, st.iterations, planner, stop_reason,
+                                    o.confidence_level)
             << "Search history: " << (root / kSearchHistoryFileName).string() << "\n";
   if (stop_reason == "interrupted") return kExitSignal;
   if (st.bad_input) return kExitBadConfig;

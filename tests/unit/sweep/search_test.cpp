@@ -242,6 +242,16 @@ TEST(SearchHistory, RecordsIterationsTheBestTrialAndTheBoundary) {
   EXPECT_NE(report.find("breaks: time_to_first_token p99 700.00 (needs < 500.00)"),
             std::string::npos);
   EXPECT_NE(report.find("boundary lies between 32 and 48"), std::string::npos);
+  EXPECT_EQ(report.find("% CI"), std::string::npos) << "one run per iteration: no interval";
+  // Two runs at 32 (450 and 470 ms): mean 460, t(0.975, 1) 12.706 x se 10 = 127.06.
+  RunResult second = its[2].result.runs[0];
+  second.summary["time_to_first_token"]["p99"] = 470.0;
+  its[2].result.runs.push_back(second);
+  const std::string with_ci = search_report(s, its, planner, "max_iterations", 0.95);
+  EXPECT_NE(with_ci.find("at concurrency 32: time_to_first_token p99 460.00 (95 % CI 332.94 to "
+                         "587.06, 2 runs)"),
+            std::string::npos)
+      << with_ci;
 }
 
 PointResult point_at(const std::string& value, double itl_p99) {
