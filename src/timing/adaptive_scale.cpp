@@ -24,6 +24,18 @@ double headroom_of(const core::SlaFilter& f, double value) {
   return (below ? f.threshold - value : value - f.threshold) / scale;
 }
 
+AdaptiveEvent make_event(const char* type, double t, int concurrency, const char* stage,
+                         std::string reason = "", std::optional<int> next = std::nullopt) {
+  AdaptiveEvent e;
+  e.type = type;
+  e.t_s = t;
+  e.concurrency = concurrency;
+  e.stage = stage;
+  e.reason = std::move(reason);
+  e.next_concurrency = next;
+  return e;
+}
+
 }  // namespace
 
 AdaptiveScale::AdaptiveScale(AdaptiveScaleSettings settings, core::MonoNs start_ns)
@@ -162,14 +174,7 @@ std::vector<AdaptiveEvent> AdaptiveScale::tick(core::MonoNs now) {
     next = *good_ + (*bad_ - *good_) / 2;  // refine between the pass and the failure
     reason = "refine";
   }
-  AdaptiveEvent d;
-  d.type = "decision";
-  d.t_s = t;
-  d.concurrency = limit_;
-  d.next_concurrency = next;
-  d.stage = "ramp";
-  d.reason = reason;
-  events.push_back(d);
+  events.push_back(make_event("decision", t, limit_, "ramp", reason, next));
   move_to(next, now, w);
   return events;
 }
@@ -186,35 +191,20 @@ void AdaptiveScale::enter_sustain(int at, const std::string& reason, double t,
                                   std::vector<AdaptiveEvent>& events) {
   boundary_ = at;
   boundary_reason_ = reason;
-  AdaptiveEvent b;
-  b.type = "boundary";
-  b.t_s = t;
-  b.concurrency = limit_;
-  b.next_concurrency = at;
-  b.stage = "ramp";
-  b.reason = reason;
-  events.push_back(b);
+  events.push_back(make_event("boundary", t, limit_, "ramp", reason, at));
   const core::MonoNs now = start_ns_ + static_cast<core::MonoNs>(t * kNsPerS);
   move_to(at, now, last_window_);
   stage_ = Stage::kSustain;
   sustain_start_ns_ = window_start_ns_;
-  AdaptiveEvent s;
-  s.type = "sustain";
-  s.t_s = since_start(window_start_ns_);
-  s.concurrency = limit_;
-  s.stage = "sustain";
-  events.push_back(s);
+  events.push_back(make_event("sustain", since_start(window_start_ns_), limit_, "sustain"));
 }
 
 AdaptiveEvent AdaptiveScale::finish(core::MonoNs now, const std::string& reason) {
-  AdaptiveEvent e;
-  e.type = "terminal";
-  e.t_s = since_start(now);
-  e.concurrency = limit_;
-  e.stage = stage_ == Stage::kSustain ? "sustain" : stage_ == Stage::kRamp ? "ramp" : "done";
-  e.reason = reason;
+  const char* stage = stage_ == Stage::kSustain ? "sustain"
+                      : stage_ == Stage::kRamp  ? "ramp"
+                                                : "done";
   stage_ = Stage::kDone;
-  return e;
+  return make_event("terminal", since_start(now), limit_, stage, reason);
 }
 
 }  // namespace inferperf::timing

@@ -21,40 +21,26 @@ json read_search_json(const std::string& path) {
   return json::parse(read_file(path));
 }
 
+// The profile command line every test here starts from: streamed 10-token answers to 16-token
+// prompts from the mock, into `dir`, then `extra`.
+std::vector<std::string> mock_profile(const MockServerProcess& mock, const std::string& dir,
+                                      const std::vector<std::string>& extra) {
+  std::vector<std::string> args = {
+      INFERPERF_BIN,     "profile",   "-m",   "mock-model",     "-u", mock.url(),
+      "--streaming",     "--isl",     "16",   "--osl",          "10", "--extra-inputs",
+      "ignore_eos:true", "--ui-type", "none", "--artifact-dir", dir};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return args;
+}
+
 ProcessResult search(const MockServerProcess& mock, const std::string& dir,
                      const std::string& space, const std::string& sla,
                      const std::vector<std::string>& extra = {}) {
-  std::vector<std::string> args = {INFERPERF_BIN,
-                                   "profile",
-                                   "-m",
-                                   "mock-model",
-                                   "-u",
-                                   mock.url(),
-                                   "--streaming",
-                                   "--isl",
-                                   "16",
-                                   "--osl",
-                                   "10",
-                                   "--extra-inputs",
-                                   "ignore_eos:true",
-                                   "--request-count",
-                                   "12",
-                                   "--ui-type",
-                                   "none",
-                                   "--artifact-dir",
-                                   dir,
-                                   "--search-space",
-                                   space,
-                                   "--search-metric",
-                                   "request_throughput",
-                                   "--search-direction",
-                                   "maximize",
-                                   "--search-max-iterations",
-                                   "8",
-                                   "--search-planner",
-                                   "monotonic_sla",
-                                   "--search-sla",
-                                   sla};
+  std::vector<std::string> args = mock_profile(
+      mock, dir,
+      {"--request-count", "12", "--search-space", space, "--search-metric", "request_throughput",
+       "--search-direction", "maximize", "--search-max-iterations", "8", "--search-planner",
+       "monotonic_sla", "--search-sla", sla});
   args.insert(args.end(), extra.begin(), extra.end());
   return run_process(args, 240s);
 }
@@ -132,29 +118,9 @@ TEST(Search, SlotsPutTheTtftBoundaryAtTheSlotCount) {
 TEST(Search, SearchSlaJudgesTheSweepsPoints) {
   MockServerProcess mock({"--ttft", "10", "--itl", "5", "--itl-ms-per-stream", "10"});
   const std::string dir = make_temp_dir("ip-sweep-sla-");
-  const auto r = run_process({INFERPERF_BIN,
-                              "profile",
-                              "-m",
-                              "mock-model",
-                              "-u",
-                              mock.url(),
-                              "--streaming",
-                              "--isl",
-                              "16",
-                              "--osl",
-                              "10",
-                              "--extra-inputs",
-                              "ignore_eos:true",
-                              "--request-count",
-                              "8",
-                              "--ui-type",
-                              "none",
-                              "--artifact-dir",
-                              dir,
-                              "--concurrency",
-                              "1,3,4",
-                              "--search-sla",
-                              "inter_token_latency:p99:lt:30"},
+  const auto r = run_process(mock_profile(mock, dir,
+                                          {"--request-count", "8", "--concurrency", "1,3,4",
+                                           "--search-sla", "inter_token_latency:p99:lt:30"}),
                              240s);
   ASSERT_EQ(r.exit_code, 0) << r.out;
   EXPECT_NE(r.out.find("Capacity: the largest concurrency meeting every SLA filter is 3 "
@@ -175,32 +141,11 @@ TEST(Search, SearchSlaJudgesTheSweepsPoints) {
 TEST(Search, MaxConcurrencyUnderSlaRecipeFindsTheBoundary) {
   MockServerProcess mock({"--ttft", "10", "--itl", "5", "--itl-ms-per-stream", "10"});
   const std::string dir = make_temp_dir("ip-recipe-");
-  const auto r = run_process({INFERPERF_BIN,
-                              "profile",
-                              "-m",
-                              "mock-model",
-                              "-u",
-                              mock.url(),
-                              "--streaming",
-                              "--isl",
-                              "16",
-                              "--osl",
-                              "10",
-                              "--extra-inputs",
-                              "ignore_eos:true",
-                              "--request-count",
-                              "12",
-                              "--ui-type",
-                              "none",
-                              "--artifact-dir",
-                              dir,
-                              "--search-recipe",
-                              "max-concurrency-under-sla",
-                              "--itl-sla-ms",
-                              "30",
-                              "--concurrency-max",
-                              "6"},
-                             240s);
+  const auto r = run_process(
+      mock_profile(mock, dir,
+                   {"--request-count", "12", "--search-recipe", "max-concurrency-under-sla",
+                    "--itl-sla-ms", "30", "--concurrency-max", "6"}),
+      240s);
   ASSERT_EQ(r.exit_code, 0) << r.out;
   const json h = read_search_json(dir + "/search_history.json");
   EXPECT_EQ(h["config"]["planner"], "smooth_isotonic");
@@ -218,28 +163,8 @@ TEST(Search, MaxConcurrencyUnderSlaRecipeFindsTheBoundary) {
 TEST(AdaptiveScale, OneRunFindsAndHoldsTheBoundaryTheMockPredicts) {
   MockServerProcess mock({"--ttft", "10", "--itl", "5", "--itl-ms-per-stream", "10"});
   const std::string dir = make_temp_dir("ip-adaptive-");
-  const std::vector<std::string> base = {INFERPERF_BIN,
-                                         "profile",
-                                         "-m",
-                                         "mock-model",
-                                         "-u",
-                                         mock.url(),
-                                         "--streaming",
-                                         "--isl",
-                                         "16",
-                                         "--osl",
-                                         "10",
-                                         "--extra-inputs",
-                                         "ignore_eos:true",
-                                         "--ui-type",
-                                         "none",
-                                         "--artifact-dir",
-                                         dir,
-                                         "--concurrency",
-                                         "8",
-                                         "--benchmark-duration",
-                                         "30",
-                                         "--adaptive-scale"};
+  const std::vector<std::string> base = mock_profile(
+      mock, dir, {"--concurrency", "8", "--benchmark-duration", "30", "--adaptive-scale"});
   std::vector<std::string> args = base;
   args.insert(args.end(), {"--adaptive-sustain-duration", "1.5", "--adaptive-assessment-period",
                            "1", "--adaptive-scale-sla", "request_latency:p99:lt:280"});
