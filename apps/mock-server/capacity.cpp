@@ -1,5 +1,7 @@
 #include "capacity.hpp"
 
+#include <boost/asio/async_result.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
@@ -34,9 +36,8 @@ int SlotGate::queued() const {
 void SlotGate::release() {
   std::lock_guard lock(mu_);
   if (!queue_.empty()) {
-    // Handed over: the count of slots held does not change. The waiter's coroutine is suspended
-    // on the timer and touches it again only after taking mu_, which this holds while
-    // cancelling; the timer's service is thread-safe for the rest.
+    // Handed over: the count of slots held does not change. The waiter's wait starts under mu_
+    // (wait_for_grant): if it has started, the cancel ends it; if not, it sees `granted` first.
     const auto w = std::move(queue_.front());
     queue_.pop_front();
     w->granted = true;
@@ -58,6 +59,24 @@ SlotGate::Leave::~Leave() {
   if (pass_on) gate.release();
 }
 
+// The wait starts under mu_, so release() either finds it started (and cancels it) or leaves
+// `granted` set for it to see here before it starts: no grant is lost between the queueing and
+// the wait, and the timer is never touched by two threads at once.
+template <typename Token>
+auto SlotGate::wait_for_grant(const std::shared_ptr<Waiter>& w, Token&& token) {
+  return asio::async_initiate<Token, void(boost::system::error_code)>(
+      [this, w](auto handler) {
+        std::lock_guard lock(mu_);
+        if (w->granted) {
+          const auto ex = asio::get_associated_executor(handler, w->timer.get_executor());
+          asio::post(ex, [h = std::move(handler)]() mutable { std::move(h)({}); });
+          return;
+        }
+        w->timer.async_wait(std::move(handler));
+      },
+      token);
+}
+
 asio::awaitable<Slot> SlotGate::acquire() {
   const auto executor = co_await asio::this_coro::executor;
   std::shared_ptr<Waiter> w;
@@ -74,7 +93,7 @@ asio::awaitable<Slot> SlotGate::acquire() {
   }
   Leave leave{*this, w};
   boost::system::error_code ec;
-  co_await w->timer.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+  co_await wait_for_grant(w, asio::redirect_error(asio::use_awaitable, ec));
   {
     std::lock_guard lock(mu_);
     if (!w->granted) co_return Slot();  // cancelled for another reason; Leave leaves the queue

@@ -70,6 +70,8 @@ class SlotGate {
     ~Leave();
   };
   void release();
+  template <typename Token>
+  auto wait_for_grant(const std::shared_ptr<Waiter>& w, Token&& token);
 
   const int slots_;
   mutable std::mutex mu_;

@@ -95,7 +95,9 @@ void resolve_warmup_load(RunConfig& c) {
     w.arrival_pattern = load.arrival_pattern;
     if (!w.smoothness) w.smoothness = load.smoothness;
   }
-  if (!w.concurrency) w.concurrency = load.concurrency;
+  // With --adaptive-scale, --concurrency is only the ceiling: the warmup does not inherit it.
+  if (!w.concurrency)
+    w.concurrency = load.adaptive_scale ? std::optional<int>(1) : load.concurrency;
   if (!w.prefill_concurrency) w.prefill_concurrency = load.prefill_concurrency;
   w.arrival_pattern =
       resolve_arrival_pattern(w.request_rate, w.arrival_pattern, w.smoothness, "warmup-").pattern;

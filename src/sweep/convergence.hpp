@@ -20,6 +20,8 @@ struct ConvergenceOptions {
   std::string mode = "ci_width";      // ci_width | cv | distribution
   std::optional<double> threshold;    // (0, 1); unset: the mode's default
   int min_runs = 2;
+  // The flag of a --convergence-stat/-mode/-threshold given (they need --convergence-metric).
+  std::optional<std::string> knob_given;
 
   bool enabled() const { return metric.has_value(); }
   // The threshold given, else ci_width 0.10, cv 0.05, distribution 0.05.

@@ -181,6 +181,18 @@ void parse_sla_filters(SearchArgs& a, std::vector<std::string>& errors) {
   }
 }
 
+// The first recipe-only option given, or nullptr.
+const char* recipe_knob_given(const SearchArgs& a) {
+  if (a.style) return "--search-style";
+  if (a.ttft_sla_ms) return "--ttft-sla-ms";
+  if (a.itl_sla_ms) return "--itl-sla-ms";
+  if (a.tpot_sla_ms) return "--tpot-sla-ms";
+  if (a.e2e_sla_ms) return "--e2e-sla-ms";
+  if (a.concurrency_min) return "--concurrency-min";
+  if (a.concurrency_max) return "--concurrency-max";
+  return nullptr;
+}
+
 // --search-recipe max-concurrency-under-sla: the largest concurrency in [--concurrency-min,
 // --concurrency-max] (1, 1000) meeting every recipe threshold (each at p99), maximising request
 // throughput, with the --search-style planner (smooth_isotonic, or monotonic).
@@ -230,9 +242,9 @@ void expand_recipe(SearchArgs& a, std::vector<std::string>& errors) {
   a.space = {"phases.profiling.concurrency:" + std::to_string(lo) + "," + std::to_string(hi)};
   a.metric = "request_throughput";
   a.direction = "maximize";
-  // Bisection needs ceil(log2(hi - lo)) + 2 runs; smooth_isotonic at most about twice that.
+  // Bisection needs ceil(log2(hi - lo)) + 2 runs; smooth_isotonic at most about three times that.
   const int bisect = static_cast<int>(std::ceil(std::log2(static_cast<double>(hi - lo)))) + 2;
-  a.max_iterations = std::min(200, 2 * bisect);
+  a.max_iterations = std::min(200, 3 * bisect);
 }
 
 }  // namespace
@@ -248,7 +260,16 @@ bool take_search_flag(detail::SweepFlagWord& w, SearchArgs& a) {
 void resolve_search_args(SweepArgs& out) {
   SearchArgs& a = out.search;
   auto& errors = out.errors;
-  if (a.recipe) expand_recipe(a, errors);
+  const std::size_t errors_before = errors.size();
+  if (a.recipe) {
+    expand_recipe(a, errors);
+    if (errors.size() > errors_before) return;  // its message says it all
+  } else if (const char* knob = recipe_knob_given(a)) {
+    errors.push_back(std::string(knob) +
+                     " is a knob of --search-recipe max-concurrency-under-sla, "
+                     "which is not given");
+    return;
+  }
   if (!a.enabled()) {
     // Without a search, --search-sla filters a sweep's points (AIPerf 0.11: "feasibility filters
     // for search and grid sweeps"); every other --search-* option needs the search.

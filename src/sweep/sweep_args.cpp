@@ -80,6 +80,12 @@ void take_convergence_word(SweepFlagWord& w, std::string& target,
   target = as_typed;
 }
 
+// --convergence-stat/-mode/-threshold: remembered, so that one without --convergence-metric is
+// refused rather than ignored.
+void note_convergence_knob(SweepFlagWord& w, SweepOptions& o) {
+  if (!o.convergence.knob_given) o.convergence.knob_given = w.flag;
+}
+
 void take_convergence_threshold(SweepFlagWord& w, SweepOptions& o) {
   auto v = w.value();
   if (!v) return;
@@ -158,14 +164,20 @@ const OrchestrationFlag* orchestration_flag(const std::string& flag) {
        }},
       {"--convergence-stat",
        [](W& w, O& o) {
+         note_convergence_knob(w, o);
          take_convergence_word(w, o.convergence.stat,
                                {"avg", "p50", "p90", "p95", "p99", "min", "max"});
        }},
       {"--convergence-mode",
        [](W& w, O& o) {
+         note_convergence_knob(w, o);
          take_convergence_word(w, o.convergence.mode, {"ci_width", "cv", "distribution"});
        }},
-      {"--convergence-threshold", take_convergence_threshold},
+      {"--convergence-threshold",
+       [](W& w, O& o) {
+         note_convergence_knob(w, o);
+         take_convergence_threshold(w, o);
+       }},
   };
   for (const auto& f : k) {
     if (flag == f.flag) return &f;
@@ -307,6 +319,8 @@ SweepArgs extract_sweep_args(const std::vector<std::string>& args) {
     }
   }
   hand_back_unusable_seed(out);
+  if (const auto& c = out.options.convergence; c.knob_given && !c.enabled())
+    out.errors.push_back(*c.knob_given + " needs --convergence-metric (the metric to watch)");
   if (out.options.sweep_same_seed && !out.options.random_seed)
     out.errors.push_back(
         "--parameter-sweep-same-seed needs --random-seed (the seed every point "

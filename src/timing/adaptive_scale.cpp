@@ -94,6 +94,7 @@ WindowStats AdaptiveScale::measure(core::MonoNs now) const {
 std::vector<SlaVerdict> AdaptiveScale::judge(const WindowStats& w, double& headroom) const {
   std::vector<SlaVerdict> out;
   headroom = 1.0;
+  bool sized = false;  // a filter that sizes the step was seen
   for (const auto& f : settings_.sla) {
     SlaVerdict v;
     v.filter = f.text;
@@ -104,9 +105,15 @@ std::vector<SlaVerdict> AdaptiveScale::judge(const WindowStats& w, double& headr
     else if (f.tag == "goodput_ratio")
       v.value = w.goodput_ratio;
     v.passed = v.value && core::sla_holds(f, *v.value);
-    headroom = std::min(headroom, v.value ? headroom_of(f, *v.value) : -1.0);
+    // goodput_ratio sits near 1 with a threshold near 1: its headroom is always a few percent
+    // and would hold every step at 1; the latency and throughput filters size the step.
+    if (f.tag != "goodput_ratio") {
+      headroom = std::min(headroom, v.value ? headroom_of(f, *v.value) : -1.0);
+      sized = true;
+    }
     out.push_back(std::move(v));
   }
+  if (!sized) headroom = 0.25;  // the base step
   return out;
 }
 
@@ -114,16 +121,18 @@ std::vector<AdaptiveEvent> AdaptiveScale::tick(core::MonoNs now) {
   std::vector<AdaptiveEvent> events;
   if (stage_ == Stage::kDone) return events;
   const double t = since_start(now);
-  if (stage_ == Stage::kSustain &&
-      now >= *sustain_start_ns_ + static_cast<core::MonoNs>(settings_.sustain_s * kNsPerS)) {
-    events.push_back(finish(now, "sustain_complete"));
-    return events;
-  }
+  const bool sustain_over =
+      stage_ == Stage::kSustain &&
+      now >= *sustain_start_ns_ + static_cast<core::MonoNs>(settings_.sustain_s * kNsPerS);
   const auto window_end =
       window_start_ns_ + static_cast<core::MonoNs>(settings_.assessment_s * kNsPerS);
-  if (now < window_end) return events;
-  const WindowStats w = measure(now);
-  if (w.returned < settings_.min_completed) return events;  // the window goes on
+  const WindowStats w = now >= window_end ? measure(now) : WindowStats{};
+  // A window is judged when its time is up and it holds enough completions (else it goes on);
+  // the sustain's last window is judged before the sustain ends.
+  if (now < window_end || w.returned < settings_.min_completed) {
+    if (sustain_over) events.push_back(finish(now, "sustain_complete"));
+    return events;
+  }
   double headroom = 0;
   AdaptiveEvent win;
   win.type = "window";
@@ -143,6 +152,7 @@ std::vector<AdaptiveEvent> AdaptiveScale::tick(core::MonoNs now) {
   if (stage_ == Stage::kSustain) {
     ++sustain_windows_;
     if (passed) ++sustain_windows_passed_;
+    if (sustain_over) events.push_back(finish(now, "sustain_complete"));
     return events;
   }
   if (passed) {

@@ -93,7 +93,8 @@ class AdaptiveScale {
   const AdaptiveScaleSettings& settings() const { return settings_; }
 
   // The step up from `limit` after a window whose tightest filter had `headroom` (the relative
-  // distance to its threshold): sla_margin 40 x headroom (10 at 25 % headroom), 1 to 40;
+  // distance to its threshold; goodput_ratio filters are left out, and with only those the
+  // headroom is 0.25): sla_margin 40 x headroom (10 at 25 % headroom), 1 to 40;
   // fixed_percent_step 25 % of the limit, at least 1.
   static int step(const std::string& policy, int limit, double headroom);
 

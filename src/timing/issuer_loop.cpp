@@ -78,7 +78,9 @@ void IssuerLoop::push(Event e) {
   // it may destroy this loop and its waiter, so nothing may touch them after the unlock.
   std::lock_guard lock(mu_);
   if (e.kind == Event::Kind::kReturned) ++returned_;
-  if (running_) events_.push_back(e);
+  // A limit is kept even before run() starts (it applies from the first poll); returns and first
+  // tokens only matter to a running schedule.
+  if (running_ || e.kind == Event::Kind::kSessionLimit) events_.push_back(e);
   cv_.notify_all();
   // Returns that cannot unblock the schedule wait for the next arrival to be processed.
   if (e.kind != Event::Kind::kReturned || wake_on_return_.load(std::memory_order_relaxed))

@@ -528,6 +528,8 @@ int finish_export(ProfileSetup& s, ProfileRecords& r, int code) {
 // watcher stay up until the export is done.
 int run_and_export(ProfileSetup& s) {
   const config::RunConfig& c = s.c;
+  // Before the records: the collector's observer feeds it until the collector is gone.
+  const std::unique_ptr<AdaptiveFeed> adaptive = make_adaptive_feed(c, s.artifact_dir);
   ProfileRecords r(core::WallAnchor::capture());
   if (const StageExit stop = open_records(s, r)) return print_stage_stop(*stop);
   const int workers = worker_count(c);
@@ -539,7 +541,6 @@ int run_and_export(ProfileSetup& s) {
         c.shard.index, c.shard.count, s.ds().conversations.size());
     return kExitBadConfig;
   }
-  const std::unique_ptr<AdaptiveFeed> adaptive = make_adaptive_feed(c, s.artifact_dir);
   PhaseRunnerOptions pro = phase_runner_options(c, std::move(shapes), workers);
   pro.adaptive = adaptive.get();
   PhaseRunner phases(s.clock, s.rngs, r.collector, std::move(pro));

@@ -205,10 +205,12 @@ int run_search(const sweep::SweepArgs& typed, const std::vector<std::string>& or
     if (!st.iterations.empty()) cooldown(o.sweep_cooldown_s, "search");
     if (stopping()) break;
     const int index = static_cast<int>(st.iterations.size()) + 1;
-    st.iterations.push_back(run_iteration(s, root, names, search_id, index, *next, st));
+    sweep::SearchIteration it = run_iteration(s, root, names, search_id, index, *next, st);
+    // An iteration cut short by a signal or a refused input says nothing about the SLA.
+    if (stopping() || st.bad_input) break;
+    st.iterations.push_back(std::move(it));
     planner.record(*next, st.iterations.back().feasible, st.iterations.back().checks);
     write_history();
-    if (stopping() || st.bad_input) break;
   }
   if (stopping()) stop_reason = "interrupted";
   if (st.bad_input) stop_reason = "input_refused";

@@ -7,6 +7,8 @@
 
 #include <cmath>
 
+#include "sweep/sweep_args.hpp"
+
 namespace inferperf::sweep {
 namespace {
 
@@ -129,6 +131,36 @@ TEST(Collated, PoolsEveryRunsRequestsAndKeepsEachRun) {
   EXPECT_DOUBLE_EQ(ttft["per_run"][1]["mean"].get<double>(), 6.5);
   EXPECT_EQ(j["metrics"]["request_latency"]["combined"]["count"], 1);
   EXPECT_EQ(j["metrics"]["request_latency"]["per_run"].size(), 1u);
+}
+
+TEST(ConvergenceArgs, TakenOffTheCommandLineAndCheckedTogether) {
+  const auto s =
+      extract_sweep_args({"profile", "-m", "x", "--num-profile-runs", "5", "--convergence-metric",
+                          "time_to_first_token", "--convergence-stat", "P99", "--convergence-mode",
+                          "CV", "--convergence-threshold", "0.2"});
+  ASSERT_TRUE(s.errors.empty()) << s.errors.front();
+  EXPECT_EQ(s.base, (std::vector<std::string>{"profile", "-m", "x"}));
+  const auto& c = s.options.convergence;
+  EXPECT_EQ(c.metric, "time_to_first_token");
+  EXPECT_EQ(c.stat, "p99");
+  EXPECT_EQ(c.mode, "cv");
+  EXPECT_EQ(c.effective_threshold(), 0.2);
+  const auto errors = [](const std::vector<std::string>& w) {
+    std::string all;
+    for (const auto& e : extract_sweep_args(w).errors) all += e + "\n";
+    return all;
+  };
+  EXPECT_NE(errors({"profile", "--convergence-mode", "cv"})
+                .find("--convergence-mode needs --convergence-metric"),
+            std::string::npos);
+  EXPECT_NE(errors({"profile", "--convergence-metric", "TTFT"}).find("is not a metric tag"),
+            std::string::npos);
+  EXPECT_NE(errors({"profile", "--convergence-metric", "x", "--convergence-stat", "p98"})
+                .find("'p98' is not one of avg, p50, p90, p95, p99, min, max"),
+            std::string::npos);
+  EXPECT_NE(errors({"profile", "--convergence-metric", "x", "--convergence-threshold", "1"})
+                .find("is not a number between 0 and 1"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -100,7 +100,7 @@ TEST(SearchRecipe, MaxConcurrencyUnderSlaExpandsIntoASearch) {
   EXPECT_EQ(a.filters[1].text, "inter_token_latency:p99:lt:25.5");
   EXPECT_EQ(a.metric, "request_throughput");
   EXPECT_EQ(a.direction, "maximize");
-  EXPECT_EQ(a.max_iterations, 16);  // 2 x (ceil(log2 63) + 2)
+  EXPECT_EQ(a.max_iterations, 24);  // 3 x (ceil(log2 63) + 2)
 
   const auto style = extract_sweep_args({"profile", "--search-recipe", "MAX_CONCURRENCY_UNDER_SLA",
                                          "--e2e-sla-ms", "900", "--search-style", "monotonic"});
@@ -132,6 +132,12 @@ TEST(SearchRecipe, MaxConcurrencyUnderSlaExpandsIntoASearch) {
   refused({"profile", "--search-recipe", "max-concurrency-under-sla", "--ttft-sla-ms", "5",
            "--concurrency", "1,2"},
           "cannot be combined with a comma list");
+  refused({"profile", "--ttft-sla-ms", "5"},
+          "--ttft-sla-ms is a knob of --search-recipe max-concurrency-under-sla, which is not "
+          "given");
+  // A refused recipe says so once, without the errors of the search it did not become.
+  const auto once = extract_sweep_args({"profile", "--search-recipe", "pareto-sweep"});
+  EXPECT_EQ(once.errors.size(), 1u);
 }
 
 }  // namespace
