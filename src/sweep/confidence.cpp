@@ -229,16 +229,21 @@ Aggregate aggregate_runs(const std::vector<RunResult>& runs, const AggregateMeta
   }
   for (const auto& k : keys) {
     std::vector<double> values;
-    for (const auto* r : good) {
-      const auto m = r->summary.find(k.tag);
-      if (m == r->summary.end() || !is_metric_object(*m)) continue;
-      const auto v = m->find(k.stat);
-      if (v != m->end() && v->is_number()) values.push_back(v->get<double>());
-    }
+    for (const auto* r : good)
+      if (const auto v = run_metric(*r, k.tag, k.stat)) values.push_back(*v);
     RunStats s = run_stats(values, meta.confidence_level);
     if (s.n > 0) out.metrics.push_back({k.tag + "_" + k.stat, k.unit, s});
   }
   return out;
+}
+
+std::optional<double> run_metric(const RunResult& r, const std::string& tag,
+                                 const std::string& stat) {
+  const auto m = r.summary.find(tag);
+  if (m == r.summary.end() || !m->is_object()) return std::nullopt;
+  const auto v = m->find(stat);
+  if (v == m->end() || !v->is_number()) return std::nullopt;
+  return v->get<double>();
 }
 
 nlohmann::ordered_json aggregate_json(const Aggregate& a) {

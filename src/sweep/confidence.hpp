@@ -36,6 +36,10 @@ struct RunResult {
   std::string dir;                 // the run's folder
 };
 
+// `tag`.`stat` of the run's profile_export_aiperf.json; nullopt when it is not a number there.
+std::optional<double> run_metric(const RunResult& r, const std::string& tag,
+                                 const std::string& stat);
+
 struct AggregateMeta {
   int num_profile_runs = 0;
   double confidence_level = 0.95;

@@ -109,12 +109,12 @@ ConvergenceResult check_convergence(const ConvergenceOptions& o, const std::vect
   }
   std::vector<double> values;
   for (const RunResult* r : ok) {
-    const auto m = r->summary.find(tag);
-    if (m == r->summary.end() || !m->contains(o.stat) || !(*m)[o.stat].is_number()) {
+    const auto v = run_metric(*r, tag, o.stat);
+    if (!v) {
       out.detail = fmt::format("{} {} missing in {}", tag, o.stat, r->label);
       return out;
     }
-    values.push_back((*m)[o.stat].get<double>());
+    values.push_back(*v);
   }
   return trial_convergence(o.mode, values, o.effective_threshold(), confidence_level);
 }

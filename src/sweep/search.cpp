@@ -183,12 +183,8 @@ std::string search_report(const SearchArgs& s, const std::vector<SearchIteration
     if (!it) continue;
     for (const auto& f : s.filters) {
       std::vector<double> values;
-      for (const auto& r : it->result.runs) {
-        if (!r.ok) continue;
-        const auto m = r.summary.find(f.tag);
-        if (m != r.summary.end() && m->contains(f.stat) && (*m)[f.stat].is_number())
-          values.push_back((*m)[f.stat].get<double>());
-      }
+      for (const auto& r : it->result.runs)
+        if (const auto v = r.ok ? run_metric(r, f.tag, f.stat) : std::nullopt) values.push_back(*v);
       if (values.size() < 2) continue;
       const RunStats st = run_stats(values, confidence_level);
       out += fmt::format("  at {} {}: {} {} {} ({:g} % CI {} to {}, {} runs)\n", d.name,

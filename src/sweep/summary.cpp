@@ -77,15 +77,13 @@ nlohmann::ordered_json point_metric(const PointResult& p, const std::string& tag
   int n = 0;
   for (const auto& r : p.runs) {
     if (!r.ok) continue;
-    const auto it = r.summary.find(tag);
-    if (it == r.summary.end() && tag == "error_request_count" && stat == "avg") {
+    if (!r.summary.contains(tag) && tag == "error_request_count" && stat == "avg") {
       ++n;  // the export leaves the error count out when there were none
       continue;
     }
-    if (it == r.summary.end() || !it->is_object()) continue;
-    const auto v = it->find(stat);
-    if (v == it->end() || !v->is_number()) continue;
-    sum += v->get<double>();
+    const auto v = run_metric(r, tag, stat);
+    if (!v) continue;
+    sum += *v;
     ++n;
   }
   return n == 0 ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(sum / n);

@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "app/exit_codes.hpp"
+#include "app/profile/orchestrator.hpp"
 #include "app/profile/phase_plans.hpp"
 #include "app/results.hpp"
 #include "config/cli.hpp"

@@ -3,6 +3,7 @@
 // that stop the orchestrator passed on; the run's summary is read back; every run's command line
 // is checked before anything is sent.
 #pragma once
+#include <csignal>
 #include <filesystem>
 #include <optional>
 #include <string>

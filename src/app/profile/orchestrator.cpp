@@ -2,40 +2,27 @@
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
-#include <cerrno>
 #include <chrono>
-#include <csignal>
-#include <fstream>
 #include <iostream>
-#include <thread>
 #include <variant>
 
 #include "app/exit_codes.hpp"
 #include "app/logging.hpp"
 #include "app/profile/child_runs.hpp"
-#include "app/profile/phase_plans.hpp"
 #include "app/profile/run_info.hpp"
-#include "app/results.hpp"
 #include "artifacts/export_names.hpp"
 #include "artifacts/run_folder.hpp"
 #include "config/cli.hpp"
-#include "core/child_process.hpp"
-#include "core/file_names.hpp"
-#include "core/secrets.hpp"
 #include "core/uuid.hpp"
 #include "report/console_table.hpp"
-#include "report/exporters.hpp"
 #include "report/format.hpp"
 #include "sweep/confidence.hpp"
 #include "sweep/points.hpp"
 #include "sweep/search.hpp"
 #include "sweep/summary.hpp"
 #include "sweep/sweep_aggregate.hpp"
-#include "sweep/trial_seed.hpp"
 
 namespace inferperf::app {
 
