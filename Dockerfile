@@ -21,7 +21,7 @@ RUN apt-get update \
       libboost1.81-dev libssl-dev \
       libsimdjson-dev nlohmann-json3-dev libcli11-dev libfmt-dev libspdlog-dev \
       libpcre2-dev libutf8proc-dev libsentencepiece-dev libyaml-cpp-dev \
-      libncurses-dev \
+      libeigen3-dev libncurses-dev \
       nodejs npm ca-certificates \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src

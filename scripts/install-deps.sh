@@ -10,6 +10,7 @@ PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libpcre2-dev libutf8proc-dev libsentencepiece-dev sentencepiece
   libyaml-cpp-dev  # profile -f / inferperf config: YAML configuration files
+  libeigen3-dev  # the Bayesian search planner's Gaussian process and the recipes' curve fits
   clang-format openssl time
   libncurses-dev tmux  # the live dashboard (ncurses); its integration test drives it in tmux
   wrk  # bench/wrk_compare.sh: the HTTP load generator the client's request rate is compared with

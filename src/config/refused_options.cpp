@@ -45,9 +45,7 @@ std::vector<RefusedOption> build_refused_options() {
        "--concurrency-steps",
        "--osl-min",
        "--osl-max",
-       "--osl-steps",
-       "--variant",
-       "--sweep-variant"},
+       "--osl-steps"},
       kCapacity);
   add({"--otel-url", "--stream", "--otel-resource-attributes", "--gen-ai-provider",
        "--mlflow-tracking-uri", "--mlflow-experiment", "--mlflow-run-name", "--mlflow-tag",

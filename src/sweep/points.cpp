@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
+
 namespace inferperf::sweep {
 
 namespace {
@@ -9,7 +11,8 @@ namespace {
 SweepPoint make_point(const std::vector<SweepParam>& params, std::vector<std::string> values) {
   SweepPoint p;
   for (std::size_t k = 0; k < params.size(); ++k) {
-    if (k > 0) {
+    if (values[k].empty()) continue;  // an explicit point that leaves this flag alone
+    if (!p.folder.empty()) {
       p.folder += "__";
       p.label += ' ';
       p.variation_label += ", ";
@@ -23,7 +26,36 @@ SweepPoint make_point(const std::vector<SweepParam>& params, std::vector<std::st
   return p;
 }
 
+// A scenario's folder: its name with anything but letters, digits, '.', '-' and '_' made '_'.
+std::string scenario_folder(const std::string& name) {
+  std::string out;
+  for (const char c : name)
+    out +=
+        std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '_' ? c : '_';
+  return out.substr(0, 128);
+}
+
 }  // namespace
+
+std::vector<SweepPoint> explicit_sweep_points(const std::vector<SweepParam>& params,
+                                              const std::vector<ExplicitPoint>& points) {
+  std::vector<SweepPoint> out;
+  for (const auto& e : points) {
+    SweepPoint p = make_point(params, e.values);
+    if (!e.name.empty()) {
+      p.folder = scenario_folder(e.name);
+      p.label = e.name;
+      p.variation_label = e.name;
+    }
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+core::Result<std::vector<SweepPoint>> expand_points(const SweepArgs& s) {
+  if (!s.explicit_points.empty()) return explicit_sweep_points(s.params, s.explicit_points);
+  return expand_points(s.params, s.options.sweep_type);
+}
 
 core::Result<std::vector<SweepPoint>> expand_points(const std::vector<SweepParam>& params,
                                                     const std::string& sweep_type) {

@@ -23,6 +23,15 @@ struct SweepPoint {
 core::Result<std::vector<SweepPoint>> expand_points(const std::vector<SweepParam>& params,
                                                     const std::string& sweep_type);
 
+// An explicit plan's points in order: a named point's label, variation label and folder are its
+// name (the folder with unsafe characters made '_'); an unnamed one's come from the values it
+// sets, as a grid point's do.
+std::vector<SweepPoint> explicit_sweep_points(const std::vector<SweepParam>& params,
+                                              const std::vector<ExplicitPoint>& points);
+
+// The points of `s`: its explicit points, else its lists as a grid or zip.
+core::Result<std::vector<SweepPoint>> expand_points(const SweepArgs& s);
+
 // "run_0001" for run 1 (docs/sweeps.md, Layout: four digits, 1-based).
 std::string run_folder(int run);
 // "trial_0001": a sweep point's trial 1.

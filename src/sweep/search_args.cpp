@@ -11,6 +11,7 @@
 
 #include "config/enum_token.hpp"
 #include "core/error.hpp"
+#include "sweep/recipes.hpp"
 #include "sweep/sweep_args.hpp"
 #include "sweep/sweep_words.hpp"
 
@@ -49,6 +50,23 @@ std::optional<double> positive_ms(SweepFlagWord& w) {
     return std::nullopt;
   }
   return d;
+}
+
+// A share: a number in (0, 1), or (0, 1] when `one_ok`.
+std::optional<double> fraction(SweepFlagWord& w, bool one_ok = false) {
+  auto v = w.value();
+  if (!v) return std::nullopt;
+  const auto d = parse_number(*v);
+  if (!d || *d <= 0 || *d > 1 || (*d == 1 && !one_ok)) {
+    w.errors.push_back(fmt::format("{}: '{}' is not a number above 0 and {} 1", w.flag,
+                                   core::excerpt(*v), one_ok ? "up to" : "below"));
+    return std::nullopt;
+  }
+  return d;
+}
+
+std::optional<std::string> word(SweepFlagWord& w) {
+  return w.value();
 }
 
 const SearchFlag* search_flag(const std::string& flag) {
@@ -111,6 +129,20 @@ const SearchFlag* search_flag(const std::string& flag) {
        [](W& w, A& a) {
          if (auto n = whole_value(w, 1, 1'000'000)) a.concurrency_max = *n;
        }},
+      {"--concurrency-steps", [](W& w, A& a) { a.concurrency_steps = whole_value(w, 2, 1000); }},
+      {"--isl-min", [](W& w, A& a) { a.isl_min = whole_value(w, 1, 10'000'000); }},
+      {"--isl-max", [](W& w, A& a) { a.isl_max = whole_value(w, 1, 10'000'000); }},
+      {"--isl-steps", [](W& w, A& a) { a.isl_steps = whole_value(w, 2, 1000); }},
+      {"--osl-min", [](W& w, A& a) { a.osl_min = whole_value(w, 1, 10'000'000); }},
+      {"--osl-max", [](W& w, A& a) { a.osl_max = whole_value(w, 1, 10'000'000); }},
+      {"--osl-steps", [](W& w, A& a) { a.osl_steps = whole_value(w, 2, 1000); }},
+      {"--error-rate-sla", [](W& w, A& a) { a.error_rate_sla = fraction(w); }},
+      {"--slo-attainment-fraction",
+       [](W& w, A& a) { a.slo_attainment_fraction = fraction(w, true); }},
+      {"--degradation-threshold", [](W& w, A& a) { a.degradation_threshold = fraction(w); }},
+      {"--degradation-metric-tag", [](W& w, A& a) { a.degradation_metric_tag = word(w); }},
+      {"--degradation-stat", [](W& w, A& a) { a.degradation_stat = word(w); }},
+      {"--isl-osl-pairs", [](W& w, A& a) { a.isl_osl_pairs = word(w); }},
   };
   for (const auto& f : k) {
     if (flag == f.flag) return &f;
@@ -181,73 +213,11 @@ void parse_sla_filters(SearchArgs& a, std::vector<std::string>& errors) {
   }
 }
 
-// The first recipe-only option given, or nullptr.
-const char* recipe_knob_given(const SearchArgs& a) {
-  if (a.style) return "--search-style";
-  if (a.ttft_sla_ms) return "--ttft-sla-ms";
-  if (a.itl_sla_ms) return "--itl-sla-ms";
-  if (a.tpot_sla_ms) return "--tpot-sla-ms";
-  if (a.e2e_sla_ms) return "--e2e-sla-ms";
-  if (a.concurrency_min) return "--concurrency-min";
-  if (a.concurrency_max) return "--concurrency-max";
-  return nullptr;
-}
-
-// --search-recipe max-concurrency-under-sla: the largest concurrency in [--concurrency-min,
-// --concurrency-max] (1, 1000) meeting every recipe threshold (each at p99), maximising request
-// throughput, with the --search-style planner (smooth_isotonic, or monotonic).
-void expand_recipe(SearchArgs& a, std::vector<std::string>& errors) {
-  if (*a.recipe != "max-concurrency-under-sla") {
-    errors.push_back("--search-recipe " + core::excerpt(*a.recipe) +
-                     ": inferperf has max-concurrency-under-sla; the other recipes are not "
-                     "implemented (roadmap \"Capacity\")");
-    return;
-  }
-  if (!a.space.empty() || a.metric || a.direction || a.max_iterations || !a.sla.empty() ||
-      a.planner != "bayesian") {
-    errors.push_back(
-        "--search-recipe sets the search itself: leave out --search-space, "
-        "--search-metric, --search-direction, --search-max-iterations, "
-        "--search-planner and --search-sla");
-    return;
-  }
-  const std::string style = a.style.value_or("smooth-isotonic");
-  if (style != "smooth-isotonic" && style != "monotonic") {
-    errors.push_back("--search-style " + core::excerpt(style) +
-                     ": inferperf has smooth_isotonic (the default) and monotonic (bo, optuna and "
-                     "grid are not implemented: roadmap \"Capacity\")");
-    return;
-  }
-  a.planner = style == "monotonic" ? "monotonic-sla" : "smooth-isotonic";
-  const auto add = [&](const std::optional<double>& ms, const char* tag) {
-    if (ms) a.sla.push_back(std::string(tag) + ":p99:lt:" + fmt::format("{}", *ms));
-  };
-  add(a.ttft_sla_ms, "time_to_first_token");
-  add(a.itl_sla_ms, "inter_token_latency");
-  add(a.tpot_sla_ms, "inter_token_latency");  // AIPerf 0.11 maps TPOT to the ITL metric
-  add(a.e2e_sla_ms, "request_latency");
-  if (a.sla.empty()) {
-    errors.push_back(
-        "--search-recipe max-concurrency-under-sla needs at least one of "
-        "--ttft-sla-ms, --itl-sla-ms, --tpot-sla-ms and --e2e-sla-ms");
-    return;
-  }
-  const long long lo = a.concurrency_min.value_or(1);
-  const long long hi = a.concurrency_max.value_or(1000);
-  if (lo >= hi) {
-    errors.push_back("--concurrency-min (" + std::to_string(lo) +
-                     ") must be below --concurrency-max (" + std::to_string(hi) + ")");
-    return;
-  }
-  a.space = {"phases.profiling.concurrency:" + std::to_string(lo) + "," + std::to_string(hi)};
-  a.metric = "request_throughput";
-  a.direction = "maximize";
-  // Bisection needs ceil(log2(hi - lo)) + 2 runs; smooth_isotonic at most about three times that.
-  const int bisect = static_cast<int>(std::ceil(std::log2(static_cast<double>(hi - lo)))) + 2;
-  a.max_iterations = std::min(200, 3 * bisect);
-}
-
 }  // namespace
+
+bool is_search_flag(const std::string& flag) {
+  return search_flag(flag) != nullptr;
+}
 
 bool take_search_flag(detail::SweepFlagWord& w, SearchArgs& a) {
   const SearchFlag* f = search_flag(w.flag);
@@ -262,12 +232,10 @@ void resolve_search_args(SweepArgs& out) {
   auto& errors = out.errors;
   const std::size_t errors_before = errors.size();
   if (a.recipe) {
-    expand_recipe(a, errors);
+    expand_recipe(out);
     if (errors.size() > errors_before) return;  // its message says it all
   } else if (const char* knob = recipe_knob_given(a)) {
-    errors.push_back(std::string(knob) +
-                     " is a knob of --search-recipe max-concurrency-under-sla, "
-                     "which is not given");
+    errors.push_back(std::string(knob) + " is a knob of --search-recipe, which is not given");
     return;
   }
   if (!a.enabled()) {
@@ -275,7 +243,8 @@ void resolve_search_args(SweepArgs& out) {
     // for search and grid sweeps"); every other --search-* option needs the search.
     const bool only_sla = a.any_given && !a.sla.empty() && !a.metric && !a.direction &&
                           !a.max_iterations && a.planner == "bayesian";
-    if (a.any_given && !(only_sla && !out.params.empty()))
+    // A grid recipe has made the sweep and its filters (if any).
+    if (a.any_given && !a.recipe && !(only_sla && !out.params.empty()))
       errors.push_back(a.sla.empty() ? "the --search-* options need --search-space (the dimension "
                                        "to search, e.g. phases.profiling.concurrency:1,64)"
                                      : "--search-sla needs --search-space or a sweep (a comma "
@@ -283,7 +252,7 @@ void resolve_search_args(SweepArgs& out) {
     parse_sla_filters(a, errors);
     return;
   }
-  if (!out.params.empty())
+  if (!out.params.empty() && out.variants.empty())
     errors.push_back(
         "--search-space cannot be combined with a comma list (a sweep): search one "
         "dimension, or sweep it");

@@ -31,17 +31,24 @@ struct SearchArgs {
   std::optional<long long> random_seed;  // unused by monotonic_sla (deterministic)
   std::string planner = "bayesian";      // resolved: monotonic_sla | smooth_isotonic
   std::vector<std::string> sla;          // --search-sla, as typed (repeatable)
-  // --search-recipe max-concurrency-under-sla and its knobs: expanded by extract_sweep_args into
-  // the space, filters, objective and planner above.
+  // --search-recipe and its knobs (sweep/recipes.hpp): a search recipe fills the space,
+  // filters, objective and planner above; a grid recipe the sweep's lists or points.
   std::optional<std::string> recipe;
-  std::optional<std::string> style;  // --search-style (smooth_isotonic | monotonic)
+  std::optional<std::string> style;  // --search-style of max-concurrency-under-sla
   std::optional<double> ttft_sla_ms, itl_sla_ms, tpot_sla_ms, e2e_sla_ms;
-  std::optional<long long> concurrency_min, concurrency_max;
+  std::optional<double> error_rate_sla;           // (0, 1): request_error_rate's ceiling
+  std::optional<double> slo_attainment_fraction;  // (0, 1]: max-goodput-under-slo
+  std::optional<long long> concurrency_min, concurrency_max, concurrency_steps;
+  std::optional<long long> isl_min, isl_max, isl_steps, osl_min, osl_max, osl_steps;
+  std::optional<double> degradation_threshold;  // concurrency-ramp's knee
+  std::optional<std::string> degradation_metric_tag, degradation_stat;
+  std::optional<std::string> isl_osl_pairs;  // pareto-sweep's shapes "isl/osl,isl/osl"
   // Resolved by extract_sweep_args when the words are valid.
   std::vector<SearchDimension> dimensions;
   std::vector<SlaFilter> filters;
 
-  bool enabled() const { return !space.empty() || recipe.has_value(); }
+  // A search runs (once resolved, a search recipe has filled `space`).
+  bool enabled() const { return !space.empty(); }
   // Any --search-* option given at all.
   bool any_given = false;
 };
@@ -50,6 +57,9 @@ struct SweepArgs;
 namespace detail {
 struct SweepFlagWord;
 }
+
+// One of the --search-* (and recipe) flags.
+bool is_search_flag(const std::string& flag);
 
 // A --search-* word: its value taken into `a` (true), or not a search flag (false).
 bool take_search_flag(detail::SweepFlagWord& w, SearchArgs& a);

@@ -114,7 +114,7 @@ nlohmann::ordered_json sweep_summary_json(const std::vector<SweepParam>& params,
     j["folder"] = p.point.folder;
     nlohmann::ordered_json values = nlohmann::ordered_json::object();
     for (std::size_t k = 0; k < params.size() && k < p.point.values.size(); ++k)
-      values[params[k].name] = as_number(p.point.values[k]);
+      if (!p.point.values[k].empty()) values[params[k].name] = as_number(p.point.values[k]);
     j["parameters"] = values;
     int ok = 0;
     nlohmann::ordered_json failed = nlohmann::ordered_json::array();

@@ -91,7 +91,9 @@ ojson best_by(const ojson& combos, const char* key, bool highest) {
 ojson variation_values(const std::vector<SweepParam>& params, const SweepPoint& point) {
   ojson out = ojson::object();
   for (std::size_t k = 0; k < params.size() && k < point.values.size(); ++k)
-    out[params[k].path.empty() ? params[k].name : params[k].path] = number_or_text(point.values[k]);
+    if (!point.values[k].empty())
+      out[params[k].path.empty() ? params[k].name : params[k].path] =
+          number_or_text(point.values[k]);
   return out;
 }
 

@@ -19,6 +19,7 @@
 #include "sweep/confidence.hpp"
 #include "sweep/sla.hpp"
 #include "sweep/sweep_words.hpp"
+#include "sweep/variants.hpp"
 
 namespace inferperf::sweep {
 
@@ -195,14 +196,7 @@ std::optional<SweepParam> parse_sweep_list(const Sweepable& s, const std::string
   std::set<std::string> unique;
   bool ok = true;
   for (const auto& item : split_commas(list)) {
-    std::optional<std::string> canonical;
-    if (s.integer) {
-      const auto v = parse_integer(item);
-      if (v && (*v > 0 || (s.zero_ok && *v == 0))) canonical = std::to_string(*v);
-    } else {
-      const auto v = parse_number(item);
-      if (v && (*v > 0 || (s.zero_ok && *v == 0))) canonical = python_float(*v);
-    }
+    const std::optional<std::string> canonical = canonical_sweep_value(s, item);
     if (!canonical) {
       errors.push_back(fmt::format("{}: '{}' in '{}' is not a {} {}", flag, item, list,
                                    s.integer ? "whole number" : "number",
@@ -293,6 +287,10 @@ void pin_dataset_entries(SweepArgs& out) {
 
 }  // namespace
 
+bool is_orchestration_flag(const std::string& flag) {
+  return orchestration_flag(flag) != nullptr;
+}
+
 SweepArgs extract_sweep_args(const std::vector<std::string>& args) {
   SweepArgs out;
   if (args.empty() || args.front() != "profile") {
@@ -312,6 +310,10 @@ SweepArgs extract_sweep_args(const std::vector<std::string>& args) {
       continue;
     }
     if (take_search_flag(w, out.search)) continue;
+    if (w.flag == "--variant" || w.flag == "--sweep-variant") {
+      if (auto v = w.value()) out.variants.push_back(*v);
+      continue;
+    }
     if (const Sweepable* s = sweepable_for(w.flag)) {
       take_sweepable(*s, w, swept, out);
     } else {
@@ -327,6 +329,7 @@ SweepArgs extract_sweep_args(const std::vector<std::string>& args) {
         "reuses)");
   std::stable_sort(out.params.begin(), out.params.end(),
                    [](const SweepParam& a, const SweepParam& b) { return a.path < b.path; });
+  resolve_variants(out);
   resolve_search_args(out);
   if (out.errors.empty()) pin_dataset_entries(out);
   return out;
@@ -335,6 +338,11 @@ SweepArgs extract_sweep_args(const std::vector<std::string>& args) {
 std::vector<std::string> child_args(const SweepArgs& s, const RunArgs& run) {
   std::vector<std::string> out = s.base;
   for (std::size_t k = 0; k < s.params.size() && k < run.point_values.size(); ++k) {
+    if (run.point_values[k].empty()) continue;
+    if (s.params[k].inline_value) {
+      out.push_back(s.params[k].flag + "=" + run.point_values[k]);
+      continue;
+    }
     out.push_back(s.params[k].flag);
     out.push_back(run.point_values[k]);
   }

@@ -27,7 +27,8 @@ struct SweepParam {
   std::string flag;
   std::vector<std::string> values;
   std::string path;
-  std::string dir_name;  // empty: `name`
+  std::string dir_name;       // empty: `name`
+  bool inline_value = false;  // the child gets "--flag=value" (a scenario's flag may be a switch)
 };
 
 struct SweepOptions {
@@ -36,7 +37,9 @@ struct SweepOptions {
   double confidence_level = 0.95;          // (0, 1)
   bool disable_warmup_after_first = true;  // warmup only in the first run of each point
   bool consistent_seed = true;             // every run of a point uses the same seed
-  std::string sweep_type = "grid";         // grid | zip
+  // grid | zip (--sweep-type); what else made the points: scenarios (--variant, a recipe's
+  // shapes), sobol | latin_hypercube (a sampled design).
+  std::string sweep_type = "grid";
   // --parameter-sweep-mode: repeated (every trial runs all points: profile_runs/trial_NNNN/<point>)
   // or independent (each point runs all its trials: <point>/profile_runs/trial_NNNN).
   std::string sweep_mode = "repeated";
@@ -54,6 +57,24 @@ struct SweepOptions {
   ConvergenceOptions convergence;
 };
 
+// One point of an explicit plan (the --variant scenarios, a recipe's paired shapes, a sampled
+// design) instead of a grid or zip of lists: its name ("" derives the label and folder from its
+// values) and one value per SweepParam, "" where this point leaves the flag as the base has it.
+struct ExplicitPoint {
+  std::string name;
+  std::vector<std::string> values;
+};
+
+// A recipe's step after the runs: the derived file it writes into sweep_aggregate/ (knee,
+// curve fit, surface, Pareto frontier, SLA breach boundary; sweep/recipe_post.hpp).
+struct RecipePost {
+  std::string handler;     // degradation_knee_detect | ttft_curve_fit | itl_surface_fit | ...
+  std::string file;        // degradation_knee.json, prefill_curve.json, ...
+  std::string metric_tag;  // the metric it reads
+  std::string stat;        // and its statistic
+  double threshold = 0.0;  // degradation_knee_detect: the relative rise that is the knee
+};
+
 struct SweepArgs {
   // The profile arguments without the orchestration flags, the artifact folder flag and the swept
   // flags (each swept flag is put back per point by child_args).
@@ -63,8 +84,12 @@ struct SweepArgs {
   // isl axis (datasets.main.prompts.isl.mean) first.
   std::vector<SweepParam> params;
   SweepOptions options;
-  SearchArgs search;                // --search-*: an adaptive search over one dimension
-  std::vector<std::string> errors;  // one line per bad flag or value
+  // Non-empty: the points to run, in order, instead of expanding `params` as a grid or zip.
+  std::vector<ExplicitPoint> explicit_points;
+  std::vector<std::string> variants;  // --variant / --sweep-variant, as typed (repeatable)
+  std::optional<RecipePost> post;     // a grid recipe's post-processing
+  SearchArgs search;                  // --search-*: an adaptive search
+  std::vector<std::string> errors;    // one line per bad flag or value
 
   // A sweep, a search, several runs, or any mix: the orchestrator runs each run as its own
   // process.
@@ -72,6 +97,10 @@ struct SweepArgs {
     return !params.empty() || options.num_profile_runs > 1 || search.enabled();
   }
 };
+
+// A flag of the plan as a whole (--num-profile-runs, --sweep-type, --random-seed, ...), which the
+// orchestrator takes off the command line.
+bool is_orchestration_flag(const std::string& flag);
 
 // `args` are the words after the program name; only a `profile` command is looked at (anything
 // else comes back as `base` unchanged).
@@ -86,6 +115,7 @@ struct RunArgs {
   std::optional<std::string> random_seed;
   bool no_warmup = false;
 };
+// A point's empty values (an explicit point that leaves a flag alone) add nothing.
 std::vector<std::string> child_args(const SweepArgs& s, const RunArgs& run);
 
 // AIPerf 0.11 never lets the warmup inherit a concurrency *list* (its warmup concurrency is the

@@ -1,10 +1,12 @@
 #include "sweep/sweep_words.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 
 #include "config/enum_token.hpp"
+#include "sweep/confidence.hpp"
 
 namespace inferperf::sweep::detail {
 
@@ -47,6 +49,47 @@ const std::vector<Sweepable>& sweepables() {
        "datasets.main.turns.mean"},
   };
   return k;
+}
+
+std::optional<std::string> canonical_sweep_value(const Sweepable& s, const std::string& item) {
+  if (s.integer) {
+    const auto v = parse_integer(item);
+    if (v && (*v > 0 || (s.zero_ok && *v == 0))) return std::to_string(*v);
+  } else {
+    const auto v = parse_number(item);
+    if (v && (*v > 0 || (s.zero_ok && *v == 0))) return python_float(*v);
+  }
+  return std::nullopt;
+}
+
+std::optional<std::vector<std::string>> drop_flag_words(std::vector<std::string>& base,
+                                                        const std::vector<std::string>& flags) {
+  const auto named = [&](const std::string& w) {
+    return std::any_of(flags.begin(), flags.end(), [&](const std::string& f) {
+      return w == f || (w.starts_with(f) && w.size() > f.size() && w[f.size()] == '=');
+    });
+  };
+  // A value word: anything but a flag ("-5" is a value, "-m" a flag).
+  const auto value_word = [](const std::string& w) {
+    return w.empty() || w[0] != '-' ||
+           (w.size() > 1 && (std::isdigit(static_cast<unsigned char>(w[1])) || w[1] == '.'));
+  };
+  std::optional<std::vector<std::string>> last;
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < base.size(); ++i) {
+    if (!named(base[i])) {
+      out.push_back(base[i]);
+      continue;
+    }
+    last.emplace();
+    if (const auto eq = base[i].find('='); eq != std::string::npos) {
+      last->push_back(base[i].substr(eq + 1));
+      continue;
+    }
+    while (i + 1 < base.size() && value_word(base[i + 1])) last->push_back(base[++i]);
+  }
+  base = std::move(out);
+  return last;
 }
 
 const Sweepable* sweepable_for(const std::string& flag) {

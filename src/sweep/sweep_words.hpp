@@ -25,6 +25,14 @@ struct Sweepable {
 
 const std::vector<Sweepable>& sweepables();
 const Sweepable* sweepable_for(const std::string& flag);
+// One value of a sweepable option as every child gets it ("04" -> "4", a float option's "5" ->
+// "5.0"); nullopt when it is not a number in the option's range (above 0, or 0 for a stddev).
+std::optional<std::string> canonical_sweep_value(const Sweepable& s, const std::string& item);
+// `base` without every word of the flags in `flags` ("--flag v", "--flag v1 v2", "--flag=v"): a
+// scenario or a recipe that sets a flag replaces the value the command line gave it. Returns the
+// value words of the last occurrence (none for a bare switch), or nullopt when there was none.
+std::optional<std::vector<std::string>> drop_flag_words(std::vector<std::string>& base,
+                                                        const std::vector<std::string>& flags);
 // "1, 2,4" -> {"1", "2", "4"}: items trimmed, as AIPerf 0.11 reads them.
 std::vector<std::string> split_commas(const std::string& v);
 std::optional<double> parse_number(const std::string& s);

@@ -274,6 +274,7 @@ const std::map<std::string, std::vector<std::string>>& cmake_packages() {
       {"libutf8proc", {"libutf8proc-dev"}},
       {"sentencepiece", {"libsentencepiece-dev"}},
       {"yaml-cpp", {"libyaml-cpp-dev"}},
+      {"Eigen3", {"libeigen3-dev"}},
       // Tests and benchmarks only: the image configures with them off (checked above).
       {"GTest", {}},
       {"benchmark", {}},

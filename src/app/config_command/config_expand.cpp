@@ -125,7 +125,7 @@ std::optional<std::string> expand_config_text(const std::string& path, const Con
     for (const auto& e : sw.errors) error += file.point_at_file("error: " + e + "\n");
     return std::nullopt;
   }
-  auto points = sweep::expand_points(sw.params, sw.options.sweep_type);
+  auto points = sweep::expand_points(sw);
   if (!points) {
     error = "error: " + path + ": " + points.error().message + "\n";
     return std::nullopt;
@@ -157,7 +157,8 @@ std::optional<std::string> expand_config_text(const std::string& path, const Con
     YAML::Node body = YAML::Clone(expand_child(root, "benchmark"));
     nlohmann::ordered_json params = nlohmann::ordered_json::object();
     for (std::size_t a = 0; a < sw.params.size(); ++a) {
-      params[sw.params[a].path] = expand_to_json(YAML::Node(p.values[a]));
+      if (p.values[a].empty()) continue;  // an explicit point that leaves it alone
+      params[sw.params[a].path.empty() ? sw.params[a].name : sw.params[a].path] = expand_to_json(YAML::Node(p.values[a]));
       for (const auto& axis : file.translation.sweep) {
         if (axis.canonical == sw.params[a].path) expand_set(body, axis.path, p.values[a]);
       }

@@ -20,6 +20,7 @@
 #include "report/format.hpp"
 #include "sweep/confidence.hpp"
 #include "sweep/points.hpp"
+#include "sweep/recipe_post.hpp"
 #include "sweep/search.hpp"
 #include "sweep/summary.hpp"
 #include "sweep/sweep_aggregate.hpp"
@@ -272,6 +273,26 @@ void write_collated(const sweep::SweepOptions& o, const artifacts::ExportNames& 
                 sweep::collated_json(runs, meta).dump(2) + "\n");
 }
 
+// A grid recipe's derived file (knee, curve, surface, frontier, SLA breach) in the sweep
+// aggregate folder, or post_process_errors.json saying why it could not be made.
+void write_recipe_post(const sweep::SweepArgs& s, const fs::path& sdir,
+                       const std::vector<sweep::PointResult>& ran) {
+  const sweep::RecipePost& post = *s.post;
+  auto result = sweep::recipe_post_json(post, s.params, ran, s.search.filters);
+  if (!result) {
+    spdlog::warn("--search-recipe {}: {}", s.search.recipe.value_or(""), result.error().message);
+    nlohmann::ordered_json errors = nlohmann::ordered_json::array();
+    errors.push_back({{"handler", post.handler},
+                      {"output_filename", post.file},
+                      {"error", result.error().message}});
+    write_or_warn(sdir / "post_process_errors.json", errors.dump(2) + "\n");
+    return;
+  }
+  write_or_warn(sdir / post.file, result->dump(2) + "\n");
+  std::cout << "\n" << sweep::recipe_post_line(post, *result) << "\n"
+            << "Recipe output: " << (sdir / post.file).string() << "\n";
+}
+
 void write_aggregates(const sweep::SweepArgs& s, const Layout& layout, const Executed& ex,
                       const config::RunConfig& first, const artifacts::ExportNames& names) {
   const auto& o = s.options;
@@ -334,6 +355,7 @@ void write_aggregates(const sweep::SweepArgs& s, const Layout& layout, const Exe
             << "Sweep aggregate: " << (sdir / "profile_export_aiperf_sweep.json").string() << "\n";
   if (!s.search.filters.empty())
     std::cout << "\n" << sweep::sweep_sla_report(s.params, ran, s.search.filters);
+  if (s.post) write_recipe_post(s, sdir, ran);
 }
 
 }  // namespace
@@ -341,7 +363,7 @@ void write_aggregates(const sweep::SweepArgs& s, const Layout& layout, const Exe
 int run_orchestrated(const sweep::SweepArgs& typed, const std::vector<std::string>& original) {
   if (typed.search.enabled()) return run_search(typed, original);
   const auto& o = typed.options;
-  auto expanded = sweep::expand_points(typed.params, o.sweep_type);
+  auto expanded = sweep::expand_points(typed);
   if (!expanded) {
     std::cerr << "error: " << expanded.error().message << "\n";
     return kExitBadConfig;
