@@ -1,5 +1,8 @@
 // The load phases (`warmup`, `profiling`), `multi_run` and `sweep` of a YAML configuration.
+#include <nlohmann/json.hpp>
+
 #include <cctype>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -197,11 +200,23 @@ void translate_multi_run(Ctx& ctx, const At& at) {
   ctx.pair_flag(at, "set_consistent_seed", "--set-consistent-seed", "--no-set-consistent-seed");
   ctx.pair_flag(at, "disable_warmup_after_first", "--profile-run-disable-warmup-after-first",
                 "--no-profile-run-disable-warmup-after-first");
-  ctx.refuse_unless_noop(at, "vary_seed_per_trial",
-                         "repeated runs never derive per-trial seeds in inferperf");
-  ctx.refuse_unless_noop(
-      at, "convergence",
-      "convergence-based early stopping belongs to the capacity work (roadmap: \"Capacity\")");
+  ctx.pair_flag(at, "vary_seed_per_trial", "--vary-seed-per-trial", "--no-vary-seed-per-trial");
+  const YAML::Node conv = Ctx::get(at.node, "convergence");
+  if (!conv || conv.IsNull()) return;
+  const At c = at.child(conv, "convergence");
+  if (!ctx.check_keys(c, {"metric", "stat", "mode", "threshold", "min_runs"})) return;
+  ctx.text_flag(c, "metric", "--convergence-metric");
+  ctx.text_flag(c, "stat", "--convergence-stat");
+  ctx.text_flag(c, "mode", "--convergence-mode");
+  ctx.number_flag(c, "threshold", "--convergence-threshold");
+  // inferperf checks from the second run on, AIPerf 0.11's default and its command line's only
+  // choice.
+  if (const YAML::Node m = Ctx::get(conv, "min_runs"); m && !m.IsNull()) {
+    const auto v = ctx.number(c.child(m, "min_runs"));
+    if (v && *v != "2")
+      ctx.refuse(c.child(m, "min_runs"),
+                 "inferperf checks convergence from the second run on (min_runs 2)");
+  }
 }
 
 namespace {
@@ -256,21 +271,79 @@ SweepTarget sweep_target(const std::string& key) {
   return {path, path, ""};
 }
 
+// A sampled design (sobol, latin_hypercube): its dimensions' paths become the magic-list flags
+// that set them, and the whole design travels to the sweep planner as one --sweep-design word
+// (JSON), which samples it (sweep/design_plan.hpp).
+void translate_design(Ctx& ctx, const At& at, const std::string& type) {
+  if (!ctx.check_keys(at, {"type", "samples", "dimensions", "seed", "label_format"})) return;
+  nlohmann::ordered_json design = {{"type", type}};
+  const auto num = [&](std::string_view key) -> std::optional<double> {
+    const YAML::Node n = Ctx::get(at.node, key);
+    if (!n || n.IsNull()) return std::nullopt;
+    const auto v = ctx.number(at.child(n, key));
+    return v ? std::optional(std::strtod(v->c_str(), nullptr)) : std::nullopt;
+  };
+  if (const auto n = num("samples")) design["samples"] = *n;
+  if (const auto n = num("seed")) design["seed"] = *n;
+  if (const YAML::Node lf = Ctx::get(at.node, "label_format"); lf && !lf.IsNull())
+    if (auto v = ctx.text(at.child(lf, "label_format"))) design["label_format"] = *v;
+  const YAML::Node dims = Ctx::get(at.node, "dimensions");
+  const At da = at.child(dims, "dimensions");
+  if (!dims || !dims.IsSequence() || dims.size() == 0)
+    return ctx.error(da, "expected a list of dimensions ({path, lo, hi, scale, kind, choices})");
+  design["dimensions"] = nlohmann::ordered_json::array();
+  for (std::size_t k = 0; k < dims.size(); ++k) {
+    const At d = da.child(dims[k], std::to_string(k));
+    if (!ctx.check_keys(d, {"path", "lo", "hi", "scale", "kind", "choices"})) continue;
+    const YAML::Node pn = Ctx::get(dims[k], "path");
+    const auto path = pn ? ctx.text(d.child(pn, "path")) : std::nullopt;
+    if (!path) {
+      ctx.error(d, "a dimension needs a path");
+      continue;
+    }
+    const SweepTarget target = sweep_target(*path);
+    if (target.flag.empty()) {
+      ctx.refuse(d.child(pn, "path"),
+                 "inferperf samples only concurrency, prefill_concurrency, rate, requests, "
+                 "duration, sessions, users, isl/osl mean and stddev, and turns mean");
+      continue;
+    }
+    nlohmann::ordered_json j = {{"path", target.canonical}, {"flag", target.flag}};
+    for (const char* key : {"lo", "hi"}) {
+      const YAML::Node n = Ctx::get(dims[k], key);
+      if (!n || n.IsNull()) continue;
+      if (auto v = ctx.number(d.child(n, key))) j[key] = std::strtod(v->c_str(), nullptr);
+    }
+    for (const char* key : {"scale", "kind"}) {
+      const YAML::Node n = Ctx::get(dims[k], key);
+      if (n && !n.IsNull())
+        if (auto v = ctx.text(d.child(n, key))) j[key] = *v;
+    }
+    if (const YAML::Node ch = Ctx::get(dims[k], "choices"); ch && ch.IsSequence()) {
+      j["choices"] = nlohmann::ordered_json::array();
+      for (std::size_t c = 0; c < ch.size(); ++c)
+        if (auto v = ctx.text(d.child(ch[c], std::to_string(c)))) j["choices"].push_back(*v);
+    }
+    design["dimensions"].push_back(j);
+  }
+  ctx.emit("--sweep-design", {design.dump()}, at);
+}
+
 }  // namespace
 
 void translate_sweep(Ctx& ctx, const At& at) {
-  if (!ctx.check_keys(at, {"type", "parameters"})) return;
   const YAML::Node t = Ctx::get(at.node, "type");
-  if (!t) return ctx.error(at, "a sweep needs a type (grid or zip)");
+  if (!t) return ctx.error(at, "a sweep needs a type (grid, zip, sobol or latin_hypercube)");
   auto type = ctx.text(at.child(t, "type"));
   if (!type) return;
   for (char& c : *type) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (*type == "sobol" || *type == "latin_hypercube") return translate_design(ctx, at, *type);
+  if (!ctx.check_keys(at, {"type", "parameters"})) return;
   if (*type != "grid" && *type != "zip") {
-    ctx.refuse(
-        at.child(t, "type"),
-        "'" + *type +
-            "' sweeps (scenarios, sobol, latin_hypercube, adaptive_search) "
-            "belong to the capacity work (roadmap: \"Capacity\"); grid and zip are supported");
+    ctx.refuse(at.child(t, "type"),
+               "'" + *type +
+                   "' sweeps (scenarios, adaptive_search) are not read from YAML; give "
+                   "scenarios as --variant and a search as --search-* on the command line");
     return;
   }
   ctx.out.sweep_type = *type;

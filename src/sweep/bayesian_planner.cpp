@@ -6,6 +6,8 @@
 #include <numeric>
 #include <utility>
 
+#include "sweep/gaussian_process.hpp"
+
 namespace inferperf::sweep {
 
 namespace {
@@ -13,8 +15,8 @@ namespace {
 constexpr double kNegInf = -std::numeric_limits<double>::infinity();
 constexpr double kLogSqrt2Pi = 0.91893853320467274178;
 constexpr double kSqrtHalf = 0.70710678118654752440;
-// Random candidates per proposal: in up to 4 dimensions the acquisition's optimum is a broad bump,
-// so a couple of thousand points land near it and the local rounds below refine it.
+// Random candidates per proposal: in up to 4 dimensions a couple of thousand land in the basin of
+// the acquisition's best peak, which the local rounds (refine) then climb.
 constexpr std::size_t kRandomCandidates = 2000;
 // An all-integer box this small is scored point by point: exact, and it knows when it is run out.
 constexpr double kMaxLattice = 4096;
@@ -85,6 +87,15 @@ double filter_margin(std::string_view op, double threshold, std::optional<double
   return kNaN;
 }
 
+struct BayesianPlanner::Fits {
+  explicit Fits(std::uint64_t seed, std::size_t constraints)
+      : rng(seed), margin_warm(constraints) {}
+  BoRandom rng;
+  // Each GP's last hyperparameters: a start of the next fit, so a fit rarely wanders far.
+  std::optional<GpHyperparameters> objective_warm;
+  std::vector<std::optional<GpHyperparameters>> margin_warm;
+};
+
 struct BayesianPlanner::Models {
   std::optional<GaussianProcess> objective;  // of the objective as maximised (sign flipped)
   std::vector<GaussianProcess> margins;
@@ -100,8 +111,11 @@ BayesianPlanner::BayesianPlanner(std::vector<BoDimension> dims, bool maximize,
       maximize_(maximize),
       constraints_(constraints),
       initial_(std::move(initial_unit_points)),
-      rng_(seed),
-      margin_warm_(constraints) {}
+      fits_(std::make_unique<Fits>(seed, constraints)) {}
+
+BayesianPlanner::~BayesianPlanner() = default;
+BayesianPlanner::BayesianPlanner(BayesianPlanner&&) noexcept = default;
+BayesianPlanner& BayesianPlanner::operator=(BayesianPlanner&&) noexcept = default;
 
 std::vector<double> BayesianPlanner::to_unit(const std::vector<double>& x) const {
   std::vector<double> u(dims_.size(), 0.0);
@@ -227,8 +241,8 @@ BayesianPlanner::Models BayesianPlanner::fit_models() {
   }
   if (!yo.empty()) {
     m.objective.emplace();
-    m.objective->fit(xo, yo, rng_.next_u64(), objective_warm_);
-    objective_warm_ = m.objective->hyperparameters();
+    m.objective->fit(xo, yo, fits_->rng.next_u64(), fits_->objective_warm);
+    fits_->objective_warm = m.objective->hyperparameters();
   }
   for (std::size_t k = 0; k < constraints_ && !obs_.empty(); ++k) {
     // A missing margin (the metric was not reported, typically a failed run) is imputed below
@@ -245,8 +259,8 @@ BayesianPlanner::Models BayesianPlanner::fit_models() {
     for (const auto& o : obs_)
       y.push_back(k < o.margins.size() && std::isfinite(o.margins[k]) ? o.margins[k] : missing);
     m.margins.emplace_back();
-    m.margins.back().fit(units, y, rng_.next_u64(), margin_warm_[k]);
-    margin_warm_[k] = m.margins.back().hyperparameters();
+    m.margins.back().fit(units, y, fits_->rng.next_u64(), fits_->margin_warm[k]);
+    fits_->margin_warm[k] = m.margins.back().hyperparameters();
   }
   m.any = m.incumbent.has_value() || !m.margins.empty();
   return m;
@@ -282,8 +296,30 @@ std::vector<double> score(const Models& m, const Eigen::MatrixXd& u) {
 
 }  // namespace
 
+void BayesianPlanner::refine(const Models& m, std::vector<std::vector<double>>& cands,
+                             std::vector<double>& scores) {
+  std::optional<std::vector<double>> incumbent_unit;
+  if (const auto b = best()) incumbent_unit = to_unit(obs_[*b].x);
+  for (const double scale : kLocalScales) {
+    std::vector<std::vector<double>> centres;
+    for (std::size_t i : top(scores, kLocalCentres)) centres.push_back(to_unit(cands[i]));
+    if (incumbent_unit) centres.push_back(*incumbent_unit);
+    std::vector<std::vector<double>> units;
+    for (const auto& c : centres)
+      for (std::size_t r = 0; r < kLocalPerCentre; ++r) {
+        std::vector<double> u = c;
+        for (double& v : u) v += scale * fits_->rng.normal();
+        auto p = from_unit(u);
+        if (visited(p)) continue;
+        units.push_back(to_unit(p));
+        cands.push_back(std::move(p));
+      }
+    const auto more = score(m, as_matrix(units, dims_.size()));
+    scores.insert(scores.end(), more.begin(), more.end());
+  }
+}
+
 std::optional<std::vector<double>> BayesianPlanner::propose() {
-  const std::size_t d = dims_.size();
   // Candidates in the box's units, snapped, none already run.
   std::vector<std::vector<double>> cands;
   const auto all = lattice();
@@ -291,50 +327,30 @@ std::optional<std::vector<double>> BayesianPlanner::propose() {
     for (auto& p : *all)
       if (!visited(p)) cands.push_back(std::move(p));
   } else {
-    std::vector<double> u(d);
+    std::vector<double> u(dims_.size());
     for (std::size_t i = 0; i < kRandomCandidates; ++i) {
-      for (double& v : u) v = rng_.uniform();
+      for (double& v : u) v = fits_->rng.uniform();
       auto p = from_unit(u);
       if (!visited(p)) cands.push_back(std::move(p));
     }
   }
   if (cands.empty()) return std::nullopt;
   const Models m = fit_models();
-  std::vector<double> scores;
+  std::size_t pick = 0;
   if (!m.any) {
     strategy_ = "random";
-    scores.assign(cands.size(), 0.0);
+    pick = std::min(cands.size() - 1, static_cast<std::size_t>(fits_->rng.uniform() *
+                                                               static_cast<double>(cands.size())));
   } else {
     strategy_ = m.incumbent ? "expected_improvement" : "feasibility";
     std::vector<std::vector<double>> units;
     for (const auto& p : cands) units.push_back(to_unit(p));
-    scores = score(m, as_matrix(units, d));
-    // Local rounds (not needed when the whole lattice was scored): perturb the best candidates
-    // and the incumbent, coarse then fine, since the optimum of EI is often narrow near the best.
-    std::optional<std::vector<double>> incumbent_unit;
-    if (const auto b = best()) incumbent_unit = to_unit(obs_[*b].x);
-    for (const double scale : kLocalScales) {
-      if (all) break;
-      std::vector<std::vector<double>> centres;
-      for (std::size_t i : top(scores, kLocalCentres)) centres.push_back(to_unit(cands[i]));
-      if (incumbent_unit) centres.push_back(*incumbent_unit);
-      std::vector<std::vector<double>> local_units;
-      for (const auto& c : centres)
-        for (std::size_t r = 0; r < kLocalPerCentre; ++r) {
-          std::vector<double> u = c;
-          for (double& v : u) v += scale * rng_.normal();
-          auto p = from_unit(u);
-          if (visited(p)) continue;
-          local_units.push_back(to_unit(p));
-          cands.push_back(std::move(p));
-        }
-      const auto more = score(m, as_matrix(local_units, d));
-      scores.insert(scores.end(), more.begin(), more.end());
-    }
+    std::vector<double> scores = score(m, as_matrix(units, dims_.size()));
+    // A whole lattice was scored exactly; random candidates are refined locally.
+    if (!all) refine(m, cands, scores);
+    for (std::size_t i = 1; i < scores.size(); ++i)
+      if (scores[i] > scores[pick]) pick = i;
   }
-  std::size_t pick = 0;
-  for (std::size_t i = 1; i < scores.size(); ++i)
-    if (scores[i] > scores[pick]) pick = i;
   visited_.insert(key(cands[pick]));
   return cands[pick];
 }

@@ -12,13 +12,12 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include "sweep/gaussian_process.hpp"
 
 namespace inferperf::sweep {
 
@@ -47,6 +46,9 @@ class BayesianPlanner {
   // rounded) and run in order, skipping any that land on a point already run.
   BayesianPlanner(std::vector<BoDimension> dims, bool maximize, std::size_t constraints,
                   std::vector<std::vector<double>> initial_unit_points, std::uint64_t seed);
+  ~BayesianPlanner();
+  BayesianPlanner(BayesianPlanner&&) noexcept;
+  BayesianPlanner& operator=(BayesianPlanner&&) noexcept;
 
   // The next point to run, never one proposed or recorded before; nullopt when nothing new is
   // left (an all-integer box run through). Meant to be followed by record() of that point.
@@ -67,6 +69,9 @@ class BayesianPlanner {
 
  private:
   struct Models;
+  // The random stream and each GP's last hyperparameters, behind a pointer so that includers of
+  // this header need not compile (or find) Eigen.
+  struct Fits;
   std::vector<double> to_unit(const std::vector<double>& x) const;
   // Onto the box, snapped: integer coordinates rounded, everything clamped.
   std::vector<double> from_unit(const std::vector<double>& u) const;
@@ -75,6 +80,11 @@ class BayesianPlanner {
   // Every point of an all-integer box with at most a few thousand, else nullopt.
   std::optional<std::vector<std::vector<double>>> lattice() const;
   Models fit_models();
+  // Local rounds: perturbations (coarse, then fine) around the best-scoring candidates and the
+  // incumbent, appended to `cands` and `scores`, since EI's optimum is often a narrow peak close
+  // to the best point that few uniform candidates land on.
+  void refine(const Models& m, std::vector<std::vector<double>>& cands,
+              std::vector<double>& scores);
   std::optional<std::vector<double>> propose();
 
   std::vector<BoDimension> dims_;
@@ -82,13 +92,10 @@ class BayesianPlanner {
   std::size_t constraints_;
   std::vector<std::vector<double>> initial_;
   std::size_t next_initial_ = 0;
-  BoRandom rng_;
+  std::unique_ptr<Fits> fits_;
   std::vector<BoObservation> obs_;
   std::set<std::vector<long long>> visited_;
   std::string strategy_;
-  // Each GP's last hyperparameters: a start of the next fit, so a fit rarely wanders far.
-  std::optional<GpHyperparameters> objective_warm_;
-  std::vector<std::optional<GpHyperparameters>> margin_warm_;
 };
 
 // When an adaptive search stops early, given best_so_far (one entry per iteration, the best

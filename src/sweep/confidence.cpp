@@ -237,9 +237,30 @@ Aggregate aggregate_runs(const std::vector<RunResult>& runs, const AggregateMeta
   return out;
 }
 
+namespace {
+
+// request_error_rate for a run whose export has no such metric (AIPerf 0.11 has only the
+// --error-rate-sla threshold on it): errors / (successes + errors), a fraction as the threshold
+// is; a run with no error count had none.
+std::optional<double> derived_error_rate(const RunResult& r) {
+  const auto count = [&](const char* tag) -> std::optional<double> {
+    const auto m = r.summary.find(tag);
+    if (m == r.summary.end() || !m->is_object()) return std::nullopt;
+    const auto v = m->find("avg");
+    return v != m->end() && v->is_number() ? std::optional(v->get<double>()) : std::nullopt;
+  };
+  const double errors = count("error_request_count").value_or(0);
+  const double ok = count("request_count").value_or(0);
+  if (ok + errors <= 0) return std::nullopt;
+  return errors / (ok + errors);
+}
+
+}  // namespace
+
 std::optional<double> run_metric(const RunResult& r, const std::string& tag,
                                  const std::string& stat) {
   const auto m = r.summary.find(tag);
+  if (m == r.summary.end() && tag == "request_error_rate") return derived_error_rate(r);
   if (m == r.summary.end() || !m->is_object()) return std::nullopt;
   const auto v = m->find(stat);
   if (v == m->end() || !v->is_number()) return std::nullopt;

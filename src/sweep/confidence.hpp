@@ -37,6 +37,7 @@ struct RunResult {
 };
 
 // `tag`.`stat` of the run's profile_export_aiperf.json; nullopt when it is not a number there.
+// request_error_rate, which the export does not carry, is the run's errors / all its requests.
 std::optional<double> run_metric(const RunResult& r, const std::string& tag,
                                  const std::string& stat);
 

@@ -24,7 +24,7 @@ constexpr int kBudgetPoints = 100;
 constexpr int kMinFitBudget = 80;
 constexpr int kRandomStarts = 6;
 constexpr int kSearchedStarts = 2;
-// The coordinate search's first and smallest steps, in natural-log units (a factor of e, then
+// The pattern search's first and smallest steps, in natural-log units (a factor of e, then
 // down to about 6%: finer than that does not change which point the acquisition picks).
 constexpr double kFirstStep = 1.0;
 constexpr double kLastStep = 1.0 / 16;
@@ -158,8 +158,8 @@ bool explore(const Likelihood& f, const Box& box, double step, std::vector<doubl
 // the likelihood's diagonal ridges (a longer length scale traded against a larger signal
 // variance) that plain coordinate steps crawl along. The step halves when a sweep finds nothing.
 // Cheap per step and needs no gradient, which the jittered Cholesky would make unreliable.
-double pattern_search(const Likelihood& f, const Box& box, std::vector<double>& theta,
-                      double value, int& budget) {
+double pattern_search(const Likelihood& f, const Box& box, std::vector<double>& theta, double value,
+                      int& budget) {
   for (double step = kFirstStep; step >= kLastStep && budget > 0;) {
     std::vector<double> base = theta;
     if (!explore(f, box, step, theta, value, budget)) {
@@ -241,7 +241,8 @@ void GaussianProcess::fit(const std::vector<std::vector<double>>& x, const std::
   const Likelihood f(x_, ys_);
   const Box box = theta_box(d);
   const auto n = static_cast<int>(ys_.size());
-  int budget = n <= kBudgetPoints ? kFitBudget : std::max(kMinFitBudget, kFitBudget * kBudgetPoints / n);
+  int budget =
+      n <= kBudgetPoints ? kFitBudget : std::max(kMinFitBudget, kFitBudget * kBudgetPoints / n);
   // Starts: a middling default, the warm start, and random points of the box; each is evaluated
   // once and the best few are searched from.
   std::vector<std::pair<double, std::vector<double>>> starts;

@@ -17,6 +17,7 @@
 #include "config/run_config.hpp"
 #include "core/error.hpp"
 #include "sweep/confidence.hpp"
+#include "sweep/design_plan.hpp"
 #include "sweep/sla.hpp"
 #include "sweep/sweep_words.hpp"
 #include "sweep/variants.hpp"
@@ -314,6 +315,10 @@ SweepArgs extract_sweep_args(const std::vector<std::string>& args) {
       if (auto v = w.value()) out.variants.push_back(*v);
       continue;
     }
+    if (w.flag == "--sweep-design") {
+      if (auto v = w.value()) out.design = *v;
+      continue;
+    }
     if (const Sweepable* s = sweepable_for(w.flag)) {
       take_sweepable(*s, w, swept, out);
     } else {
@@ -330,6 +335,7 @@ SweepArgs extract_sweep_args(const std::vector<std::string>& args) {
   std::stable_sort(out.params.begin(), out.params.end(),
                    [](const SweepParam& a, const SweepParam& b) { return a.path < b.path; });
   resolve_variants(out);
+  resolve_design(out);
   resolve_search_args(out);
   if (out.errors.empty()) pin_dataset_entries(out);
   return out;

@@ -88,6 +88,8 @@ struct SweepArgs {
   std::vector<ExplicitPoint> explicit_points;
   std::vector<std::string> variants;  // --variant / --sweep-variant, as typed (repeatable)
   std::optional<RecipePost> post;     // a grid recipe's post-processing
+  std::optional<std::string> design;  // --sweep-design: a sampled design as JSON (from YAML)
+  std::string design_file;            // its sampling_design.json, once sampled
   SearchArgs search;                  // --search-*: an adaptive search
   std::vector<std::string> errors;    // one line per bad flag or value
 

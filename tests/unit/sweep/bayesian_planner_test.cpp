@@ -14,6 +14,8 @@
 
 #include <Eigen/Cholesky>
 
+#include "sweep/gaussian_process.hpp"
+
 namespace inferperf::sweep {
 namespace {
 
@@ -56,11 +58,11 @@ TEST(GaussianProcess, InterpolatesItsTrainingPoints) {
   fixed.fit_fixed(x, y, hyper({0.15}, 1.0, 1e-8));
   GaussianProcess fitted;
   fitted.fit(x, y, 7);
-  const double prior = fixed.hyperparameters().signal_variance * 1.0;
+  const double prior = fixed.hyperparameters().signal_variance;
+  EXPECT_LT(fitted.hyperparameters().noise_variance, 1e-5);  // smooth data: noise at its floor
   for (std::size_t i = 0; i < x.size(); ++i) {
     EXPECT_NEAR(fixed.predict(x[i]).mean, y[i], 1e-3);
     EXPECT_LT(fixed.predict(x[i]).variance, 1e-3);
-    // Fitted: the noise goes to its floor on this smooth function.
     EXPECT_NEAR(fitted.predict(x[i]).mean, y[i], 1e-2);
     EXPECT_LT(fitted.predict(x[i]).variance, 1e-2);
   }
@@ -135,11 +137,13 @@ TEST(GaussianProcess, StaysFiniteOnDuplicatesAndDegenerateData) {
   EXPECT_EQ(gp.predict({0.5}).mean, 0.0);
 }
 
-// Drives a planner for `n` evaluations of f (objective, margins); the points run.
+// Drives a planner for up to `n` evaluations of f (objective, margins), ending early once `done`
+// says so; the points run.
 using Fn = std::function<BoObservation(const std::vector<double>&)>;
-std::vector<std::vector<double>> drive(BayesianPlanner& p, const Fn& f, std::size_t n) {
+std::vector<std::vector<double>> drive(BayesianPlanner& p, const Fn& f, std::size_t n,
+                                       const std::function<bool()>& done = {}) {
   std::vector<std::vector<double>> run;
-  while (run.size() < n) {
+  while (run.size() < n && !(done && done())) {
     const auto x = p.next();
     if (!x) break;
     run.push_back(*x);
@@ -154,7 +158,8 @@ BoObservation plain(const std::vector<double>& x, double objective) {
 
 TEST(BayesianPlanner, FindsTheTopOfAParabola) {
   BayesianPlanner p({{0, 1}}, true, 0, kSobol1, 1);
-  drive(p, [](const auto& x) { return plain(x, -(x[0] - 0.3) * (x[0] - 0.3)); }, 15);
+  drive(
+      p, [](const auto& x) { return plain(x, -(x[0] - 0.3) * (x[0] - 0.3)); }, 15);
   ASSERT_TRUE(p.best());
   EXPECT_NEAR(p.observations()[*p.best()].x[0], 0.3, 0.02);
   EXPECT_EQ(p.last_strategy(), "expected_improvement");
@@ -168,22 +173,31 @@ double branin(const std::vector<double>& x) {
 }
 
 TEST(BayesianPlanner, MinimisesBranin) {
+  // The global minimum is 0.397887 (at three points). The drive ends once under 0.5, which with
+  // this seed takes 13 evaluations (13 to 19 over seeds 1 to 30), to spare the sanitizer trees.
   BayesianPlanner p({{-5, 10}, {0, 15}}, false, 0, kSobol2, 2);
-  drive(p, [](const auto& x) { return plain(x, branin(x)); }, 40);
-  ASSERT_TRUE(p.best());
-  EXPECT_LT(*p.observations()[*p.best()].objective, 0.5);  // the global minimum is 0.397887
+  const auto reached = [&p] { return p.best() && *p.observations()[*p.best()].objective < 0.5; };
+  const auto run = drive(
+      p, [](const auto& x) { return plain(x, branin(x)); }, 40, reached);
+  EXPECT_TRUE(reached()) << run.size();
 }
 
 TEST(BayesianPlanner, ClosesInOnAConstraintBoundary) {
   // Maximise x subject to x <= 0.6: the answer is the boundary.
   BayesianPlanner p({{0, 1}}, true, 1, kSobol1, 3);
-  const auto run = drive(p, [](const auto& x) { return BoObservation{x, x[0], {0.6 - x[0]}}; }, 20);
+  const auto run = drive(
+      p,
+      [](const auto& x) {
+        return BoObservation{x, x[0], {0.6 - x[0]}};
+      },
+      20);
   ASSERT_TRUE(p.best());
   const double best = p.observations()[*p.best()].x[0];
   EXPECT_LE(best, 0.6);
   EXPECT_GT(best, 0.57);
   int near = 0;
-  for (std::size_t i = run.size() - 5; i < run.size(); ++i) near += std::fabs(run[i][0] - 0.6) < 0.05;
+  for (std::size_t i = run.size() - 5; i < run.size(); ++i)
+    near += std::fabs(run[i][0] - 0.6) < 0.05;
   EXPECT_GE(near, 4);
 }
 
@@ -226,8 +240,8 @@ TEST(BayesianPlanner, ReturnsNothingOnceAnIntegerBoxIsRunThrough) {
 TEST(BayesianPlanner, SearchesALogAxisInLogSpace) {
   // The best of -(log2 x - 5)^2 on [1, 1024] is 32, a fifth of the way along in log space.
   BayesianPlanner p({{1, 1024, false, true}}, true, 0, kSobol1, 6);
-  const auto run =
-      drive(p, [](const auto& x) { return plain(x, -std::pow(std::log2(x[0]) - 5, 2)); }, 15);
+  const auto run = drive(
+      p, [](const auto& x) { return plain(x, -std::pow(std::log2(x[0]) - 5, 2)); }, 15);
   EXPECT_EQ(run[0][0], 32);  // the design's 0.5 maps to the geometric middle
   for (const auto& x : run) EXPECT_TRUE(x[0] >= 1 && x[0] <= 1024);
 }
@@ -251,9 +265,9 @@ TEST(BayesianPlanner, SeeksFeasibilityFirstAndCountsMissingMetricsAsFailing) {
   p.record(BoObservation{{0.97}, -0.97, {0.07}});
   EXPECT_TRUE(p.feasible(5));
   EXPECT_EQ(p.best(), 5u);
-  EXPECT_EQ(p.best_so_far(), (std::vector<std::optional<double>>{std::nullopt, std::nullopt,
-                                                                  std::nullopt, std::nullopt,
-                                                                  std::nullopt, -0.97}));
+  EXPECT_EQ(p.best_so_far(),
+            (std::vector<std::optional<double>>{std::nullopt, std::nullopt, std::nullopt,
+                                                std::nullopt, std::nullopt, -0.97}));
 }
 
 TEST(BayesianPlanner, SameSeedSameProposals) {
