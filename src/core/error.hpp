@@ -38,7 +38,9 @@ class Result {
   T& value() { return std::get<T>(v_); }
   const T& value() const { return std::get<T>(v_); }
   T& operator*() { return value(); }
+  const T& operator*() const { return value(); }
   T* operator->() { return &value(); }
+  const T* operator->() const { return &value(); }
   const Error& error() const { return std::get<Error>(v_); }
 
  private:

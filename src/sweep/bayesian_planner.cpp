@@ -12,17 +12,19 @@ namespace inferperf::sweep {
 
 namespace {
 
-constexpr double kNegInf = -std::numeric_limits<double>::infinity();
+constexpr double kLogOfZero = -std::numeric_limits<double>::infinity();
 constexpr double kLogSqrt2Pi = 0.91893853320467274178;
 constexpr double kSqrtHalf = 0.70710678118654752440;
-// Random candidates per proposal: in up to 4 dimensions a couple of thousand land in the basin of
-// the acquisition's best peak, which the local rounds (refine) then climb.
-constexpr std::size_t kRandomCandidates = 2000;
+// Random candidates per proposal, per dimension (up to 4 dimensions' worth): enough to land in the
+// basin of the acquisition's best peak, which the local rounds (refine) then climb.
+constexpr std::size_t kRandomCandidatesPerDim = 500;
+constexpr std::size_t kMaxCandidateDims = 4;
 // An all-integer box this small is scored point by point: exact, and it knows when it is run out.
 constexpr double kMaxLattice = 4096;
-// Local rounds: perturbations (normal, sd = scale in unit coordinates) around the best few.
+// Local rounds: perturbations (normal, sd = scale in unit coordinates) around the best few, so
+// many per centre and dimension.
 constexpr std::size_t kLocalCentres = 5;
-constexpr std::size_t kLocalPerCentre = 60;
+constexpr std::size_t kLocalPerCentrePerDim = 15;
 constexpr double kLocalScales[] = {0.1, 0.02};
 // Real coordinates count as the same point when they agree to 1e-12 of the range.
 constexpr double kRealKeyScale = 1e12;
@@ -44,7 +46,7 @@ double log_ei_factor(double z) {
   const double log_phi = -0.5 * z * z - kLogSqrt2Pi;
   if (z > -8) {
     const double h = z * 0.5 * std::erfc(-z * kSqrtHalf) + std::exp(log_phi);
-    return h > 0 ? std::log(h) : kNegInf;
+    return h > 0 ? std::log(h) : kLogOfZero;
   }
   const double z2 = z * z;
   return log_phi - std::log(z2) + std::log1p(-3.0 / z2 + 15.0 / (z2 * z2));
@@ -67,6 +69,10 @@ std::vector<std::size_t> top(const std::vector<double>& scores, std::size_t coun
   idx.resize(std::min(count, idx.size()));
   while (!idx.empty() && !std::isfinite(scores[idx.back()])) idx.pop_back();
   return idx;
+}
+
+std::size_t candidate_dims(std::size_t d) {
+  return std::clamp<std::size_t>(d, 1, kMaxCandidateDims);
 }
 
 bool log_dim(const BoDimension& d) {
@@ -290,7 +296,7 @@ std::vector<double> score(const Models& m, const Eigen::MatrixXd& u) {
     }
   }
   for (double& v : s)
-    if (std::isnan(v)) v = kNegInf;
+    if (std::isnan(v)) v = kLogOfZero;
   return s;
 }
 
@@ -306,7 +312,7 @@ void BayesianPlanner::refine(const Models& m, std::vector<std::vector<double>>& 
     if (incumbent_unit) centres.push_back(*incumbent_unit);
     std::vector<std::vector<double>> units;
     for (const auto& c : centres)
-      for (std::size_t r = 0; r < kLocalPerCentre; ++r) {
+      for (std::size_t r = 0; r < kLocalPerCentrePerDim * candidate_dims(dims_.size()); ++r) {
         std::vector<double> u = c;
         for (double& v : u) v += scale * fits_->rng.normal();
         auto p = from_unit(u);
@@ -328,7 +334,7 @@ std::optional<std::vector<double>> BayesianPlanner::propose() {
       if (!visited(p)) cands.push_back(std::move(p));
   } else {
     std::vector<double> u(dims_.size());
-    for (std::size_t i = 0; i < kRandomCandidates; ++i) {
+    for (std::size_t i = 0; i < kRandomCandidatesPerDim * candidate_dims(dims_.size()); ++i) {
       for (double& v : u) v = fits_->rng.uniform();
       auto p = from_unit(u);
       if (!visited(p)) cands.push_back(std::move(p));

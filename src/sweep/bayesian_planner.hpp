@@ -1,7 +1,8 @@
 // The bayesian search planner (AIPerf 0.11's --search-planner bayesian): which point of a box of
 // dimensions (--search-space path:lo,hi[:int|real]) to benchmark next, given the objective and the
 // SLA filters' values at the points run so far. A pure module: no I/O, no clock, and the same
-// seed and observations always give the same proposals on every platform.
+// seed and observations always give the same proposals (the random stream is our own; between
+// platforms only libm's and Eigen's last bits in exp and log could still tell builds apart).
 //
 // The caller's initial design (unit points, e.g. a Sobol sequence) is run first. After it, a
 // Gaussian process (sweep/gaussian_process.hpp) models the objective and one more models each

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <cstdlib>
 
 #include "report/console_table.hpp"
@@ -9,8 +10,12 @@
 
 namespace inferperf::sweep {
 
-std::string dimension_value(const SearchDimension& d, long long v) {
-  return d.float_flag ? std::to_string(v) + ".0" : std::to_string(v);
+std::string dimension_value(const SearchDimension& d, double v) {
+  if (d.integer || v == std::floor(v)) {
+    const auto whole = std::to_string(std::llround(v));
+    return d.float_flag ? whole + ".0" : whole;
+  }
+  return python_float(v);
 }
 
 namespace {
@@ -19,11 +24,30 @@ nlohmann::ordered_json number_or_null(std::optional<double> v) {
   return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
 }
 
+nlohmann::ordered_json dimension_number(const SearchDimension& d, double v) {
+  return d.integer ? nlohmann::ordered_json(std::llround(v)) : nlohmann::ordered_json(v);
+}
+
+nlohmann::ordered_json parameters_json(const SearchArgs& s, const std::vector<double>& values) {
+  nlohmann::ordered_json j = nlohmann::ordered_json::object();
+  for (std::size_t k = 0; k < s.dimensions.size() && k < values.size(); ++k)
+    j[s.dimensions[k].path] = dimension_number(s.dimensions[k], values[k]);
+  return j;
+}
+
+// "concurrency=8 request_rate=2.5"
+std::string point_text(const SearchArgs& s, const std::vector<double>& values) {
+  std::string out;
+  for (std::size_t k = 0; k < s.dimensions.size() && k < values.size(); ++k)
+    out += (out.empty() ? "" : " ") + s.dimensions[k].name + "=" +
+           dimension_value(s.dimensions[k], values[k]);
+  return out;
+}
+
 nlohmann::ordered_json iteration_json(const SearchArgs& s, const SearchIteration& it) {
-  const SearchDimension& d = s.dimensions.front();
   nlohmann::ordered_json j;
   j["iteration"] = it.index;
-  j["parameters"] = {{d.path, it.value}};
+  j["parameters"] = parameters_json(s, it.values);
   j["objective"] = {{"metric", *s.metric},
                     {"stat", s.stat},
                     {"direction", *s.direction},
@@ -44,7 +68,76 @@ nlohmann::ordered_json iteration_json(const SearchArgs& s, const SearchIteration
   return j;
 }
 
-// The feasible iteration with the best objective (ties: the larger value); nullptr when none.
+const SearchIteration* iteration_at(const std::vector<SearchIteration>& iterations,
+                                    std::optional<double> value) {
+  if (!value) return nullptr;
+  for (const auto& it : iterations)
+    if (!it.values.empty() && it.values.front() == *value) return &it;
+  return nullptr;
+}
+
+nlohmann::ordered_json recipe_json(const SearchArgs& s) {
+  nlohmann::ordered_json thresholds = nlohmann::ordered_json::object();
+  const auto put = [&](const char* key, const std::optional<double>& v) {
+    if (v) thresholds[key] = *v;
+  };
+  put("ttft_sla_ms", s.ttft_sla_ms);
+  put("itl_sla_ms", s.itl_sla_ms);
+  put("tpot_sla_ms", s.tpot_sla_ms);
+  put("e2e_sla_ms", s.e2e_sla_ms);
+  put("error_rate_sla", s.error_rate_sla);
+  put("slo_attainment_fraction", s.slo_attainment_fraction);
+  nlohmann::ordered_json j = {{"name", *s.recipe}};
+  if (*s.recipe == "max-concurrency-under-sla")
+    j["style"] = s.planner == "monotonic_sla" ? "monotonic"
+                 : s.planner == "bayesian"    ? "bo"
+                                              : "smooth_isotonic";
+  j["thresholds"] = std::move(thresholds);
+  return j;
+}
+
+nlohmann::ordered_json boundary_json(const SearchArgs& s,
+                                     const std::vector<SearchIteration>& iterations) {
+  if (iterations.empty() || s.dimensions.size() != 1) return nullptr;
+  const SearchDimension& d = s.dimensions.front();
+  const SearchBoundary b = search_boundary(iterations);
+  const auto num = [&](std::optional<double> v) {
+    return v ? dimension_number(d, *v) : nlohmann::ordered_json(nullptr);
+  };
+  nlohmann::ordered_json j;
+  j["parameter"] = d.path;
+  j["largest_feasible"] = num(b.largest_feasible);
+  j["smallest_infeasible"] = num(b.smallest_infeasible);
+  j["resolution"] = b.largest_feasible && b.smallest_infeasible
+                        ? dimension_number(d, *b.smallest_infeasible - *b.largest_feasible)
+                        : nlohmann::ordered_json(nullptr);
+  nlohmann::ordered_json limiting = nlohmann::ordered_json::array();
+  if (const SearchIteration* at = iteration_at(iterations, b.smallest_infeasible)) {
+    for (const auto& c : at->checks)
+      if (!c.holds)
+        limiting.push_back({{"filter", c.filter->text}, {"value", number_or_null(c.value)}});
+  }
+  j["limiting_filters"] = std::move(limiting);
+  return j;
+}
+
+}  // namespace
+
+SearchBoundary search_boundary(const std::vector<SearchIteration>& iterations) {
+  SearchBoundary b;
+  for (const auto& it : iterations)
+    if (it.feasible && !it.values.empty() &&
+        (!b.largest_feasible || it.values.front() > *b.largest_feasible))
+      b.largest_feasible = it.values.front();
+  for (const auto& it : iterations) {
+    if (it.feasible || it.values.empty()) continue;
+    const double v = it.values.front();
+    if (b.largest_feasible && v <= *b.largest_feasible) continue;
+    if (!b.smallest_infeasible || v < *b.smallest_infeasible) b.smallest_infeasible = v;
+  }
+  return b;
+}
+
 const SearchIteration* best_iteration(const SearchArgs& s,
                                       const std::vector<SearchIteration>& iterations) {
   const bool maximize = s.direction == "maximize";
@@ -52,21 +145,11 @@ const SearchIteration* best_iteration(const SearchArgs& s,
   for (const auto& it : iterations) {
     if (!it.feasible || !it.objective) continue;
     if (!best || (maximize ? *it.objective > *best->objective : *it.objective < *best->objective) ||
-        (*it.objective == *best->objective && it.value > best->value))
+        (*it.objective == *best->objective && it.values > best->values))
       best = &it;
   }
   return best;
 }
-
-const SearchIteration* iteration_at(const std::vector<SearchIteration>& iterations,
-                                    std::optional<long long> value) {
-  if (!value) return nullptr;
-  for (const auto& it : iterations)
-    if (it.value == *value) return &it;
-  return nullptr;
-}
-
-}  // namespace
 
 nlohmann::ordered_json sla_constraints_json(const std::vector<SlaFilter>& filters) {
   nlohmann::ordered_json out = nlohmann::ordered_json::array();
@@ -77,17 +160,21 @@ nlohmann::ordered_json sla_constraints_json(const std::vector<SlaFilter>& filter
 
 nlohmann::ordered_json search_history_json(const SearchArgs& s, int num_profile_runs,
                                            const std::vector<SearchIteration>& iterations,
-                                           const SearchPlanner& planner,
                                            const std::string& stop_reason) {
-  const SearchDimension& d = s.dimensions.front();
   nlohmann::ordered_json config;
   config["planner"] = s.planner;
-  config["search_space"] = nlohmann::ordered_json::array(
-      {{{"path", d.path}, {"lo", d.lo}, {"hi", d.hi}, {"kind", "int"}}});
+  config["search_space"] = nlohmann::ordered_json::array();
+  for (const auto& d : s.dimensions)
+    config["search_space"].push_back({{"path", d.path},
+                                      {"lo", dimension_number(d, d.lo)},
+                                      {"hi", dimension_number(d, d.hi)},
+                                      {"kind", d.integer ? "int" : "real"},
+                                      {"scale", d.log_scale ? "log" : "linear"}});
   config["objectives"] = nlohmann::ordered_json::array(
       {{{"metric", *s.metric}, {"stat", s.stat}, {"direction", *s.direction}}});
   config["sla_filters"] = sla_constraints_json(s.filters);
   config["max_iterations"] = *s.max_iterations;
+  if (s.planner == "bayesian") config["n_initial_points"] = s.initial_points;
   config["num_profile_runs"] = num_profile_runs;
 
   nlohmann::ordered_json out;
@@ -96,88 +183,47 @@ nlohmann::ordered_json search_history_json(const SearchArgs& s, int num_profile_
   for (const auto& it : iterations) its.push_back(iteration_json(s, it));
   out["iterations"] = std::move(its);
   if (const SearchIteration* best = best_iteration(s, iterations)) {
-    out["best_trials"] = nlohmann::ordered_json::array({{{"iteration", best->index},
-                                                         {"parameters", {{d.path, best->value}}},
-                                                         {"objective", *best->objective}}});
+    out["best_trials"] =
+        nlohmann::ordered_json::array({{{"iteration", best->index},
+                                        {"parameters", parameters_json(s, best->values)},
+                                        {"objective", *best->objective}}});
   } else {
     out["best_trials"] = nullptr;
   }
-  if (iterations.empty()) {
-    out["boundary_summary"] = nullptr;
-  } else {
-    nlohmann::ordered_json b;
-    b["parameter"] = d.path;
-    const auto good = planner.largest_feasible();
-    const auto bad = planner.smallest_infeasible();
-    b["largest_feasible"] = good ? nlohmann::ordered_json(*good) : nlohmann::ordered_json(nullptr);
-    b["smallest_infeasible"] = bad ? nlohmann::ordered_json(*bad) : nlohmann::ordered_json(nullptr);
-    b["resolution"] = good && bad ? nlohmann::ordered_json(*bad - *good) : nullptr;
-    nlohmann::ordered_json limiting = nlohmann::ordered_json::array();
-    if (const SearchIteration* at = iteration_at(iterations, bad)) {
-      for (const auto& c : at->checks)
-        if (!c.holds)
-          limiting.push_back({{"filter", c.filter->text}, {"value", number_or_null(c.value)}});
-    }
-    b["limiting_filters"] = std::move(limiting);
-    out["boundary_summary"] = std::move(b);
-  }
-  if (s.recipe) {
-    nlohmann::ordered_json thresholds = nlohmann::ordered_json::object();
-    const auto put = [&](const char* key, const std::optional<double>& v) {
-      if (v) thresholds[key] = *v;
-    };
-    put("ttft_sla_ms", s.ttft_sla_ms);
-    put("itl_sla_ms", s.itl_sla_ms);
-    put("tpot_sla_ms", s.tpot_sla_ms);
-    put("e2e_sla_ms", s.e2e_sla_ms);
-    out["recipe"] = {{"name", "max-concurrency-under-sla"},
-                     {"style", s.planner == "monotonic_sla" ? "monotonic" : "smooth_isotonic"},
-                     {"thresholds", std::move(thresholds)}};
-  } else {
-    out["recipe"] = nullptr;
-  }
+  out["boundary_summary"] = boundary_json(s, iterations);
+  out["recipe"] = s.recipe ? recipe_json(s) : nlohmann::ordered_json(nullptr);
   out["convergence_reason"] =
       stop_reason.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(stop_reason);
   return out;
 }
 
-std::string search_report(const SearchArgs& s, const std::vector<SearchIteration>& iterations,
-                          const SearchPlanner& planner, const std::string& stop_reason,
-                          double confidence_level) {
+namespace {
+
+// One dimension: the capacity answer, what broke above it and, with repeated runs, each filter's
+// confidence interval on both sides.
+std::string boundary_report(const SearchArgs& s, const std::vector<SearchIteration>& iterations,
+                            const std::string& stop_reason, double confidence_level) {
   const SearchDimension& d = s.dimensions.front();
-  std::vector<std::string> header = {"iteration", d.name};
-  for (const auto& f : s.filters) header.push_back(fmt::format("{} {}", f.tag, f.stat));
-  header.push_back(fmt::format("{} {}", *s.metric, s.stat));
-  header.push_back("meets SLA");
-  std::vector<std::vector<std::string>> rows;
-  for (const auto& it : iterations) {
-    std::vector<std::string> row = {std::to_string(it.index), dimension_value(d, it.value)};
-    for (const auto& c : it.checks)
-      row.push_back(c.value ? report::with_thousands(*c.value) : std::string("N/A"));
-    row.push_back(it.objective ? report::with_thousands(*it.objective) : std::string("N/A"));
-    row.push_back(it.feasible ? "yes" : "no");
-    rows.push_back(std::move(row));
-  }
-  std::string out = report::render_table("inferperf | search (" + s.planner + ")", header, rows, 2);
-  const auto good = planner.largest_feasible();
-  const auto bad = planner.smallest_infeasible();
+  const SearchBoundary b = search_boundary(iterations);
+  const auto& good = b.largest_feasible;
+  const auto& bad = b.smallest_infeasible;
+  std::string out;
   if (!good) {
-    out += fmt::format("Capacity: no {} in [{}, {}] meets every SLA filter", d.name, d.lo, d.hi);
+    out += fmt::format("Capacity: no {} in [{}, {}] meets every SLA filter", d.name,
+                       dimension_value(d, d.lo), dimension_value(d, d.hi));
   } else {
     out += fmt::format("Capacity: the largest {} meeting every SLA filter is {}", d.name,
                        dimension_value(d, *good));
     if (bad)
       out += fmt::format(" ({} {} does not)", d.name, dimension_value(d, *bad));
     else
-      out += fmt::format(" (the top of the range, {})", dimension_value(d, d.hi));
+      out += fmt::format(" (the largest run; the range ends at {})", dimension_value(d, d.hi));
   }
   out += "\n";
-  const SearchIteration* failing = iteration_at(iterations, good ? bad : std::optional(d.lo));
-  if (failing) {
+  if (const SearchIteration* failing = iteration_at(iterations, bad)) {
     for (const auto& c : failing->checks)
       if (!c.holds) out += "  breaks: " + describe_sla_value(*c.filter, c.value) + "\n";
   }
-  // With repeated runs: how sure each side of the boundary is.
   for (const auto& at : {good, bad}) {
     const SearchIteration* it = iteration_at(iterations, at);
     if (!it) continue;
@@ -193,12 +239,47 @@ std::string search_report(const SearchArgs& s, const std::vector<SearchIteration
                          report::with_thousands(st.ci_high), st.n);
     }
   }
-  if (stop_reason == "max_iterations")
+  if (stop_reason == "max_iterations" && s.planner != "bayesian")
     out += fmt::format(
-        "  stopped after --search-max-iterations {}: the boundary lies between {} "
-        "and {}\n",
+        "  stopped after --search-max-iterations {}: the boundary lies between {} and {}\n",
         *s.max_iterations, good ? dimension_value(d, *good) : "none",
         bad ? dimension_value(d, *bad) : dimension_value(d, d.hi));
+  return out;
+}
+
+}  // namespace
+
+std::string search_report(const SearchArgs& s, const std::vector<SearchIteration>& iterations,
+                          const std::string& stop_reason, double confidence_level) {
+  std::vector<std::string> header = {"iteration"};
+  for (const auto& d : s.dimensions) header.push_back(d.name);
+  for (const auto& f : s.filters) header.push_back(fmt::format("{} {}", f.tag, f.stat));
+  header.push_back(fmt::format("{} {}", *s.metric, s.stat));
+  header.push_back("meets SLA");
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& it : iterations) {
+    std::vector<std::string> row = {std::to_string(it.index)};
+    for (std::size_t k = 0; k < s.dimensions.size(); ++k)
+      row.push_back(k < it.values.size() ? dimension_value(s.dimensions[k], it.values[k]) : "");
+    for (const auto& c : it.checks)
+      row.push_back(c.value ? report::with_thousands(*c.value) : std::string("N/A"));
+    row.push_back(it.objective ? report::with_thousands(*it.objective) : std::string("N/A"));
+    row.push_back(it.feasible ? "yes" : "no");
+    rows.push_back(std::move(row));
+  }
+  std::string out = report::render_table("inferperf | search (" + s.planner + ")", header, rows,
+                                         1 + s.dimensions.size());
+  if (s.planner == "bayesian") {
+    const SearchIteration* best = best_iteration(s, iterations);
+    out +=
+        best ? fmt::format("Best: {} with {} {} {} (iteration {}{})\n", point_text(s, best->values),
+                           *s.metric, s.stat, report::with_thousands(*best->objective), best->index,
+                           s.filters.empty() ? "" : ", meeting every SLA filter")
+             : std::string("Best: no iteration met every SLA filter\n");
+    if (!stop_reason.empty()) out += "  stopped: " + stop_reason + "\n";
+  }
+  if (s.dimensions.size() == 1 && !s.filters.empty())
+    out += boundary_report(s, iterations, stop_reason, confidence_level);
   return out;
 }
 

@@ -16,33 +16,44 @@
 
 namespace inferperf::sweep {
 
-// A dimension value as the child's flag takes it: "8", or "8.0" for a float flag.
-std::string dimension_value(const SearchDimension& d, long long v);
+// A dimension value as the child's flag takes it: "8", "8.0" for a float flag, "2.5" for a real.
+std::string dimension_value(const SearchDimension& d, double v);
 
-// One iteration: the value run, its runs (one per --num-profile-runs), the SLA checks on their
-// mean, whether all held, and the objective (--search-metric/--search-stat, mean over the runs).
+// One iteration: the point run (one value per dimension), its runs (one per
+// --num-profile-runs), the SLA checks on their mean, whether all held, and the objective
+// (--search-metric/--search-stat, mean over the runs).
 struct SearchIteration {
   int index = 1;  // 1-based: search_iter_0001
-  long long value = 0;
+  std::vector<double> values;
   PointResult result;
   std::vector<SlaCheck> checks;
   bool feasible = false;
   std::optional<double> objective;
 };
 
+// A one-dimension search's boundary, from what ran: the largest value meeting every filter and
+// the smallest above it that did not (with no passing value, the smallest failing one).
+struct SearchBoundary {
+  std::optional<double> largest_feasible, smallest_infeasible;
+};
+SearchBoundary search_boundary(const std::vector<SearchIteration>& iterations);
+
+// The feasible iteration with the best objective (ties: the larger first value); nullptr when
+// none.
+const SearchIteration* best_iteration(const SearchArgs& s,
+                                      const std::vector<SearchIteration>& iterations);
+
 // search_history.json: {config, iterations, best_trials, boundary_summary, recipe,
-// convergence_reason} (docs/sweeps.md, Search).
+// convergence_reason} (docs/sweeps.md, Search); boundary_summary only for one dimension.
 nlohmann::ordered_json search_history_json(const SearchArgs& s, int num_profile_runs,
                                            const std::vector<SearchIteration>& iterations,
-                                           const SearchPlanner& planner,
                                            const std::string& stop_reason);
 
-// The console's table (one row per iteration) and the capacity answer below it; with repeated
-// runs, each filter's mean and confidence interval (at `confidence_level`) on both sides of the
-// boundary.
+// The console's table (one row per iteration), the best point and, for one dimension, the
+// capacity answer below it; with repeated runs, each filter's mean and confidence interval (at
+// `confidence_level`) on both sides of the boundary.
 std::string search_report(const SearchArgs& s, const std::vector<SearchIteration>& iterations,
-                          const SearchPlanner& planner, const std::string& stop_reason,
-                          double confidence_level = 0.95);
+                          const std::string& stop_reason, double confidence_level = 0.95);
 
 // A sweep filtered by --search-sla: the filters as the sweep aggregate's
 // metadata.sla_constraints (metric, stat, op, threshold).

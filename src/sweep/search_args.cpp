@@ -162,12 +162,13 @@ const Sweepable* sweepable_for_path(const std::string& path) {
   return nullptr;
 }
 
-// "phases.profiling.concurrency:1,64[:int]" -> a dimension; nullopt (and a message) when bad.
+// "phases.profiling.concurrency:1,64[:int|real]" -> a dimension; nullopt (and a message) when
+// bad. The kind defaults to the option's own: int for counts, real for a rate or a duration.
 std::optional<SearchDimension> parse_search_space(const std::string& word,
                                                   std::vector<std::string>& errors) {
   const auto fail = [&](const std::string& why) {
     errors.push_back(
-        fmt::format("--search-space '{}': {} (the form is path:lo,hi[:int], e.g. "
+        fmt::format("--search-space '{}': {} (the form is path:lo,hi[:int|real], e.g. "
                     "phases.profiling.concurrency:1,64)",
                     core::excerpt(word), why));
     return std::nullopt;
@@ -186,21 +187,31 @@ std::optional<SearchDimension> parse_search_space(const std::string& word,
     for (const auto& k : sweepables()) known += (known.empty() ? "" : ", ") + std::string(k.path);
     return fail("the path is not one inferperf can search; it searches " + known);
   }
-  if (parts.size() == 3 && parts[2] != "int")
-    return fail("kind '" + parts[2] + "': the monotonic_sla planner searches whole numbers (int)");
+  if (parts.size() == 3 && parts[2] != "int" && parts[2] != "real")
+    return fail("kind '" + parts[2] + "' is not int or real");
+  const bool integer = parts.size() == 3 ? parts[2] == "int" : s->integer;
+  if (s->integer && !integer) return fail(std::string(s->name) + " takes whole numbers: kind int");
   const auto comma = parts[1].find(',');
   if (comma == std::string::npos) return fail("the range needs lo,hi");
-  const auto lo =
-      parse_integer(config::trim_list_item(std::string_view(parts[1]).substr(0, comma)));
-  const auto hi =
-      parse_integer(config::trim_list_item(std::string_view(parts[1]).substr(comma + 1)));
-  const long long least = s->zero_ok ? 0 : 1;
-  if (!lo || !hi || *lo < least || *hi > 10'000'000 || *lo >= *hi)
-    return fail(
-        fmt::format("the range must be whole numbers with {} <= lo < hi <= 10000000", least));
+  const std::string lo_text = config::trim_list_item(std::string_view(parts[1]).substr(0, comma));
+  const std::string hi_text = config::trim_list_item(std::string_view(parts[1]).substr(comma + 1));
+  const auto read = [&](const std::string& t) -> std::optional<double> {
+    if (!integer) return parse_number(t);
+    const auto v = parse_integer(t);
+    return v ? std::optional<double>(static_cast<double>(*v)) : std::nullopt;
+  };
+  const auto lo = read(lo_text), hi = read(hi_text);
+  const double least = s->zero_ok ? 0 : integer ? 1 : 0;
+  if (!lo || !hi || *lo < least || *hi > 10'000'000 || *lo >= *hi ||
+      (!s->zero_ok && !integer && *lo <= 0))
+    return fail(fmt::format("the range must be {} with {} {} lo < hi <= 10000000",
+                            integer ? "whole numbers" : "numbers", least,
+                            s->zero_ok || integer ? "<=" : "<"));
   const std::string path = s->path;
-  return SearchDimension{path, s->flags.back(), s->name, path.substr(path.rfind('.') + 1), *lo,
-                         *hi,  !s->integer};
+  SearchDimension d{path, s->flags.back(), s->name, path.substr(path.rfind('.') + 1), *lo, *hi};
+  d.integer = integer;
+  d.float_flag = !s->integer;
+  return d;
 }
 
 void parse_sla_filters(SearchArgs& a, std::vector<std::string>& errors) {
@@ -269,20 +280,34 @@ void resolve_search_args(SweepArgs& out) {
   if (!kStats.count(a.stat))
     errors.push_back("--search-stat: '" + core::excerpt(a.stat) +
                      "' is not avg, p50, p90, p95 or p99");
-  if (a.planner == "monotonic-sla" || a.planner == "smooth-isotonic") {
+  if (a.planner == "monotonic-sla" || a.planner == "smooth-isotonic" || a.planner == "bayesian") {
     std::replace(a.planner.begin(), a.planner.end(), '-', '_');
   } else {
     errors.push_back("--search-planner " + core::excerpt(a.planner) +
-                     ": inferperf has monotonic_sla and smooth_isotonic (AIPerf's default "
-                     "bayesian and optuna are not implemented: roadmap \"Capacity\"); give "
-                     "--search-planner monotonic_sla or smooth_isotonic");
+                     ": inferperf has bayesian (the default), monotonic_sla and smooth_isotonic "
+                     "(optuna's samplers are not implemented: give --search-planner bayesian)");
   }
   for (const auto& w : a.space)
     if (auto d = parse_search_space(w, errors)) a.dimensions.push_back(std::move(*d));
+  std::set<std::string> paths;
+  for (const auto& d : a.dimensions)
+    if (!paths.insert(d.path).second)
+      errors.push_back("--search-space: " + d.path + " is given twice");
+  if (a.initial_points >= a.max_iterations.value_or(201))
+    errors.push_back("--search-initial-points must be below --search-max-iterations");
+  parse_sla_filters(a, errors);
+  if (a.planner == "bayesian") {
+    // A recipe's load axis spans decades (1 to 1000): modelled on a log scale, as AIPerf's
+    // recipes give it a log-uniform prior.
+    if (a.recipe)
+      for (auto& d : a.dimensions) d.log_scale = true;
+    return;  // any box; the SLA filters are optional constraints
+  }
   if (a.space.size() > 1)
     errors.push_back("--search-space is given " + std::to_string(a.space.size()) + " times: the " +
-                     a.planner + " planner searches one dimension");
-  parse_sla_filters(a, errors);
+                     a.planner + " planner searches one dimension (bayesian searches several)");
+  if (!a.dimensions.empty() && !a.dimensions.front().integer)
+    errors.push_back("--search-planner " + a.planner + " searches whole numbers: kind int");
   if (a.sla.empty())
     errors.push_back("--search-planner " + a.planner +
                      " needs at least one --search-sla filter (e.g. "

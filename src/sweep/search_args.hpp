@@ -16,9 +16,11 @@ struct SearchDimension {
   std::string flag;
   std::string name;
   std::string dir_name;
-  long long lo = 0;
-  long long hi = 0;
-  bool float_flag = false;  // the flag takes a float: values are written "8.0"
+  double lo = 0;
+  double hi = 0;
+  bool integer = true;      // kind int (whole numbers) or real
+  bool float_flag = false;  // the flag takes a float: whole values are written "8.0"
+  bool log_scale = false;   // the Bayesian planner models it in log space (the recipes' load)
 };
 
 struct SearchArgs {
@@ -27,9 +29,9 @@ struct SearchArgs {
   std::string stat = "avg";
   std::optional<std::string> direction;  // maximize | minimize
   std::optional<int> max_iterations;     // 2..200
-  int initial_points = 5;                // unused by monotonic_sla (no model to seed)
-  std::optional<long long> random_seed;  // unused by monotonic_sla (deterministic)
-  std::string planner = "bayesian";      // resolved: monotonic_sla | smooth_isotonic
+  int initial_points = 5;                // bayesian: Sobol points before the model is fitted
+  std::optional<long long> random_seed;  // bayesian: its proposals (monotonic ones need none)
+  std::string planner = "bayesian";      // resolved: bayesian | monotonic_sla | smooth_isotonic
   std::vector<std::string> sla;          // --search-sla, as typed (repeatable)
   // --search-recipe and its knobs (sweep/recipes.hpp): a search recipe fills the space,
   // filters, objective and planner above; a grid recipe the sweep's lists or points.

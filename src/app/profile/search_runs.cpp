@@ -1,7 +1,7 @@
-// An adaptive search (--search-space with --search-planner monotonic_sla): each iteration runs
-// the planner's value as --num-profile-runs child runs in search_iter_NNNN/profile_runs/run_NNNN,
-// checks the --search-sla filters on their mean, and tells the planner; search_history.json is
-// rewritten after every iteration, so a stopped search keeps what it learnt.
+// An adaptive search (--search-space, or a search recipe): each iteration runs the planner's point
+// as --num-profile-runs child runs in search_iter_NNNN/profile_runs/run_NNNN, checks the
+// --search-sla filters on their mean, and tells the planner; search_history.json is rewritten after
+// every iteration, so a stopped search keeps what it learnt.
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
@@ -17,6 +17,7 @@
 #include "core/uuid.hpp"
 #include "sweep/confidence.hpp"
 #include "sweep/search.hpp"
+#include "sweep/search_driver.hpp"
 
 namespace inferperf::app {
 
@@ -30,29 +31,59 @@ std::string iteration_folder(int index) {
   return fmt::format("search_iter_{:04d}", index);
 }
 
-// The dimension as a one-value sweep parameter: child_args then sets its flag, and
+// Each dimension as a one-value sweep parameter: child_args then sets its flag, and
 // check_points checks a point's command line as it checks a sweep's.
-sweep::SweepParam dimension_param(const sweep::SearchDimension& d) {
-  return {d.name, d.flag, {}, d.path, d.dir_name};
+std::vector<sweep::SweepParam> dimension_params(const sweep::SearchArgs& a) {
+  std::vector<sweep::SweepParam> out;
+  for (const auto& d : a.dimensions) out.push_back({d.name, d.flag, {}, d.path, d.dir_name});
+  return out;
 }
 
-sweep::SweepPoint search_point(const sweep::SearchDimension& d, long long v) {
-  const std::string value = sweep::dimension_value(d, v);
-  return {{value}, d.dir_name + "_" + value, d.name + "=" + value, d.path + "=" + value};
+sweep::SweepPoint search_point(const sweep::SearchArgs& a, const std::vector<double>& values) {
+  sweep::SweepPoint p;
+  for (std::size_t k = 0; k < a.dimensions.size(); ++k) {
+    const auto& d = a.dimensions[k];
+    const std::string v = sweep::dimension_value(d, values[k]);
+    p.values.push_back(v);
+    p.folder += (k ? "__" : "") + d.dir_name + "_" + v;
+    p.label += (k ? " " : "") + d.name + "=" + v;
+    p.variation_label += (k ? ", " : "") + d.path + "=" + v;
+  }
+  return p;
+}
+
+nlohmann::ordered_json point_values(const sweep::SearchArgs& a, const std::vector<double>& values) {
+  nlohmann::ordered_json j = nlohmann::ordered_json::object();
+  for (std::size_t k = 0; k < a.dimensions.size(); ++k)
+    j[a.dimensions[k].path] = a.dimensions[k].integer
+                                  ? nlohmann::ordered_json(std::llround(values[k]))
+                                  : nlohmann::ordered_json(values[k]);
+  return j;
 }
 
 // run_info's identity of one run (app/profile/run_info.hpp): the search id, the trial, the
 // iteration as the variation.
-std::string search_run_env(const std::string& search_id, const sweep::SearchDimension& d,
-                           int iteration, int trial, long long v) {
+std::string search_run_env(const std::string& search_id, const sweep::SearchArgs& a, int iteration,
+                           int trial, const std::vector<double>& values) {
   nlohmann::ordered_json info;
   info["sweep_id"] = search_id;
   info["trial"] = trial - 1;
   info["run_label"] = sweep::run_folder(trial);
-  info["variation_label"] = search_point(d, v).variation_label;
+  info["variation_label"] = search_point(a, values).variation_label;
   info["variation_index"] = iteration - 1;
-  info["variation_values"] = {{d.path, v}};
+  info["variation_values"] = point_values(a, values);
   return std::string(kRunInfoEnv) + "=" + info.dump();
+}
+
+// The lowest and the highest point of the box: every child command line between them differs
+// only in the numbers, so checking these two checks them all.
+std::vector<std::vector<double>> box_corners(const sweep::SearchArgs& a) {
+  std::vector<double> lo, hi;
+  for (const auto& d : a.dimensions) {
+    lo.push_back(d.lo);
+    hi.push_back(d.hi);
+  }
+  return {lo, hi};
 }
 
 struct SearchState {
@@ -65,14 +96,13 @@ struct SearchState {
 // aggregate.
 sweep::SearchIteration run_iteration(const sweep::SweepArgs& s, const fs::path& root,
                                      const artifacts::ExportNames& names,
-                                     const std::string& search_id, int index, long long v,
-                                     SearchState& st) {
+                                     const std::string& search_id, int index,
+                                     const std::vector<double>& v, SearchState& st) {
   const auto& o = s.options;
-  const sweep::SearchDimension& d = s.search.dimensions.front();
-  const sweep::SweepPoint point = search_point(d, v);
+  const sweep::SweepPoint point = search_point(s.search, v);
   sweep::SearchIteration it;
   it.index = index;
-  it.value = v;
+  it.values = v;
   it.result.point = point;
   const fs::path dir = root / iteration_folder(index);
   for (int trial = 1; trial <= o.num_profile_runs && !stopping(); ++trial) {
@@ -89,7 +119,7 @@ sweep::SearchIteration run_iteration(const sweep::SweepArgs& s, const fs::path& 
         o.num_profile_runs > 1 ? fmt::format(", run {}/{}", trial, o.num_profile_runs) : "",
         ra.artifact_dir);
     const int rc = spawn_and_wait(self_executable(), sweep::child_args(s, ra),
-                                  {search_run_env(search_id, d, index, trial, v)});
+                                  {search_run_env(search_id, s.search, index, trial, v)});
     auto r = read_run(sweep::run_folder(trial), ra.artifact_dir, names, rc);
     if (!r.ok) {
       st.any_failed = true;
@@ -111,7 +141,7 @@ sweep::SearchIteration run_iteration(const sweep::SweepArgs& s, const fs::path& 
     sweep::AggregateMeta meta{o.num_profile_runs, o.confidence_level, o.profile_run_cooldown_s,
                               nlohmann::ordered_json::object()};
     meta.extra["variation_label"] = point.variation_label;
-    meta.extra["variation_values"] = {{d.path, v}};
+    meta.extra["variation_values"] = point_values(s.search, v);
     const auto agg = sweep::aggregate_json(sweep::aggregate_runs(it.result.runs, meta));
     std::error_code ec;
     fs::create_directories(dir / artifacts::kAggregateFolderName, ec);
@@ -127,34 +157,41 @@ sweep::SearchIteration run_iteration(const sweep::SweepArgs& s, const fs::path& 
 }
 
 void print_search_dry_run(const sweep::SweepArgs& s, const fs::path& root) {
-  const sweep::SearchDimension& d = s.search.dimensions.front();
+  const auto& a = s.search;
+  std::string box;
+  for (const auto& d : a.dimensions)
+    box += fmt::format("{}{} in [{}, {}]", box.empty() ? "" : ", ", d.path,
+                       sweep::dimension_value(d, d.lo), sweep::dimension_value(d, d.hi));
   std::cout << fmt::format(
-      "dry run: a {} search of {} in [{}, {}], at most {} iteration(s) x {} run(s), "
-      "the command lines at both ends valid; nothing was sent\nroot: {}\n",
-      s.search.planner, d.path, d.lo, d.hi, *s.search.max_iterations, s.options.num_profile_runs,
-      root.string());
+      "dry run: a {} search of {}, at most {} iteration(s) x {} run(s), the command lines at the "
+      "box's corners valid; nothing was sent\nroot: {}\n",
+      a.planner, box, *a.max_iterations, s.options.num_profile_runs, root.string());
   int index = 1;
-  for (const long long v : {d.lo, d.hi}) {
+  for (const auto& corner : box_corners(a)) {
     sweep::RunArgs ra;
-    ra.point_values = {sweep::dimension_value(d, v)};
+    ra.point_values = search_point(a, corner).values;
     ra.artifact_dir =
         (root / iteration_folder(index) / artifacts::kProfileRunsFolderName / sweep::run_folder(1))
             .string();
-    ra.random_seed = run_seed(s.options, true, index - 1, 1, search_point(d, v).variation_label);
+    ra.random_seed =
+        run_seed(s.options, true, index - 1, 1, search_point(a, corner).variation_label);
     std::cout << config::build_cli_command(sweep::child_args(s, ra)) << "\n";
     ++index;
   }
-  std::cout << "(later iterations run values between the largest that met the SLA and the "
-               "smallest that did not)\n";
+  std::cout << (a.planner == "bayesian"
+                    ? "(the iterations run the planner's proposals inside the box)\n"
+                    : "(later iterations run values between the largest that met the SLA and the "
+                      "smallest that did not)\n");
 }
 
 }  // namespace
 
 int run_search(const sweep::SweepArgs& typed, const std::vector<std::string>& original) {
   sweep::SweepArgs s = typed;
-  const sweep::SearchDimension& d = s.search.dimensions.front();
-  s.params = {dimension_param(d)};
-  auto checked = check_points(s, {search_point(d, d.lo), search_point(d, d.hi)});
+  s.params = dimension_params(s.search);
+  std::vector<sweep::SweepPoint> corners;
+  for (const auto& c : box_corners(s.search)) corners.push_back(search_point(s.search, c));
+  auto checked = check_points(s, corners);
   if (const int* rc = std::get_if<int>(&checked)) return *rc;
   const config::RunConfig& first = std::get<std::vector<config::RunConfig>>(checked).front();
   sweep::pin_warmup_concurrency(s, first);
@@ -162,7 +199,7 @@ int run_search(const sweep::SweepArgs& typed, const std::vector<std::string>& or
   const fs::path root = o.artifact_dir
                             ? fs::path(*o.artifact_dir)
                             : fs::path(first.output.artifact_dir) /
-                                  orchestrated_leaf(first, {dimension_param(d)}, "search");
+                                  orchestrated_leaf(first, dimension_params(s.search), "search");
   if (o.dry_run) {
     print_search_dry_run(s, root);
     return kExitOk;
@@ -180,26 +217,20 @@ int run_search(const sweep::SweepArgs& typed, const std::vector<std::string>& or
   const artifacts::ExportNames names = artifacts::export_names(first.output.export_prefix);
   const std::string search_id = core::uuid4();
   SignalScope signals;
-  const std::unique_ptr<sweep::SearchPlanner> planner_ptr =
-      sweep::make_planner(s.search.planner, d.lo, d.hi, s.search.filters);
-  sweep::SearchPlanner& planner = *planner_ptr;
+  sweep::SearchDriver driver(s.search, sweep::search_seed(s.search, o.random_seed));
   SearchState st;
   std::string stop_reason;
   const auto write_history = [&] {
-    write_or_warn(root / kSearchHistoryFileName,
-                  sweep::search_history_json(s.search, o.num_profile_runs, st.iterations, planner,
-                                             stop_reason)
-                          .dump(2) +
-                      "\n");
+    write_or_warn(
+        root / kSearchHistoryFileName,
+        sweep::search_history_json(s.search, o.num_profile_runs, st.iterations, stop_reason)
+                .dump(2) +
+            "\n");
   };
   while (true) {
-    const auto next = planner.next();
+    const auto next = driver.next();
     if (!next) {
-      stop_reason = planner.reason();
-      break;
-    }
-    if (static_cast<int>(st.iterations.size()) >= *s.search.max_iterations) {
-      stop_reason = "max_iterations";
+      stop_reason = driver.reason();
       break;
     }
     if (!st.iterations.empty()) cooldown(o.sweep_cooldown_s, "search");
@@ -209,15 +240,14 @@ int run_search(const sweep::SweepArgs& typed, const std::vector<std::string>& or
     // An iteration cut short by a signal or a refused input says nothing about the SLA.
     if (stopping() || st.bad_input) break;
     st.iterations.push_back(std::move(it));
-    planner.record(*next, st.iterations.back().feasible, st.iterations.back().checks);
+    driver.record(st.iterations.back());
     write_history();
   }
   if (stopping()) stop_reason = "interrupted";
   if (st.bad_input) stop_reason = "input_refused";
   write_history();
   std::cout << "\n"
-            << sweep::search_report(s.search, st.iterations, planner, stop_reason,
-                                    o.confidence_level)
+            << sweep::search_report(s.search, st.iterations, stop_reason, o.confidence_level)
             << "Search history: " << (root / kSearchHistoryFileName).string() << "\n";
   if (stop_reason == "interrupted") return kExitSignal;
   if (st.bad_input) return kExitBadConfig;

@@ -116,11 +116,11 @@ TEST(SearchRecipe, MaxConcurrencyUnderSlaExpandsIntoASearch) {
     EXPECT_NE(all.find(why), std::string::npos) << all;
   };
   refused({"profile", "--search-recipe", "pareto-sweep", "--ttft-sla-ms", "5"},
-          "--search-recipe pareto-sweep: inferperf has max-concurrency-under-sla");
+          "--search-recipe pareto-sweep measures streamed tokens");
   refused({"profile", "--search-recipe", "max-concurrency-under-sla"}, "needs at least one of");
   refused({"profile", "--search-recipe", "max-concurrency-under-sla", "--ttft-sla-ms", "5",
-           "--search-style", "bo"},
-          "--search-style bo");
+           "--search-style", "tpe"},
+          "--search-style tpe");
   refused({"profile", "--search-recipe", "max-concurrency-under-sla", "--ttft-sla-ms", "5",
            "--search-sla", "a:avg:lt:1"},
           "--search-recipe sets the search itself");
@@ -131,10 +131,9 @@ TEST(SearchRecipe, MaxConcurrencyUnderSlaExpandsIntoASearch) {
           "--concurrency-min (9) must be below --concurrency-max (9)");
   refused({"profile", "--search-recipe", "max-concurrency-under-sla", "--ttft-sla-ms", "5",
            "--concurrency", "1,2"},
-          "cannot be combined with a comma list");
+          "makes its own points: leave out the comma lists");
   refused({"profile", "--ttft-sla-ms", "5"},
-          "--ttft-sla-ms is a knob of --search-recipe max-concurrency-under-sla, which is not "
-          "given");
+          "--ttft-sla-ms is a knob of --search-recipe, which is not given");
   // A refused recipe says so once, without the errors of the search it did not become.
   const auto once = extract_sweep_args({"profile", "--search-recipe", "pareto-sweep"});
   EXPECT_EQ(once.errors.size(), 1u);

@@ -144,8 +144,10 @@ TEST(SearchArgs, EveryBadCombinationIsRefusedWithItsReason) {
   refused(search_words({"--search-direction", "up"}), "'up' is not maximize or minimize");
   refused(search_words({"--search-stat", "p98"}), "'p98' is not avg, p50, p90, p95 or p99");
   refused(search_words({"--search-metric", "Thr"}), "not a metric tag");
-  refused(search_words({"--search-planner", "bayesian"}),
-          "inferperf has monotonic_sla and smooth_isotonic");
+  refused(search_words({"--search-planner", "optuna"}), "optuna's samplers are not implemented");
+  refused(search_words({"--search-space", "rate:1,4:real"}), "searches one dimension");
+  refused(search_words({"--search-initial-points", "8"}),
+          "--search-initial-points must be below --search-max-iterations");
   refused(search_words({"--search-max-iterations", "1"}), "whole number from 2 to 200");
   refused(search_words({"--search-max-iterations", "x"}), "whole number from 2 to 200");
   refused(search_words({"--search-space", "rate:1,4"}), "searches one dimension");
@@ -154,7 +156,8 @@ TEST(SearchArgs, EveryBadCombinationIsRefusedWithItsReason) {
   for (const auto& [space, why] : std::vector<std::pair<std::string, std::string>>{
            {"phases.profiling.concurrency", "2 or 3 parts"},
            {"phases.nope:1,2", "not one inferperf can search"},
-           {"concurrency:1,8:real", "kind 'real'"},
+           {"concurrency:1,8:real", "concurrency takes whole numbers: kind int"},
+           {"concurrency:1,8:float", "kind 'float' is not int or real"},
            {"concurrency:8", "needs lo,hi"},
            {"concurrency:8,8", "lo < hi"},
            {"concurrency:0,8", "1 <= lo < hi"},
@@ -198,13 +201,12 @@ TEST(MonotonicSlaPlanner, BisectsToTheLargestFeasibleValue) {
 
 TEST(SearchHistory, RecordsIterationsTheBestTrialAndTheBoundary) {
   auto s = extract_sweep_args(search_words({})).search;
-  MonotonicSlaPlanner planner(1, 64);
   std::vector<SearchIteration> its;
   for (const auto& [v, ttft, thr] : std::vector<std::tuple<long long, double, double>>{
            {1, 100, 5}, {64, 900, 40}, {32, 450, 30}, {48, 700, 35}}) {
     SearchIteration it;
     it.index = static_cast<int>(its.size()) + 1;
-    it.value = v;
+    it.values = {static_cast<double>(v)};
     RunResult r;
     r.ok = true;
     r.label = "run_0001";
@@ -214,10 +216,9 @@ TEST(SearchHistory, RecordsIterationsTheBestTrialAndTheBoundary) {
     it.checks = check_sla(s.filters, it.result);
     it.feasible = all_hold(it.checks);
     it.objective = thr;
-    planner.record(v, it.feasible, it.checks);
     its.push_back(std::move(it));
   }
-  const auto h = search_history_json(s, 1, its, planner, "max_iterations");
+  const auto h = search_history_json(s, 1, its, "max_iterations");
   EXPECT_EQ(h["config"]["planner"], "monotonic_sla");
   EXPECT_EQ(h["config"]["search_space"][0]["path"], "phases.profiling.concurrency");
   EXPECT_EQ(h["config"]["sla_filters"][0]["threshold"], 500.0);
@@ -234,7 +235,7 @@ TEST(SearchHistory, RecordsIterationsTheBestTrialAndTheBoundary) {
   EXPECT_EQ(h["boundary_summary"]["limiting_filters"][0]["value"], 700.0);
   EXPECT_TRUE(h["recipe"].is_null());
   EXPECT_EQ(h["convergence_reason"], "max_iterations");
-  const std::string report = search_report(s, its, planner, "max_iterations");
+  const std::string report = search_report(s, its, "max_iterations");
   EXPECT_NE(report.find("Capacity: the largest concurrency meeting every SLA filter is 32 "
                         "(concurrency 48 does not)"),
             std::string::npos)
@@ -247,7 +248,7 @@ TEST(SearchHistory, RecordsIterationsTheBestTrialAndTheBoundary) {
   RunResult second = its[2].result.runs[0];
   second.summary["time_to_first_token"]["p99"] = 470.0;
   its[2].result.runs.push_back(second);
-  const std::string with_ci = search_report(s, its, planner, "max_iterations", 0.95);
+  const std::string with_ci = search_report(s, its, "max_iterations", 0.95);
   EXPECT_NE(with_ci.find("at concurrency 32: time_to_first_token p99 460.00 (95 % CI 332.94 to "
                          "587.06, 2 runs)"),
             std::string::npos)
