@@ -105,6 +105,12 @@ const SearchFlag* search_flag(const std::string& flag) {
        [](W& w, A& a) {
          if (auto v = w.value()) a.planner = config::normalise_enum_token(*v);
        }},
+      {"--search-percentile-pooling",
+       [](W& w, A& a) {
+         if (auto v = w.value()) a.percentile_pooling = config::normalise_enum_token(*v);
+       }},
+      // AIPerf 0.11 accepts it and does nothing with it (deprecated): so does inferperf.
+      {"--bo-constraint-mode", [](W& w, A&) { (void)w.value(); }},
       {"--search-sla",
        [](W& w, A& a) {
          if (auto v = w.value()) a.sla.push_back(*v);
@@ -293,6 +299,12 @@ void resolve_search_args(SweepArgs& out) {
   for (const auto& d : a.dimensions)
     if (!paths.insert(d.path).second)
       errors.push_back("--search-space: " + d.path + " is given twice");
+  if (a.percentile_pooling != "mean" && a.percentile_pooling != "pooled")
+    errors.push_back("--search-percentile-pooling: '" + core::excerpt(a.percentile_pooling) +
+                     "' is not mean or pooled");
+  else if (a.percentile_pooling == "pooled" && a.stat == "avg")
+    errors.push_back("--search-percentile-pooling pooled pools a percentile: give --search-stat "
+                     "p50, p90, p95 or p99");
   if (a.initial_points >= a.max_iterations.value_or(201))
     errors.push_back("--search-initial-points must be below --search-max-iterations");
   parse_sla_filters(a, errors);

@@ -32,6 +32,9 @@ struct SearchArgs {
   int initial_points = 5;                // bayesian: Sobol points before the model is fitted
   std::optional<long long> random_seed;  // bayesian: its proposals (monotonic ones need none)
   std::string planner = "bayesian";      // resolved: bayesian | monotonic_sla | smooth_isotonic
+  // --search-percentile-pooling: a percentile objective over the runs is the mean of each run's
+  // percentile (mean) or the percentile of every run's requests together (pooled).
+  std::string percentile_pooling = "mean";
   std::vector<std::string> sla;          // --search-sla, as typed (repeatable)
   // --search-recipe and its knobs (sweep/recipes.hpp): a search recipe fills the space,
   // filters, objective and planner above; a grid recipe the sweep's lists or points.

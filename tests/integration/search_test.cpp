@@ -221,10 +221,33 @@ TEST(Search, DryRunShowsBothEndsAndSendsNothing) {
   EXPECT_FALSE(std::filesystem::exists(dir + "/search_history.json"));
   // A bad search is refused before anything is sent, naming what is wrong.
   const auto bad = search(mock, dir, "concurrency:2,16", "time_to_first_token:p99:lt:40",
-                          {"--search-planner", "bayesian"});
+                          {"--search-planner", "optuna"});
   EXPECT_EQ(bad.exit_code, 2);
-  EXPECT_NE(bad.out.find("inferperf has monotonic_sla and smooth_isotonic"), std::string::npos)
-      << bad.out;
+  EXPECT_NE(bad.out.find("optuna's samplers are not implemented"), std::string::npos) << bad.out;
+}
+
+// --search-percentile-pooling pooled: the objective is the p99 of both runs' requests together,
+// not the mean of each run's p99.
+TEST(Search, PooledPercentileIsOverEveryRunsRequests) {
+  MockServerProcess mock({"--ttft", "5", "--itl", "1"});
+  const std::string dir = make_temp_dir("ip-search-pooled-");
+  const auto r =
+      search(mock, dir, "concurrency:1,2", "time_to_first_token:p99:lt:1000",
+             {"--num-profile-runs", "2", "--search-metric", "request_latency", "--search-stat",
+              "p99", "--search-direction", "minimize", "--search-percentile-pooling", "pooled"});
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  const json h = read_search_json(dir + "/search_history.json");
+  std::vector<double> all;
+  for (const char* run : {"run_0001", "run_0002"})
+    for (const auto& line :
+         read_jsonl(dir + "/search_iter_0001/profile_runs/" + run + "/profile_export.jsonl"))
+      all.push_back(line["metrics"]["request_latency"]["value"].get<double>());
+  ASSERT_EQ(all.size(), 24u);
+  std::sort(all.begin(), all.end());
+  const double rank = 0.99 * 23;  // numpy's linear method
+  const auto lo = static_cast<std::size_t>(rank);
+  const double p99 = all[lo] + (rank - lo) * (all[lo + 1] - all[lo]);
+  EXPECT_NEAR(h["iterations"][0]["objective"]["value"].get<double>(), p99, 1e-6);
 }
 
 }  // namespace

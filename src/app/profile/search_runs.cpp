@@ -5,6 +5,8 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <iostream>
 
 #include "app/exit_codes.hpp"
@@ -14,6 +16,7 @@
 #include "app/profile/run_info.hpp"
 #include "artifacts/run_folder.hpp"
 #include "config/cli.hpp"
+#include "core/statistics.hpp"
 #include "core/uuid.hpp"
 #include "sweep/confidence.hpp"
 #include "sweep/search.hpp"
@@ -86,6 +89,22 @@ std::vector<std::vector<double>> box_corners(const sweep::SearchArgs& a) {
   return {lo, hi};
 }
 
+// --search-percentile-pooling pooled: the objective's percentile over every successful run's
+// requests together (profile_export.jsonl), as numpy computes it.
+std::optional<double> pooled_objective(const sweep::SearchArgs& a, const sweep::PointResult& p,
+                                       const artifacts::ExportNames& names) {
+  std::vector<double> all;
+  for (const auto& r : p.runs) {
+    if (!r.ok) continue;
+    const auto v = read_run_values(r, names, &*a.metric);
+    if (!v.metrics.empty())
+      all.insert(all.end(), v.metrics.front().second.begin(), v.metrics.front().second.end());
+  }
+  if (all.empty()) return std::nullopt;
+  std::sort(all.begin(), all.end());
+  return core::percentile_linear(all, std::strtod(a.stat.c_str() + 1, nullptr));
+}
+
 struct SearchState {
   std::vector<sweep::SearchIteration> iterations;
   bool any_failed = false;
@@ -135,8 +154,12 @@ sweep::SearchIteration run_iteration(const sweep::SweepArgs& s, const fs::path& 
   }
   it.checks = sweep::check_sla(s.search.filters, it.result);
   it.feasible = sweep::all_hold(it.checks);
-  const auto objective = sweep::point_metric(it.result, *s.search.metric, s.search.stat);
-  if (objective.is_number()) it.objective = objective.get<double>();
+  if (s.search.percentile_pooling == "pooled") {
+    it.objective = pooled_objective(s.search, it.result, names);
+  } else if (const auto v = sweep::point_metric(it.result, *s.search.metric, s.search.stat);
+             v.is_number()) {
+    it.objective = v.get<double>();
+  }
   if (!it.result.runs.empty()) {
     sweep::AggregateMeta meta{o.num_profile_runs, o.confidence_level, o.profile_run_cooldown_s,
                               nlohmann::ordered_json::object()};
@@ -194,6 +217,12 @@ int run_search(const sweep::SweepArgs& typed, const std::vector<std::string>& or
   auto checked = check_points(s, corners);
   if (const int* rc = std::get_if<int>(&checked)) return *rc;
   const config::RunConfig& first = std::get<std::vector<config::RunConfig>>(checked).front();
+  if (s.search.percentile_pooling == "pooled" &&
+      first.output.export_level == config::ExportLevel::kSummary) {
+    std::cerr << "error: --search-percentile-pooling pooled reads every request's value, which "
+                 "--export-level summary does not write; use records or raw\n";
+    return kExitBadConfig;
+  }
   sweep::pin_warmup_concurrency(s, first);
   const auto& o = s.options;
   const fs::path root = o.artifact_dir
