@@ -36,5 +36,7 @@ inline constexpr const char* kCollatedJsonFileName = "profile_export_aiperf_coll
 inline constexpr const char* kAggregateCsvFileName = "profile_export_aiperf_aggregate.csv";
 inline constexpr const char* kSweepSummaryJsonFileName = "sweep_summary.json";
 inline constexpr const char* kSweepSummaryCsvFileName = "sweep_summary.csv";
+// At a search's root (--search-space, --search-recipe), rewritten after every iteration.
+inline constexpr const char* kSearchHistoryJsonFileName = "search_history.json";
 
 }  // namespace inferperf::artifacts

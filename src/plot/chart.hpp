@@ -27,11 +27,13 @@ struct Series {
   bool right_axis = false;  // plotted against the y2 axis
   double box_width = 0;     // kBoxes
   double point_size = 0;    // 0: the style's default
+  int point_type = 0;       // gnuplot's pt for kPoints and kLinesPoints; 0: a filled circle
 };
 
 struct Chart {
   std::string name;  // file stem of NAME.png / NAME.svg; the chart's name in docs/plots.md, Charts
   std::string title;
+  std::string subtitle;  // a smaller line under the title: the chart's answer in words
   std::string x_label;
   std::string y_label;
   std::string y2_label;  // with a right_axis series

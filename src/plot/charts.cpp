@@ -41,9 +41,12 @@ void ChartSet::add(Chart chart, const std::string& reason_if_empty) {
     skipped.push_back({chart.name, reason_if_empty});
 }
 
-ChartSet build_charts(const std::vector<Point>& points) {
+ChartSet build_charts(const std::vector<Point>& points,
+                      const std::vector<std::filesystem::path>& roots) {
   ChartSet set;
   const auto runs = run_series(points);
+  // The capacity answer first: it is what a sweep or search against SLA filters was run for.
+  if (!roots.empty()) add_slo_charts(roots, set);
   add_comparison_charts(points, set);
   add_distribution_charts(runs, set);
   add_time_charts(runs, set);

@@ -72,13 +72,17 @@ std::string series_clause(const Series& s, std::size_t index, const Theme& t) {
   auto ps = [&](double fallback) {
     return fmt::format(" ps {} ", num(s.point_size > 0 ? s.point_size : fallback));
   };
+  const std::string pt = std::to_string(s.point_type > 0 ? s.point_type : 7);
+  // A chosen marker (a cross for a failing point) is an outline: thin, it would vanish.
+  const std::string point_lw = s.point_type > 0 ? " lw 2.5" : "";
   std::string c;
   switch (s.style) {
     case Style::kLinesPoints:
-      c = src + "using 1:2" + axes + " with linespoints lw 2.5 pt 7" + ps(1.4) + lc + dt + title;
+      c = src + "using 1:2" + axes + " with linespoints lw 2.5 pt " + pt + ps(1.4) + lc + dt +
+          title;
       break;
     case Style::kPoints:
-      c = src + "using 1:2" + axes + " with points pt 7" + ps(0.7) + lc + title;
+      c = src + "using 1:2" + axes + " with points pt " + pt + point_lw + ps(0.7) + lc + title;
       break;
     case Style::kLines:
       c = src + "using 1:2" + axes + " with lines lw 2.5 " + lc + dt + title;
@@ -139,7 +143,15 @@ std::string gnuplot_script(const Chart& chart, const Theme& t) {
   g << "set terminal pngcairo " << size << " noenhanced " << font << " background "
     << quoted(t.background) << "\n";
   g << "set output '../" << chart.name << ".png'\n";
-  g << "set title " << quoted(chart.title) << " textcolor " << fg << " font ',17'\n";
+  g << "set title " << quoted(chart.title) << " textcolor " << fg << " font ',17'";
+  if (!chart.subtitle.empty()) {
+    // The title moves up to make room for the subtitle; both stay above the fixed plot area.
+    g << " offset 0,0.7\n";
+    g << fmt::format("set label 1 {} at graph 0.5, screen {} center textcolor {} front\n",
+                     quoted(chart.subtitle), num(kPlotTop + 0.015), fg);
+  } else {
+    g << "\n";
+  }
   g << "set xlabel " << quoted(chart.x_label) << " textcolor " << fg << "\n";
   g << "set ylabel " << quoted(chart.y_label) << " textcolor " << fg << "\n";
   g << "set border 3 lc " << fg << "\n";

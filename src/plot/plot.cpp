@@ -107,7 +107,7 @@ int plot(const PlotOptions& o) {
   std::string why;
   if (!gnuplot_available(&why)) throw output_error("inferperf plot: " + why);
 
-  const ChartSet set = build_charts(points);
+  const ChartSet set = build_charts(points, paths);
   std::error_code ec;
   fs::create_directories(out, ec);
   if (ec) throw output_error("inferperf plot: cannot create " + out.string() + ": " + ec.message());

@@ -115,6 +115,10 @@ const SearchFlag* search_flag(const std::string& flag) {
        [](W& w, A& a) {
          if (auto v = w.value()) a.sla.push_back(*v);
        }},
+      {"--search-sla-tier",
+       [](W& w, A& a) {
+         if (auto v = w.value()) a.sla_tiers.push_back(*v);
+       }},
       {"--search-recipe",
        [](W& w, A& a) {
          if (auto v = w.value()) a.recipe = config::normalise_enum_token(*v);
@@ -220,6 +224,36 @@ std::optional<SearchDimension> parse_search_space(const std::string& word,
   return d;
 }
 
+// "[LABEL:]FILTER[,FILTER...]" per --search-sla-tier: a first item of five ':' parts starts
+// with its label.
+void parse_sla_tiers(SearchArgs& a, std::vector<std::string>& errors) {
+  if (a.sla_tiers.empty()) return;
+  if (a.sla_tiers.size() < 2 || a.sla_tiers.size() > 10)
+    errors.push_back(fmt::format("--search-sla-tier is given {} time(s): a tiered search has 2 to "
+                                 "10 tiers",
+                                 a.sla_tiers.size()));
+  std::set<std::string> labels;
+  for (std::size_t k = 0; k < a.sla_tiers.size(); ++k) {
+    SearchArgs::Tier tier{fmt::format("tier_{}", k + 1), {}};
+    auto items = split_commas(a.sla_tiers[k]);
+    if (!items.empty() && std::count(items[0].begin(), items[0].end(), ':') == 4) {
+      const auto colon = items[0].find(':');
+      tier.label = items[0].substr(0, colon);
+      items[0] = items[0].substr(colon + 1);
+    }
+    for (const auto& item : items) {
+      auto f = parse_sla_filter(item);
+      if (f)
+        tier.filters.push_back(std::move(*f));
+      else
+        errors.push_back("--search-sla-tier " + tier.label + ": " + f.error().message);
+    }
+    if (!labels.insert(tier.label).second)
+      errors.push_back("--search-sla-tier: the label '" + tier.label + "' is given twice");
+    a.tiers.push_back(std::move(tier));
+  }
+}
+
 void parse_sla_filters(SearchArgs& a, std::vector<std::string>& errors) {
   for (const auto& w : a.sla) {
     auto f = parse_sla_filter(w);
@@ -260,6 +294,9 @@ void resolve_search_args(SweepArgs& out) {
     // for search and grid sweeps"); every other --search-* option needs the search.
     const bool only_sla = a.any_given && !a.sla.empty() && !a.metric && !a.direction &&
                           !a.max_iterations && a.planner == "bayesian";
+    if (!a.sla_tiers.empty())
+      errors.push_back("--search-sla-tier needs an adaptive search (--search-space or a search "
+                       "recipe): each tier is searched for its own best point");
     // A grid recipe has made the sweep and its filters (if any).
     if (a.any_given && !a.recipe && !(only_sla && !out.params.empty()))
       errors.push_back(a.sla.empty() ? "the --search-* options need --search-space (the dimension "
@@ -308,6 +345,7 @@ void resolve_search_args(SweepArgs& out) {
   if (a.initial_points >= a.max_iterations.value_or(201))
     errors.push_back("--search-initial-points must be below --search-max-iterations");
   parse_sla_filters(a, errors);
+  parse_sla_tiers(a, errors);
   if (a.planner == "bayesian") {
     // A recipe's load axis spans decades (1 to 1000): modelled on a log scale, as AIPerf's
     // recipes give it a log-uniform prior.
@@ -320,7 +358,7 @@ void resolve_search_args(SweepArgs& out) {
                      a.planner + " planner searches one dimension (bayesian searches several)");
   if (!a.dimensions.empty() && !a.dimensions.front().integer)
     errors.push_back("--search-planner " + a.planner + " searches whole numbers: kind int");
-  if (a.sla.empty())
+  if (a.sla.empty() && a.sla_tiers.empty())
     errors.push_back("--search-planner " + a.planner +
                      " needs at least one --search-sla filter (e.g. "
                      "time_to_first_token:p99:lt:500): it finds the largest value meeting them");

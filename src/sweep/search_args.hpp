@@ -36,6 +36,7 @@ struct SearchArgs {
   // percentile (mean) or the percentile of every run's requests together (pooled).
   std::string percentile_pooling = "mean";
   std::vector<std::string> sla;          // --search-sla, as typed (repeatable)
+  std::vector<std::string> sla_tiers;    // --search-sla-tier, as typed (repeatable)
   // --search-recipe and its knobs (sweep/recipes.hpp): a search recipe fills the space,
   // filters, objective and planner above; a grid recipe the sweep's lists or points.
   std::optional<std::string> recipe;
@@ -51,6 +52,13 @@ struct SearchArgs {
   // Resolved by extract_sweep_args when the words are valid.
   std::vector<SearchDimension> dimensions;
   std::vector<SlaFilter> filters;
+  // --search-sla-tier: each tier's label ("gold", or tier_1, tier_2, ...) and its own filters;
+  // a tier is met when these and every --search-sla filter hold.
+  struct Tier {
+    std::string label;
+    std::vector<SlaFilter> filters;
+  };
+  std::vector<Tier> tiers;
 
   // A search runs (once resolved, a search recipe has filled `space`).
   bool enabled() const { return !space.empty(); }

@@ -252,3 +252,36 @@ TEST(Search, PooledPercentileIsOverEveryRunsRequests) {
 
 }  // namespace
 }  // namespace inferperf::testing
+
+namespace inferperf::testing {
+namespace {
+
+// Two tiers on ITL = 5 + 10 x (streams - 1) ms: gold (p99 under 20) holds up to 2 and silver
+// (under 30) up to 3; silver re-judges the points gold ran instead of running them again.
+TEST(Search, SlaTiersEachFindTheirBoundaryAndShareRuns) {
+  MockServerProcess mock({"--ttft", "10", "--itl", "5", "--itl-ms-per-stream", "10"});
+  const std::string dir = make_temp_dir("ip-search-tiers-");
+  std::vector<std::string> args =
+      mock_profile(mock, dir,
+                   {"--request-count", "6", "--search-space", "concurrency:1,4", "--search-metric",
+                    "request_throughput", "--search-direction", "maximize",
+                    "--search-max-iterations", "6", "--search-planner", "monotonic_sla",
+                    "--search-sla-tier", "gold:inter_token_latency:p99:lt:20", "--search-sla-tier",
+                    "silver:inter_token_latency:p99:lt:30"});
+  const auto r = run_process(args, 240s);
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  const json h = read_search_json(dir + "/search_history.json");
+  ASSERT_EQ(h["tiers"].size(), 2u) << h;
+  EXPECT_EQ(h["tiers"][0]["label"], "gold");
+  EXPECT_EQ(h["tiers"][0]["boundary_summary"]["largest_feasible"], 2);
+  EXPECT_EQ(h["tiers"][1]["boundary_summary"]["largest_feasible"], 3);
+  EXPECT_EQ(h["tiers"][1]["boundary_summary"]["smallest_infeasible"], 4);
+  // gold ran 1, 4, 2, 3; silver needs 1, 4, 2, 3 again: nothing new.
+  EXPECT_EQ(h["iterations"].size(), 4u);
+  EXPECT_FALSE(std::filesystem::exists(dir + "/search_iter_0005"));
+  EXPECT_EQ(h["tiers"][1]["iterations"].size(), 4u);
+  EXPECT_NE(r.out.find("SLA tier silver:"), std::string::npos) << r.out;
+}
+
+}  // namespace
+}  // namespace inferperf::testing

@@ -6,6 +6,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <iostream>
 
@@ -111,14 +112,27 @@ struct SearchState {
   bool bad_input = false;
 };
 
+// An iteration's verdict under `a`'s filters and objective (a tier re-judges another tier's runs).
+void judge(const sweep::SearchArgs& a, const artifacts::ExportNames& names,
+           sweep::SearchIteration& it) {
+  it.checks = sweep::check_sla(a.filters, it.result);
+  it.feasible = sweep::all_hold(it.checks);
+  it.objective.reset();
+  if (a.percentile_pooling == "pooled") {
+    it.objective = pooled_objective(a, it.result, names);
+  } else if (const auto v = sweep::point_metric(it.result, *a.metric, a.stat); v.is_number()) {
+    it.objective = v.get<double>();
+  }
+}
+
 // Runs iteration `index` at `v`: every trial, then the SLA checks and the per-iteration
 // aggregate.
-sweep::SearchIteration run_iteration(const sweep::SweepArgs& s, const fs::path& root,
-                                     const artifacts::ExportNames& names,
+sweep::SearchIteration run_iteration(const sweep::SweepArgs& s, const sweep::SearchArgs& a,
+                                     const fs::path& root, const artifacts::ExportNames& names,
                                      const std::string& search_id, int index,
                                      const std::vector<double>& v, SearchState& st) {
   const auto& o = s.options;
-  const sweep::SweepPoint point = search_point(s.search, v);
+  const sweep::SweepPoint point = search_point(a, v);
   sweep::SearchIteration it;
   it.index = index;
   it.values = v;
@@ -134,11 +148,11 @@ sweep::SearchIteration run_iteration(const sweep::SweepArgs& s, const fs::path& 
     ra.random_seed = run_seed(o, true, index - 1, trial, point.variation_label);
     ra.no_warmup = trial > 1 && o.disable_warmup_after_first;
     spdlog::info(
-        "search iteration {}/{} {}{} -> {}", index, *s.search.max_iterations, point.label,
+        "search iteration {}/{} {}{} -> {}", index, *a.max_iterations, point.label,
         o.num_profile_runs > 1 ? fmt::format(", run {}/{}", trial, o.num_profile_runs) : "",
         ra.artifact_dir);
     const int rc = spawn_and_wait(self_executable(), sweep::child_args(s, ra),
-                                  {search_run_env(search_id, s.search, index, trial, v)});
+                                  {search_run_env(search_id, a, index, trial, v)});
     auto r = read_run(sweep::run_folder(trial), ra.artifact_dir, names, rc);
     if (!r.ok) {
       st.any_failed = true;
@@ -152,19 +166,12 @@ sweep::SearchIteration run_iteration(const sweep::SweepArgs& s, const fs::path& 
       break;
     }
   }
-  it.checks = sweep::check_sla(s.search.filters, it.result);
-  it.feasible = sweep::all_hold(it.checks);
-  if (s.search.percentile_pooling == "pooled") {
-    it.objective = pooled_objective(s.search, it.result, names);
-  } else if (const auto v = sweep::point_metric(it.result, *s.search.metric, s.search.stat);
-             v.is_number()) {
-    it.objective = v.get<double>();
-  }
+  judge(a, names, it);
   if (!it.result.runs.empty()) {
     sweep::AggregateMeta meta{o.num_profile_runs, o.confidence_level, o.profile_run_cooldown_s,
                               nlohmann::ordered_json::object()};
     meta.extra["variation_label"] = point.variation_label;
-    meta.extra["variation_values"] = point_values(s.search, v);
+    meta.extra["variation_values"] = point_values(a, v);
     const auto agg = sweep::aggregate_json(sweep::aggregate_runs(it.result.runs, meta));
     std::error_code ec;
     fs::create_directories(dir / artifacts::kAggregateFolderName, ec);
@@ -207,6 +214,96 @@ void print_search_dry_run(const sweep::SweepArgs& s, const fs::path& root) {
                       "smallest that did not)\n");
 }
 
+// One search of a tiered search (or the only one): its filters, the iterations it looked at
+// (run for it, or run for an earlier tier and re-judged) and why it stopped.
+struct TierState {
+  std::string label;  // "" without --search-sla-tier
+  sweep::SearchArgs args;
+  std::vector<sweep::SearchIteration> iterations;
+  std::string reason;
+};
+
+struct TieredSearch {
+  const sweep::SweepArgs& s;
+  fs::path root;
+  artifacts::ExportNames names;
+  std::string search_id;
+  std::uint64_t seed;
+  SearchState st;  // every point run, in order: search_iter_0001, 0002, ...
+};
+
+// Each tier's search: --search-sla plus the tier's filters; without tiers one search.
+std::vector<TierState> tier_states(const sweep::SearchArgs& a) {
+  if (a.tiers.empty()) return {{"", a, {}, ""}};
+  std::vector<TierState> out;
+  for (const auto& tier : a.tiers) {
+    TierState t{tier.label, a, {}, ""};
+    t.args.filters.insert(t.args.filters.end(), tier.filters.begin(), tier.filters.end());
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
+// search_history.json: the first tier's search at the top (AIPerf 0.11's fields) and, for a
+// tiered search, every tier's filters, iterations, best trial and boundary under "tiers".
+void write_history(const TieredSearch& t, const std::vector<TierState>& tiers) {
+  const int runs = t.s.options.num_profile_runs;
+  nlohmann::ordered_json h = sweep::search_history_json(
+      tiers.front().args, runs, tiers.front().iterations, tiers.front().reason);
+  if (!tiers.front().label.empty()) {
+    h["tiers"] = nlohmann::ordered_json::array();
+    for (const auto& tier : tiers) {
+      const auto one = sweep::search_history_json(tier.args, runs, tier.iterations, tier.reason);
+      nlohmann::ordered_json its = nlohmann::ordered_json::array();
+      for (const auto& it : tier.iterations) its.push_back(it.index);
+      h["tiers"].push_back({{"label", tier.label},
+                            {"sla_filters", one["config"]["sla_filters"]},
+                            {"iterations", its},
+                            {"best_trials", one["best_trials"]},
+                            {"boundary_summary", one["boundary_summary"]},
+                            {"convergence_reason", one["convergence_reason"]}});
+    }
+  }
+  write_or_warn(t.root / kSearchHistoryFileName, h.dump(2) + "\n");
+}
+
+// Every tier in turn; a point an earlier tier ran is re-judged, not run again.
+std::vector<TierState> run_tiers(TieredSearch& t) {
+  std::vector<TierState> tiers = tier_states(t.s.search);
+  for (std::size_t k = 0; k < tiers.size() && !stopping() && !t.st.bad_input; ++k) {
+    TierState& tier = tiers[k];
+    if (!tier.label.empty()) spdlog::info("search: SLA tier {}", tier.label);
+    sweep::SearchDriver driver(tier.args, t.seed);
+    while (true) {
+      const auto next = driver.next();
+      if (!next) {
+        tier.reason = driver.reason();
+        break;
+      }
+      const auto seen = std::find_if(t.st.iterations.begin(), t.st.iterations.end(),
+                                     [&](const auto& it) { return it.values == *next; });
+      if (seen != t.st.iterations.end()) {
+        tier.iterations.push_back(*seen);
+        judge(tier.args, t.names, tier.iterations.back());
+      } else {
+        if (!t.st.iterations.empty()) cooldown(t.s.options.sweep_cooldown_s, "search");
+        if (stopping()) break;
+        const int index = static_cast<int>(t.st.iterations.size()) + 1;
+        auto it = run_iteration(t.s, tier.args, t.root, t.names, t.search_id, index, *next, t.st);
+        // An iteration cut short by a signal or a refused input says nothing about the SLA.
+        if (stopping() || t.st.bad_input) break;
+        t.st.iterations.push_back(it);
+        tier.iterations.push_back(std::move(it));
+      }
+      driver.record(tier.iterations.back());
+      write_history(t, tiers);
+    }
+    if (stopping()) tier.reason = "interrupted";
+    if (t.st.bad_input) tier.reason = "input_refused";
+  }
+  return tiers;
+}
+
 }  // namespace
 
 int run_search(const sweep::SweepArgs& typed, const std::vector<std::string>& original) {
@@ -244,43 +341,20 @@ int run_search(const sweep::SweepArgs& typed, const std::vector<std::string>& or
   spdlog::info("{}", config::build_cli_command(original));
 
   const artifacts::ExportNames names = artifacts::export_names(first.output.export_prefix);
-  const std::string search_id = core::uuid4();
   SignalScope signals;
-  sweep::SearchDriver driver(s.search, sweep::search_seed(s.search, o.random_seed));
-  SearchState st;
-  std::string stop_reason;
-  const auto write_history = [&] {
-    write_or_warn(
-        root / kSearchHistoryFileName,
-        sweep::search_history_json(s.search, o.num_profile_runs, st.iterations, stop_reason)
-                .dump(2) +
-            "\n");
-  };
-  while (true) {
-    const auto next = driver.next();
-    if (!next) {
-      stop_reason = driver.reason();
-      break;
-    }
-    if (!st.iterations.empty()) cooldown(o.sweep_cooldown_s, "search");
-    if (stopping()) break;
-    const int index = static_cast<int>(st.iterations.size()) + 1;
-    sweep::SearchIteration it = run_iteration(s, root, names, search_id, index, *next, st);
-    // An iteration cut short by a signal or a refused input says nothing about the SLA.
-    if (stopping() || st.bad_input) break;
-    st.iterations.push_back(std::move(it));
-    driver.record(st.iterations.back());
-    write_history();
+  TieredSearch t{s, root, names, core::uuid4(), sweep::search_seed(s.search, o.random_seed), {}};
+  const std::vector<TierState> tiers = run_tiers(t);
+  const bool interrupted = stopping();
+  write_history(t, tiers);
+  for (const auto& tier : tiers) {
+    if (!tier.label.empty()) std::cout << "\nSLA tier " << tier.label << ":";
+    std::cout << "\n"
+              << sweep::search_report(tier.args, tier.iterations, tier.reason, o.confidence_level);
   }
-  if (stopping()) stop_reason = "interrupted";
-  if (st.bad_input) stop_reason = "input_refused";
-  write_history();
-  std::cout << "\n"
-            << sweep::search_report(s.search, st.iterations, stop_reason, o.confidence_level)
-            << "Search history: " << (root / kSearchHistoryFileName).string() << "\n";
-  if (stop_reason == "interrupted") return kExitSignal;
-  if (st.bad_input) return kExitBadConfig;
-  return st.any_failed ? kExitRunFailed : kExitOk;
+  std::cout << "Search history: " << (root / kSearchHistoryFileName).string() << "\n";
+  if (interrupted) return kExitSignal;
+  if (t.st.bad_input) return kExitBadConfig;
+  return t.st.any_failed ? kExitRunFailed : kExitOk;
 }
 
 }  // namespace inferperf::app

@@ -177,6 +177,29 @@ TEST(Recipes, MistakesAreNamed) {
   EXPECT_FALSE(args({"--error-rate-sla", "1"}).errors.empty());
 }
 
+TEST(Recipes, SlaTiersParseLabelsAndNeedASearch) {
+  const auto s = args({"--search-space", "concurrency:1,8", "--search-metric", "request_throughput",
+                       "--search-direction", "maximize", "--search-max-iterations", "8",
+                       "--search-sla", "request_latency:p99:lt:900", "--search-sla-tier",
+                       "gold:time_to_first_token:p99:lt:200,inter_token_latency:p99:lt:20",
+                       "--search-sla-tier", "time_to_first_token:p99:lt:500"});
+  ASSERT_TRUE(s.errors.empty()) << joined(s.errors);
+  ASSERT_EQ(s.search.tiers.size(), 2u);
+  EXPECT_EQ(s.search.tiers[0].label, "gold");
+  ASSERT_EQ(s.search.tiers[0].filters.size(), 2u);
+  EXPECT_EQ(s.search.tiers[0].filters[1].text, "inter_token_latency:p99:lt:20");
+  EXPECT_EQ(s.search.tiers[1].label, "tier_2");
+  EXPECT_EQ(s.search.filters.size(), 1u);  // --search-sla: shared by every tier
+  const auto one = args({"--concurrency", "1,2", "--search-sla-tier", "a:x:p99:lt:1",
+                         "--search-sla-tier", "b:x:p99:lt:2"});
+  EXPECT_NE(joined(one.errors).find("--search-sla-tier needs an adaptive search"),
+            std::string::npos);
+  const auto single =
+      args({"--search-space", "concurrency:1,8", "--search-metric", "x", "--search-direction",
+            "maximize", "--search-max-iterations", "8", "--search-sla-tier", "a:x:p99:lt:1"});
+  EXPECT_NE(joined(single.errors).find("2 to 10 tiers"), std::string::npos);
+}
+
 TEST(Designs, ASobolDesignIsAnExplicitPlanInPathOrder) {
   const std::string design =
       R"({"type":"latin_hypercube","samples":5,"seed":3,"label_format":"index","dimensions":[)"
