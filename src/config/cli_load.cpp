@@ -39,35 +39,68 @@ void add_search_options(CLI::App& profile) {
   const char* group = "Search";
   profile
       .add_option("--search-space", ignored_list,
-                  "PATH:LO,HI[:int]: the dimension to search, e.g. "
-                  "phases.profiling.concurrency:1,64 (one, for --search-planner monotonic_sla)")
+                  "PATH:LO,HI[:int|real], repeatable: a dimension to search, e.g. "
+                  "phases.profiling.concurrency:1,64 (one for monotonic_sla and smooth_isotonic)")
       ->group(group);
   profile
       .add_option("--search-sla", ignored_list,
-                  "METRIC:STAT:OP:THRESHOLD, repeatable: a value is feasible when every filter "
+                  "METRIC:STAT:OP:THRESHOLD, repeatable: a point is feasible when every filter "
                   "holds on the mean over its runs (e.g. time_to_first_token:p99:lt:500)")
+      ->group(group);
+  profile
+      .add_option("--search-sla-tier", ignored_list,
+                  "[LABEL:]FILTER[,FILTER...], 2 to 10 times: one search per SLO tier (with the "
+                  "--search-sla filters), sharing the runs")
+      ->group(group);
+  profile
+      .add_option("--variant,--sweep-variant", ignored_list,
+                  "[NAME:] KEY=VALUE, KEY=VALUE, 2 or more times: each one run (scenario) with "
+                  "those profile options (keys are flag names without --)")
       ->group(group);
   const std::vector<std::pair<const char*, const char*>> options = {
       {"--search-metric", "The objective's metric tag (request_throughput)"},
       {"--search-stat", "The objective's statistic: avg (default), p50, p90, p95, p99"},
       {"--search-direction", "maximize | minimize the objective"},
-      {"--search-max-iterations", "At most this many values are run (2-200)"},
+      {"--search-max-iterations", "At most this many points are run (2-200)"},
       {"--search-planner",
-       "monotonic_sla (bisection) or smooth_isotonic (aims where a monotone fit of each filter's "
-       "values crosses its threshold): the largest value meeting every --search-sla filter "
-       "(AIPerf's default, bayesian, is refused)"},
+       "bayesian (default: a Gaussian process and constrained expected improvement over the "
+       "box), monotonic_sla (bisection) or smooth_isotonic (aims where a monotone fit of each "
+       "filter crosses its threshold): the last two find the largest value meeting every filter"},
+      {"--search-initial-points", "bayesian: Sobol points before the model is fitted (5)"},
+      {"--search-random-seed", "bayesian: its proposals' seed (else --random-seed, else 42)"},
+      {"--search-percentile-pooling",
+       "mean (default: the mean of each run's percentile) | pooled (the percentile of every "
+       "run's requests together) for a percentile objective"},
+      {"--bo-constraint-mode", "Accepted and ignored (deprecated in AIPerf 0.11)"},
       {"--search-recipe",
-       "max-concurrency-under-sla: the largest concurrency meeting the --*-sla-ms thresholds "
-       "(each at p99) between --concurrency-min and --concurrency-max"},
-      {"--search-style", "The recipe's planner: smooth_isotonic (default) or monotonic"},
-      {"--ttft-sla-ms", "Recipe threshold on time_to_first_token p99, ms"},
-      {"--itl-sla-ms", "Recipe threshold on inter_token_latency p99, ms"},
-      {"--tpot-sla-ms", "Recipe threshold on inter_token_latency p99 (TPOT), ms"},
-      {"--e2e-sla-ms", "Recipe threshold on request_latency p99, ms"},
+       "max-concurrency-under-sla, max-throughput-ttft-sla, max-throughput-itl-sla, "
+       "max-goodput-under-slo (searches); concurrency-ramp, prefill-ttft-curve, "
+       "decode-itl-curve, pareto-sweep (sweeps with a derived file in sweep_aggregate/)"},
+      {"--search-style",
+       "max-concurrency-under-sla's planner: smooth_isotonic (default), monotonic, bo, optuna "
+       "(both the bayesian planner) or grid"},
+      {"--ttft-sla-ms", "Recipe threshold on time_to_first_token, ms"},
+      {"--itl-sla-ms", "Recipe threshold on inter_token_latency, ms"},
+      {"--tpot-sla-ms", "Recipe threshold on inter_token_latency (TPOT), ms"},
+      {"--e2e-sla-ms", "Recipe threshold on request_latency, ms"},
+      {"--error-rate-sla", "Recipe ceiling on request_error_rate, a share in (0, 1)"},
+      {"--slo-attainment-fraction",
+       "max-goodput-under-slo: the share of good requests a point needs (0.95)"},
       {"--concurrency-min", "The recipe's lowest concurrency (1)"},
-      {"--concurrency-max", "The recipe's highest concurrency (1000)"},
-      {"--search-initial-points", "Accepted; monotonic_sla has no model to seed (5)"},
-      {"--search-random-seed", "Accepted; monotonic_sla proposes the same values every time"},
+      {"--concurrency-max", "The recipe's highest concurrency (1000; decode-itl-curve 200)"},
+      {"--concurrency-steps", "Log-spaced concurrencies (concurrency-ramp 8, decode-itl-curve 6)"},
+      {"--isl-min", "prefill-ttft-curve's shortest prompt (256)"},
+      {"--isl-max", "prefill-ttft-curve's longest prompt (32768)"},
+      {"--isl-steps", "prefill-ttft-curve's log-spaced prompt lengths (8)"},
+      {"--osl-min", "decode-itl-curve's shortest answer (64)"},
+      {"--osl-max", "decode-itl-curve's longest answer (1024)"},
+      {"--osl-steps", "decode-itl-curve's log-spaced answer lengths (4)"},
+      {"--degradation-threshold",
+       "concurrency-ramp: the rise over the lowest level that is the "
+       "knee (0.20)"},
+      {"--degradation-metric-tag", "concurrency-ramp: the metric watched (request_latency)"},
+      {"--degradation-stat", "concurrency-ramp: its statistic (p99)"},
+      {"--isl-osl-pairs", "pareto-sweep's shapes: ISL/OSL,ISL/OSL,..."},
   };
   for (const auto& [name, help] : options) profile.add_option(name, ignored, help)->group(group);
 }

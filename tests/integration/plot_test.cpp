@@ -140,6 +140,40 @@ TEST_F(PlotCommand, SingleRunDarkThemeToAnOutputFolder) {
             std::string::npos);
 }
 
+TEST_F(PlotCommand, SloAttainmentAnswersASweepAgainstSlaFilters) {
+  REQUIRE_GNUPLOT();
+  // Runs beside the SLA verdicts of a sweep with two filters (tests/data/plot/slo): capacity 3.
+  const fs::path sweep = copy("workflow", "sweep");
+  fs::copy_file(kData / "slo/sweep/sweep_summary.json", sweep / "sweep_summary.json");
+  auto r = run_process({INFERPERF_BIN, "plot", sweep.string()}, 120s);
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  const fs::path out = sweep / "plots";
+  json m = manifest(out);
+  ASSERT_EQ(m["charts"][0]["name"], "slo_attainment");  // the answer comes first
+  EXPECT_EQ(m["charts"][0]["title"], "SLO attainment: capacity is concurrency 3");
+  const auto img = read_png((out / "slo_attainment.png").string());
+  EXPECT_EQ(img.width, 1600);
+  // The two filters' lines, the red crosses of the failing points, the grey reference lines.
+  for (const char* colour : {"#76b900", "#1f6fc5", "#d62728", "#555555"})
+    EXPECT_GT(count_colour_pixels(img, {colour}, 0.08, 0.1, 0.73, 0.88), 50u) << colour;
+  const std::string html = read_file((out / "report.html").string());
+  EXPECT_NE(html.find("data-chart=\"slo_attainment\""), std::string::npos);
+  EXPECT_NE(html.find("concurrency 4 breaks inter_token_latency p99 &lt; 30 (36, 120 % of the "
+                      "threshold)"),
+            std::string::npos);
+
+  // Two swept parameters: no load axis, so no chart; --verbose says why and the old one goes.
+  fs::copy_file(kData / "slo/sweep_grid/sweep_summary.json", sweep / "sweep_summary.json",
+                fs::copy_options::overwrite_existing);
+  r = run_process({INFERPERF_BIN, "plot", sweep.string(), "--verbose"}, 120s);
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.out.find("not drawn: slo_attainment: " + (sweep / "sweep_summary.json").string() +
+                       " varies 2 parameters (concurrency, isl)"),
+            std::string::npos)
+      << r.out;
+  EXPECT_FALSE(fs::exists(out / "slo_attainment.png"));
+}
+
 TEST_F(PlotCommand, BadInputIsRefusedByName) {
   const std::string missing = (dir_ / "no-such-run").string();
   auto r = run_process({INFERPERF_BIN, "plot", missing}, 30s);

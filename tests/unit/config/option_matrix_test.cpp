@@ -129,13 +129,14 @@ TEST_F(OptionMatrix, TheHelpAndTheTableListTheSameOptions) {
 }
 
 TEST(RefusedOptions, EachOptionOnceInTheOrderTyped) {
-  const auto errors =
-      refused_option_errors({"profile", "--variant", "a=1", "--otel-url=h", "--variant", "b=2"});
+  const auto errors = refused_option_errors(
+      {"profile", "--optuna-sampler", "tpe", "--otel-url=h", "--optuna-sampler", "gp"});
   ASSERT_EQ(errors.size(), 2u);
-  EXPECT_EQ(errors[0].find("option --variant is refused: "), 0u) << errors[0];
-  EXPECT_NE(errors[0].find("roadmap: \"Capacity\""), std::string::npos);
+  EXPECT_EQ(errors[0].find("option --optuna-sampler is refused: "), 0u) << errors[0];
+  EXPECT_NE(errors[0].find("--search-planner bayesian"), std::string::npos);
   EXPECT_EQ(errors[1].find("option --otel-url is refused: "), 0u) << errors[1];
-  EXPECT_TRUE(refused_option_errors({"profile", "--extra-inputs", "--", "--variant"}).empty());
+  EXPECT_TRUE(
+      refused_option_errors({"profile", "--extra-inputs", "--", "--optuna-sampler"}).empty());
 }
 
 }  // namespace

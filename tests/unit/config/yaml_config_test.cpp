@@ -3,6 +3,9 @@
 #include "config/yaml_config.hpp"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
 
 #include <map>
 #include <string>
@@ -195,9 +198,41 @@ benchmark:
   EXPECT_EQ(t.sweep_type, "zip");
 }
 
+TEST(YamlTranslate, ConvergenceAndASampledDesignBecomeTheirFlags) {
+  const auto t = tr(R"(benchmark: {model: m}
+multi_run: {num_runs: 4, vary_seed_per_trial: true,
+            convergence: {metric: time_to_first_token, stat: p99, mode: cv, threshold: 0.1}}
+sweep:
+  type: sobol
+  samples: 8
+  seed: 3
+  dimensions: [{path: concurrency, lo: 1, hi: 16, scale: log},
+               {path: datasets.main.prompts.isl, lo: 64, hi: 512}]
+)");
+  ASSERT_TRUE(t.errors.empty()) << joined(t.errors);
+  const std::string words = [&] {
+    std::string out;
+    for (const auto& w : t.words) out += w + " ";
+    return out;
+  }();
+  EXPECT_NE(words.find("--vary-seed-per-trial --convergence-metric time_to_first_token "
+                       "--convergence-stat p99 --convergence-mode cv --convergence-threshold 0.1"),
+            std::string::npos)
+      << words;
+  const auto at = std::find(t.words.begin(), t.words.end(), "--sweep-design");
+  ASSERT_NE(at, t.words.end()) << words;
+  const auto design = nlohmann::json::parse(*(at + 1));
+  EXPECT_EQ(design["type"], "sobol");
+  EXPECT_EQ(design["samples"], 8);
+  EXPECT_EQ(design["dimensions"][0]["flag"], "--concurrency");
+  EXPECT_EQ(design["dimensions"][0]["scale"], "log");
+  EXPECT_EQ(design["dimensions"][1]["path"], "datasets.main.prompts.isl.mean");
+  EXPECT_EQ(design["dimensions"][1]["flag"], "--isl");
+}
+
 TEST(YamlTranslate, RefusalsNameTheKeyAndTheReason) {
-  const auto t = tr(R"(sweep: {type: sobol}
-multi_run: {num_runs: 2, convergence: {metric: ttft}}
+  const auto t = tr(R"(sweep: {type: scenarios}
+multi_run: {num_runs: 2, convergence: {metric: ttft, min_runs: 3}}
 benchmark:
   model: {items: [{name: a, weight: 0.5}]}
   dataset: {type: synthetic, isl: {mean: 100, median: 90}, images: {batch_size: 1}}
@@ -205,9 +240,10 @@ benchmark:
   accuracy: {benchmark: mmlu}
 )");
   const std::string all = joined(t.errors);
-  EXPECT_NE(all.find("sweep.type: not supported by inferperf: 'sobol'"), std::string::npos) << all;
-  EXPECT_NE(all.find("roadmap: \"Capacity\""), std::string::npos);
-  EXPECT_NE(all.find("multi_run.convergence: not supported"), std::string::npos);
+  EXPECT_NE(all.find("sweep.type: not supported by inferperf: 'scenarios'"), std::string::npos)
+      << all;
+  EXPECT_NE(all.find("give scenarios as --variant"), std::string::npos);
+  EXPECT_NE(all.find("multi_run.convergence.min_runs: not supported"), std::string::npos);
   EXPECT_NE(all.find("benchmark.model.items.0.weight"), std::string::npos);
   EXPECT_NE(all.find("benchmark.dataset.isl.median"), std::string::npos);
   EXPECT_NE(all.find("benchmark.dataset.images: not supported by inferperf"), std::string::npos);
