@@ -42,7 +42,8 @@ std::string broken_at(const SloData& d, double load) {
   std::vector<std::string> parts;
   for (std::size_t k = 0; k < d.filters.size(); ++k) {
     if (at->passed[k]) continue;
-    std::string part = d.filters[k].describe() + " (" + slo_number(at->value[k]);
+    std::string part = d.filters[k].describe() + " (" +
+                       (std::isnan(at->value[k]) ? "no value" : slo_number(at->value[k]));
     if (std::isfinite(at->percent[k]))
       part += fmt::format(", {:.0f} % of the threshold", at->percent[k]);
     parts.push_back(part + ")");
@@ -55,14 +56,25 @@ std::string title_of(const SloData& d) {
   return fmt::format("SLO attainment: capacity is {} {}", d.axis, slo_number(*d.boundary));
 }
 
+// Loads where no filter has a value (every run failed), which the chart cannot show as points:
+// "; no value at concurrency 8".
+std::string without_values(const SloData& d) {
+  std::vector<std::string> loads;
+  for (const auto& p : d.points)
+    if (std::all_of(p.value.begin(), p.value.end(), [](double v) { return std::isnan(v); }))
+      loads.push_back(slo_number(p.load));
+  return loads.empty() ? "" : fmt::format("; no value at {} {}", d.axis, join_with(loads, ", "));
+}
+
 // The answer in words, under the title.
 std::string answer_of(const SloData& d) {
   const std::string& a = d.axis;
   if (!d.boundary) {
     if (d.search && d.range_lo && d.range_hi)
-      return fmt::format("No passing point: no {} in [{}, {}] meets every SLO", a,
-                         slo_number(*d.range_lo), slo_number(*d.range_hi));
-    return fmt::format("No passing point: every {} tried breaks at least one SLO", a);
+      return fmt::format("No passing point: no {} in [{}, {}] meets every SLO{}", a,
+                         slo_number(*d.range_lo), slo_number(*d.range_hi), without_values(d));
+    return fmt::format("No passing point: every {} tried breaks at least one SLO{}", a,
+                       without_values(d));
   }
   const std::string b = slo_number(*d.boundary);
   std::string s;
@@ -81,7 +93,7 @@ std::string answer_of(const SloData& d) {
     for (double v : d.passing_above) loads.push_back(slo_number(v));
     s += fmt::format("; {} {} passes again above it, not counted", a, join_with(loads, ", "));
   }
-  return s;
+  return s + without_values(d);
 }
 
 std::string caption_of(const SloData& d, const std::string& answer) {

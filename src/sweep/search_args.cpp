@@ -229,9 +229,10 @@ std::optional<SearchDimension> parse_search_space(const std::string& word,
 void parse_sla_tiers(SearchArgs& a, std::vector<std::string>& errors) {
   if (a.sla_tiers.empty()) return;
   if (a.sla_tiers.size() < 2 || a.sla_tiers.size() > 10)
-    errors.push_back(fmt::format("--search-sla-tier is given {} time(s): a tiered search has 2 to "
-                                 "10 tiers",
-                                 a.sla_tiers.size()));
+    errors.push_back(
+        fmt::format("--search-sla-tier is given {} time(s): a tiered search has 2 to "
+                    "10 tiers",
+                    a.sla_tiers.size()));
   std::set<std::string> labels;
   for (std::size_t k = 0; k < a.sla_tiers.size(); ++k) {
     SearchArgs::Tier tier{fmt::format("tier_{}", k + 1), {}};
@@ -295,8 +296,9 @@ void resolve_search_args(SweepArgs& out) {
     const bool only_sla = a.any_given && !a.sla.empty() && !a.metric && !a.direction &&
                           !a.max_iterations && a.planner == "bayesian";
     if (!a.sla_tiers.empty())
-      errors.push_back("--search-sla-tier needs an adaptive search (--search-space or a search "
-                       "recipe): each tier is searched for its own best point");
+      errors.push_back(
+          "--search-sla-tier needs an adaptive search (--search-space or a search "
+          "recipe): each tier is searched for its own best point");
     // A grid recipe has made the sweep and its filters (if any).
     if (a.any_given && !a.recipe && !(only_sla && !out.params.empty()))
       errors.push_back(a.sla.empty() ? "the --search-* options need --search-space (the dimension "
@@ -340,8 +342,9 @@ void resolve_search_args(SweepArgs& out) {
     errors.push_back("--search-percentile-pooling: '" + core::excerpt(a.percentile_pooling) +
                      "' is not mean or pooled");
   else if (a.percentile_pooling == "pooled" && a.stat == "avg")
-    errors.push_back("--search-percentile-pooling pooled pools a percentile: give --search-stat "
-                     "p50, p90, p95 or p99");
+    errors.push_back(
+        "--search-percentile-pooling pooled pools a percentile: give --search-stat "
+        "p50, p90, p95 or p99");
   if (a.initial_points >= a.max_iterations.value_or(201))
     errors.push_back("--search-initial-points must be below --search-max-iterations");
   parse_sla_filters(a, errors);

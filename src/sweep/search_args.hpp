@@ -35,8 +35,8 @@ struct SearchArgs {
   // --search-percentile-pooling: a percentile objective over the runs is the mean of each run's
   // percentile (mean) or the percentile of every run's requests together (pooled).
   std::string percentile_pooling = "mean";
-  std::vector<std::string> sla;          // --search-sla, as typed (repeatable)
-  std::vector<std::string> sla_tiers;    // --search-sla-tier, as typed (repeatable)
+  std::vector<std::string> sla;        // --search-sla, as typed (repeatable)
+  std::vector<std::string> sla_tiers;  // --search-sla-tier, as typed (repeatable)
   // --search-recipe and its knobs (sweep/recipes.hpp): a search recipe fills the space,
   // filters, objective and planner above; a grid recipe the sweep's lists or points.
   std::optional<std::string> recipe;

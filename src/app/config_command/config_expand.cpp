@@ -158,7 +158,8 @@ std::optional<std::string> expand_config_text(const std::string& path, const Con
     nlohmann::ordered_json params = nlohmann::ordered_json::object();
     for (std::size_t a = 0; a < sw.params.size(); ++a) {
       if (p.values[a].empty()) continue;  // an explicit point that leaves it alone
-      params[sw.params[a].path.empty() ? sw.params[a].name : sw.params[a].path] = expand_to_json(YAML::Node(p.values[a]));
+      params[sw.params[a].path.empty() ? sw.params[a].name : sw.params[a].path] =
+          expand_to_json(YAML::Node(p.values[a]));
       for (const auto& axis : file.translation.sweep) {
         if (axis.canonical == sw.params[a].path) expand_set(body, axis.path, p.values[a]);
       }

@@ -289,7 +289,8 @@ void write_recipe_post(const sweep::SweepArgs& s, const fs::path& sdir,
     return;
   }
   write_or_warn(sdir / post.file, result->dump(2) + "\n");
-  std::cout << "\n" << sweep::recipe_post_line(post, *result) << "\n"
+  std::cout << "\n"
+            << sweep::recipe_post_line(post, *result) << "\n"
             << "Recipe output: " << (sdir / post.file).string() << "\n";
 }
 

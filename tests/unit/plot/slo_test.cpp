@@ -111,7 +111,9 @@ TEST(PlotSlo, SweepWithNoPassingPointHasNoCapacityLine) {
   EXPECT_FALSE(d.first_failure);
   const Chart c = slo_chart(d, "slo_attainment");
   EXPECT_EQ(c.title, "SLO attainment: no concurrency meets every SLO");
-  EXPECT_EQ(c.subtitle, "No passing point: every concurrency tried breaks at least one SLO");
+  EXPECT_EQ(c.subtitle,
+            "No passing point: every concurrency tried breaks at least one SLO; no value at "
+            "concurrency 8");
   EXPECT_EQ(series_titled(c, "capacity:"), nullptr);
   EXPECT_EQ(series_titled(c, "breaks its SLO")->x, (std::vector<double>{2, 4}));
 }
