@@ -1,8 +1,11 @@
 // slo_attainment (docs/plots.md, Charts): the capacity answer of a sweep or a search judged
 // against SLA filters. Each filter's value as a percentage of its threshold, so filters of
-// different units share one axis and 100 % is the line every one of them must not cross.
+// different units share one axis and 100 % is the line each of them is judged against.
 #include <algorithm>
 #include <cmath>
+#include <iterator>
+#include <string>
+#include <vector>
 
 #include <fmt/format.h>
 

@@ -53,6 +53,8 @@ struct Recipe {
   const char* name;
   bool needs_streaming;
   void (*expand)(SweepArgs&, std::vector<std::string>&);
+  // AIPerf 0.11's recipes whose answer is a curve plot their results unless --no-auto-plot.
+  bool plots = false;
 };
 
 std::string ms_text(double ms) {
@@ -287,9 +289,9 @@ const std::vector<Recipe>& recipes() {
                         "--itl-sla-ms (or --tpot-sla-ms)");
        }},
       {"max-goodput-under-slo", true, max_goodput},
-      {"concurrency-ramp", false, concurrency_ramp},
-      {"prefill-ttft-curve", true, prefill_curve},
-      {"decode-itl-curve", true, decode_surface},
+      {"concurrency-ramp", false, concurrency_ramp, true},
+      {"prefill-ttft-curve", true, prefill_curve, true},
+      {"decode-itl-curve", true, decode_surface, true},
       {"pareto-sweep", true, pareto_shapes},
   };
   return k;
@@ -358,6 +360,7 @@ void expand_recipe(SweepArgs& out) {
                             " measures streamed tokens (TTFT, ITL, output throughput): add "
                             "--streaming");
   it->expand(out, errors);
+  if (it->plots && !out.options.auto_plot_given) out.options.auto_plot = true;
 }
 
 }  // namespace inferperf::sweep

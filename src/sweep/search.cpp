@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 
@@ -123,19 +124,28 @@ nlohmann::ordered_json boundary_json(const SearchArgs& s,
 
 }  // namespace
 
-SearchBoundary search_boundary(const std::vector<SearchIteration>& iterations) {
+SearchBoundary boundary_of(std::vector<std::pair<double, bool>> points) {
+  std::sort(points.begin(), points.end());
   SearchBoundary b;
-  for (const auto& it : iterations)
-    if (it.feasible && !it.values.empty() &&
-        (!b.largest_feasible || it.values.front() > *b.largest_feasible))
-      b.largest_feasible = it.values.front();
-  for (const auto& it : iterations) {
-    if (it.feasible || it.values.empty()) continue;
-    const double v = it.values.front();
-    if (b.largest_feasible && v <= *b.largest_feasible) continue;
-    if (!b.smallest_infeasible || v < *b.smallest_infeasible) b.smallest_infeasible = v;
+  for (const auto& [value, passed] : points) {
+    if (passed) {
+      b.largest_feasible = value;
+    } else if (b.largest_feasible) {
+      b.smallest_infeasible = value;  // the first failure above a pass: the boundary
+      return b;
+    } else if (!b.smallest_infeasible) {
+      b.smallest_infeasible = value;  // nothing passed (yet): the smallest failure
+    }
   }
+  if (b.largest_feasible) b.smallest_infeasible.reset();  // passes all the way up
   return b;
+}
+
+SearchBoundary search_boundary(const std::vector<SearchIteration>& iterations) {
+  std::vector<std::pair<double, bool>> points;
+  for (const auto& it : iterations)
+    if (!it.values.empty()) points.push_back({it.values.front(), it.feasible});
+  return boundary_of(std::move(points));
 }
 
 const SearchIteration* best_iteration(const SearchArgs& s,
@@ -306,8 +316,8 @@ std::string sweep_sla_report(const std::vector<SweepParam>& params,
   header.push_back("meets SLA");
   std::vector<std::vector<std::string>> rows;
   std::vector<std::string> passing;
-  // One swept flag: the largest passing value and the smallest failing one, as numbers.
-  std::optional<std::pair<double, std::string>> best_pass, least_fail_above;
+  // One swept flag: the boundary, as a search's (the last pass below the first failure above it).
+  std::vector<std::pair<double, bool>> axis;
   for (const auto& p : points) {
     const auto checks = check_sla(filters, p);
     const bool ok = all_hold(checks);
@@ -317,28 +327,25 @@ std::string sweep_sla_report(const std::vector<SweepParam>& params,
     row.push_back(ok ? "yes" : "no");
     rows.push_back(std::move(row));
     if (ok) passing.push_back(p.point.label);
-    if (params.size() == 1 && !p.point.values.empty()) {
-      const double v = std::strtod(p.point.values.front().c_str(), nullptr);
-      if (ok && (!best_pass || v > best_pass->first)) best_pass = {{v, p.point.values.front()}};
-    }
+    if (params.size() == 1 && !p.point.values.empty())
+      axis.push_back({std::strtod(p.point.values.front().c_str(), nullptr), ok});
   }
-  if (params.size() == 1 && best_pass) {
-    for (const auto& p : points) {
-      if (p.point.values.empty() || all_hold(check_sla(filters, p))) continue;
-      const double v = std::strtod(p.point.values.front().c_str(), nullptr);
-      if (v > best_pass->first && (!least_fail_above || v < least_fail_above->first))
-        least_fail_above = {{v, p.point.values.front()}};
-    }
-  }
+  const SearchBoundary b = boundary_of(axis);
+  const auto text = [&](double v) {
+    for (const auto& p : points)
+      if (!p.point.values.empty() && std::strtod(p.point.values.front().c_str(), nullptr) == v)
+        return p.point.values.front();
+    return python_float(v);
+  };
   std::string out = report::render_table("inferperf | sweep against the SLA", header, rows, 1);
   if (passing.empty()) {
     out += fmt::format("Capacity: no point meets every SLA filter\n");
-  } else if (params.size() == 1) {
+  } else if (params.size() == 1 && b.largest_feasible) {
     const std::string& name = params.front().name;
     out += fmt::format("Capacity: the largest {} meeting every SLA filter is {}", name,
-                       best_pass->second);
-    if (least_fail_above)
-      out += fmt::format(" ({} {} does not)", name, least_fail_above->second);
+                       text(*b.largest_feasible));
+    if (b.smallest_infeasible)
+      out += fmt::format(" ({} {} does not)", name, text(*b.smallest_infeasible));
     else
       out += " (the largest swept)";
     out += "\n";

@@ -5,6 +5,7 @@
 #pragma once
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -31,11 +32,14 @@ struct SearchIteration {
   std::optional<double> objective;
 };
 
-// A one-dimension search's boundary, from what ran: the largest value meeting every filter and
-// the smallest above it that did not (with no passing value, the smallest failing one).
+// A one-dimension boundary, from what ran (one rule for a search, a sweep's console answer and
+// the plot's capacity line): by value ascending, the last value meeting every filter before the
+// first failing one above a pass, and that failure. A pass above it is noise around the limit,
+// not capacity; a failure below every pass bounds nothing. With no pass: the smallest failure.
 struct SearchBoundary {
   std::optional<double> largest_feasible, smallest_infeasible;
 };
+SearchBoundary boundary_of(std::vector<std::pair<double, bool>> points);
 SearchBoundary search_boundary(const std::vector<SearchIteration>& iterations);
 
 // The feasible iteration with the best objective (ties: the larger first value); nullptr when

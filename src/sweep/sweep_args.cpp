@@ -136,8 +136,16 @@ const OrchestrationFlag* orchestration_flag(const std::string& flag) {
       {"--vary-seed-per-trial", [](W& w, O& o) { w.take_switch(o.vary_seed_per_trial, true); }},
       {"--no-vary-seed-per-trial", [](W& w, O& o) { w.take_switch(o.vary_seed_per_trial, false); }},
       {"--cache-salt-per-run", [](W& w, O& o) { w.take_switch(o.cache_salt_per_run, true); }},
-      {"--auto-plot", [](W& w, O& o) { w.take_switch(o.auto_plot, true); }},
-      {"--no-auto-plot", [](W& w, O& o) { w.take_switch(o.auto_plot, false); }},
+      {"--auto-plot",
+       [](W& w, O& o) {
+         w.take_switch(o.auto_plot, true);
+         o.auto_plot_given = true;
+       }},
+      {"--no-auto-plot",
+       [](W& w, O& o) {
+         w.take_switch(o.auto_plot, false);
+         o.auto_plot_given = true;
+       }},
       {"--plot-required", [](W& w, O& o) { w.take_switch(o.plot_required, true); }},
       // inferperf prints one line per run and no live per-point table: nothing to turn off.
       {"--no-sweep-table",

@@ -47,6 +47,7 @@ struct SweepOptions {
   double sweep_cooldown_s = 0.0;    // between points
   bool cache_salt_per_run = false;  // fresh cache_salt extra input for every run
   bool auto_plot = false;           // inferperf plot over the results at the end
+  bool auto_plot_given = false;     // --[no-]auto-plot typed (else a curve recipe turns it on)
   bool plot_required = false;       // --plot-required: a failed auto plot fails the command
   bool dry_run = false;             // --dry-run: check every run's command line, send nothing
   std::optional<std::string> artifact_dir;  // --artifact-dir / --output-artifact-dir, if given

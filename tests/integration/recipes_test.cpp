@@ -99,6 +99,20 @@ TEST(Recipes, ConcurrencyRampKneeAndAScenarioSweep) {
   EXPECT_EQ(k["baseline_concurrency"], 1);
   EXPECT_EQ(k["knee_concurrency"], 2) << k;
   EXPECT_EQ(k["all_points"].size(), 3u);
+  // A metric no run reports: the runs stand, post_process_errors.json says why there is no knee.
+  const std::string none = make_temp_dir("ip-recipe-nometric-");
+  r = recipe_profile(mock, none,
+                     {"--isl", "16", "--request-count", "2", "--search-recipe", "concurrency-ramp",
+                      "--concurrency-max", "2", "--concurrency-steps", "2",
+                      "--degradation-metric-tag", "no_such_metric", "--no-auto-plot"});
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  const json errors = read_recipe_json(none + "/sweep_aggregate/post_process_errors.json");
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors[0]["output_filename"], "degradation_knee.json");
+  EXPECT_NE(errors[0]["error"].get<std::string>().find("no_such_metric p99 is known at 0"),
+            std::string::npos)
+      << errors;
+  EXPECT_FALSE(fs::exists(none + "/sweep_aggregate/degradation_knee.json"));
 
   // Two named scenarios and one that keeps the base's concurrency.
   const std::string sdir = make_temp_dir("ip-variant-");

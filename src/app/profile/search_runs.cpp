@@ -29,8 +29,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr const char* kSearchHistoryFileName = "search_history.json";
-
 std::string iteration_folder(int index) {
   return fmt::format("search_iter_{:04d}", index);
 }
@@ -264,7 +262,7 @@ void write_history(const TieredSearch& t, const std::vector<TierState>& tiers) {
                             {"convergence_reason", one["convergence_reason"]}});
     }
   }
-  write_or_warn(t.root / kSearchHistoryFileName, h.dump(2) + "\n");
+  write_or_warn(t.root / artifacts::kSearchHistoryJsonFileName, h.dump(2) + "\n");
 }
 
 // Every tier in turn; a point an earlier tier ran is re-judged, not run again.
@@ -351,10 +349,13 @@ int run_search(const sweep::SweepArgs& typed, const std::vector<std::string>& or
     std::cout << "\n"
               << sweep::search_report(tier.args, tier.iterations, tier.reason, o.confidence_level);
   }
-  std::cout << "Search history: " << (root / kSearchHistoryFileName).string() << "\n";
+  std::cout << "Search history: " << (root / artifacts::kSearchHistoryJsonFileName).string()
+            << "\n";
   if (interrupted) return kExitSignal;
   if (t.st.bad_input) return kExitBadConfig;
-  return t.st.any_failed ? kExitRunFailed : kExitOk;
+  // --auto-plot: the SLO-attainment chart and every iteration's run charts.
+  const bool plot_failed = o.auto_plot && !auto_plot(root, root / "plots");
+  return t.st.any_failed || (plot_failed && o.plot_required) ? kExitRunFailed : kExitOk;
 }
 
 }  // namespace inferperf::app

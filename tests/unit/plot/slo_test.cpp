@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <stdexcept>
 
 #include "plot/charts.hpp"
 #include "plot/gnuplot.hpp"

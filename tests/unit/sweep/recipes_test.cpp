@@ -103,6 +103,8 @@ TEST(Recipes, GridRecipesMakeTheirListsAndPostProcessing) {
   EXPECT_EQ(s.post->file, "degradation_knee.json");
   EXPECT_EQ(s.post->threshold, 0.5);
   EXPECT_FALSE(s.search.enabled());
+  EXPECT_TRUE(s.options.auto_plot);  // a curve recipe plots unless told not to
+  EXPECT_FALSE(args({"--search-recipe", "concurrency-ramp", "--no-auto-plot"}).options.auto_plot);
 
   s = args({"--concurrency", "9", "--search-recipe", "prefill-ttft-curve", "--isl-min", "100",
             "--isl-max", "400", "--isl-steps", "3"});

@@ -52,6 +52,24 @@ SearchArgs resolved(Words extra) {
   return s.search;
 }
 
+TEST(SearchBoundary, TheLastPassBeforeTheFirstFailureAboveIt) {
+  using P = std::vector<std::pair<double, bool>>;
+  auto b = boundary_of(P{{8, true}, {1, true}, {16, false}, {4, true}});
+  EXPECT_EQ(b.largest_feasible, 8);
+  EXPECT_EQ(b.smallest_infeasible, 16);
+  // A pass above the first failure is noise, not capacity; a failure below every pass bounds
+  // nothing.
+  b = boundary_of(P{{1, false}, {2, true}, {4, true}, {8, false}, {16, true}});
+  EXPECT_EQ(b.largest_feasible, 4);
+  EXPECT_EQ(b.smallest_infeasible, 8);
+  b = boundary_of(P{{1, true}, {2, true}});
+  EXPECT_EQ(b.largest_feasible, 2);
+  EXPECT_FALSE(b.smallest_infeasible);
+  b = boundary_of(P{{4, false}, {2, false}});
+  EXPECT_FALSE(b.largest_feasible);
+  EXPECT_EQ(b.smallest_infeasible, 2);
+}
+
 TEST(SearchDriver, BisectionLandsOnTheBoundary) {
   const auto a = resolved({"--search-space", "concurrency:1,64", "--search-metric",
                            "output_token_throughput", "--search-direction", "maximize",
