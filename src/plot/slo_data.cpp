@@ -15,6 +15,8 @@
 #include "plot/plot_error.hpp"
 #include "plot/slo.hpp"
 
+#include "core/load_boundary.hpp"
+
 namespace inferperf::plot {
 
 namespace fs = std::filesystem;
@@ -195,15 +197,10 @@ std::string slo_number(double v) {
 }
 
 SloBoundary sweep_boundary(const std::vector<SloPoint>& points) {
-  SloBoundary b;
-  for (const auto& p : points) {
-    if (b.first_failing) break;
-    if (p.meets)
-      b.largest_passing = p.load;
-    else if (b.largest_passing)
-      b.first_failing = p.load;  // failures below the first pass do not bound anything
-  }
-  return b;
+  std::vector<std::pair<double, bool>> judged;
+  for (const auto& p : points) judged.push_back({p.load, p.meets});
+  const core::LoadBoundary b = core::load_boundary(std::move(judged));
+  return {b.largest_passing, b.first_failing_above};
 }
 
 SloRead slo_from_sweep_summary(const json& summary, const fs::path& source) {

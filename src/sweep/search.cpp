@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "core/load_boundary.hpp"
 #include "report/console_table.hpp"
 #include "report/format.hpp"
 
@@ -125,20 +126,8 @@ nlohmann::ordered_json boundary_json(const SearchArgs& s,
 }  // namespace
 
 SearchBoundary boundary_of(std::vector<std::pair<double, bool>> points) {
-  std::sort(points.begin(), points.end());
-  SearchBoundary b;
-  for (const auto& [value, passed] : points) {
-    if (passed) {
-      b.largest_feasible = value;
-    } else if (b.largest_feasible) {
-      b.smallest_infeasible = value;  // the first failure above a pass: the boundary
-      return b;
-    } else if (!b.smallest_infeasible) {
-      b.smallest_infeasible = value;  // nothing passed (yet): the smallest failure
-    }
-  }
-  if (b.largest_feasible) b.smallest_infeasible.reset();  // passes all the way up
-  return b;
+  const core::LoadBoundary b = core::load_boundary(std::move(points));
+  return {b.largest_passing, b.largest_passing ? b.first_failing_above : b.smallest_failing};
 }
 
 SearchBoundary search_boundary(const std::vector<SearchIteration>& iterations) {
