@@ -61,7 +61,8 @@ void add_search_options(CLI::App& profile) {
       {"--search-metric", "The objective's metric tag (request_throughput)"},
       {"--search-stat", "The objective's statistic: avg (default), p50, p90, p95, p99"},
       {"--search-direction", "maximize | minimize the objective"},
-      {"--search-max-iterations", "At most this many points are run (2-200)"},
+      {"--search-max-iterations",
+       "At most this many points are run (2-200), per tier with --search-sla-tier"},
       {"--search-planner",
        "bayesian (default: a Gaussian process and constrained expected improvement over the "
        "box), monotonic_sla (bisection) or smooth_isotonic (aims where a monotone fit of each "

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <set>
 
 #include "sweep/sampling_design.hpp"
@@ -66,10 +67,24 @@ std::optional<DesignSpec> read_spec(const ojson& j, const SweepOptions& o,
   return spec;
 }
 
+void plan_design(SweepArgs& out);
+
 }  // namespace
 
 void resolve_design(SweepArgs& out) {
   if (!out.design) return;
+  // The YAML translation writes the word; typed by hand, a wrongly typed field is still exit 2.
+  try {
+    plan_design(out);
+  } catch (const nlohmann::json::exception& e) {
+    out.errors.push_back(std::string("--sweep-design: a field has the wrong type (") + e.what() +
+                         ")");
+  }
+}
+
+namespace {
+
+void plan_design(SweepArgs& out) {
   auto& errors = out.errors;
   if (!out.params.empty() || !out.variants.empty() || out.search.enabled() || out.search.recipe)
     return errors.push_back(
@@ -118,8 +133,11 @@ void resolve_design(SweepArgs& out) {
       e.name = fmt::format("sample_{:04d}", i);
     out.explicit_points.push_back(std::move(e));
   }
-  out.design_file = sampling_design_json(*spec, unit, values).dump(2) + "\n";
+  out.design_file =
+      std::make_shared<const std::string>(sampling_design_json(*spec, unit, values).dump(2) + "\n");
   out.options.sweep_type = spec->type;
 }
+
+}  // namespace
 
 }  // namespace inferperf::sweep

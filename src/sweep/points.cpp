@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cctype>
+#include <set>
 
 namespace inferperf::sweep {
 
@@ -32,21 +33,31 @@ std::string scenario_folder(const std::string& name) {
   for (const char c : name)
     out +=
         std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '_' ? c : '_';
-  return out.substr(0, 128);
+  out = out.substr(0, 128);
+  // "." and ".." are not folders of their own.
+  if (out.find_first_not_of('.') == std::string::npos) out = std::string(out.size() + 1, '_');
+  return out;
 }
 
 }  // namespace
 
-std::vector<SweepPoint> explicit_sweep_points(const std::vector<SweepParam>& params,
-                                              const std::vector<ExplicitPoint>& points) {
+core::Result<std::vector<SweepPoint>> explicit_sweep_points(
+    const std::vector<SweepParam>& params, const std::vector<ExplicitPoint>& points) {
   std::vector<SweepPoint> out;
+  std::set<std::string> folders;
   for (const auto& e : points) {
     SweepPoint p = make_point(params, e.values);
     if (!e.name.empty()) {
-      p.folder = scenario_folder(e.name);
       p.label = e.name;
       p.variation_label = e.name;
     }
+    // Any flag's value can be in an unnamed point's folder ("model=org/a"): made safe either way.
+    p.folder = scenario_folder(e.name.empty() ? p.folder : e.name);
+    if (!folders.insert(p.folder).second)
+      return core::Error{core::ErrorKind::kConfig,
+                         fmt::format("two points would share the folder '{}' ({}): name the "
+                                     "scenarios apart, or drop the repeated one",
+                                     p.folder, p.label)};
     out.push_back(std::move(p));
   }
   return out;

@@ -24,10 +24,11 @@ core::Result<std::vector<SweepPoint>> expand_points(const std::vector<SweepParam
                                                     const std::string& sweep_type);
 
 // An explicit plan's points in order: a named point's label, variation label and folder are its
-// name (the folder with unsafe characters made '_'); an unnamed one's come from the values it
-// sets, as a grid point's do.
-std::vector<SweepPoint> explicit_sweep_points(const std::vector<SweepParam>& params,
-                                              const std::vector<ExplicitPoint>& points);
+// name; an unnamed one's come from the values it sets, as a grid point's do; a folder has every
+// character but letters, digits, '.', '-' and '_' made '_'. Two points with one folder are an
+// error (the second would overwrite the first).
+core::Result<std::vector<SweepPoint>> explicit_sweep_points(
+    const std::vector<SweepParam>& params, const std::vector<ExplicitPoint>& points);
 
 // The points of `s`: its explicit points, else its lists as a grid or zip.
 core::Result<std::vector<SweepPoint>> expand_points(const SweepArgs& s);

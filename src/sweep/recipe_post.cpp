@@ -7,6 +7,7 @@
 #include <cmath>
 #include <map>
 
+#include "core/load_boundary.hpp"
 #include "core/pareto.hpp"
 
 namespace inferperf::sweep {
@@ -220,9 +221,8 @@ core::Result<ojson> breach(const RecipePost& post, const std::vector<SweepParam>
   if (order.empty()) return post_error(post, "no concurrency level ran");
   ojson out = {{"handler", post.handler}, {"filters", ojson::array()}};
   for (const auto& f : filters) out["filters"].push_back(f.text);
-  out["last_feasible_concurrency"] = nullptr;
-  out["first_breach_concurrency"] = nullptr;
   ojson pts = ojson::array();
+  std::vector<std::pair<double, bool>> judged;
   for (const auto& [c, p] : order) {
     const auto checks = check_sla(filters, *p);
     const bool ok = all_hold(checks);
@@ -230,12 +230,13 @@ core::Result<ojson> breach(const RecipePost& post, const std::vector<SweepParam>
     for (const auto& ch : checks)
       values[ch.filter->text] = ch.value ? ojson(*ch.value) : ojson(nullptr);
     pts.push_back({{"concurrency", number(c)}, {"feasible", ok}, {"values", values}});
-    if (!out["first_breach_concurrency"].is_null()) continue;
-    if (ok)
-      out["last_feasible_concurrency"] = number(c);
-    else
-      out["first_breach_concurrency"] = number(c);
+    judged.push_back({c, ok});
   }
+  // The boundary rule every capacity answer uses (core/load_boundary.hpp).
+  const core::LoadBoundary b = core::load_boundary(std::move(judged));
+  const auto first_breach = b.largest_passing ? b.first_failing_above : b.smallest_failing;
+  out["last_feasible_concurrency"] = b.largest_passing ? number(*b.largest_passing) : nullptr;
+  out["first_breach_concurrency"] = first_breach ? number(*first_breach) : nullptr;
   out["points"] = pts;
   return out;
 }

@@ -114,6 +114,11 @@ void max_concurrency(SweepArgs& out, std::vector<std::string>& errors) {
   add(a.ttft_sla_ms, "time_to_first_token");
   add(inter_token_ms(a, errors), "inter_token_latency");  // AIPerf 0.11 maps TPOT to ITL
   add(a.e2e_sla_ms, "request_latency");
+  if ((a.ttft_sla_ms || a.itl_sla_ms || a.tpot_sla_ms) && !streaming_on(out.base))
+    return errors.push_back(
+        "--search-recipe max-concurrency-under-sla: --ttft-sla-ms, "
+        "--itl-sla-ms and --tpot-sla-ms judge streamed tokens: add "
+        "--streaming (or judge request latency alone with --e2e-sla-ms)");
   if (a.sla.empty()) {
     errors.push_back(
         "--search-recipe max-concurrency-under-sla needs at least one of "
@@ -248,7 +253,11 @@ void pareto_shapes(SweepArgs& out, std::vector<std::string>& errors) {
     pairs.push_back({*isl, *osl});
   }
   std::vector<long long> levels = {1, 4, 16, 64, 256};
-  std::vector<SweepParam> kept;
+  // A typed --concurrency, one value or a list, is the recipe's concurrency axis.
+  if (const auto typed =
+          detail::drop_flag_words(out.base, detail::sweepable_for("--concurrency")->flags);
+      typed && typed->size() == 1)
+    if (const auto c = parse_integer(typed->front()); c && *c > 0) levels = {*c};
   for (const auto& p : out.params) {
     if (p.name != "concurrency") continue;
     levels.clear();
@@ -341,10 +350,12 @@ void expand_recipe(SweepArgs& out) {
                             names);
   }
   if (!a.space.empty() || a.metric || a.direction || a.max_iterations || !a.sla.empty() ||
-      a.planner != "bayesian")
+      a.planner != "bayesian" || a.stat != "avg" || !a.sla_tiers.empty() ||
+      a.percentile_pooling != "mean")
     return errors.push_back(
         "--search-recipe sets the search itself: leave out --search-space, --search-metric, "
-        "--search-direction, --search-max-iterations, --search-planner and --search-sla");
+        "--search-stat, --search-direction, --search-max-iterations, --search-planner, "
+        "--search-sla, --search-sla-tier and --search-percentile-pooling");
   const bool lists_ok = std::string(it->name) == "pareto-sweep";
   const bool only_concurrency =
       std::all_of(out.params.begin(), out.params.end(),

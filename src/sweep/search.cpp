@@ -30,13 +30,6 @@ nlohmann::ordered_json dimension_number(const SearchDimension& d, double v) {
   return d.integer ? nlohmann::ordered_json(std::llround(v)) : nlohmann::ordered_json(v);
 }
 
-nlohmann::ordered_json parameters_json(const SearchArgs& s, const std::vector<double>& values) {
-  nlohmann::ordered_json j = nlohmann::ordered_json::object();
-  for (std::size_t k = 0; k < s.dimensions.size() && k < values.size(); ++k)
-    j[s.dimensions[k].path] = dimension_number(s.dimensions[k], values[k]);
-  return j;
-}
-
 // "concurrency=8 request_rate=2.5"
 std::string point_text(const SearchArgs& s, const std::vector<double>& values) {
   std::string out;
@@ -49,16 +42,12 @@ std::string point_text(const SearchArgs& s, const std::vector<double>& values) {
 nlohmann::ordered_json iteration_json(const SearchArgs& s, const SearchIteration& it) {
   nlohmann::ordered_json j;
   j["iteration"] = it.index;
-  j["parameters"] = parameters_json(s, it.values);
+  j["parameters"] = search_parameters_json(s, it.values);
   j["objective"] = {{"metric", *s.metric},
                     {"stat", s.stat},
                     {"direction", *s.direction},
                     {"value", number_or_null(it.objective)}};
-  nlohmann::ordered_json sla = nlohmann::ordered_json::array();
-  for (const auto& c : it.checks)
-    sla.push_back(
-        {{"filter", c.filter->text}, {"value", number_or_null(c.value)}, {"passed", c.holds}});
-  j["sla"] = std::move(sla);
+  j["sla"] = sla_checks_json(it.checks);
   j["feasible"] = it.feasible;
   nlohmann::ordered_json runs = nlohmann::ordered_json::array();
   for (const auto& r : it.result.runs) {
@@ -150,6 +139,22 @@ const SearchIteration* best_iteration(const SearchArgs& s,
   return best;
 }
 
+nlohmann::ordered_json search_parameters_json(const SearchArgs& s,
+                                              const std::vector<double>& values) {
+  nlohmann::ordered_json j = nlohmann::ordered_json::object();
+  for (std::size_t k = 0; k < s.dimensions.size() && k < values.size(); ++k)
+    j[s.dimensions[k].path] = dimension_number(s.dimensions[k], values[k]);
+  return j;
+}
+
+nlohmann::ordered_json sla_checks_json(const std::vector<SlaCheck>& checks) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (const auto& c : checks)
+    out.push_back(
+        {{"filter", c.filter->text}, {"value", number_or_null(c.value)}, {"passed", c.holds}});
+  return out;
+}
+
 nlohmann::ordered_json sla_constraints_json(const std::vector<SlaFilter>& filters) {
   nlohmann::ordered_json out = nlohmann::ordered_json::array();
   for (const auto& f : filters)
@@ -184,7 +189,7 @@ nlohmann::ordered_json search_history_json(const SearchArgs& s, int num_profile_
   if (const SearchIteration* best = best_iteration(s, iterations)) {
     out["best_trials"] =
         nlohmann::ordered_json::array({{{"iteration", best->index},
-                                        {"parameters", parameters_json(s, best->values)},
+                                        {"parameters", search_parameters_json(s, best->values)},
                                         {"objective", *best->objective}}});
   } else {
     out["best_trials"] = nullptr;
@@ -288,11 +293,7 @@ void add_sla_to_summary(nlohmann::ordered_json& summary, const std::vector<Point
   auto& list = summary["points"];
   for (std::size_t i = 0; i < points.size() && i < list.size(); ++i) {
     const auto checks = check_sla(filters, points[i]);
-    nlohmann::ordered_json sla = nlohmann::ordered_json::array();
-    for (const auto& c : checks)
-      sla.push_back(
-          {{"filter", c.filter->text}, {"value", number_or_null(c.value)}, {"passed", c.holds}});
-    list[i]["sla"] = std::move(sla);
+    list[i]["sla"] = sla_checks_json(checks);
     list[i]["meets_sla"] = all_hold(checks);
   }
 }

@@ -1,7 +1,8 @@
-// Adaptive search (AIPerf 0.11's --search-*): the options as typed and resolved, the
-// `monotonic_sla` planner (bisection on one whole-number axis for the largest value that meets
-// every --search-sla filter) and what a search writes: search_history.json and the console's
-// capacity answer. The orchestrator (app/profile/search_runs.cpp) runs the iterations.
+// Adaptive search (AIPerf 0.11's --search-*): the iterations a search ran, what
+// search_history.json says about them, the console's report (the best point, the capacity
+// boundary, each tier) and a sweep judged by --search-sla. The planners are in
+// sweep/planners.hpp and sweep/bayesian_planner.hpp, the loop's decisions in
+// sweep/search_driver.hpp; app/profile/search_runs.cpp runs the iterations.
 #pragma once
 #include <optional>
 #include <string>
@@ -22,7 +23,8 @@ std::string dimension_value(const SearchDimension& d, double v);
 
 // One iteration: the point run (one value per dimension), its runs (one per
 // --num-profile-runs), the SLA checks on their mean, whether all held, and the objective
-// (--search-metric/--search-stat, mean over the runs).
+// (--search-metric/--search-stat: the mean over the runs, or with --search-percentile-pooling
+// pooled the percentile of all their requests).
 struct SearchIteration {
   int index = 1;  // 1-based: search_iter_0001
   std::vector<double> values;
@@ -58,6 +60,14 @@ nlohmann::ordered_json search_history_json(const SearchArgs& s, int num_profile_
 // `confidence_level`) on both sides of the boundary.
 std::string search_report(const SearchArgs& s, const std::vector<SearchIteration>& iterations,
                           const std::string& stop_reason, double confidence_level = 0.95);
+
+// A point's values as {path: value} (whole numbers for int dimensions): search_history.json's
+// parameters and run_info's variation_values.
+nlohmann::ordered_json search_parameters_json(const SearchArgs& s,
+                                              const std::vector<double>& values);
+
+// Each check as {filter, value, passed}: an iteration's and a sweep point's `sla`.
+nlohmann::ordered_json sla_checks_json(const std::vector<SlaCheck>& checks);
 
 // A sweep filtered by --search-sla: the filters as the sweep aggregate's
 // metadata.sla_constraints (metric, stat, op, threshold).

@@ -241,6 +241,9 @@ void parse_sla_tiers(SearchArgs& a, std::vector<std::string>& errors) {
       const auto colon = items[0].find(':');
       tier.label = items[0].substr(0, colon);
       items[0] = items[0].substr(colon + 1);
+      if (!is_metric_tag(tier.label))
+        errors.push_back("--search-sla-tier '" + core::excerpt(a.sla_tiers[k]) +
+                         "': a label is lower-case letters, digits and _ (gold, tier_1)");
     }
     for (const auto& item : items) {
       auto f = parse_sla_filter(item);
@@ -345,8 +348,11 @@ void resolve_search_args(SweepArgs& out) {
     errors.push_back(
         "--search-percentile-pooling pooled pools a percentile: give --search-stat "
         "p50, p90, p95 or p99");
-  if (a.initial_points >= a.max_iterations.value_or(201))
-    errors.push_back("--search-initial-points must be below --search-max-iterations");
+  if (a.planner == "bayesian" && a.initial_points >= a.max_iterations.value_or(201))
+    errors.push_back(
+        fmt::format("--search-initial-points ({}{}) must be below "
+                    "--search-max-iterations for the bayesian planner",
+                    a.initial_points, a.initial_points == 5 ? ", the default" : ""));
   parse_sla_filters(a, errors);
   parse_sla_tiers(a, errors);
   if (a.planner == "bayesian") {

@@ -29,7 +29,7 @@ struct SearchArgs {
   std::string stat = "avg";
   std::optional<std::string> direction;  // maximize | minimize
   std::optional<int> max_iterations;     // 2..200
-  int initial_points = 5;                // bayesian: Sobol points before the model is fitted
+  int initial_points = 5;                // bayesian only: Sobol points before the model is fitted
   std::optional<long long> random_seed;  // bayesian: its proposals (monotonic ones need none)
   std::string planner = "bayesian";      // resolved: bayesian | monotonic_sla | smooth_isotonic
   // --search-percentile-pooling: a percentile objective over the runs is the mean of each run's

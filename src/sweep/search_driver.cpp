@@ -26,20 +26,18 @@ SearchDriver::~SearchDriver() = default;
 
 std::optional<std::vector<double>> SearchDriver::next() {
   if (!reason_.empty()) return std::nullopt;
+  // Before asking: a bayesian proposal costs a model fit.
+  if (done_ >= s_.max_iterations.value_or(0) && (bayes_ || bracket_->next())) {
+    reason_ = "max_iterations";
+    return std::nullopt;
+  }
   std::optional<std::vector<double>> out;
   if (bracket_) {
     if (const auto v = bracket_->next()) out = std::vector<double>{static_cast<double>(*v)};
   } else {
     out = bayes_->next();
   }
-  if (!out) {
-    reason_ = bracket_ ? bracket_->reason() : "space_exhausted";
-    return std::nullopt;
-  }
-  if (done_ >= s_.max_iterations.value_or(0)) {
-    reason_ = "max_iterations";
-    return std::nullopt;
-  }
+  if (!out) reason_ = bracket_ ? bracket_->reason() : "space_exhausted";
   return out;
 }
 

@@ -4,6 +4,7 @@
 // command line that the parser validates like any other.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -90,9 +91,11 @@ struct SweepArgs {
   std::vector<std::string> variants;  // --variant / --sweep-variant, as typed (repeatable)
   std::optional<RecipePost> post;     // a grid recipe's post-processing
   std::optional<std::string> design;  // --sweep-design: a sampled design as JSON (from YAML)
-  std::string design_file;            // its sampling_design.json, once sampled
-  SearchArgs search;                  // --search-*: an adaptive search
-  std::vector<std::string> errors;    // one line per bad flag or value
+  // Its sampling_design.json, once sampled (shared: a 2^20-sample design is a large text and the
+  // plan is copied).
+  std::shared_ptr<const std::string> design_file;
+  SearchArgs search;                // --search-*: an adaptive search
+  std::vector<std::string> errors;  // one line per bad flag or value
 
   // A sweep, a search, several runs, or any mix: the orchestrator runs each run as its own
   // process.

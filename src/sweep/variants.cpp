@@ -6,6 +6,7 @@
 #include <cctype>
 #include <set>
 
+#include "config/enum_token.hpp"
 #include "sweep/sweep_args.hpp"
 #include "sweep/sweep_words.hpp"
 
@@ -14,9 +15,7 @@ namespace inferperf::sweep {
 namespace {
 
 std::string trim(const std::string& s) {
-  const auto b = s.find_first_not_of(" \t");
-  if (b == std::string::npos) return "";
-  return s.substr(b, s.find_last_not_of(" \t") - b + 1);
+  return config::trim_list_item(s);
 }
 
 bool name_like(const std::string& s) {

@@ -7,9 +7,11 @@
 #include <atomic>
 #include <chrono>
 #include <csignal>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <set>
 #include <thread>
 
 #include "app/exit_codes.hpp"
@@ -184,6 +186,30 @@ constexpr const char* kDashboardWithManyRuns =
     "error: --ui-type dashboard cannot be used with a sweep (a comma list) or repeated runs "
     "(--num-profile-runs above 1); give --ui-type simple or none, or leave --ui-type out\n";
 
+// Which points check_points parses: all up to kCheckAll, else the first kCheckAll and, per axis,
+// a point with its smallest and one with its largest value (in point order).
+std::vector<std::size_t> points_to_check(const std::vector<sweep::SweepPoint>& points) {
+  constexpr std::size_t kCheckAll = 512;
+  std::set<std::size_t> chosen;
+  for (std::size_t i = 0; i < points.size() && i < kCheckAll; ++i) chosen.insert(i);
+  if (points.size() > kCheckAll && !points.front().values.empty()) {
+    for (std::size_t k = 0; k < points.front().values.size(); ++k) {
+      std::size_t lo = 0, hi = 0;
+      const auto at = [&](std::size_t i) {
+        return std::strtod(points[i].values[k].c_str(), nullptr);
+      };
+      for (std::size_t i = 1; i < points.size(); ++i) {
+        if (points[i].values[k].empty()) continue;
+        if (points[lo].values[k].empty() || at(i) < at(lo)) lo = i;
+        if (points[hi].values[k].empty() || at(i) > at(hi)) hi = i;
+      }
+      chosen.insert(lo);
+      chosen.insert(hi);
+    }
+  }
+  return {chosen.begin(), chosen.end()};
+}
+
 }  // namespace
 
 std::variant<std::vector<config::RunConfig>, int> check_points(
@@ -191,7 +217,8 @@ std::variant<std::vector<config::RunConfig>, int> check_points(
   const auto& o = s.options;
   std::vector<config::RunConfig> configs;
   std::string errors;
-  for (const auto& p : points) {
+  for (const std::size_t i : points_to_check(points)) {
+    const sweep::SweepPoint& p = points[i];
     sweep::RunArgs probe{p.values, o.artifact_dir.value_or(""),
                          o.cache_salt_per_run ? std::optional<std::string>("0") : std::nullopt,
                          o.random_seed, false};
@@ -210,7 +237,7 @@ std::variant<std::vector<config::RunConfig>, int> check_points(
       errors += p.label.empty() ? msg : "at " + p.label + ":\n" + msg;
       continue;
     }
-    configs.push_back(std::move(outcome.config));
+    if (configs.empty()) configs.push_back(std::move(outcome.config));
   }
   if (!errors.empty()) {
     std::cerr << errors;

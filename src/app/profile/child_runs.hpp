@@ -73,8 +73,10 @@ void write_or_warn(const std::filesystem::path& file, const std::string& content
 std::optional<std::string> run_seed(const sweep::SweepOptions& o, bool sweep, int point, int trial,
                                     const std::string& variation_label);
 
-// Every point's command line checked before anything is sent: the configs, else the exit code
-// (with the messages printed).
+// The points' command lines checked before anything is sent: the first point's config, else the
+// exit code (with the messages printed). Up to 512 points every one is checked; past that (a
+// sampled design can hold 2^20) the first 512 and each that holds an axis's smallest or largest
+// value, so a huge plan is checked in bounded time and memory.
 std::variant<std::vector<config::RunConfig>, int> check_points(
     const sweep::SweepArgs& s, const std::vector<sweep::SweepPoint>& points);
 

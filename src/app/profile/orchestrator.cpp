@@ -339,7 +339,7 @@ void write_aggregates(const sweep::SweepArgs& s, const Layout& layout, const Exe
     sweep_json["metadata"]["sla_constraints"] = sweep::sla_constraints_json(s.search.filters);
   write_or_warn(sdir / "profile_export_aiperf_sweep.json", sweep_json.dump(2) + "\n");
   write_or_warn(sdir / "profile_export_aiperf_sweep.csv", sweep::sweep_aggregate_csv(sweep_json));
-  if (!s.design_file.empty()) write_or_warn(sdir / "sampling_design.json", s.design_file);
+  if (s.design_file) write_or_warn(sdir / "sampling_design.json", *s.design_file);
 
   std::vector<sweep::PointResult> ran;
   for (const auto& pr : ex.points)

@@ -54,15 +54,6 @@ sweep::SweepPoint search_point(const sweep::SearchArgs& a, const std::vector<dou
   return p;
 }
 
-nlohmann::ordered_json point_values(const sweep::SearchArgs& a, const std::vector<double>& values) {
-  nlohmann::ordered_json j = nlohmann::ordered_json::object();
-  for (std::size_t k = 0; k < a.dimensions.size(); ++k)
-    j[a.dimensions[k].path] = a.dimensions[k].integer
-                                  ? nlohmann::ordered_json(std::llround(values[k]))
-                                  : nlohmann::ordered_json(values[k]);
-  return j;
-}
-
 // run_info's identity of one run (app/profile/run_info.hpp): the search id, the trial, the
 // iteration as the variation.
 std::string search_run_env(const std::string& search_id, const sweep::SearchArgs& a, int iteration,
@@ -73,7 +64,7 @@ std::string search_run_env(const std::string& search_id, const sweep::SearchArgs
   info["run_label"] = sweep::run_folder(trial);
   info["variation_label"] = search_point(a, values).variation_label;
   info["variation_index"] = iteration - 1;
-  info["variation_values"] = point_values(a, values);
+  info["variation_values"] = sweep::search_parameters_json(a, values);
   return std::string(kRunInfoEnv) + "=" + info.dump();
 }
 
@@ -169,7 +160,7 @@ sweep::SearchIteration run_iteration(const sweep::SweepArgs& s, const sweep::Sea
     sweep::AggregateMeta meta{o.num_profile_runs, o.confidence_level, o.profile_run_cooldown_s,
                               nlohmann::ordered_json::object()};
     meta.extra["variation_label"] = point.variation_label;
-    meta.extra["variation_values"] = point_values(a, v);
+    meta.extra["variation_values"] = sweep::search_parameters_json(a, v);
     const auto agg = sweep::aggregate_json(sweep::aggregate_runs(it.result.runs, meta));
     std::error_code ec;
     fs::create_directories(dir / artifacts::kAggregateFolderName, ec);

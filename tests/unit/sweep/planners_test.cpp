@@ -84,7 +84,7 @@ TEST(SearchPlanners, ByName) {
 }
 
 TEST(SearchRecipe, MaxConcurrencyUnderSlaExpandsIntoASearch) {
-  const auto s = extract_sweep_args({"profile", "-m", "x", "--search-recipe",
+  const auto s = extract_sweep_args({"profile", "-m", "x", "--streaming", "--search-recipe",
                                      "max-concurrency-under-sla", "--ttft-sla-ms", "500",
                                      "--tpot-sla-ms", "25.5", "--concurrency-max", "64"});
   ASSERT_TRUE(s.errors.empty()) << s.errors.front();
@@ -126,8 +126,8 @@ TEST(SearchRecipe, MaxConcurrencyUnderSlaExpandsIntoASearch) {
           "--search-recipe sets the search itself");
   refused({"profile", "--search-recipe", "max-concurrency-under-sla", "--ttft-sla-ms", "-5"},
           "is not a number of ms above 0");
-  refused({"profile", "--search-recipe", "max-concurrency-under-sla", "--ttft-sla-ms", "5",
-           "--concurrency-min", "9", "--concurrency-max", "9"},
+  refused({"profile", "--streaming", "--search-recipe", "max-concurrency-under-sla",
+           "--ttft-sla-ms", "5", "--concurrency-min", "9", "--concurrency-max", "9"},
           "--concurrency-min (9) must be below --concurrency-max (9)");
   refused({"profile", "--search-recipe", "max-concurrency-under-sla", "--ttft-sla-ms", "5",
            "--concurrency", "1,2"},

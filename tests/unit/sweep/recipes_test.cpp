@@ -86,6 +86,27 @@ TEST(Variants, RefusedCombinations) {
                    .errors.empty());
 }
 
+TEST(Variants, FoldersAreSafeAndNeverShared) {
+  auto s = args(
+      {"--variant", "model=org/a", "--variant", "model=org/b", "--variant", "..: concurrency=2"});
+  ASSERT_TRUE(s.errors.empty()) << joined(s.errors);
+  auto points = expand_points(s);
+  ASSERT_TRUE(points) << points.error().message;
+  EXPECT_EQ((*points)[0].folder, "model_org_a");
+  EXPECT_EQ((*points)[2].folder, "___");  // never "." or ".."
+  // Two names that clean to one folder, two identical scenarios, a repeated pareto shape.
+  for (const Words& w : {Words{"--variant", "a b: osl=1", "--variant", "a_b: osl=2"},
+                         Words{"--variant", "osl=1", "--variant", "osl=1"},
+                         Words{"--search-recipe", "pareto-sweep", "--isl-osl-pairs",
+                               "128/128,128/128", "--concurrency", "1"}}) {
+    s = args(w);
+    ASSERT_TRUE(s.errors.empty()) << joined(s.errors);
+    points = expand_points(s);
+    ASSERT_FALSE(points) << w[1];
+    EXPECT_NE(points.error().message.find("would share the folder"), std::string::npos);
+  }
+}
+
 TEST(Recipes, LogSpacedValuesAsAiperfComputesThem) {
   EXPECT_EQ(log_spaced(1, 1000, 8), (std::vector<long long>{1, 3, 7, 19, 52, 139, 373, 1000}));
   EXPECT_EQ(log_spaced(256, 32768, 8),
@@ -177,6 +198,23 @@ TEST(Recipes, MistakesAreNamed) {
       first(args({"--search-recipe", "pareto-sweep", "--isl-osl-pairs", "128"})).find("isl/osl"),
       std::string::npos);
   EXPECT_FALSE(args({"--error-rate-sla", "1"}).errors.empty());
+  // Thresholds on streamed tokens need --streaming; request latency alone does not.
+  const auto plain = [](Words w) {
+    w.insert(w.begin(), {"profile", "-m", "x", "--search-recipe", "max-concurrency-under-sla"});
+    return extract_sweep_args(w);
+  };
+  EXPECT_NE(first(plain({"--ttft-sla-ms", "100"})).find("add --streaming"), std::string::npos);
+  EXPECT_TRUE(plain({"--e2e-sla-ms", "900"}).errors.empty());
+  // A recipe sets the objective and the filters itself.
+  EXPECT_NE(first(args({"--search-recipe", "max-throughput-ttft-sla", "--ttft-sla-ms", "1",
+                        "--search-stat", "p99"}))
+                .find("sets the search itself"),
+            std::string::npos);
+  // pareto-sweep takes one typed concurrency as its axis.
+  const auto one =
+      args({"--search-recipe", "pareto-sweep", "--isl-osl-pairs", "1/1,2/2", "--concurrency", "4"});
+  ASSERT_TRUE(one.errors.empty()) << joined(one.errors);
+  EXPECT_EQ(one.explicit_points[1].name, "shape_2_2_c4");
 }
 
 TEST(Recipes, SlaTiersParseLabelsAndNeedASearch) {
@@ -200,6 +238,11 @@ TEST(Recipes, SlaTiersParseLabelsAndNeedASearch) {
       args({"--search-space", "concurrency:1,8", "--search-metric", "x", "--search-direction",
             "maximize", "--search-max-iterations", "8", "--search-sla-tier", "a:x:p99:lt:1"});
   EXPECT_NE(joined(single.errors).find("2 to 10 tiers"), std::string::npos);
+  const auto unlabelled =
+      args({"--search-space", "concurrency:1,8", "--search-metric", "x", "--search-direction",
+            "maximize", "--search-max-iterations", "8", "--search-sla-tier", ":x:p99:lt:1",
+            "--search-sla-tier", "b:x:p99:lt:2"});
+  EXPECT_NE(joined(unlabelled.errors).find("a label is lower-case letters"), std::string::npos);
 }
 
 TEST(Designs, ASobolDesignIsAnExplicitPlanInPathOrder) {
@@ -221,11 +264,18 @@ TEST(Designs, ASobolDesignIsAnExplicitPlanInPathOrder) {
   std::multiset<std::string> levels;
   for (const auto& p : *points) levels.insert(p.values[1]);
   EXPECT_EQ(levels, (std::multiset<std::string>{"1", "2", "3", "4", "5"}));
-  const auto file = nlohmann::ordered_json::parse(s.design_file);
+  const auto file = nlohmann::ordered_json::parse(*s.design_file);
   EXPECT_EQ(file["points"].size(), 5u);
   EXPECT_EQ(file["seed"], 3);
   const auto bad = args({"--sweep-design", R"({"type":"sobol","samples":1,"dimensions":[]})"});
   EXPECT_FALSE(bad.errors.empty());
+  // Typed by hand with the wrong types: exit 2's message, not an exception.
+  for (const char* j : {R"({"type":"sobol","samples":"four","dimensions":[]})",
+                        R"({"type":"sobol","samples":4,"seed":"x","dimensions":[]})",
+                        R"({"type":"sobol","samples":4,"dimensions":[5]})",
+                        R"({"type":"sobol","samples":4,"dimensions":[{"flag":"--concurrency",)"
+                        R"("path":"phases.profiling.concurrency","choices":[1,2]}]})"})
+    EXPECT_FALSE(args({"--sweep-design", j}).errors.empty()) << j;
 }
 
 PointResult at(std::vector<std::string> values, const std::string& tag, const std::string& stat,

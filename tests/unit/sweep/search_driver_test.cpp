@@ -110,6 +110,16 @@ TEST(SearchDriver, TheBayesianRecipeFindsTheBestFeasibleConcurrency) {
   for (std::size_t i = 0; i < its.size(); ++i) EXPECT_EQ(again[i].values, its[i].values);
 }
 
+TEST(SearchDriver, ABoxSmallerThanTheStartIsRunOnceThrough) {
+  const auto a =
+      resolved({"--search-space", "concurrency:1,3", "--search-metric", "output_token_throughput",
+                "--search-direction", "maximize", "--search-max-iterations", "10"});
+  const auto its = drive(a, 3, server);
+  std::set<double> tried;
+  for (const auto& it : its) EXPECT_TRUE(tried.insert(it.values.front()).second);
+  EXPECT_EQ(tried, (std::set<double>{1, 2, 3}));
+}
+
 TEST(SearchDriver, BayesianOverTwoDimensionsAndItsStopRules) {
   // Minimise a bowl over concurrency x rate with its bottom at (12, 3.5).
   const auto a = resolved({"--search-space", "concurrency:1,32", "--search-space", "rate:0.5,8",

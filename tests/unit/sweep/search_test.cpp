@@ -146,8 +146,10 @@ TEST(SearchArgs, EveryBadCombinationIsRefusedWithItsReason) {
   refused(search_words({"--search-metric", "Thr"}), "not a metric tag");
   refused(search_words({"--search-planner", "optuna"}), "optuna's samplers are not implemented");
   refused(search_words({"--search-space", "rate:1,4:real"}), "searches one dimension");
-  refused(search_words({"--search-initial-points", "8"}),
-          "--search-initial-points must be below --search-max-iterations");
+  refused(search_words({"--search-initial-points", "8", "--search-planner", "bayesian"}),
+          "--search-initial-points (8) must be below --search-max-iterations");
+  EXPECT_TRUE(extract_sweep_args(search_words({"--search-initial-points", "8"})).errors.empty())
+      << "monotonic_sla has no start to size";
   refused(search_words({"--search-max-iterations", "1"}), "whole number from 2 to 200");
   refused(search_words({"--search-max-iterations", "x"}), "whole number from 2 to 200");
   refused(search_words({"--search-space", "rate:1,4"}), "searches one dimension");
