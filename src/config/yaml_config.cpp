@@ -75,13 +75,16 @@ void yaml_envelope(yaml::Ctx& ctx, const YAML::Node& root) {
     ctx.warn(top.child(v, "no_sweep_table"), "the sweep summary is a file only; ignored");
 }
 
-// The last group of each flag wins (a sweep over a phase's value, urls over url).
+// The last group of each flag wins (a sweep over a phase's value, urls over url), except the
+// repeatable ones a search's filters and dimensions arrive as.
 void yaml_keep_last(yaml::Ctx& ctx) {
+  static const std::set<std::string> kRepeatable = {"--search-sla", "--search-space"};
   std::set<std::string> seen;
   std::vector<std::vector<std::string>> groups;
   std::vector<YamlFlagOrigin> origins;
   for (std::size_t k = ctx.groups.size(); k-- > 0;) {
-    if (!seen.insert(ctx.groups[k].front()).second) continue;
+    const std::string& flag = ctx.groups[k].front();
+    if (!seen.insert(flag).second && !kRepeatable.count(flag)) continue;
     groups.insert(groups.begin(), ctx.groups[k]);
     origins.insert(origins.begin(), ctx.out.origins[k]);
   }

@@ -3,6 +3,7 @@
 
 #include <cctype>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -329,6 +330,135 @@ void translate_design(Ctx& ctx, const At& at, const std::string& type) {
   ctx.emit("--sweep-design", {design.dump()}, at);
 }
 
+// One SLA filter of a YAML sweep's sla_filters: "tag:stat:op:threshold" as written, or
+// {metric_tag (or metric), stat, op, threshold}.
+std::optional<std::string> yaml_sla_filter(Ctx& ctx, const At& at) {
+  if (at.node.IsScalar()) return ctx.text(at);
+  if (!at.node.IsMap() || !ctx.check_keys(at, {"metric_tag", "metric", "stat", "op", "threshold"}))
+    return std::nullopt;
+  std::string parts;
+  for (const char* key : {"metric_tag", "stat", "op", "threshold"}) {
+    YAML::Node n = Ctx::get(at.node, key);
+    if (!n && std::string(key) == "metric_tag") n = Ctx::get(at.node, "metric");
+    if (!n) {
+      ctx.error(at, std::string("a filter needs ") + key);
+      return std::nullopt;
+    }
+    auto v =
+        std::string(key) == "threshold" ? ctx.number(at.child(n, key)) : ctx.text(at.child(n, key));
+    if (!v) return std::nullopt;
+    parts += (parts.empty() ? "" : ":") + *v;
+  }
+  return parts;
+}
+
+// sla_filters (a list) and sla ({tag: {stat: {op: value}}}) as --search-sla words.
+void translate_sla_filters(Ctx& ctx, const At& at) {
+  if (const YAML::Node list = Ctx::get(at.node, "sla_filters"); list && !list.IsNull()) {
+    const At la = at.child(list, "sla_filters");
+    if (!list.IsSequence()) return ctx.error(la, "expected a list of filters");
+    for (std::size_t k = 0; k < list.size(); ++k)
+      if (auto f = yaml_sla_filter(ctx, la.child(list[k], std::to_string(k))))
+        ctx.emit("--search-sla", {*f}, la);
+  }
+  const YAML::Node sla = Ctx::get(at.node, "sla");
+  if (!sla || sla.IsNull()) return;
+  const At sa = at.child(sla, "sla");
+  if (!sla.IsMap()) return ctx.error(sa, "expected {metric_tag: {stat: {op: threshold}}}");
+  for (const auto& tag : sla)
+    for (const auto& stat : tag.second)
+      for (const auto& op : stat.second) {
+        const At v = sa.child(
+            op.second, tag.first.Scalar() + "." + stat.first.Scalar() + "." + op.first.Scalar());
+        if (auto n = ctx.number(v))
+          ctx.emit(
+              "--search-sla",
+              {tag.first.Scalar() + ":" + stat.first.Scalar() + ":" + op.first.Scalar() + ":" + *n},
+              v);
+      }
+}
+
+// An adaptive_search sweep as the --search-* words (one objective; the stop rules at AIPerf
+// 0.11's defaults, which are inferperf's only ones).
+void translate_adaptive_search(Ctx& ctx, const At& at) {
+  if (!ctx.check_keys(at, {"type",
+                           "planner",
+                           "search_space",
+                           "objectives",
+                           "outcome_constraints",
+                           "max_iterations",
+                           "n_initial_points",
+                           "plateau_window",
+                           "plateau_threshold",
+                           "improvement_patience",
+                           "random_seed",
+                           "optuna_sampler",
+                           "optuna_acquisition",
+                           "optuna_terminator",
+                           "objective_pooling",
+                           "cooldown_seconds",
+                           "sla_filters",
+                           "sla",
+                           "post_process",
+                           "recipe_name"}))
+    return;
+  ctx.text_flag(at, "planner", "--search-planner");
+  ctx.number_flag(at, "max_iterations", "--search-max-iterations");
+  ctx.number_flag(at, "n_initial_points", "--search-initial-points");
+  ctx.number_flag(at, "random_seed", "--search-random-seed");
+  ctx.text_flag(at, "objective_pooling", "--search-percentile-pooling");
+  ctx.duration_flag(at, "cooldown_seconds", "--sweep-cooldown-seconds");
+  const YAML::Node space = Ctx::get(at.node, "search_space");
+  const At sp = at.child(space, "search_space");
+  if (!space || !space.IsSequence() || space.size() == 0)
+    return ctx.error(sp, "expected a list of dimensions ({path, lo, hi, kind})");
+  for (std::size_t k = 0; k < space.size(); ++k) {
+    const At d = sp.child(space[k], std::to_string(k));
+    if (!ctx.check_keys(d, {"path", "lo", "hi", "kind", "prior"})) continue;
+    const YAML::Node pn = Ctx::get(space[k], "path");
+    const YAML::Node lo = Ctx::get(space[k], "lo"), hi = Ctx::get(space[k], "hi");
+    if (!pn || !lo || !hi) {
+      ctx.error(d, "a dimension needs path, lo and hi");
+      continue;
+    }
+    const auto path = ctx.text(d.child(pn, "path"));
+    const auto l = ctx.number(d.child(lo, "lo")), h = ctx.number(d.child(hi, "hi"));
+    if (!path || !l || !h) continue;
+    std::string word = sweep_target(*path).canonical + ":" + *l + "," + *h;
+    if (const YAML::Node kind = Ctx::get(space[k], "kind"); kind && !kind.IsNull())
+      if (auto v = ctx.text(d.child(kind, "kind"))) word += ":" + *v;
+    ctx.emit("--search-space", {word}, d);
+  }
+  const YAML::Node objectives = Ctx::get(at.node, "objectives");
+  const At oa = at.child(objectives, "objectives");
+  if (!objectives || !objectives.IsSequence() || objectives.size() != 1)
+    return ctx.refuse(oa, "inferperf's planners optimise one objective: give exactly one");
+  const At o = oa.child(objectives[0], "0");
+  if (ctx.check_keys(o, {"metric", "stat", "direction", "threshold"})) {
+    ctx.text_flag(o, "metric", "--search-metric");
+    ctx.text_flag(o, "stat", "--search-stat");
+    ctx.text_flag(o, "direction", "--search-direction");
+  }
+  translate_sla_filters(ctx, at);
+  ctx.refuse_unless_noop(at, "outcome_constraints",
+                         "outcome constraints are BoTorch's; give them as sla_filters");
+  // Only AIPerf 0.11's defaults are inferperf's: a different value is refused, not ignored.
+  const auto only = [&](const char* key, const char* value, const char* why) {
+    const YAML::Node n = Ctx::get(at.node, key);
+    if (!n || n.IsNull()) return;
+    auto v = ctx.text(at.child(n, key));
+    if (v && *v != value) ctx.refuse(at.child(n, key), why);
+  };
+  only("plateau_window", "8", "inferperf's plateau rule looks at 8 iterations");
+  only("plateau_threshold", "0.01", "inferperf's plateau rule is 1 %");
+  only("improvement_patience", "10", "inferperf's patience is 10 iterations");
+  only("optuna_sampler", "botorch", "the optuna planner's samplers are not in inferperf");
+  only("optuna_terminator", "none", "the optuna planner's terminators are not in inferperf");
+  ctx.refuse_unless_noop(at, "optuna_acquisition", "BoTorch acquisitions are not in inferperf");
+  ctx.refuse_unless_noop(at, "post_process", "post-processing comes with --search-recipe");
+  ctx.refuse_unless_noop(at, "recipe_name", "give the recipe as --search-recipe");
+}
+
 }  // namespace
 
 void translate_sweep(Ctx& ctx, const At& at) {
@@ -338,16 +468,25 @@ void translate_sweep(Ctx& ctx, const At& at) {
   if (!type) return;
   for (char& c : *type) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   if (*type == "sobol" || *type == "latin_hypercube") return translate_design(ctx, at, *type);
-  if (!ctx.check_keys(at, {"type", "parameters"})) return;
+  if (*type == "adaptive_search") return translate_adaptive_search(ctx, at);
   if (*type != "grid" && *type != "zip") {
     ctx.refuse(at.child(t, "type"),
                "'" + *type +
-                   "' sweeps (scenarios, adaptive_search) are not read from YAML; give "
-                   "scenarios as --variant and a search as --search-* on the command line");
+                   "' sweeps are not read from YAML; give scenarios as --variant on the "
+                   "command line");
     return;
   }
+  if (!ctx.check_keys(at, {"type", "parameters", "sla_filters", "sla", "cooldown_seconds",
+                           "iteration_order", "same_seed"}))
+    return;
   ctx.out.sweep_type = *type;
   if (*type == "zip") ctx.emit("--sweep-type", {"zip"}, at.child(t, "type"));
+  // What every sweep may carry (AIPerf 0.11): filters judging its points, the pause between
+  // points, the trials' order and the one seed for all.
+  translate_sla_filters(ctx, at);
+  ctx.duration_flag(at, "cooldown_seconds", "--sweep-cooldown-seconds");
+  ctx.text_flag(at, "iteration_order", "--parameter-sweep-mode");
+  ctx.pair_flag(at, "same_seed", "--parameter-sweep-same-seed", "--no-parameter-sweep-same-seed");
   const YAML::Node params = Ctx::get(at.node, "parameters");
   const At pa = at.child(params, "parameters");
   if (!params || !params.IsMap() || params.size() == 0)

@@ -337,6 +337,10 @@ void resolve_search_args(SweepArgs& out) {
   }
   for (const auto& w : a.space)
     if (auto d = parse_search_space(w, errors)) a.dimensions.push_back(std::move(*d));
+  // The search sets each dimension's flag in every run: a value the command line (or a YAML
+  // phase) gave it is replaced, as a sweep list replaces it.
+  for (const auto& d : a.dimensions)
+    if (const auto* s = sweepable_for(d.flag)) drop_flag_words(out.base, s->flags);
   std::set<std::string> paths;
   for (const auto& d : a.dimensions)
     if (!paths.insert(d.path).second)

@@ -165,5 +165,39 @@ TEST(Recipes, ALatinHypercubeFromYamlWritesItsDesign) {
   EXPECT_EQ(levels, (std::vector<int>{1, 2, 3}));  // one sample per stratum
 }
 
+// A YAML adaptive_search is the same search as its --search-* flags: ITL = 5 + 10 (streams - 1)
+// ms under 30 holds up to 3; the phase's own concurrency is the search's to set.
+TEST(Recipes, AnAdaptiveSearchFromYamlFindsTheBoundary) {
+  MockServerProcess mock({"--ttft", "10", "--itl", "5", "--itl-ms-per-stream", "10"});
+  const std::string dir = make_temp_dir("ip-yaml-search-");
+  const std::string yaml = dir + "/search.yaml";
+  std::ofstream(yaml) << "benchmark:\n"
+                         "  models: [mock-model]\n"
+                         "  endpoint: {urls: ['"
+                      << mock.url()
+                      << "'], streaming: true}\n"
+                         "  datasets:\n"
+                         "    - {name: main, type: synthetic, prompts: {isl: 16, osl: 6}}\n"
+                         "  phases:\n"
+                         "    profiling: {type: concurrency, requests: 6, concurrency: 1}\n"
+                         "sweep:\n"
+                         "  type: adaptive_search\n"
+                         "  planner: monotonic_sla\n"
+                         "  search_space: [{path: concurrency, lo: 1, hi: 5}]\n"
+                         "  objectives: [{metric: request_throughput, direction: maximize}]\n"
+                         "  max_iterations: 8\n"
+                         "  sla_filters:\n"
+                         "    - {metric_tag: inter_token_latency, stat: p99, op: lt, "
+                         "threshold: 30}\n";
+  const auto r = run_process({INFERPERF_BIN, "profile", "-f", yaml, "--tokenizer", "builtin",
+                              "--ui-type", "none", "--artifact-dir", dir + "/out"},
+                             120s);
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  const json h = read_recipe_json(dir + "/out/search_history.json");
+  EXPECT_EQ(h["boundary_summary"]["largest_feasible"], 3) << h;
+  EXPECT_EQ(h["boundary_summary"]["smallest_infeasible"], 4);
+  EXPECT_EQ(h["config"]["sla_filters"][0]["threshold"], 30.0);
+}
+
 }  // namespace
 }  // namespace inferperf::testing

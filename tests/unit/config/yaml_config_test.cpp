@@ -230,6 +230,42 @@ sweep:
   EXPECT_EQ(design["dimensions"][1]["flag"], "--isl");
 }
 
+TEST(YamlTranslate, AnAdaptiveSearchBecomesTheSearchFlags) {
+  const auto t = tr(R"(benchmark: {model: m}
+sweep:
+  type: adaptive_search
+  planner: monotonic_sla
+  search_space: [{path: concurrency, lo: 1, hi: 64, kind: int}]
+  objectives: [{metric: request_throughput, stat: avg, direction: maximize}]
+  max_iterations: 12
+  sla_filters:
+    - time_to_first_token:p99:lt:500
+    - {metric_tag: inter_token_latency, stat: p99, op: lt, threshold: 50}
+  sla: {request_latency: {p99: {lt: 2000}}}
+)");
+  ASSERT_TRUE(t.errors.empty()) << joined(t.errors);
+  std::string words;
+  for (const auto& w : t.words) words += w + " ";
+  for (const char* expected :
+       {"--search-planner monotonic_sla", "--search-max-iterations 12",
+        "--search-space phases.profiling.concurrency:1,64:int",
+        "--search-metric request_throughput", "--search-stat avg", "--search-direction maximize",
+        "--search-sla time_to_first_token:p99:lt:500", "--search-sla inter_token_latency:p99:lt:50",
+        "--search-sla request_latency:p99:lt:2000"})
+    EXPECT_NE(words.find(expected), std::string::npos) << expected << " in " << words;
+  // Two objectives, or a stop rule other than inferperf's, are refused by name.
+  const auto two = tr(R"(benchmark: {model: m}
+sweep:
+  type: adaptive_search
+  search_space: [{path: concurrency, lo: 1, hi: 8}]
+  objectives: [{metric: a, direction: maximize}, {metric: b, direction: minimize}]
+  max_iterations: 4
+  improvement_patience: 3
+)");
+  const std::string all = joined(two.errors);
+  EXPECT_NE(all.find("sweep.objectives: not supported by inferperf"), std::string::npos) << all;
+}
+
 TEST(YamlTranslate, RefusalsNameTheKeyAndTheReason) {
   const auto t = tr(R"(sweep: {type: scenarios}
 multi_run: {num_runs: 2, convergence: {metric: ttft, min_runs: 3}}
