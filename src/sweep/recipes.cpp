@@ -127,6 +127,7 @@ void max_concurrency(SweepArgs& out, std::vector<std::string>& errors) {
   }
   add_error_rate(a);
   const auto [lo, hi] = concurrency_range(a, 1, 1000, errors);
+  if (lo >= hi) return;  // concurrency_range said why
   if (style == "grid") {
     out.params.push_back(
         list_param("concurrency", log_spaced(lo, hi, a.concurrency_steps.value_or(8))));
@@ -155,6 +156,7 @@ void max_throughput(SweepArgs& out, std::vector<std::string>& errors, const char
   a.sla.push_back(std::string(tag) + ":p95:lt:" + ms_text(*ms));
   add_error_rate(a);
   const auto [lo, hi] = concurrency_range(a, 1, 1000, errors);
+  if (lo >= hi) return;  // concurrency_range said why
   concurrency_search(a, lo, hi, "bayesian", "output_token_throughput", 30);
 }
 
@@ -178,6 +180,7 @@ void max_goodput(SweepArgs& out, std::vector<std::string>& errors) {
                   ms_text(a.slo_attainment_fraction.value_or(0.95)));
   add_error_rate(a);
   const auto [lo, hi] = concurrency_range(a, 1, 1000, errors);
+  if (lo >= hi) return;  // concurrency_range said why
   concurrency_search(a, lo, hi, "bayesian", "goodput", 30);
 }
 
@@ -187,6 +190,7 @@ void max_goodput(SweepArgs& out, std::vector<std::string>& errors) {
 void concurrency_ramp(SweepArgs& out, std::vector<std::string>& errors) {
   SearchArgs& a = out.search;
   const auto [lo, hi] = concurrency_range(a, 1, 1000, errors);
+  if (lo >= hi) return;  // concurrency_range said why
   out.params.push_back(
       list_param("concurrency", log_spaced(lo, hi, a.concurrency_steps.value_or(8))));
   const std::string tag = a.degradation_metric_tag.value_or("request_latency");
@@ -217,6 +221,7 @@ void prefill_curve(SweepArgs& out, std::vector<std::string>& errors) {
 void decode_surface(SweepArgs& out, std::vector<std::string>& errors) {
   SearchArgs& a = out.search;
   const auto [lo, hi] = concurrency_range(a, 1, 200, errors);
+  if (lo >= hi) return;  // concurrency_range said why
   const long long olo = a.osl_min.value_or(64), ohi = a.osl_max.value_or(1024);
   if (olo >= ohi)
     return errors.push_back(fmt::format("--osl-min ({}) must be below --osl-max ({})", olo, ohi));
