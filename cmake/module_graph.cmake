@@ -5,7 +5,7 @@
 # layer above everything it links.
 set(INFERPERF_MODULE_LAYERS
   "core sse"                                                                   # 0: foundations
-  "records tokenizer transport health config telemetry_data artifact_names"    # 1: on core only
+  "records tokenizer transport health config telemetry_data artifact_names media"  # 1: on core only
   "metrics dataset timing ui telemetry plot"                                   # 2
   "report endpoint"                                                            # 3
   "worker sweep artifacts"                                                     # 4

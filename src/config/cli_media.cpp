@@ -1,12 +1,14 @@
-// The AIPerf 0.11 image, audio and video options. inferperf makes no media (issue "Multimodal"),
-// so each is accepted only at the values with which AIPerf 0.11 makes none either, and the
-// ranges of AIPerf 0.11 are checked for all of them (numeric_ranges.cpp).
-//
-// AIPerf 0.11 makes images only when both the width and height means are above 0 (a typed image
-// option otherwise brings 512x512 images with batch 1), audio only when the length mean is above 0
-// (a typed audio option otherwise brings 10 s clips), video only when both --video-width and
-// --video-height are given, and no medium with a batch size of 0.
+// The AIPerf 0.11 image, audio and video options (§1.4, §1.13): the synthetic media each turn
+// carries. AIPerf 0.11 makes pictures when both size means are above 0 (any typed image option
+// brings 512x512 pictures, batch 1), clips when the length mean is above 0 (any typed audio option
+// brings 10 s clips, batch 1), videos only when --video-width and --video-height are given, and no
+// medium with a batch size of 0. resolved_media() applies those rules; the ranges are checked on
+// the typed text (numeric_ranges.cpp).
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <set>
 
 #include "config/cli_areas.hpp"
 #include "config/validate.hpp"
@@ -15,154 +17,215 @@ namespace inferperf::config {
 
 namespace {
 
-struct MediaTextSink {
-  std::string text;
-  std::vector<std::string> list;
-};
+const char* const kImageGroup = "Image Input";
+const char* const kAudioGroup = "Audio Input";
+const char* const kVideoGroup = "Video Input";
 
-// Values only kept for CLI11 (their option's presence is what counts; set_options records it).
-MediaTextSink& media_sink() {
-  static MediaTextSink sink;
-  return sink;
+// AIPerf's rule for a rate: a value above 96 is already Hz, anything else kHz.
+int rate_hz(double typed) {
+  return static_cast<int>(std::lround(typed > 96 ? typed : typed * 1000.0));
 }
 
-const char* const kImageGroup = "Image Input (AIPerf 0.11; inferperf makes no images)";
-const char* const kAudioGroup = "Audio Input (AIPerf 0.11; inferperf makes no audio)";
-const char* const kVideoGroup = "Video Input (AIPerf 0.11; inferperf makes no video)";
-// Accepted only where AIPerf 0.11 makes none either.
-const char* const kNoImages =
-    "Accepted only when no images are made: with --image-width-mean 0, --image-height-mean 0 or "
-    "--image-batch-size 0";
-const char* const kNoAudio =
-    "Accepted only when no audio is made: with --audio-length-mean 0 or --audio-batch-size 0";
-
-void add_media_text(CLI::App* p, const char* name, const char* help, const char* group,
-                    std::vector<std::string> choices = {}) {
-  CLI::Option* o = p->add_option(name, media_sink().text, help)->group(group);
-  if (!choices.empty()) o->transform(enum_choice(std::move(choices)));
+// One --audio-sample-rates item: a finite positive number, else a CLI error naming the flag.
+int parse_rate_item(const std::string& text) {
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(v) || v <= 0 ||
+      v > 384'000)
+    throw CLI::ValidationError("--audio-sample-rates",
+                               "each rate must be a number of kHz (or Hz above 96) up to 384000, "
+                               "got '" +
+                                   text + "'");
+  return rate_hz(v);
 }
 
-void add_image_options(CLI::App* p, MediaNoOpInput& m) {
-  p->add_option("--image-width-mean", m.image_width_mean, kNoImages)->group(kImageGroup);
-  p->add_option("--image-width-stddev", media_sink().text, kNoImages)
-      ->type_name("FLOAT")
+void add_image_options(CLI::App* p, ImageInputConfig& m) {
+  p->add_option("--image-width-mean", m.width_mean,
+                "Mean picture width in pixels (default 512 once any image option is given)")
       ->group(kImageGroup);
-  p->add_option("--image-height-mean", m.image_height_mean, kNoImages)->group(kImageGroup);
-  p->add_option("--image-height-stddev", media_sink().text, kNoImages)
-      ->type_name("FLOAT")
+  p->add_option("--image-width-stddev", m.width_stddev, "Standard deviation of the width")
       ->group(kImageGroup);
-  p->add_option("--image-batch-size,--batch-size-image", m.image_batch, kNoImages)
+  p->add_option("--image-height-mean", m.height_mean,
+                "Mean picture height in pixels (default 512 once any image option is given)")
       ->group(kImageGroup);
-  add_media_text(
-      p, "--image-format",
-      "png | jpeg | random. As --image-width-mean: accepted only when no images are made",
-      kImageGroup, {"png", "jpeg", "random"});
-  add_media_text(p, "--image-source", "noise | assets | DIR; refused unless no images are made",
-                 kImageGroup);
-  add_media_text(p, "--image-source-sampling",
-                 "random-with-replacement | shuffle-cycle | sequential-cycle; refused unless no "
-                 "images are made",
-                 kImageGroup, {"random_with_replacement", "shuffle_cycle", "sequential_cycle"});
+  p->add_option("--image-height-stddev", m.height_stddev, "Standard deviation of the height")
+      ->group(kImageGroup);
+  p->add_option("--image-batch-size,--batch-size-image", m.batch,
+                "Pictures per turn (default 1 once any image option is given; 0 = none)")
+      ->group(kImageGroup);
+  p->add_option("--image-format", m.format,
+                "png | jpeg | random (one pick per picture); default jpeg")
+      ->transform(enum_choice({"png", "jpeg", "random"}))
+      ->group(kImageGroup);
+  p->add_option("--image-source", m.source,
+                "noise (random pixels), assets (the bundled pictures) or a folder of PNG/JPEG "
+                "files, resized to each drawn size")
+      ->group(kImageGroup);
+  p->add_option("--image-source-sampling", m.sampling,
+                "How assets or a folder are walked: random-with-replacement | shuffle-cycle | "
+                "sequential-cycle")
+      ->transform(enum_choice({"random-with-replacement", "shuffle-cycle", "sequential-cycle"}))
+      ->group(kImageGroup);
 }
 
-void add_audio_options(CLI::App* p, MediaNoOpInput& m) {
-  p->add_option("--audio-batch-size,--batch-size-audio", m.audio_batch, kNoAudio)
+void add_audio_options(CLI::App* p, AudioInputConfig& m) {
+  p->add_option("--audio-batch-size,--batch-size-audio", m.batch,
+                "Clips per turn (default 1 once any audio option is given; 0 = none)")
       ->group(kAudioGroup);
-  p->add_option("--audio-length-mean", m.audio_length_mean, kNoAudio)->group(kAudioGroup);
-  p->add_option("--audio-length-stddev", media_sink().text, kNoAudio)
-      ->type_name("FLOAT")
+  p->add_option("--audio-length-mean", m.length_mean,
+                "Mean clip length in seconds (default 10 once any audio option is given)")
       ->group(kAudioGroup);
-  add_media_text(p, "--audio-format", "wav | mp3; refused unless no audio is made", kAudioGroup,
-                 {"wav", "mp3"});
-  p->add_option("--audio-depths", media_sink().list, "Bit depths; refused unless no audio is made")
+  p->add_option("--audio-length-stddev", m.length_stddev, "Standard deviation of the length")
       ->group(kAudioGroup);
-  p->add_option("--audio-sample-rates", media_sink().list,
-                "Sample rates (kHz); refused unless no audio is made")
+  p->add_option("--audio-format", m.format, "wav | mp3")
+      ->transform(enum_choice({"wav", "mp3"}))
       ->group(kAudioGroup);
-  p->add_option("--audio-num-channels", media_sink().text,
-                "1 or 2; refused unless no audio is made")
-      ->type_name("INT")
+  // Lists are checked item by item here (the numeric range table holds single values).
+  p->add_option("--audio-depths", m.depths, "Bit depths (8, 16, 24, 32), one drawn per clip")
+      ->delimiter(',')
+      ->type_name("BITS,...")
       ->group(kAudioGroup);
+  p->add_option_function<std::vector<std::string>>(
+       "--audio-sample-rates",
+       [&m](const std::vector<std::string>& rates) {
+         m.sample_rates_hz.clear();
+         for (const auto& text : rates) m.sample_rates_hz.push_back(parse_rate_item(text));
+       },
+       "Sample rates in kHz (a value above 96 is Hz), one drawn per clip; default 16")
+      ->delimiter(',')
+      ->type_name("KHZ,...")
+      ->group(kAudioGroup);
+  p->add_option("--audio-num-channels", m.channels, "1 or 2")->group(kAudioGroup);
 }
 
-void add_video_options(CLI::App* p, MediaNoOpInput& m) {
-  p->add_option(
-       "--video-batch-size,--batch-size-video", m.video_batch,
-       "0 makes no video (any other value with --video-width and --video-height is refused)")
+void add_video_options(CLI::App* p, VideoInputConfig& m) {
+  p->add_option("--video-batch-size,--batch-size-video", m.batch,
+                "Videos per turn (default 1 with --video-width and --video-height; 0 = none)")
       ->group(kVideoGroup);
-  p->add_option("--video-width", media_sink().text,
-                "Refused with --video-height unless --video-batch-size 0")
-      ->type_name("INT")
+  p->add_option("--video-width", m.width, "Frame width in pixels; videos need it and the height")
       ->group(kVideoGroup);
-  p->add_option("--video-height", media_sink().text,
-                "Refused with --video-width unless --video-batch-size 0")
-      ->type_name("INT")
+  p->add_option("--video-height", m.height, "Frame height in pixels")->group(kVideoGroup);
+  p->add_option("--video-duration", m.duration_s, "Seconds per video (default 1)")
       ->group(kVideoGroup);
-  const char* noop = "No effect: AIPerf 0.11 makes no video without --video-width/--video-height";
-  p->add_option("--video-duration", media_sink().text, noop)
-      ->type_name("FLOAT")
+  p->add_option("--video-fps", m.fps, "Frames per second (default 4)")->group(kVideoGroup);
+  p->add_option("--video-synth-type", m.synth, "moving_shapes | grid_clock | noise")
+      ->transform(enum_choice({"moving_shapes", "grid_clock", "noise"}))
       ->group(kVideoGroup);
-  p->add_option("--video-fps", media_sink().text, noop)->type_name("INT")->group(kVideoGroup);
-  add_media_text(p, "--video-synth-type", noop, kVideoGroup,
-                 {"moving_shapes", "grid_clock", "noise"});
-  add_media_text(p, "--video-format", noop, kVideoGroup, {"webm", "mp4"});
-  add_media_text(p, "--video-codec", noop, kVideoGroup);
-  p->add_option("--video-audio-sample-rate", media_sink().text, noop)
-      ->type_name("FLOAT")
+  p->add_option("--video-format", m.format, "Container: webm | mp4 (mp4 with fast start)")
+      ->transform(enum_choice({"webm", "mp4"}))
       ->group(kVideoGroup);
-  p->add_option("--video-audio-num-channels", media_sink().text, noop)
-      ->type_name("INT")
+  p->add_option("--video-codec", m.codec, "FFmpeg video encoder (default libvpx-vp9)")
       ->group(kVideoGroup);
-  add_media_text(p, "--video-audio-codec", noop, kVideoGroup, {"aac", "libvorbis", "libopus"});
-  p->add_option("--video-audio-depth", m.video_audio_depth, noop)->group(kVideoGroup);
+  p->add_option_function<double>(
+       "--video-audio-sample-rate", [&m](double r) { m.audio_sample_rate_hz = rate_hz(r); },
+       "Audio track sample rate in kHz (a value above 96 is Hz); default 44100 Hz")
+      ->group(kVideoGroup);
+  p->add_option("--video-audio-num-channels", m.audio_channels,
+                "Noise audio track channels: 0 (no track), 1 or 2")
+      ->group(kVideoGroup);
+  p->add_option("--video-audio-codec", m.audio_codec,
+                "aac | libvorbis | libopus (default by container: mp4 aac, webm libvorbis)")
+      ->transform(enum_choice({"aac", "libvorbis", "libopus"}))
+      ->group(kVideoGroup);
+  p->add_option("--video-audio-depth", m.audio_depth, "Audio track bit depth: 8, 16, 24 or 32")
+      ->group(kVideoGroup);
 }
 
-bool media_typed(const RunConfig& c, std::string_view prefix) {
+bool typed_with_prefix(const RunConfig& c, std::string_view prefix) {
   return std::any_of(c.set_options.begin(), c.set_options.end(),
                      [&](const std::string& f) { return f.starts_with(prefix); });
 }
 
-std::string typed_list(const RunConfig& c, std::string_view prefix) {
-  std::string out;
-  for (const auto& f : c.set_options) {
-    if (!f.starts_with(prefix)) continue;
-    if (!out.empty()) out += ", ";
-    out += f;
-  }
-  return out;
+bool depth_ok(int bits) {
+  return bits == 8 || bits == 16 || bits == 24 || bits == 32;
 }
 
-std::string media_refusal(const std::string& flags, const char* what, const char* noop) {
-  return flags + ": with these values AIPerf 0.11 would send " + what +
-         ", which inferperf does not make yet (roadmap: \"Multimodal\"); " + noop;
+void check_image_source(const ImageInputConfig& m, std::vector<std::string>& errors) {
+  if (m.sampling != "random-with-replacement" && m.source == "noise") {
+    errors.push_back("--image-source-sampling " + m.sampling +
+                     " needs --image-source assets or a folder: noise has no finite pool");
+  }
+  if (m.source == "noise" || m.source == "assets") return;
+  std::error_code ec;
+  const std::filesystem::path dir(m.source);
+  if (!std::filesystem::is_directory(dir, ec)) {
+    errors.push_back("--image-source " + m.source +
+                     ": not noise, assets or an existing folder of pictures");
+    return;
+  }
+  bool any = false;
+  for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
+    std::string ext = e.path().extension().string();
+    std::transform(ext.begin(), ext.end(), ext.begin(),
+                   [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+    if (e.is_regular_file(ec) && (ext == ".png" || ext == ".jpg" || ext == ".jpeg")) any = true;
+  }
+  if (!any) errors.push_back("--image-source " + m.source + ": no .png, .jpg or .jpeg file in it");
+}
+
+void check_audio(const AudioInputConfig& a, std::vector<std::string>& errors) {
+  if (!a.enabled()) return;
+  if (a.depths.empty() || a.sample_rates_hz.empty())
+    errors.push_back("--audio-depths and --audio-sample-rates need at least one value each");
+  for (int d : a.depths) {
+    if (!depth_ok(d))
+      errors.push_back("--audio-depths: " + std::to_string(d) + " is not 8, 16, 24 or 32 bits");
+  }
+  static const std::set<int> kMp3Rates{8000,  11025, 12000, 16000, 22050,
+                                       24000, 32000, 44100, 48000};
+  for (int r : a.sample_rates_hz) {
+    if (r < 1 || r > 384000) {
+      errors.push_back("--audio-sample-rates: " + std::to_string(r) +
+                       " Hz is outside 1 Hz to 384 kHz");
+    } else if (a.format == "mp3" && !kMp3Rates.count(r)) {
+      errors.push_back("--audio-sample-rates: MP3 cannot carry " + std::to_string(r) +
+                       " Hz (8000, 11025, 12000, 16000, 22050, 24000, 32000, 44100 or 48000)");
+    }
+  }
+  if (a.length_mean < 0.01)
+    errors.push_back("--audio-length-mean must be at least 0.01 s when clips are made");
+}
+
+void check_video(const RunConfig& c, const VideoInputConfig& v, std::vector<std::string>& errors) {
+  const bool w = c.set_options.count("--video-width") > 0;
+  const bool h = c.set_options.count("--video-height") > 0;
+  if (w != h)
+    errors.push_back("--video-width and --video-height go together: give both or neither");
+  if (!v.audio_codec.empty() && v.audio_channels == 0)
+    errors.push_back("--video-audio-codec " + v.audio_codec +
+                     " is set but --video-audio-num-channels is 0 (no track): set 1 or 2");
+  if (!depth_ok(v.audio_depth))
+    errors.push_back("--video-audio-depth must be 8, 16, 24 or 32 bits (got " +
+                     std::to_string(v.audio_depth) + ")");
+  if (v.enabled() && c.set_options.count("--video-duration") && !(v.duration_s > 0))
+    errors.push_back("--video-duration must be above 0 s when videos are made");
 }
 
 }  // namespace
 
 void add_media_options(CLI::App* profile, CliTargets& t) {
-  MediaNoOpInput& m = t.outcome.config.media;
-  add_image_options(profile, m);
-  add_audio_options(profile, m);
-  add_video_options(profile, m);
+  MediaConfig& m = t.outcome.config.media;
+  add_image_options(profile, m.image);
+  add_audio_options(profile, m.audio);
+  add_video_options(profile, m.video);
+}
+
+MediaConfig resolved_media(const RunConfig& c) {
+  MediaConfig m = c.media;
+  const auto typed = [&](const char* flag) { return c.set_options.count(flag) > 0; };
+  if (!typed("--image-batch-size")) m.image.batch = typed_with_prefix(c, "--image-") ? 1 : 0;
+  if (!typed("--audio-batch-size")) m.audio.batch = typed_with_prefix(c, "--audio-") ? 1 : 0;
+  if (!typed("--video-batch-size"))
+    m.video.batch = typed("--video-width") && typed("--video-height") ? 1 : 0;
+  if (!typed("--video-width") || !typed("--video-height")) m.video.width = m.video.height = 0;
+  return m;
 }
 
 void validate_media_options(const RunConfig& c, std::vector<std::string>& errors) {
-  const MediaNoOpInput& m = c.media;
-  const auto zero = [](const auto& v) { return v && *v == 0; };
-  if (media_typed(c, "--image-") && !zero(m.image_width_mean) && !zero(m.image_height_mean) &&
-      !zero(m.image_batch)) {
-    errors.push_back(media_refusal(typed_list(c, "--image-"), "images",
-                                   "accepted only with --image-width-mean 0, --image-height-mean "
-                                   "0 or --image-batch-size 0"));
-  }
-  if (media_typed(c, "--audio-") && !zero(m.audio_length_mean) && !zero(m.audio_batch)) {
-    errors.push_back(media_refusal(typed_list(c, "--audio-"), "audio clips",
-                                   "accepted only with --audio-length-mean 0 or "
-                                   "--audio-batch-size 0"));
-  }
-  if (const auto d = m.video_audio_depth; d && *d != 8 && *d != 16 && *d != 24 && *d != 32)
-    errors.push_back("--video-audio-depth must be 8, 16, 24 or 32 bits (got " + std::to_string(*d) +
-                     ")");
+  const MediaConfig m = resolved_media(c);
+  if (typed_with_prefix(c, "--image-")) check_image_source(m.image, errors);
+  check_audio(m.audio, errors);
+  check_video(c, m.video, errors);
   // AIPerf 0.11 refuses these with a file, whatever their value.
   if (!c.input.input_file.empty() && c.input.public_dataset.empty()) {
     for (const char* flag : {"--image-batch-size", "--image-source", "--image-source-sampling",
@@ -172,14 +235,6 @@ void validate_media_options(const RunConfig& c, std::vector<std::string>& errors
                          " does not apply to --input-file: the file's rows carry their media "
                          "(AIPerf 0.11 refuses it)");
     }
-  }
-  const bool video_size =
-      c.set_options.count("--video-width") || c.set_options.count("--video-height");
-  if (video_size && !zero(m.video_batch)) {
-    errors.push_back(media_refusal(typed_list(c, "--video-"), "videos",
-                                   "without --video-width/--video-height (or with "
-                                   "--video-batch-size 0) the other --video-* options are "
-                                   "accepted"));
   }
 }
 

@@ -229,7 +229,7 @@ std::vector<NumericRange> warmup_and_run_ranges() {
 }
 
 // The media options (cli_media.cpp): AIPerf 0.11's lower bounds, with ceilings no real input
-// reaches; inferperf makes no media, so the values are only checked.
+// reaches (the memory budget bounds what a run may make of them).
 std::vector<NumericRange> media_ranges() {
   constexpr std::string_view kPixels = "a finite number of pixels from 0 to 100,000";
   constexpr std::string_view kPixelsWhy =

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "config/validate.hpp"
 #include "core/goodput_target.hpp"
 
 namespace inferperf::config {
@@ -124,6 +125,7 @@ void resolve_defaults(RunConfig& c) {
   if (!c.input.sampling_strategy) c.input.sampling_strategy = SamplingStrategy::kSequential;
   resolve_load_defaults(c);
   if (c.load.warmup_enabled) resolve_warmup_load(c);
+  c.media = resolved_media(c);
   // Validation has checked the syntax; the tags are the metrics module's to check.
   c.metrics.goodput_targets.clear();
   if (c.set_options.count("--goodput"))

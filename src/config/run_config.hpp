@@ -265,12 +265,49 @@ struct NetworkLatencyConfig {
   bool enabled() const { return automatic || mean_ms.has_value(); }
 };
 
-// The AIPerf 0.11 media options that decide whether any image, audio clip or video is made
-// (cli_media.cpp): inferperf makes none, so only values that make none are accepted.
-struct MediaNoOpInput {
-  std::optional<double> image_width_mean, image_height_mean, audio_length_mean;
-  std::optional<std::int64_t> image_batch, audio_batch, video_batch;
-  std::optional<std::int64_t> video_audio_depth;  // 8, 16, 24 or 32
+// --image-*: the pictures each synthetic turn carries (AIPerf 0.11 §1.13; resolve_media fills
+// the implicit values: any typed image option brings 512x512 pictures, batch 1).
+struct ImageInputConfig {
+  int batch = 0;  // pictures per turn; 0 = none
+  double width_mean = 512, width_stddev = 0, height_mean = 512, height_stddev = 0;
+  std::string format = "jpeg";                       // png | jpeg | random (one pick per picture)
+  std::string source = "noise";                      // noise | assets | a folder of pictures
+  std::string sampling = "random-with-replacement";  // | shuffle-cycle | sequential-cycle
+  bool enabled() const { return batch > 0 && width_mean > 0 && height_mean > 0; }
+};
+
+// --audio-*: the clips each synthetic turn carries (any typed audio option brings 10 s clips).
+struct AudioInputConfig {
+  int batch = 0;
+  double length_mean = 10, length_stddev = 0;  // seconds
+  std::string format = "wav";                  // wav | mp3
+  std::vector<int> depths{16};                 // bits, one drawn per clip
+  std::vector<int> sample_rates_hz{16000};     // one drawn per clip (typed in kHz, or Hz > 96)
+  int channels = 1;
+  bool enabled() const { return batch > 0 && length_mean > 0; }
+};
+
+// --video-*: the videos each synthetic turn carries, made only with a width and a height.
+struct VideoInputConfig {
+  int batch = 0;
+  int width = 0, height = 0;
+  int fps = 4;
+  double duration_s = 1.0;
+  std::string synth = "moving_shapes";  // | grid_clock | noise
+  std::string format = "webm";          // | mp4
+  std::string codec = "libvpx-vp9";     // an FFmpeg encoder
+  int audio_channels = 0;               // noise track: 0 = none
+  int audio_sample_rate_hz = 44100;
+  std::string audio_codec;  // aac | libvorbis | libopus; "" = by container
+  int audio_depth = 16;
+  bool enabled() const { return batch > 0 && width > 0 && height > 0; }
+};
+
+struct MediaConfig {
+  ImageInputConfig image;
+  AudioInputConfig audio;
+  VideoInputConfig video;
+  bool any() const { return image.enabled() || audio.enabled() || video.enabled(); }
 };
 
 struct RunConfig {
@@ -291,7 +328,7 @@ struct RunConfig {
   std::vector<std::string> warnings;  // notices produced while resolving defaults
   ReadinessConfig readiness;
   NetworkLatencyConfig network_latency;
-  MediaNoOpInput media;  // the media options as typed (no media is made)
+  MediaConfig media;  // synthetic images, audio and video (cli_media.cpp)
 
   // Default 30 s; user-centric runs wait for every user's reply (docs/architecture.md, Credit
   // flow).

@@ -11,8 +11,11 @@ namespace inferperf::config {
 // The checks of the options as given, before any default (empty = ok).
 std::vector<std::string> validate_given_options(const RunConfig& c);
 
-// The media options (cli_media.cpp): refused, naming them, unless their values make no media.
+// The media options (cli_media.cpp): sources, depths, rates and the video size pairing.
 void validate_media_options(const RunConfig& c, std::vector<std::string>& errors);
+// The media options with AIPerf 0.11's implicit values applied (a typed option of a medium
+// brings batch 1; videos need both sizes); resolve_defaults stores it.
+MediaConfig resolved_media(const RunConfig& c);
 
 // --adaptive-scale and its options (validate_adaptive.cpp).
 void validate_adaptive_scale(const RunConfig& c, std::vector<std::string>& errors);

@@ -170,10 +170,7 @@ void body_synthetic_prompts(Ctx& ctx, const At& ds) {
     ctx.distribution(ds.child(n, "turn_delay"), "--conversation-turn-delay-mean",
                      "--conversation-turn-delay-stddev");
   ctx.number_flag(ds, "turn_delay_ratio", "--conversation-turn-delay-ratio");
-  for (const char* key : {"images", "audio", "video"})
-    ctx.refuse_unless_noop(
-        ds, key,
-        "synthetic images, audio and video are not generated yet (roadmap: \"Multimodal\")");
+  translate_media(ctx, ds);
   ctx.refuse_unless_noop(ds, "rankings",
                          "the rankings shape is not translated yet; give the --rankings-* flags");
 }

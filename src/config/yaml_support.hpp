@@ -95,6 +95,8 @@ std::optional<std::string> evaluate_expression(std::string_view expr,
 void translate_models(Ctx& ctx, const At& at);
 void translate_endpoint(Ctx& ctx, const At& at);
 void translate_datasets(Ctx& ctx, const At& body);
+// A synthetic dataset's images, audio and video tables (yaml_media.cpp).
+void translate_media(Ctx& ctx, const At& ds);
 void translate_artifacts(Ctx& ctx, const At& at);
 void translate_services(Ctx& ctx, const At& body);
 void translate_phases(Ctx& ctx, const At& body);

@@ -93,7 +93,7 @@ double bytes_per_token(const tokenizer::Tokenizer* tok, std::string_view corpus)
 }
 
 std::uint64_t DatasetEstimate::total() const {
-  return prompt_text + payloads + working + structures;
+  return prompt_text + payloads + working + structures + media;
 }
 
 DatasetEstimate estimate_synthetic(const SyntheticOptions& o, double b, unsigned threads) {
@@ -138,11 +138,13 @@ std::string budget_refusal(const DatasetEstimate& e, std::uint64_t configured,
                            "the dataset memory budget is {} (half the physical memory; "
                            "--max-dataset-memory sets it)",
                            core::format_byte_size(budget));
+  const std::string media =
+      e.media > 0 ? fmt::format(", media {}", core::format_byte_size(e.media)) : "";
   return fmt::format(
       "{} would make a dataset of about {} in memory (prompt text {}, request bodies {}, "
-      "working space {}), but {}: lower {} or raise --max-dataset-memory",
+      "working space {}{}), but {}: lower {} or raise --max-dataset-memory",
       what, core::format_byte_size(e.total()), core::format_byte_size(e.prompt_text),
-      core::format_byte_size(e.payloads), core::format_byte_size(e.working), limit, flags);
+      core::format_byte_size(e.payloads), core::format_byte_size(e.working), media, limit, flags);
 }
 
 namespace {

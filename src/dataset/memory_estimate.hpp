@@ -32,6 +32,8 @@ struct DatasetEstimate {
   std::uint64_t working = 0;      // the largest transient: a prompt being generated, or one
                                   // conversation's inputs.json entry being written
   std::uint64_t structures = 0;   // per conversation and per turn bookkeeping
+  std::uint64_t media = 0;        // synthetic pictures, clips and videos (base64), and the first
+                                  // body of each conversation that carries them
   std::uint64_t total() const;
 };
 

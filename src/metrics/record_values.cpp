@@ -258,8 +258,11 @@ RecordValues record_values_gated(const records::RequestRecord& r, const MetricOp
     flags.osl_mismatch = std::abs(*osl - req) > allowed;
   }
   http_trace(r, v);
-  if (o.images && r.outputs > 0 && latency > 0) {
-    const double n = static_cast<double>(r.outputs);
+  // Image endpoints count the pictures they return, chat the pictures it sent (AIPerf's IMAGE
+  // metrics follow the input modality there).
+  if (const std::int64_t images = o.images ? r.outputs : r.input_images;
+      images > 0 && latency > 0) {
+    const double n = static_cast<double>(images);
     put("num_images", n);
     put("image_throughput", n / (latency / 1e9));
     put("image_latency", latency / n);

@@ -88,6 +88,7 @@ nlohmann::ordered_json record_to_json(const RequestRecord& r, const core::WallAn
   if (r.requested_osl) j["requested_osl"] = *r.requested_osl;
   if (!r.finish_reason.empty()) j["finish_reason"] = r.finish_reason;
   if (r.outputs) j["outputs"] = r.outputs;
+  if (r.input_images) j["input_images"] = r.input_images;
   if (r.video_inference_time_s) j["video_inference_time_s"] = *r.video_inference_time_s;
   if (r.video_peak_memory_mb) j["video_peak_memory_mb"] = *r.video_peak_memory_mb;
   // Client tokenizer counts exist only once the run is over (the file is then rewritten).
@@ -176,6 +177,7 @@ core::Result<RequestRecord> record_from_json(const nlohmann::json& j) {
     if (auto it = j.find("requested_osl"); it != j.end()) r.requested_osl = it->get<int>();
     r.finish_reason = j.value("finish_reason", "");
     r.outputs = j.value("outputs", std::int64_t{0});
+    r.input_images = j.value("input_images", std::int64_t{0});
     if (auto it = j.find("video_inference_time_s"); it != j.end() && it->is_number())
       r.video_inference_time_s = it->get<double>();
     if (auto it = j.find("video_peak_memory_mb"); it != j.end() && it->is_number())

@@ -222,6 +222,7 @@ void append_record_line(const RequestRecord& r, const core::WallAnchor& a, std::
   if (r.requested_osl) int_field("requested_osl", *r.requested_osl);
   if (!r.finish_reason.empty()) str_field("finish_reason", r.finish_reason);
   if (r.outputs) int_field("outputs", r.outputs);
+  if (r.input_images) int_field("input_images", r.input_images);
   if (r.video_inference_time_s) {
     key("video_inference_time_s", first, out);
     put_double(*r.video_inference_time_s, out);

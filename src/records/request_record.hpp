@@ -112,6 +112,8 @@ struct RequestRecord {
   // Non-text results: images (generated or retrieved), embedding vectors, ranking results,
   // videos. Exported as num_images / num_outputs.
   std::int64_t outputs = 0;
+  // Pictures the request's turn carried (chat image_url parts): num_images for image inputs.
+  std::int64_t input_images = 0;
   std::optional<double> video_inference_time_s;  // server-reported (video_generation)
   std::optional<double> video_peak_memory_mb;
   std::optional<ErrorInfo> error;

@@ -1,5 +1,6 @@
 #include "worker/worker_pool.hpp"
 
+#include <algorithm>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/executor_work_guard.hpp>
@@ -306,7 +307,11 @@ records::RequestRecord Worker::new_record(const timing::Credit& credit) const {
   rec.worker_id = id_;
   rec.intended_ns = credit.intended_ns;
   rec.issued_ns = credit.issued_ns;
-  rec.requested_osl = conv.turns[static_cast<std::size_t>(credit.turn_index)].max_tokens;
+  const dataset::Turn& turn = conv.turns[static_cast<std::size_t>(credit.turn_index)];
+  rec.requested_osl = turn.max_tokens;
+  rec.input_images = std::count_if(turn.media.begin(), turn.media.end(), [](const auto& m) {
+    return m.kind == dataset::MediaItem::Kind::kImage;
+  });
   return rec;
 }
 

@@ -10,6 +10,7 @@
 #include <new>
 #include <optional>
 #include <string_view>
+#include <thread>
 #include <unordered_map>
 #include <utility>
 
@@ -20,6 +21,7 @@
 #include "dataset/memory_estimate.hpp"
 #include "dataset/prompt_blocks.hpp"
 #include "dataset/synthetic.hpp"
+#include "dataset/synthetic_media.hpp"
 #include "endpoint/endpoint.hpp"
 
 namespace inferperf::app {
@@ -77,6 +79,26 @@ std::pair<std::string, std::string> synthetic_drivers(const config::RunConfig& c
   return {what, length + " or --num-dataset-entries"};
 }
 
+// The synthetic media's share of the memory budget: every turn's media and each conversation's
+// first body, and one raw picture, clip or video per generating thread.
+void add_media_estimate(const config::RunConfig& c, const dataset::SyntheticOptions& syn,
+                        dataset::DatasetEstimate& e, std::string& what, std::string& flags) {
+  const auto m = dataset::estimate_media(c.media);
+  const double turns = std::max(0, syn.num_conversations) * std::max(1.0, syn.turn_mean);
+  e.media = static_cast<std::uint64_t>(m.per_turn * (turns + std::max(0, syn.num_conversations)));
+  const double threads = std::max(1u, std::thread::hardware_concurrency());
+  e.working = std::max(e.working, static_cast<std::uint64_t>(m.working * threads));
+  const auto& i = c.media.image;
+  if (i.enabled())
+    what += fmt::format(", {} {}x{} pictures a turn", i.batch, i.width_mean, i.height_mean);
+  if (c.media.audio.enabled())
+    what += fmt::format(", {} {} s clips a turn", c.media.audio.batch, c.media.audio.length_mean);
+  const auto& v = c.media.video;
+  if (v.enabled())
+    what += fmt::format(", {} {}x{} {} s videos a turn", v.batch, v.width, v.height, v.duration_s);
+  flags += ", the media sizes or batch sizes";
+}
+
 // Any error a loader returns quotes at most an excerpt of the input (the loaders cap what they
 // quote; this caps whatever one missed, so a 200 MB value never reaches the terminal).
 core::Error bounded(core::Error e) {
@@ -119,13 +141,15 @@ core::Result<dataset::Dataset> synthetic(const config::RunConfig& c, const core:
     syn.sequence_distribution = *dist;
   }
   const double bytes_per_token = dataset::bytes_per_token(tok);
-  const auto estimate = dataset::estimate_synthetic(syn, bytes_per_token);
-  const auto [what, flags] = synthetic_drivers(c, syn);
+  auto estimate = dataset::estimate_synthetic(syn, bytes_per_token);
+  auto [what, flags] = synthetic_drivers(c, syn);
+  if (c.media.any()) add_media_estimate(c, syn, estimate, what, flags);
   if (auto refusal = dataset::budget_refusal(estimate, c.limits.max_dataset_memory, what, flags);
       !refusal.empty()) {
     return core::Error{core::ErrorKind::kConfig, refusal, "", 0, ""};
   }
   auto ds = dataset::compose_synthetic(syn, rngs, tok);
+  if (auto err = dataset::add_synthetic_media(ds, c.media, rngs)) return *err;
   spdlog::debug(
       "synthetic dataset: {} of prompt text ({} estimated at {:.2f} bytes a token); about {} in "
       "memory with request bodies and working space (limit {})",

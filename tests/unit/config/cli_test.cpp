@@ -141,7 +141,6 @@ TEST(ParseCommandLine, AliasesAndValues) {
 
 TEST(ParseCommandLine, UnsupportedAiperfFlagExitsTwoAndNamesIt) {
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
-      {{"profile", "-m", "x", "--image-width-mean", "64"}, "roadmap: \"Multimodal\""},
       {{"profile", "-m", "x", "--replay-speedup=2"}, "from after 0.11"}};
   for (const auto& [args, reason] : cases) {
     const CliOutcome o = parse_command_line(args);

@@ -125,24 +125,68 @@ TEST(ValidationRows, TimeoutAndSeedRanges) {
                "--rankings-passages-mean must be a finite number of passages from 1");
 }
 
-TEST(MediaOptions, NoOpValuesAreAcceptedTheRestRefusedNamingTheWork) {
-  parsed({"--image-width-mean", "0", "--image-format", "jpeg", "--image-width-stddev", "3"});
-  parsed({"--image-batch-size", "0", "--image-height-mean", "512"});
-  parsed({"--audio-length-mean", "0", "--audio-format", "mp3", "--audio-num-channels", "2"});
-  parsed({"--video-fps", "8", "--video-duration", "2", "--video-width", "64", "--video-height",
-          "64", "--video-batch-size", "0"});
-  parsed({"--video-synth-type", "noise", "--video-audio-num-channels", "1"});
-  expect_error({"--image-batch-size", "1"},
-               "--image-batch-size: with these values AIPerf 0.11 would send images");
-  expect_error({"--image-batch-size", "1"}, "roadmap: \"Multimodal\"");
-  expect_error({"--audio-format", "wav"},
-               "--audio-format: with these values AIPerf 0.11 would "
-               "send audio clips");
-  expect_error({"--video-width", "64", "--video-height", "64"}, "would send videos");
-  // The ranges hold even where no media is made.
+TEST(MediaOptions, NoMediaUnlessAnOptionOfTheMediumIsTyped) {
+  const MediaConfig none = parsed({}).media;
+  EXPECT_FALSE(none.any());
+  EXPECT_EQ(none.image.batch, 0);
+  // A size of 0 or a batch of 0 makes none, whatever else is typed.
+  EXPECT_FALSE(parsed({"--image-width-mean", "0", "--image-format", "jpeg"}).media.any());
+  EXPECT_FALSE(parsed({"--image-batch-size", "0", "--image-height-mean", "512"}).media.any());
+  EXPECT_FALSE(parsed({"--audio-length-mean", "0", "--audio-format", "mp3"}).media.any());
+  EXPECT_FALSE(parsed({"--video-synth-type", "noise", "--video-fps", "8"}).media.any());
+  EXPECT_FALSE(
+      parsed({"--video-width", "64", "--video-height", "64", "--video-batch-size", "0"}).media.any());
+}
+
+TEST(MediaOptions, ATypedOptionBringsAiperfsImplicitPicturesClipsAndVideos) {
+  // AIPerf 0.11 (§1.5): 512x512 jpeg pictures, batch 1; 10 s wav clips at 16 kHz, 16 bits.
+  const MediaConfig img = parsed({"--image-source", "noise"}).media;
+  EXPECT_TRUE(img.image.enabled());
+  EXPECT_EQ(img.image.batch, 1);
+  EXPECT_EQ(img.image.width_mean, 512);
+  EXPECT_EQ(img.image.height_mean, 512);
+  EXPECT_EQ(img.image.format, "jpeg");
+  EXPECT_FALSE(img.audio.enabled());
+  const MediaConfig aud = parsed({"--audio-format", "wav"}).media;
+  EXPECT_TRUE(aud.audio.enabled());
+  EXPECT_EQ(aud.audio.batch, 1);
+  EXPECT_EQ(aud.audio.length_mean, 10);
+  EXPECT_EQ(aud.audio.sample_rates_hz, std::vector<int>{16000});
+  EXPECT_EQ(aud.audio.depths, std::vector<int>{16});
+  // Rates are kHz unless above 96 (then Hz); both spellings of the list work.
+  const MediaConfig rates =
+      parsed({"--audio-sample-rates", "8,44.1", "--audio-sample-rates", "22050"}).media;
+  EXPECT_EQ(rates.audio.sample_rates_hz, (std::vector<int>{8000, 44100, 22050}));
+  const MediaConfig vid =
+      parsed({"--video-width", "64", "--video-height", "48", "--video-audio-sample-rate", "48"})
+          .media;
+  EXPECT_TRUE(vid.video.enabled());
+  EXPECT_EQ(vid.video.batch, 1);
+  EXPECT_EQ(vid.video.duration_s, 1.0);
+  EXPECT_EQ(vid.video.fps, 4);
+  EXPECT_EQ(vid.video.codec, "libvpx-vp9");
+  EXPECT_EQ(vid.video.audio_sample_rate_hz, 48000);
+  EXPECT_EQ(parsed({"--image-batch-size", "3", "--image-format", "random"}).media.image.batch, 3);
+}
+
+TEST(MediaOptions, BadValuesNameTheFlag) {
   expect_error({"--audio-num-channels", "3", "--audio-batch-size", "0"},
                "--audio-num-channels must be 1 or 2");
   expect_error({"--video-audio-depth", "12"}, "--video-audio-depth");
+  expect_error({"--audio-depths", "12"}, "--audio-depths: 12 is not 8, 16, 24 or 32 bits");
+  expect_error({"--audio-format", "mp3", "--audio-sample-rates", "44"},
+               "--audio-sample-rates: MP3 cannot carry 44000 Hz");
+  expect_error({"--audio-length-mean", "0.001"}, "--audio-length-mean must be at least 0.01 s");
+  expect_error({"--image-source-sampling", "shuffle-cycle"},
+               "--image-source-sampling shuffle-cycle needs --image-source assets or a folder");
+  expect_error({"--image-source", "/nonexistent/pictures"},
+               "--image-source /nonexistent/pictures: not noise, assets or an existing folder");
+  expect_error({"--image-source", "/proc/self"}, "no .png, .jpg or .jpeg file in it");
+  expect_error({"--video-width", "64"}, "--video-width and --video-height go together");
+  expect_error({"--video-audio-codec", "aac"},
+               "--video-audio-codec aac is set but --video-audio-num-channels is 0");
+  expect_error({"--video-width", "64", "--video-height", "64", "--video-duration", "0"},
+               "--video-duration must be above 0 s");
 }
 
 TEST(InternalOptions, ZmqDualBindIsAcceptedWithOneWarning) {
