@@ -22,6 +22,8 @@ RUN apt-get update \
       libsimdjson-dev nlohmann-json3-dev libcli11-dev libfmt-dev libspdlog-dev \
       libpcre2-dev libutf8proc-dev libsentencepiece-dev libyaml-cpp-dev \
       libeigen3-dev libncurses-dev \
+      libpng-dev libjpeg-dev libmp3lame-dev \
+      libavcodec-dev libavformat-dev libavutil-dev libswscale-dev libswresample-dev \
       nodejs npm ca-certificates \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
@@ -45,6 +47,8 @@ RUN apt-get update \
       libstdc++6 libgcc-s1 libssl3 libncurses6 libtinfo6 \
       libpcre2-8-0 libutf8proc2 libsentencepiece0 libyaml-cpp0.7 \
       libspdlog1.10 libfmt9 libsimdjson14 \
+      libpng16-16 libjpeg62-turbo libmp3lame0 \
+      libavcodec59 libavformat59 libavutil57 libswscale6 libswresample4 \
       ca-certificates \
       gnuplot-nox fonts-dejavu-core \
  && rm -rf /var/lib/apt/lists/*

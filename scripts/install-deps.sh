@@ -11,12 +11,14 @@ PACKAGES=(
   libpcre2-dev libutf8proc-dev libsentencepiece-dev sentencepiece
   libyaml-cpp-dev  # profile -f / inferperf config: YAML configuration files
   libeigen3-dev  # the Bayesian search planner's Gaussian process and the recipes' curve fits
+  # Synthetic media (src/media): PNG, JPEG, MP3 and FFmpeg's video/audio encoders and decoders.
+  libpng-dev libjpeg-dev libmp3lame-dev
+  libavcodec-dev libavformat-dev libavutil-dev libswscale-dev libswresample-dev
   clang-format openssl time
   libncurses-dev tmux  # the live dashboard (ncurses); its integration test drives it in tmux
   wrk  # bench/wrk_compare.sh: the HTTP load generator the client's request rate is compared with
   clang libclang-rt-14-dev  # the fuzz preset: clang with libFuzzer and the sanitizer runtimes
   gnuplot-nox fonts-dejavu-core  # inferperf plot: PNG (pngcairo) and SVG charts, the font they name
-  libpng-dev  # the plot tests decode the PNGs
   python3  # tests/compat: AIPerf users' scripts (stdlib only) read the exports
   chromium  # the plot report's browser test (tests/browser, headless)
 )

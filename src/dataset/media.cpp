@@ -1,23 +1,14 @@
 #include "dataset/media.hpp"
 
-#include <openssl/evp.h>
-
 #include <fstream>
 #include <map>
 #include <sstream>
 
+#include "core/base64.hpp"
+
 namespace inferperf::dataset {
 
 namespace fs = std::filesystem;
-
-std::string base64_encode(std::string_view bytes) {
-  std::string out(4 * ((bytes.size() + 2) / 3) + 1, '\0');
-  const int n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
-                                reinterpret_cast<const unsigned char*>(bytes.data()),
-                                static_cast<int>(bytes.size()));
-  out.resize(static_cast<std::size_t>(n));
-  return out;
-}
 
 namespace {
 
@@ -97,7 +88,7 @@ std::optional<core::Error> add_item(const std::string& value, MediaItem::Kind ki
   } else {
     std::string bytes;
     if (auto e = read_local(value, dataset_dir, at, field, format, bytes)) return e;
-    data = base64_encode(bytes);
+    data = core::base64_encode(bytes);
   }
   if (item.url.empty()) {
     if (kind == MediaItem::Kind::kAudio) {

@@ -14,6 +14,4 @@ std::optional<core::Error> parse_media(const ojson& j, const LineContext& at,
                                        const std::string& where,
                                        const std::filesystem::path& dataset_dir, Turn& out);
 
-std::string base64_encode(std::string_view bytes);
-
 }  // namespace inferperf::dataset

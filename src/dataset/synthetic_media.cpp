@@ -10,7 +10,7 @@
 #include <thread>
 #include <vector>
 
-#include "dataset/media.hpp"
+#include "core/base64.hpp"
 #include "dataset/parallel_jobs.hpp"
 #include "media/audio.hpp"
 #include "media/image.hpp"
@@ -169,7 +169,7 @@ core::Result<MediaItem> make_one(const MediaJob& j, const config::MediaConfig& m
                        : media::resize_image((*pictures.pool)[static_cast<std::size_t>(j.source)],
                                              j.width, j.height);
       out.url = fmt::format("data:{};base64,{}", media::image_mime_type(j.format),
-                            base64_encode(media::encode_image(img, j.format)));
+                            core::base64_encode(media::encode_image(img, j.format)));
       return out;
     }
     case MediaItem::Kind::kAudio: {
@@ -178,9 +178,9 @@ core::Result<MediaItem> make_one(const MediaJob& j, const config::MediaConfig& m
       if (m.audio.format == "mp3") {
         auto mp3 = media::encode_mp3(clip);
         if (!mp3) return mp3.error();
-        out.audio_data = base64_encode(*mp3);
+        out.audio_data = core::base64_encode(*mp3);
       } else {
-        out.audio_data = base64_encode(media::encode_wav(clip));
+        out.audio_data = core::base64_encode(media::encode_wav(clip));
       }
       return out;
     }
@@ -188,7 +188,7 @@ core::Result<MediaItem> make_one(const MediaJob& j, const config::MediaConfig& m
       auto bytes = media::encode_video(video, rng);
       if (!bytes) return bytes.error();
       out.url = fmt::format("data:{};base64,{}", media::video_mime_type(video.format),
-                            base64_encode(*bytes));
+                            core::base64_encode(*bytes));
       return out;
     }
   }

@@ -3,6 +3,8 @@
 #include <array>
 #include <cctype>
 
+#include "core/base64.hpp"
+
 namespace inferperf::endpoint {
 
 namespace {
@@ -45,36 +47,6 @@ std::string multipart_string_member(const nlohmann::ordered_json& v, const char*
 
 }  // namespace
 
-std::optional<std::string> base64_decode_strict(std::string_view text) {
-  static const auto kValues = [] {
-    std::array<int, 256> t{};
-    t.fill(-1);
-    const std::string_view alphabet =
-        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    for (std::size_t i = 0; i < alphabet.size(); ++i)
-      t[static_cast<unsigned char>(alphabet[i])] = static_cast<int>(i);
-    return t;
-  }();
-  if (text.size() % 4 != 0) return std::nullopt;
-  std::size_t pad = 0;
-  while (pad < 2 && pad < text.size() && text[text.size() - 1 - pad] == '=') ++pad;
-  std::string out;
-  out.reserve(text.size() / 4 * 3);
-  std::uint32_t acc = 0;
-  int bits = 0;
-  for (std::size_t i = 0; i + pad < text.size(); ++i) {
-    const int v = kValues[static_cast<unsigned char>(text[i])];
-    if (v < 0) return std::nullopt;
-    acc = (acc << 6) | static_cast<std::uint32_t>(v);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out.push_back(static_cast<char>((acc >> bits) & 0xff));
-    }
-  }
-  return out;
-}
-
 std::string multipart_boundary(std::string_view seed) {
   std::string b = "inferperf-";
   for (char ch : seed) {
@@ -109,7 +81,7 @@ core::Result<MultipartBody> encode_multipart(const nlohmann::ordered_json& body,
   for (const auto& [key, value] : body.items()) {
     if (value.is_null()) continue;
     if (multipart_is_file(value)) {
-      auto bytes = base64_decode_strict(value["b64_data"].get<std::string>());
+      auto bytes = core::base64_decode_strict(value["b64_data"].get<std::string>());
       if (!bytes) {
         return core::Error{core::ErrorKind::kInput,
                            "field '" + key + "': b64_data is not valid base64", "", 0, key};

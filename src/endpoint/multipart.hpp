@@ -33,7 +33,5 @@ std::string multipart_boundary(std::string_view seed);
 nlohmann::ordered_json file_field(std::string b64_data, std::string filename,
                                   std::string content_type);
 
-// Strict base64 (RFC 4648 alphabet, '=' padding only at the end); nullopt for anything else.
-std::optional<std::string> base64_decode_strict(std::string_view text);
 
 }  // namespace inferperf::endpoint

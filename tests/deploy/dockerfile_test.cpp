@@ -278,7 +278,10 @@ const std::map<std::string, std::vector<std::string>>& cmake_packages() {
       // Tests and benchmarks only: the image configures with them off (checked above).
       {"GTest", {}},
       {"benchmark", {}},
-      {"PNG", {}},
+      {"PNG", {"libpng-dev"}},
+      {"JPEG", {"libjpeg-dev", "libjpeg62-turbo-dev"}},
+      {"lame", {"libmp3lame-dev"}},
+      {"libavformat", {"libavformat-dev"}},
   };
   return m;
 }
@@ -413,17 +416,31 @@ TEST(Dockerfile, RuntimeStageInstallsWhatTheBinariesLink) {
       fs::exists("/etc/debian_version") ? read_text("/etc/debian_version") : "";
   if (debian.rfind("12.", 0) != 0)
     GTEST_SKIP() << "not Debian 12: library package names here are not the image's";
-  if (run_text("command -v ldd dpkg").empty()) GTEST_SKIP() << "no ldd or dpkg";
+  if (run_text("command -v ldd dpkg readelf").empty()) GTEST_SKIP() << "no ldd, dpkg or readelf";
   const auto have = package_names(final_stage());
   // libc6 is essential: every Debian image has it.
   const std::set<std::string> base = {"libc6"};
   for (const std::string bin : {INFERPERF_BIN, INFERPERF_MOCK_SERVER_BIN}) {
+    // The libraries the binary names itself: apt brings what those packages depend on (FFmpeg's
+    // dozens of codec libraries), so only the direct ones must be in the stage.
+    std::set<std::string> needed;
+    {
+      std::istringstream dyn(run_text("readelf -d " + shell_quote(bin) + " 2>&1"));
+      for (std::string l; std::getline(dyn, l);) {
+        const auto open = l.find("(NEEDED)");
+        const auto lb = l.find('['), rb = l.rfind(']');
+        if (open != std::string::npos && lb != std::string::npos && rb > lb)
+          needed.insert(l.substr(lb + 1, rb - lb - 1));
+      }
+    }
+    ASSERT_FALSE(needed.empty()) << "readelf -d " << bin << " listed no NEEDED library";
     const std::string out = run_text("ldd " + shell_quote(bin) + " 2>&1");
     std::istringstream in(out);
     int libs = 0;
     for (std::string l; std::getline(in, l);) {
       const auto arrow = l.find("=> ");
       if (arrow == std::string::npos) continue;
+      if (!needed.count(split_words(l.substr(0, arrow)).front())) continue;
       const auto words = split_words(l.substr(arrow + 3));
       if (words.empty() || words[0][0] != '/') {
         ADD_FAILURE() << bin << ": ldd cannot resolve " << l;

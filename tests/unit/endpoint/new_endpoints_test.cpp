@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/base64.hpp"
 #include "endpoint/endpoint.hpp"
 #include "endpoint/multipart.hpp"
 
@@ -88,9 +89,9 @@ TEST(Multipart, QuotesInNamesAndBadInput) {
   EXPECT_EQ(err.error().message, "field 'image': b64_data is not valid base64");
   EXPECT_FALSE(encode_multipart(ojson::array({1}), "B"));
   EXPECT_EQ(inferperf::endpoint::multipart_boundary("12AB-cd"), "inferperf-12abcd");
-  EXPECT_EQ(inferperf::endpoint::base64_decode_strict("aGVsbG8="), "hello");
-  EXPECT_FALSE(inferperf::endpoint::base64_decode_strict("aGVsbG8"));   // length
-  EXPECT_FALSE(inferperf::endpoint::base64_decode_strict("aGV=bG8="));  // '=' inside
+  EXPECT_EQ(inferperf::core::base64_decode_strict("aGVsbG8="), "hello");
+  EXPECT_FALSE(inferperf::core::base64_decode_strict("aGVsbG8"));   // length
+  EXPECT_FALSE(inferperf::core::base64_decode_strict("aGV=bG8="));  // '=' inside
 }
 
 TEST(ImageEdit, TableAndBody) {
