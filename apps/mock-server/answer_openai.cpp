@@ -10,6 +10,8 @@
 #include "answers.hpp"
 #include "core/uuid.hpp"
 #include "http_text.hpp"
+#include "media_check.hpp"
+#include "routes.hpp"
 #include "token_stream.hpp"
 
 namespace inferperf::mock::detail {
@@ -122,6 +124,16 @@ asio::awaitable<bool> answer_openai(Exchange& x, bool chat) {
         x, 400,
         fmt::format(R"({{"error":{{"message":"{}","type":"BadRequestError","code":400}}}})",
                     json_escape(*err)));
+  }
+  // The images, audio and video a chat request carries, decoded and checked (media_check.hpp);
+  // inferperf's preflight is checked but not counted.
+  if (chat) {
+    if (auto bad = screen_chat_media(x.req.body(), x.preflight ? nullptr : &x.server.media,
+                                     x.preflight ? nullptr : x.server.media_log.get(),
+                                     header(x.req, "X-Request-ID"))) {
+      (x.preflight ? x.server.unmeasured : x.server.served).rejected(chat, g.stream);
+      co_return co_await fail_status(x, 400, route_error(400, *bad).body);
+    }
   }
   if (g.warmup_marked && !x.preflight) x.server.counters.warmup_marked.fetch_add(1);
   co_return co_await answer_openai_plan(x, g, fault, start);

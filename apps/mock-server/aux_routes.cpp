@@ -155,7 +155,8 @@ std::string metrics_text(ServerState& server) {
       c.requests.load(), c.in_flight.load(), c.max_in_flight.load(), c.errors_injected.load(),
       c.output_tokens.load(), c.connections.load(), c.connections_total.load(),
       c.warmup_marked.load());
-  return text + media_counters_page(c) + mock_histograms_page(server.served.snapshot());
+  return text + media_counters_page(c) + server.media.page() +
+         mock_histograms_page(server.served.snapshot());
 }
 
 // Hub emulation: /ORG/NAME/resolve/REV/FILE -> HUB_DIR/ORG/NAME/FILE.

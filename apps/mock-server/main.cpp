@@ -183,7 +183,8 @@ void add_timing_options(CLI::App& app, mock::MockOptions& o) {
           "Inference routes answer 503 until this many seconds after start");
 }
 
-// Who may call the routes and for which model, and the per-token log of what they streamed.
+// Who may call the routes and for which model, the per-token log of what they streamed and the log
+// of the media that chat requests carried.
 void add_route_access_options(CLI::App& app, mock::MockOptions& o) {
   app.add_flag("--disable-models-endpoint", o.disable_models_endpoint, "GET /v1/models answers 404")
       ->envname("MOCK_SERVER_DISABLE_MODELS_ENDPOINT");
@@ -209,6 +210,10 @@ void add_route_access_options(CLI::App& app, mock::MockOptions& o) {
                  "Append one JSONL line per streamed generation: X-Request-ID, handler start and "
                  "the wall-clock ns of every token event write")
       ->envname("MOCK_SERVER_TOKEN_LOG");
+  app.add_option("--media-log", o.media_log,
+                 "Append one JSONL line per chat request carrying images, audio or video: what "
+                 "decoding found in each item")
+      ->envname("MOCK_SERVER_MEDIA_LOG");
   app.add_flag("--strict-model", o.strict_model,
                "Answer 404 (as vLLM) to requests whose model is not --model-name")
       ->envname("MOCK_SERVER_STRICT_MODEL");

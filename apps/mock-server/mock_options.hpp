@@ -82,6 +82,9 @@ struct MockOptions {
   // --token-log: append one JSONL line per streamed generation with the wall-clock ns of every
   // token event write (token_log.hpp); "" = off.
   std::string token_log;
+  // --media-log: append one JSONL line per chat request that carried media, with what decoding
+  // found in each item (media_check.hpp); "" = off.
+  std::string media_log;
 };
 
 }  // namespace inferperf::mock

@@ -89,7 +89,6 @@ std::optional<RouteError> parse_rag_request(std::string_view body, GenerationReq
 
 // ---- Image generation (routes_images.cpp) ----
 
-std::string base64_encode(std::string_view bytes);
 // A small valid PNG (stored deflate, real CRCs): w x h pixels of one colour from `seed`.
 std::string png_image(std::uint64_t seed, int w = 8, int h = 8);
 

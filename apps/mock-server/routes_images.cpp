@@ -4,6 +4,7 @@
 
 #include <array>
 
+#include "core/base64.hpp"
 #include "multipart_form.hpp"
 #include "routes.hpp"
 
@@ -43,29 +44,6 @@ std::string created_json(std::int64_t created) {
   return std::to_string(created);
 }
 }  // namespace
-
-std::string base64_encode(std::string_view bytes) {
-  static constexpr char kAlphabet[] =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  out.reserve((bytes.size() + 2) / 3 * 4);
-  std::size_t i = 0;
-  for (; i + 2 < bytes.size(); i += 3) {
-    const std::uint32_t v = (static_cast<unsigned char>(bytes[i]) << 16) |
-                            (static_cast<unsigned char>(bytes[i + 1]) << 8) |
-                            static_cast<unsigned char>(bytes[i + 2]);
-    for (int sh = 18; sh >= 0; sh -= 6) out.push_back(kAlphabet[(v >> sh) & 63]);
-  }
-  if (i < bytes.size()) {
-    std::uint32_t v = static_cast<unsigned char>(bytes[i]) << 16;
-    if (i + 1 < bytes.size()) v |= static_cast<unsigned char>(bytes[i + 1]) << 8;
-    out.push_back(kAlphabet[(v >> 18) & 63]);
-    out.push_back(kAlphabet[(v >> 12) & 63]);
-    out.push_back(i + 1 < bytes.size() ? kAlphabet[(v >> 6) & 63] : '=');
-    out.push_back('=');
-  }
-  return out;
-}
 
 std::string png_image(std::uint64_t seed, int w, int h) {
   std::string out("\x89PNG\r\n\x1a\n", 8);
@@ -207,7 +185,7 @@ std::string image_usage_json(const ImageRequest& r, std::int64_t prompt_tokens) 
 
 namespace {
 std::string image_b64(const ImageRequest& r, int variant) {
-  return base64_encode(png_image(fnv1a(r.prompt) + static_cast<std::uint64_t>(variant)));
+  return core::base64_encode(png_image(fnv1a(r.prompt) + static_cast<std::uint64_t>(variant)));
 }
 }  // namespace
 

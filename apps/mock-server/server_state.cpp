@@ -29,6 +29,7 @@ ServerState::ServerState(MockOptions opts, std::shared_ptr<const tokenizer::Toke
       tokenizer(std::move(tok)),
       rng_(options.random_seed.value_or(std::random_device{}())) {
   if (!options.token_log.empty()) token_log = std::make_unique<TokenLog>(options.token_log);
+  if (!options.media_log.empty()) media_log = std::make_unique<MediaLog>(options.media_log);
 }
 
 std::string ServerState::draw_fault() {

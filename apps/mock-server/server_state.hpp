@@ -12,6 +12,7 @@
 #include "capacity.hpp"
 #include "core/clock.hpp"
 #include "fake_dcgm.hpp"
+#include "media_check.hpp"
 #include "mock_options.hpp"
 #include "prefix_cache.hpp"
 #include "routes.hpp"
@@ -39,7 +40,7 @@ struct MockCounters {
 
 class ServerState {
  public:
-  // Throws on an unknown --dcgm-gpu-name or a --token-log that cannot be opened.
+  // Throws on an unknown --dcgm-gpu-name or a --token-log or --media-log that cannot be opened.
   ServerState(MockOptions opts, std::shared_ptr<const tokenizer::Tokenizer> tok);
   ServerState(const ServerState&) = delete;
   ServerState& operator=(const ServerState&) = delete;
@@ -63,6 +64,9 @@ class ServerState {
   core::WallAnchor anchor = core::WallAnchor::capture();
   std::unique_ptr<TokenLog> token_log;
   MockCounters counters;
+  // The media chat requests carry, decoded and checked (media_check.hpp), and --media-log.
+  MediaCounters media;
+  std::unique_ptr<MediaLog> media_log;
   // Splits prompts into tokens; null selects the ~4-character chunker.
   std::shared_ptr<const tokenizer::Tokenizer> tokenizer;
   PrefixCache prefix_cache;

@@ -197,7 +197,13 @@ TEST(Datasets, OtherFormatsReplay) {
 TEST(Datasets, SingleTurnImagesAreSentAsContentParts) {
   MockServerProcess mock({"--fast"});
   const std::string dir = make_temp_dir("ip-ds-media-");
-  write_file(dir, "cat.png", std::string("\x89PNG\r\n\x1a\n", 8));
+  // A real 1x1 PNG: the mock decodes every picture it receives and refuses one that does not.
+  const char kPng[] =
+      "\x89\x50\x4e\x47\x0d\x0a\x1a\x0a\x00\x00\x00\x0d\x49\x48\x44\x52\x00\x00\x00\x01"
+      "\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89\x00\x00\x00\x0d\x49\x44\x41"
+      "\x54\x78\xda\x63\x64\x60\xf8\x5f\x0f\x00\x02\x87\x01\x80\xeb\x47\xba\x92\x00\x00"
+      "\x00\x00\x49\x45\x4e\x44\xae\x42\x60\x82";
+  write_file(dir, "cat.png", std::string(kPng, sizeof kPng - 1));
   const std::string input = write_file(
       dir, "rows.jsonl",
       "{\"text\": \"Describe the image.\", \"image\": \"cat.png\", \"output_length\": 3}\n");
@@ -213,7 +219,9 @@ TEST(Datasets, SingleTurnImagesAreSentAsContentParts) {
   ASSERT_EQ(content.size(), 2u) << content.dump();
   EXPECT_EQ(content[0]["text"], "Describe the image.");
   EXPECT_EQ(content[1]["type"], "image_url");
-  EXPECT_EQ(content[1]["image_url"]["url"], "data:image/png;base64,iVBORw0KGgo=");
+  EXPECT_EQ(content[1]["image_url"]["url"],
+            "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPh"
+            "fDwAChwGA60e6kgAAAABJRU5ErkJggg==");
   // Completions cannot carry images: refused before anything is sent.
   auto completions = run_process(profile(mock, dir + "/out2", input,
                                          {"--use-server-token-count", "--endpoint-type",

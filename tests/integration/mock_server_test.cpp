@@ -479,5 +479,101 @@ TEST(MockServer, ModelsEndpointCanBeDisabledOrLate) {
   EXPECT_EQ(http_post(late.port(), "/v1/embeddings", R"({"input":"x"})").status, 200);
 }
 
+// A mono 16-bit PCM WAV file written byte by byte, and base64 written here, so the check below
+// leans on neither the client's encoders nor the mock's.
+std::string media_test_wav(int rate, int frames) {
+  const auto le = [](std::string& out, std::uint32_t v, int bytes) {
+    for (int i = 0; i < bytes; ++i) out.push_back(static_cast<char>((v >> (8 * i)) & 0xffU));
+  };
+  const auto data = static_cast<std::uint32_t>(frames * 2);
+  std::string w = "RIFF";
+  le(w, 36 + data, 4);
+  w += "WAVEfmt ";
+  le(w, 16, 4);
+  le(w, 1, 2);  // PCM
+  le(w, 1, 2);  // mono
+  le(w, static_cast<std::uint32_t>(rate), 4);
+  le(w, static_cast<std::uint32_t>(rate * 2), 4);
+  le(w, 2, 2);
+  le(w, 16, 2);
+  w += "data";
+  le(w, data, 4);
+  for (std::uint32_t i = 0; i < data; ++i) w.push_back(static_cast<char>(i * 13));
+  return w;
+}
+
+std::string media_test_base64(const std::string& bytes) {
+  static constexpr char kAlphabet[] =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  for (std::size_t i = 0; i < bytes.size(); i += 3) {
+    std::uint32_t n = static_cast<std::uint8_t>(bytes[i]) << 16;
+    if (i + 1 < bytes.size())
+      n |= static_cast<std::uint32_t>(static_cast<std::uint8_t>(bytes[i + 1])) << 8;
+    if (i + 2 < bytes.size()) n |= static_cast<std::uint8_t>(bytes[i + 2]);
+    for (std::size_t k = 0; k < 4; ++k)
+      out.push_back(i + k <= bytes.size() ? kAlphabet[(n >> (18 - 6 * k)) & 63] : '=');
+  }
+  return out;
+}
+
+// Chat media are decoded and checked (docs/mock-server.md, Media in chat requests): counted on
+// /metrics, one --media-log line per request (in the file while the server runs), and a declared
+// format the bytes are not is a 400.
+TEST(MockServer, ChatMediaIsDecodedCountedAndLogged) {
+  const std::string dir = make_temp_dir("mock-media-log");
+  const std::string path = dir + "/media.jsonl";
+  MockServerProcess mock({"--fast", "--no-tokenizer", "--media-log", path});
+  // 1 x 1 RGBA PNG.
+  const std::string png =
+      "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAC"
+      "hwGA60e6kgAAAABJRU5ErkJggg==";
+  const std::string wav = media_test_wav(16000, 4000);  // 0.25 s
+  const auto body = [&](const std::string& format) {
+    const nlohmann::json content = {
+        {{"type", "text"}, {"text", "what is this"}},
+        {{"type", "image_url"}, {"image_url", {{"url", png}}}},
+        {{"type", "input_audio"},
+         {"input_audio", {{"data", media_test_base64(wav)}, {"format", format}}}}};
+    return nlohmann::json{{"model", "mock-model"},
+                          {"max_tokens", 3},
+                          {"messages", {{{"role", "user"}, {"content", content}}}}}
+        .dump();
+  };
+  const auto ok =
+      http_post(mock.port(), "/v1/chat/completions", body("wav"), {{"X-Request-ID", "media-1"}});
+  ASSERT_EQ(ok.status, 200) << ok.body;
+  const auto bad = http_post(mock.port(), "/v1/chat/completions", body("mp3"));
+  EXPECT_EQ(bad.status, 400) << bad.body;
+  EXPECT_EQ(nlohmann::json::parse(bad.body)["error"]["message"],
+            "messages[0].content[2] (input_audio): declared mp3 but the bytes are wav");
+
+  const std::string page = http_get(mock.port(), "/metrics").body;
+  EXPECT_EQ(sample(page, R"(inferperf_mock_media_items_total{kind="image",format="png"})"), 1);
+  EXPECT_EQ(sample(page, R"(inferperf_mock_media_items_total{kind="audio",format="wav"})"), 1);
+  EXPECT_EQ(sample(page, "inferperf_mock_media_requests_total"), 1);
+  EXPECT_EQ(sample(page, "inferperf_mock_media_rejected_total"), 1);
+  EXPECT_EQ(sample(page, "inferperf_mock_image_pixels_total"), 1);
+  EXPECT_DOUBLE_EQ(sample(page, "inferperf_mock_audio_seconds_total"), 0.25);
+  EXPECT_EQ(sample(page, "inferperf_mock_media_bytes_total"), static_cast<double>(70 + wav.size()));
+
+  const auto lines = read_jsonl(path);
+  ASSERT_EQ(lines.size(), 1U) << read_file(path);
+  EXPECT_EQ(lines[0]["request"], 1);
+  EXPECT_EQ(lines[0]["x_request_id"], "media-1");
+  const auto& items = lines[0]["items"];
+  ASSERT_EQ(items.size(), 2U) << lines[0].dump();
+  EXPECT_EQ(items[0]["kind"], "image");
+  EXPECT_EQ(items[0]["container"], "png");
+  EXPECT_EQ(items[0]["width"], 1);
+  EXPECT_EQ(items[0]["bytes"], 70);
+  EXPECT_EQ(items[1]["kind"], "audio");
+  EXPECT_EQ(items[1]["declared"], "wav");
+  EXPECT_EQ(items[1]["sample_rate"], 16000);
+  EXPECT_EQ(items[1]["channels"], 1);
+  EXPECT_EQ(items[1]["bits"], 16);
+  EXPECT_DOUBLE_EQ(items[1]["duration_s"].get<double>(), 0.25);
+}
+
 }  // namespace
 }  // namespace inferperf::testing

@@ -462,3 +462,22 @@ TEST(Goodput, GoodRequestFractionCountsErrorsAsAttempts) {
 
 }  // namespace
 }  // namespace inferperf::metrics
+
+namespace inferperf::metrics {
+namespace {
+
+// chunked() with 3 pictures sent over its 28 ms latency: AIPerf's IMAGE metrics on a chat run
+// count the pictures the request carried: 3 / 0.028 s = 107.14... images/s, 28 / 3 ms/image.
+TEST(ImageInputMetrics, PicturesSentOverTheRequestLatency) {
+  RequestRecord r = chunked();
+  r.input_images = 3;
+  const BenchmarkResult b = compute_metrics({r}, client_streaming());
+  EXPECT_NEAR(get(b, "num_images").stats.avg, 3.0, kTol);
+  EXPECT_NEAR(get(b, "image_throughput").stats.avg, 3.0 / 0.028, 1e-6);
+  EXPECT_NEAR(get(b, "image_latency").stats.avg, 28.0 / 3.0, 1e-9);
+  // A request without pictures has none of them.
+  EXPECT_EQ(compute_metrics({chunked()}, client_streaming()).find("num_images"), nullptr);
+}
+
+}  // namespace
+}  // namespace inferperf::metrics

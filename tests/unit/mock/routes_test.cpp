@@ -1,5 +1,6 @@
 // Response builders of the mock's non-chat routes (apps/mock-server/routes.hpp).
 #include "routes.hpp"
+#include "core/base64.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -136,7 +137,7 @@ TEST(Rag, ParsesQueryAndModel) {
 TEST(Images, ValidPngAndShapes) {
   const std::string png = png_image(42);
   EXPECT_EQ(png.substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
-  EXPECT_EQ(base64_encode("abcd"), "YWJjZA==");
+  EXPECT_EQ(inferperf::core::base64_encode("abcd"), "YWJjZA==");
   ImageRequest r;
   ASSERT_FALSE(parse_image_request(R"({"prompt":"a cat","n":1,"response_format":"b64_json"})", r));
   const auto j = json::parse(image_whole_json(r, 1, 3));

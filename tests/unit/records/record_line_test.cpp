@@ -49,6 +49,7 @@ TEST(RecordLine, EveryOptionalPartMatches) {
   r.requested_osl = 25;
   r.finish_reason = "length";
   r.outputs = 2;
+  r.input_images = 3;
   r.video_inference_time_s = 1.5e-7;
   r.video_peak_memory_mb = 1024.0;
   r.client_tokens.input = 16;
@@ -125,10 +126,12 @@ TEST(RecordLine, RandomRecordsMatch) {
 TEST(RecordLine, ReadsBackAsTheSameRecord) {
   RequestRecord r = plain();
   r.usage.prompt_tokens = 5;
+  r.input_images = 2;
   std::string line;
   append_record_line(r, kAnchor, line);
   auto back = record_from_json(nlohmann::json::parse(line));
   ASSERT_TRUE(back);
+  EXPECT_EQ(back->input_images, 2);
   EXPECT_EQ(back->content_events.size(), 2u);
   EXPECT_EQ(back->content_events[1].content, " world");
   EXPECT_EQ(back->start_ns, kAnchor.to_wall(9'000));
