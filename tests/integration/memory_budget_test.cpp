@@ -67,6 +67,27 @@ TEST(MemoryBudget, HugeIslIsRefusedAtOnceWithTheEstimateAndTheLimit) {
   EXPECT_EQ(mock.metric("inferperf_mock_requests_total"), 0);
 }
 
+// Media count too: 100 turns of two 8000x8000 noise pictures (about 3 bytes a pixel, as base64)
+// are over 30 GiB, refused against a 1 GiB limit before one picture is drawn.
+TEST(MemoryBudget, MediaAreInTheEstimate) {
+  MockServerProcess mock({"--fast"});
+  const std::string dir = make_temp_dir("ip-budget-media-");
+  auto r = run_process(
+      profile(mock, dir,
+              {"--image-batch-size", "2", "--image-width-mean", "8000", "--image-height-mean",
+               "8000", "--num-dataset-entries", "100", "--max-dataset-memory", "1G",
+               "--request-count", "1", "--tokenizer", "builtin"}),
+      std::chrono::seconds(30));
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+  EXPECT_LT(r.wall_s, 5.0) << r.out;
+  EXPECT_NE(r.out.find("2 8000x8000 pictures a turn would make a dataset of about"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find(", media "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("the media sizes or batch sizes"), std::string::npos) << r.out;
+  EXPECT_EQ(mock.metric("inferperf_mock_requests_total"), 0);
+}
+
 TEST(MemoryBudget, AbsurdTraceRowIsRefusedByFileAndLine) {
   MockServerProcess mock({"--fast"});
   const std::string dir = make_temp_dir("ip-budget-row-");

@@ -153,6 +153,63 @@ TEST(SyntheticMedia, NothingWithoutAMediumAndMp3ClipsWhenAsked) {
   EXPECT_NEAR(info.duration_s, 0.5, 0.05);
 }
 
+// Every video option reaches the encoder: container, codec, size, frames and the track's codec,
+// rate and channels, read back from the bytes.
+TEST(SyntheticMedia, VideoOptionsShapeTheFileAndItsTrack) {
+  config::MediaConfig m;
+  m.video.batch = 1;
+  m.video.width = 32;
+  m.video.height = 16;
+  m.video.fps = 5;
+  m.video.duration_s = 0.8;
+  m.video.synth = "noise";
+  m.video.format = "mp4";
+  m.video.codec = "libx264";
+  m.video.audio_channels = 2;
+  m.video.audio_sample_rate_hz = 22050;
+  m.video.audio_depth = 24;
+  Dataset ds = composed(1);
+  ASSERT_FALSE(add_synthetic_media(ds, m, core::RngFactory(3)).has_value());
+  const MediaItem& v = ds.conversations[0].turns[0].media.at(0);
+  EXPECT_EQ(v.url.rfind("data:video/mp4;base64,", 0), 0u);
+  const auto info = decoded(v);
+  EXPECT_EQ(info.container, "mp4");
+  EXPECT_EQ(info.codec, "h264");
+  EXPECT_EQ(info.width, 32);
+  EXPECT_EQ(info.height, 16);
+  EXPECT_EQ(info.frames, 4);
+  EXPECT_EQ(info.audio_codec, "aac");  // mp4's default track codec
+  EXPECT_EQ(info.sample_rate, 22050);
+  EXPECT_EQ(info.channels, 2);
+  m.video.audio_codec = "libopus";  // Opus runs at 48 kHz only
+  Dataset opus = composed(1);
+  ASSERT_FALSE(add_synthetic_media(opus, m, core::RngFactory(3)).has_value());
+  const auto o = decoded(opus.conversations[0].turns[0].media.at(0));
+  EXPECT_EQ(o.audio_codec, "opus");
+  EXPECT_EQ(o.sample_rate, 48000);
+}
+
+TEST(SyntheticMedia, TheBundledPicturesAreResizedToTheDrawnSize) {
+  config::MediaConfig m;
+  m.image.batch = 4;
+  m.image.width_mean = 50;
+  m.image.height_mean = 20;
+  m.image.format = "png";
+  m.image.source = "assets";
+  m.image.sampling = "sequential-cycle";
+  Dataset ds = composed(1);
+  ASSERT_FALSE(add_synthetic_media(ds, m, core::RngFactory(3)).has_value());
+  std::set<std::string> pictures;
+  for (const auto& item : ds.conversations[0].turns[0].media) {
+    const auto info = decoded(item);
+    EXPECT_EQ(info.container, "png");
+    EXPECT_EQ(info.width, 50);
+    EXPECT_EQ(info.height, 20);
+    pictures.insert(item.url);
+  }
+  EXPECT_EQ(pictures.size(), 4u) << "sequential-cycle walks all four bundled pictures";
+}
+
 // A folder of three pictures of distinct widths, so each drawn picture tells its source.
 class PictureFolder : public ::testing::Test {
  protected:
