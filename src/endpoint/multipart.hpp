@@ -33,5 +33,4 @@ std::string multipart_boundary(std::string_view seed);
 nlohmann::ordered_json file_field(std::string b64_data, std::string filename,
                                   std::string content_type);
 
-
 }  // namespace inferperf::endpoint

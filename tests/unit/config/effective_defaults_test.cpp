@@ -134,8 +134,8 @@ TEST(MediaOptions, NoMediaUnlessAnOptionOfTheMediumIsTyped) {
   EXPECT_FALSE(parsed({"--image-batch-size", "0", "--image-height-mean", "512"}).media.any());
   EXPECT_FALSE(parsed({"--audio-length-mean", "0", "--audio-format", "mp3"}).media.any());
   EXPECT_FALSE(parsed({"--video-synth-type", "noise", "--video-fps", "8"}).media.any());
-  EXPECT_FALSE(
-      parsed({"--video-width", "64", "--video-height", "64", "--video-batch-size", "0"}).media.any());
+  EXPECT_FALSE(parsed({"--video-width", "64", "--video-height", "64", "--video-batch-size", "0"})
+                   .media.any());
 }
 
 TEST(MediaOptions, ATypedOptionBringsAiperfsImplicitPicturesClipsAndVideos) {

@@ -369,7 +369,8 @@ TEST_F(TraceLoader, SingleTurnMediaFromFilesUrlsAndDataUris) {
   const auto& c = r->dataset.conversations;
   ASSERT_EQ(c.size(), 4u);
   ASSERT_EQ(c[0].turns[0].media.size(), 2u);
-  EXPECT_EQ(c[0].turns[0].media[0].url, "data:image/png;base64," + core::base64_encode("\x89PNG\r\n"));
+  EXPECT_EQ(c[0].turns[0].media[0].url,
+            "data:image/png;base64," + core::base64_encode("\x89PNG\r\n"));
   EXPECT_EQ(c[0].turns[0].media[1].url, "https://x.test/b.jpg");
   EXPECT_EQ(c[0].turns[0].media[1].uuid, "u2");
   EXPECT_EQ(c[1].turns[0].text, "");
