@@ -116,10 +116,10 @@ void resolve_defaults(RunConfig& c) {
   // AIPerf 0.11's dataset size: --num-dataset-entries when typed, else the session count, else
   // the request count as typed (before the default below), else 100.
   if (!c.set_options.count("--num-dataset-entries")) {
-    constexpr std::int64_t kMaxEntries = 10'000'000;  // --num-dataset-entries' own ceiling
+    constexpr std::int64_t kEntryCeiling = 10'000'000;  // --num-dataset-entries' own ceiling
     const auto typed = c.load.num_sessions ? std::optional<std::int64_t>(*c.load.num_sessions)
                                            : c.load.request_count;
-    if (typed) c.input.num_dataset_entries = static_cast<int>(std::min(*typed, kMaxEntries));
+    if (typed) c.input.num_dataset_entries = static_cast<int>(std::min(*typed, kEntryCeiling));
   }
   // AIPerf 0.11 samples every dataset in order unless told otherwise.
   if (!c.input.sampling_strategy) c.input.sampling_strategy = SamplingStrategy::kSequential;

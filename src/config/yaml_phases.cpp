@@ -133,7 +133,7 @@ void translate_phase(Ctx& ctx, const At& phase, bool warmup) {
   for (const PhaseField& f : kPhaseFields) phase_field(ctx, phase, f, warmup);
   ctx.refuse_unless_noop(phase, "seamless", "phases never overlap in inferperf");
   ctx.refuse_unless_noop(
-      phase, "sla", "per-phase SLA filters belong to the capacity work (roadmap: \"Capacity\")");
+      phase, "sla", "per-phase SLA filters are not read; give sla_filters on the sweep");
   if (const YAML::Node e = Ctx::get(phase.node, "exclude_from_results")) {
     const At at = phase.child(e, "exclude_from_results");
     if (const auto b = ctx.boolean(at); b && *b != warmup)

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/base64.hpp"
+#include "core/byte_size.hpp"
 #include "dataset/parallel_jobs.hpp"
 #include "media/audio.hpp"
 #include "media/image.hpp"
@@ -39,7 +40,9 @@ struct PicturePool {
   const std::vector<media::RgbImage>* pool = nullptr;  // the ones to draw from
 };
 
-core::Result<PicturePool> load_pictures(const config::ImageInputConfig& c) {
+// A folder's pictures are held decoded for the whole generation: together they must fit in the
+// dataset memory budget, so a folder of huge photos is refused, not swapped to death.
+core::Result<PicturePool> load_pictures(const config::ImageInputConfig& c, std::uint64_t budget) {
   PicturePool p;
   if (c.source == "noise") return p;
   if (c.source == "assets") {
@@ -52,9 +55,21 @@ core::Result<PicturePool> load_pictures(const config::ImageInputConfig& c) {
     if (e.is_regular_file(ec) && media::has_image_extension(e.path())) files.push_back(e.path());
   }
   std::sort(files.begin(), files.end());
+  std::uint64_t held = 0;
   for (const auto& f : files) {
     auto img = media::read_image_file(f);
-    if (img) p.owned.push_back(std::move(*img));  // AIPerf drops unreadable files
+    if (!img) continue;  // AIPerf drops unreadable files
+    held += img->rgb.size();
+    if (held > budget) {
+      return core::Error{core::ErrorKind::kConfig,
+                         fmt::format("the pictures up to {} decode to {}, over the dataset memory "
+                                     "budget of {}: use fewer or smaller pictures or raise "
+                                     "--max-dataset-memory",
+                                     f.filename().string(), core::format_byte_size(held),
+                                     core::format_byte_size(budget)),
+                         c.source, 0, "--image-source"};
+    }
+    p.owned.push_back(std::move(*img));
   }
   if (p.owned.empty()) {
     return core::Error{core::ErrorKind::kInput, "no readable PNG or JPEG picture in the folder",
@@ -198,7 +213,8 @@ core::Result<MediaItem> make_one(const MediaJob& j, const config::MediaConfig& m
 }  // namespace
 
 std::optional<core::Error> add_synthetic_media(Dataset& ds, const config::MediaConfig& m,
-                                               const core::RngFactory& rngs, int threads) {
+                                               const core::RngFactory& rngs,
+                                               std::uint64_t memory_budget, int threads) {
   if (!m.any()) return std::nullopt;
   const media::VideoSpec video = video_spec(m.video);
   if (m.video.enabled()) {
@@ -207,7 +223,7 @@ std::optional<core::Error> add_synthetic_media(Dataset& ds, const config::MediaC
   }
   PicturePool pictures;
   if (m.image.enabled()) {
-    auto loaded = load_pictures(m.image);
+    auto loaded = load_pictures(m.image, memory_budget);
     if (!loaded) return loaded.error();
     pictures = std::move(*loaded);
     if (!pictures.owned.empty()) pictures.pool = &pictures.owned;  // moved: point at ours

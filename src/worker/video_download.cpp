@@ -4,7 +4,9 @@
 
 namespace inferperf::worker {
 
-namespace {
+// Not in an anonymous namespace: a coroutine's frame holds one, and GCC warns when a frame's
+// field has internal linkage (-Wsubobject-linkage).
+namespace video_detail {
 
 // Keeps the status and counts the body; the video itself is not needed.
 class VideoByteCounter final : public transport::ResponseSink {
@@ -24,7 +26,7 @@ class VideoByteCounter final : public transport::ResponseSink {
   std::uint64_t bytes_ = 0;
 };
 
-}  // namespace
+}  // namespace video_detail
 
 std::optional<std::string> video_content_path(const Target& target, std::string_view poll_path,
                                               std::string_view job_url) {
@@ -48,7 +50,7 @@ std::optional<std::string> video_content_path(const Target& target, std::string_
 boost::asio::awaitable<std::optional<records::ErrorInfo>> download_video(
     transport::ConnectionPool& pool, const std::string& request, const core::Clock& clock,
     transport::CancelHandle& cancel, std::uint64_t max_body_bytes, std::string_view job_id) {
-  VideoByteCounter counter;
+  video_detail::VideoByteCounter counter;
   transport::ExchangeTimings t;
   transport::ExchangeRequest exchange{request};
   exchange.max_body_bytes = max_body_bytes;

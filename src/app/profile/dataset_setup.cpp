@@ -149,7 +149,9 @@ core::Result<dataset::Dataset> synthetic(const config::RunConfig& c, const core:
     return core::Error{core::ErrorKind::kConfig, refusal, "", 0, ""};
   }
   auto ds = dataset::compose_synthetic(syn, rngs, tok);
-  if (auto err = dataset::add_synthetic_media(ds, c.media, rngs)) return *err;
+  if (auto err = dataset::add_synthetic_media(
+          ds, c.media, rngs, dataset::dataset_memory_budget(c.limits.max_dataset_memory)))
+    return *err;
   spdlog::debug(
       "synthetic dataset: {} of prompt text ({} estimated at {:.2f} bytes a token); about {} in "
       "memory with request bodies and working space (limit {})",

@@ -19,6 +19,7 @@ namespace inferperf::dataset {
 namespace {
 
 using Kind = MediaItem::Kind;
+constexpr std::uint64_t kBudget = 1ull << 30;
 
 Dataset composed(int conversations, double turns = 1) {
   SyntheticOptions o;
@@ -66,7 +67,7 @@ config::MediaConfig all_three() {
 
 TEST(SyntheticMedia, EveryTurnCarriesPicturesThenClipsThenVideosThatDecode) {
   Dataset ds = composed(3, 2);
-  ASSERT_FALSE(add_synthetic_media(ds, all_three(), core::RngFactory(7), 2).has_value());
+  ASSERT_FALSE(add_synthetic_media(ds, all_three(), core::RngFactory(7), kBudget, 2).has_value());
   std::set<std::string> formats;
   for (const auto& c : ds.conversations) {
     for (const auto& t : c.turns) {
@@ -123,9 +124,9 @@ TEST(SyntheticMedia, OneSeedGivesTheSameDrawsWhateverTheThreads) {
   m.video.batch = 0;
   m.audio.length_stddev = 0.1;
   Dataset a = composed(4), b = composed(4), c = composed(4);
-  ASSERT_FALSE(add_synthetic_media(a, m, core::RngFactory(11), 1).has_value());
-  ASSERT_FALSE(add_synthetic_media(b, m, core::RngFactory(11), 3).has_value());
-  ASSERT_FALSE(add_synthetic_media(c, m, core::RngFactory(12), 1).has_value());
+  ASSERT_FALSE(add_synthetic_media(a, m, core::RngFactory(11), kBudget, 1).has_value());
+  ASSERT_FALSE(add_synthetic_media(b, m, core::RngFactory(11), kBudget, 3).has_value());
+  ASSERT_FALSE(add_synthetic_media(c, m, core::RngFactory(12), kBudget, 1).has_value());
   EXPECT_EQ(draws(a), draws(b));
   EXPECT_NE(draws(a), draws(c));
   // Noise is seeded too: the same pixels for the same seed.
@@ -134,7 +135,8 @@ TEST(SyntheticMedia, OneSeedGivesTheSameDrawsWhateverTheThreads) {
 
 TEST(SyntheticMedia, NothingWithoutAMediumAndMp3ClipsWhenAsked) {
   Dataset none = composed(2);
-  ASSERT_FALSE(add_synthetic_media(none, config::MediaConfig{}, core::RngFactory(1)).has_value());
+  ASSERT_FALSE(
+      add_synthetic_media(none, config::MediaConfig{}, core::RngFactory(1), kBudget).has_value());
   EXPECT_TRUE(none.conversations[0].turns[0].media.empty());
   config::MediaConfig m;
   m.audio.batch = 3;
@@ -142,7 +144,7 @@ TEST(SyntheticMedia, NothingWithoutAMediumAndMp3ClipsWhenAsked) {
   m.audio.format = "mp3";
   m.audio.sample_rates_hz = {44100};
   Dataset ds = composed(1);
-  ASSERT_FALSE(add_synthetic_media(ds, m, core::RngFactory(1)).has_value());
+  ASSERT_FALSE(add_synthetic_media(ds, m, core::RngFactory(1), kBudget).has_value());
   ASSERT_EQ(ds.conversations[0].turns[0].media.size(), 3u);
   const auto& clip = ds.conversations[0].turns[0].media[2];
   EXPECT_EQ(clip.audio_format, "mp3");
@@ -169,7 +171,7 @@ TEST(SyntheticMedia, VideoOptionsShapeTheFileAndItsTrack) {
   m.video.audio_sample_rate_hz = 22050;
   m.video.audio_depth = 24;
   Dataset ds = composed(1);
-  ASSERT_FALSE(add_synthetic_media(ds, m, core::RngFactory(3)).has_value());
+  ASSERT_FALSE(add_synthetic_media(ds, m, core::RngFactory(3), kBudget).has_value());
   const MediaItem& v = ds.conversations[0].turns[0].media.at(0);
   EXPECT_EQ(v.url.rfind("data:video/mp4;base64,", 0), 0u);
   const auto info = decoded(v);
@@ -183,7 +185,7 @@ TEST(SyntheticMedia, VideoOptionsShapeTheFileAndItsTrack) {
   EXPECT_EQ(info.channels, 2);
   m.video.audio_codec = "libopus";  // Opus runs at 48 kHz only
   Dataset opus = composed(1);
-  ASSERT_FALSE(add_synthetic_media(opus, m, core::RngFactory(3)).has_value());
+  ASSERT_FALSE(add_synthetic_media(opus, m, core::RngFactory(3), kBudget).has_value());
   const auto o = decoded(opus.conversations[0].turns[0].media.at(0));
   EXPECT_EQ(o.audio_codec, "opus");
   EXPECT_EQ(o.sample_rate, 48000);
@@ -198,7 +200,7 @@ TEST(SyntheticMedia, TheBundledPicturesAreResizedToTheDrawnSize) {
   m.image.source = "assets";
   m.image.sampling = "sequential-cycle";
   Dataset ds = composed(1);
-  ASSERT_FALSE(add_synthetic_media(ds, m, core::RngFactory(3)).has_value());
+  ASSERT_FALSE(add_synthetic_media(ds, m, core::RngFactory(3), kBudget).has_value());
   std::set<std::string> pictures;
   for (const auto& item : ds.conversations[0].turns[0].media) {
     const auto info = decoded(item);
@@ -243,7 +245,7 @@ class PictureFolder : public ::testing::Test {
     m.image.source = dir_.string();
     m.image.sampling = sampling;
     Dataset ds = composed(1);
-    EXPECT_FALSE(add_synthetic_media(ds, m, core::RngFactory(3), 1).has_value());
+    EXPECT_FALSE(add_synthetic_media(ds, m, core::RngFactory(3), kBudget, 1).has_value());
     std::vector<int> out;
     for (const auto& item : ds.conversations[0].turns[0].media) {
       const std::string bytes = payload(item);
@@ -273,11 +275,28 @@ TEST_F(PictureFolder, AFolderWithoutAReadablePictureIsAnError) {
   m.image.batch = 1;
   m.image.source = dir_.string();
   Dataset ds = composed(1);
-  const auto err = add_synthetic_media(ds, m, core::RngFactory(3));
+  const auto err = add_synthetic_media(ds, m, core::RngFactory(3), kBudget);
   ASSERT_TRUE(err.has_value());
   EXPECT_EQ(err->file, dir_.string());
   EXPECT_EQ(err->field, "--image-source");
   EXPECT_NE(err->message.find("no readable PNG or JPEG"), std::string::npos);
+}
+
+// The three pictures decode to 30 x (10 + 11 + 12) = 990 bytes: a 700-byte budget stops at the
+// third, naming it.
+TEST_F(PictureFolder, PicturesThatDecodeOverTheBudgetAreAnError) {
+  config::MediaConfig m;
+  m.image.batch = 1;
+  m.image.source = dir_.string();
+  Dataset ds = composed(1);
+  const auto err = add_synthetic_media(ds, m, core::RngFactory(3), 700);
+  ASSERT_TRUE(err.has_value());
+  EXPECT_EQ(err->field, "--image-source");
+  EXPECT_NE(err->message.find("the pictures up to p2.png decode to 990 B, over the dataset memory "
+                              "budget of 700 B"),
+            std::string::npos)
+      << err->message;
+  EXPECT_FALSE(add_synthetic_media(ds, m, core::RngFactory(3), 990).has_value());
 }
 
 TEST(SyntheticMedia, AnEncoderThisFfmpegLacksIsAnErrorBeforeAnythingIsMade) {
@@ -287,7 +306,7 @@ TEST(SyntheticMedia, AnEncoderThisFfmpegLacksIsAnErrorBeforeAnythingIsMade) {
   m.video.height = 16;
   m.video.codec = "no-such-encoder";
   Dataset ds = composed(1);
-  const auto err = add_synthetic_media(ds, m, core::RngFactory(3));
+  const auto err = add_synthetic_media(ds, m, core::RngFactory(3), kBudget);
   ASSERT_TRUE(err.has_value());
   EXPECT_NE(err->message.find("no-such-encoder"), std::string::npos) << err->message;
   EXPECT_TRUE(ds.conversations[0].turns[0].media.empty());
