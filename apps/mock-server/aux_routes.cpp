@@ -13,6 +13,7 @@
 
 #include "answers.hpp"
 #include "content.hpp"
+#include "core/version.hpp"
 #include "http_text.hpp"
 #include "metric_pages.hpp"
 #include "routes.hpp"
@@ -25,7 +26,7 @@ namespace http = boost::beast::http;
 
 constexpr std::string_view kRouteList =
     R"({"name":"inferperf-mock-server","routes":["/v1/chat/completions","/v1/completions",)"
-    R"("/v1/models","/health","/metrics","/vllm/metrics","/sglang/metrics","/trtllm/metrics",)"
+    R"("/v1/models","/health","/version","/metrics","/vllm/metrics","/sglang/metrics","/trtllm/metrics",)"
     R"("/dynamo_frontend/metrics","/dynamo_component/prefill/metrics",)"
     R"("/dynamo_component/decode/metrics","/dcgm{N}/metrics","/v1/embeddings","/v1/ranking",)"
     R"("/rerank","/v2/rerank","/v1/infer","/v1/image/infer","/generate","/generate_stream",)"
@@ -207,6 +208,10 @@ std::string get_response(ServerState& server, const Request& req, const std::str
     return hub_file(o, req, path, keep);
   if (path == "/health")
     return plain_response(200, "application/json", R"({"status":"healthy"})", keep);
+  // vLLM's version route, so the client's server_info.json probe finds something to name.
+  if (path == "/version")
+    return plain_response(200, "application/json",
+                          fmt::format(R"({{"version":"{}"}})", inferperf::kVersion), keep);
   if (path == "/v1/models" || path.starts_with("/v1/videos/"))
     return gated_get(server, req, path, keep);
   if (path == "/metrics")

@@ -13,6 +13,8 @@ inline constexpr const char* kRecordsFileName = "inferperf_records.jsonl";
 inline constexpr const char* kManifestFileName = "inferperf_run.json";
 inline constexpr const char* kLogsFolderName = "logs";
 inline constexpr const char* kLogFileName = "inferperf.log";  // inside kLogsFolderName
+// What answered: the model list, identifying headers, version routes (app/profile/server_info).
+inline constexpr const char* kServerInfoFileName = "server_info.json";
 
 // AIPerf's export names without --profile-export-prefix (export_names() derives the others).
 inline constexpr const char* kSummaryJsonFileName = "profile_export_aiperf.json";

@@ -18,6 +18,7 @@
 #include "app/profile/phase_plans.hpp"
 #include "app/profile/preflight.hpp"
 #include "app/profile/run_inputs.hpp"
+#include "app/profile/server_info.hpp"
 #include "app/tokenizer_setup.hpp"
 #include "artifacts/artifact_folder.hpp"
 #include "artifacts/inputs_json.hpp"
@@ -26,6 +27,8 @@
 #include "core/secrets.hpp"
 #include "core/uuid.hpp"
 #include "dataset/memory_estimate.hpp"
+#include "report/exporters.hpp"
+#include "report/format.hpp"
 
 namespace inferperf::app {
 
@@ -337,8 +340,22 @@ StageExit start_run_inputs(ProfileSetup& s) {
   return std::nullopt;
 }
 
-// The artifact folder: only once the inputs are known to be good. It gets the log file and
-// inputs.json.
+// server_info.json: what answered, asked once before the run, at most kServerInfoBudgetS.
+void record_server_info(const ProfileSetup& s) {
+  constexpr double kServerInfoBudgetS = 3.0;
+  if (s.urls.empty()) return;
+  nlohmann::ordered_json info = {
+      {"url", core::redact_urls(s.urls.front().to_string())},
+      {"probed_at", report::local_iso8601(core::WallAnchor::capture().wall_ns)}};
+  info.update(probe_server_info(s.plan, kServerInfoBudgetS));
+  const auto written =
+      report::write_atomically(s.artifact_dir / artifacts::kServerInfoFileName, info.dump(2));
+  if (!written) spdlog::warn("{}", written.error().describe());
+  spdlog::info("server: {} ({})", server_info_summary(info), artifacts::kServerInfoFileName);
+}
+
+// The artifact folder: only once the inputs are known to be good. It gets the log file,
+// server_info.json and inputs.json.
 StageExit create_artifact_folder(ProfileSetup& s, fs::path* artifact_dir_out) {
   std::error_code ec;
   fs::create_directories(s.artifact_dir / artifacts::kLogsFolderName, ec);
@@ -354,6 +371,7 @@ StageExit create_artifact_folder(ProfileSetup& s, fs::path* artifact_dir_out) {
   std::vector<std::string> url_names;
   for (const auto& u : s.urls) url_names.push_back(u.to_string());
   spdlog::info("{} -> {}", s.c.cli_command, fmt::join(url_names, ", "));
+  record_server_info(s);
   return start_run_inputs(s);
 }
 
