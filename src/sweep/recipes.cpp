@@ -144,6 +144,16 @@ void max_concurrency(SweepArgs& out, std::vector<std::string>& errors) {
                      "request_throughput", std::min(200, 3 * bisect));
 }
 
+// The throughput recipes' search: the error-rate filter, then the Bayesian planner over
+// concurrency in [1, 1000] (or the typed range) maximising `metric`, 30 iterations.
+void bayesian_concurrency_search(SearchArgs& a, const char* metric,
+                                 std::vector<std::string>& errors) {
+  add_error_rate(a);
+  const auto [lo, hi] = concurrency_range(a, 1, 1000, errors);
+  if (lo >= hi) return;  // concurrency_range said why
+  concurrency_search(a, lo, hi, "bayesian", metric, 30);
+}
+
 // max-throughput-ttft-sla / -itl-sla: the Bayesian planner over concurrency in [1, 1000]
 // maximising output_token_throughput while the threshold holds at p95, 30 iterations.
 void max_throughput(SweepArgs& out, std::vector<std::string>& errors, const char* tag,
@@ -154,10 +164,7 @@ void max_throughput(SweepArgs& out, std::vector<std::string>& errors, const char
     return;
   }
   a.sla.push_back(std::string(tag) + ":p95:lt:" + ms_text(*ms));
-  add_error_rate(a);
-  const auto [lo, hi] = concurrency_range(a, 1, 1000, errors);
-  if (lo >= hi) return;  // concurrency_range said why
-  concurrency_search(a, lo, hi, "bayesian", "output_token_throughput", 30);
+  bayesian_concurrency_search(a, "output_token_throughput", errors);
 }
 
 // max-goodput-under-slo (DistServe's goodput): every request is judged against all three
@@ -178,10 +185,7 @@ void max_goodput(SweepArgs& out, std::vector<std::string>& errors) {
                        *a.ttft_sla_ms, *itl, *a.e2e_sla_ms));
   a.sla.push_back("good_request_fraction:avg:ge:" +
                   ms_text(a.slo_attainment_fraction.value_or(0.95)));
-  add_error_rate(a);
-  const auto [lo, hi] = concurrency_range(a, 1, 1000, errors);
-  if (lo >= hi) return;  // concurrency_range said why
-  concurrency_search(a, lo, hi, "bayesian", "goodput", 30);
+  bayesian_concurrency_search(a, "goodput", errors);
 }
 
 // concurrency-ramp: --concurrency-steps (8) log-spaced concurrencies in [1, 1000]; the knee is
