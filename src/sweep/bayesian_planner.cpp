@@ -96,7 +96,7 @@ double filter_margin(std::string_view op, double threshold, std::optional<double
 struct BayesianPlanner::Fits {
   explicit Fits(std::uint64_t seed, std::size_t constraints)
       : rng(seed), margin_warm(constraints) {}
-  BoRandom rng;
+  std::mt19937_64 rng;
   // Each GP's last hyperparameters: a start of the next fit, so a fit rarely wanders far.
   std::optional<GpHyperparameters> objective_warm;
   std::vector<std::optional<GpHyperparameters>> margin_warm;
@@ -247,7 +247,7 @@ BayesianPlanner::Models BayesianPlanner::fit_models() {
   }
   if (!yo.empty()) {
     m.objective.emplace();
-    m.objective->fit(xo, yo, fits_->rng.next_u64(), fits_->objective_warm);
+    m.objective->fit(xo, yo, fits_->rng(), fits_->objective_warm);
     fits_->objective_warm = m.objective->hyperparameters();
   }
   for (std::size_t k = 0; k < constraints_ && !obs_.empty(); ++k) {
@@ -265,7 +265,7 @@ BayesianPlanner::Models BayesianPlanner::fit_models() {
     for (const auto& o : obs_)
       y.push_back(k < o.margins.size() && std::isfinite(o.margins[k]) ? o.margins[k] : missing);
     m.margins.emplace_back();
-    m.margins.back().fit(units, y, fits_->rng.next_u64(), fits_->margin_warm[k]);
+    m.margins.back().fit(units, y, fits_->rng(), fits_->margin_warm[k]);
     fits_->margin_warm[k] = m.margins.back().hyperparameters();
   }
   m.any = m.incumbent.has_value() || !m.margins.empty();
@@ -314,7 +314,7 @@ void BayesianPlanner::refine(const Models& m, std::vector<std::vector<double>>& 
     for (const auto& c : centres)
       for (std::size_t r = 0; r < kLocalPerCentrePerDim * candidate_dims(dims_.size()); ++r) {
         std::vector<double> u = c;
-        for (double& v : u) v += scale * fits_->rng.normal();
+        for (double& v : u) v += scale * core::normal(fits_->rng, 0.0, 1.0);
         auto p = from_unit(u);
         if (visited(p)) continue;
         units.push_back(to_unit(p));
@@ -335,7 +335,7 @@ std::optional<std::vector<double>> BayesianPlanner::propose() {
   } else {
     std::vector<double> u(dims_.size());
     for (std::size_t i = 0; i < kRandomCandidatesPerDim * candidate_dims(dims_.size()); ++i) {
-      for (double& v : u) v = fits_->rng.uniform();
+      for (double& v : u) v = core::uniform_unit(fits_->rng);
       auto p = from_unit(u);
       if (!visited(p)) cands.push_back(std::move(p));
     }
@@ -345,8 +345,7 @@ std::optional<std::vector<double>> BayesianPlanner::propose() {
   std::size_t pick = 0;
   if (!m.any) {
     strategy_ = "random";
-    pick = std::min(cands.size() - 1, static_cast<std::size_t>(fits_->rng.uniform() *
-                                                               static_cast<double>(cands.size())));
+    pick = static_cast<std::size_t>(core::uniform_index(fits_->rng, cands.size()));
   } else {
     strategy_ = m.incumbent ? "expected_improvement" : "feasibility";
     std::vector<std::vector<double>> units;

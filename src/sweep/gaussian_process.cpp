@@ -13,7 +13,6 @@ namespace {
 
 constexpr double kSqrt5 = 2.2360679774997896964;
 constexpr double kLog2Pi = 1.8378770664093454836;
-constexpr double kTwoPi = 6.2831853071795864769;
 constexpr double kNegInf = -std::numeric_limits<double>::infinity();
 // Likelihood evaluations one fit may spend, up to kBudgetPoints points; beyond that the budget
 // shrinks in proportion (to no less than kMinFitBudget), since an evaluation costs O(n^3) (about
@@ -184,24 +183,6 @@ double pattern_search(const Likelihood& f, const Box& box, std::vector<double>& 
 
 }  // namespace
 
-std::uint64_t BoRandom::next_u64() {
-  state_ += 0x9e3779b97f4a7c15ULL;
-  std::uint64_t z = state_;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-
-double BoRandom::uniform() {
-  return static_cast<double>(next_u64() >> 11) * 0x1.0p-53;
-}
-
-double BoRandom::normal() {
-  const double u1 = 1.0 - uniform();  // (0, 1]: the log is finite
-  const double u2 = uniform();
-  return std::sqrt(-2.0 * std::log(u1)) * std::cos(kTwoPi * u2);
-}
-
 double matern52(double r) {
   const double s = kSqrt5 * std::fabs(r);
   return (1.0 + s + s * s / 3.0) * std::exp(-s);
@@ -256,11 +237,11 @@ void GaussianProcess::fit(const std::vector<std::vector<double>>& x, const std::
   if (warm && warm->length_scales.size() == d && warm->signal_variance > 0 &&
       warm->noise_variance > 0)
     add(theta_of(*warm));
-  BoRandom rng(seed);
+  std::mt19937_64 rng(seed);
   for (int s = 0; s < kRandomStarts; ++s) {
     std::vector<double> t(d + 2);
     for (std::size_t i = 0; i < t.size(); ++i)
-      t[i] = box.lo[i] + rng.uniform() * (box.hi[i] - box.lo[i]);
+      t[i] = box.lo[i] + core::uniform_unit(rng) * (box.hi[i] - box.lo[i]);
     add(std::move(t));
   }
   std::stable_sort(starts.begin(), starts.end(),

@@ -12,24 +12,9 @@
 
 #include <Eigen/Core>
 
+#include "core/rng.hpp"
+
 namespace inferperf::sweep {
-
-// SplitMix64 (Steele, Lea & Flood): the planner's only randomness. std:: distributions are not
-// used because their output differs between standard libraries, which would make
-// --search-random-seed reproducible on one platform only.
-class BoRandom {
- public:
-  explicit BoRandom(std::uint64_t seed) : state_(seed) {}
-  std::uint64_t next_u64();
-  // [0, 1) from the top 53 bits.
-  double uniform();
-  // A standard normal by Box-Muller (one value per call; the pair's second half is dropped so the
-  // stream's position never depends on how many normals were drawn before).
-  double normal();
-
- private:
-  std::uint64_t state_;
-};
 
 // In the units the GP works in: inputs in the unit box, outputs standardised.
 struct GpHyperparameters {

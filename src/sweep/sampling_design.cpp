@@ -7,7 +7,10 @@
 #include <charconv>
 #include <cmath>
 #include <numeric>
+#include <random>
 #include <set>
+
+#include "core/rng.hpp"
 
 namespace inferperf::sweep {
 
@@ -52,39 +55,21 @@ constexpr std::array<SobolPolynomial, kSobolMaxDimensions - 1> kJoeKuo = {{
     {7, 42, {1, 3, 7, 3, 13, 59, 17}},
 }};
 
-// Salts keep the Sobol scramble and the Latin hypercube on unrelated streams of one seed.
-constexpr std::uint64_t kSobolSalt = 0x536f'626f'6c53'6372ull;  // "SobolScr"
-constexpr std::uint64_t kLhsSalt = 0x4c61'7469'6e48'7963ull;    // "LatinHyc"
-
-// SplitMix64's output function: a strong 64-bit mixer, used here to derive stream seeds.
-std::uint64_t mix64(std::uint64_t z) {
-  z = (z ^ (z >> 30)) * 0xBF58'476D'1CE4'E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D0'49BB'1331'11EBull;
-  return z ^ (z >> 31);
-}
-
-// One seeded stream per (design kind, dimension): a dimension's numbers do not depend on how many
-// dimensions the design has. Hashing twice (rather than offsetting the state) keeps the streams
-// from being shifted copies of one another.
+// One seeded stream per (design kind, dimension), named as core's streams are: a dimension's
+// numbers do not depend on how many dimensions the design has, and the Sobol scramble and the
+// Latin hypercube of one seed are unrelated.
 class Stream {
  public:
-  Stream(std::uint64_t seed, std::uint64_t salt, std::size_t dim)
-      : state_(mix64(mix64(seed ^ salt) + static_cast<std::uint64_t>(dim))) {}
-  std::uint64_t next() { return splitmix64_next(state_); }
-  std::uint32_t next32() { return static_cast<std::uint32_t>(next() >> 32); }
+  Stream(std::uint64_t seed, const char* kind, std::size_t dim)
+      : rng_(core::derive_seed(seed, fmt::format("sweep.design.{}.{}", kind, dim))) {}
+  std::uint32_t next32() { return static_cast<std::uint32_t>(rng_() >> 32); }
   // [0, 1) from the top 53 bits: every value is exact, none is 1.
-  double unit() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
-  // Uniform in [0, n) without modulo bias: draws below 2^64 mod n are redrawn.
-  std::uint64_t below(std::uint64_t n) {
-    const std::uint64_t threshold = (0 - n) % n;
-    for (;;) {
-      const std::uint64_t r = next();
-      if (r >= threshold) return r % n;
-    }
-  }
+  double unit() { return core::uniform_unit(rng_); }
+  // Uniform in [0, n) without modulo bias.
+  std::uint64_t below(std::uint64_t n) { return core::uniform_index(rng_, n); }
 
  private:
-  std::uint64_t state_;
+  std::mt19937_64 rng_;
 };
 
 using Directions = std::array<std::uint32_t, kBits>;
@@ -201,11 +186,6 @@ double scaled(bool log_scale, double lo, double top, double u) {
 
 }  // namespace
 
-std::uint64_t splitmix64_next(std::uint64_t& state) {
-  state += 0x9E37'79B9'7F4A'7C15ull;
-  return mix64(state);
-}
-
 std::span<const SobolPolynomial> sobol_polynomials() {
   return kJoeKuo;
 }
@@ -231,7 +211,7 @@ std::vector<std::vector<double>> sobol_design(std::size_t samples, std::size_t d
     Directions v = direction_numbers(j);
     std::uint32_t shift = 0;
     if (seed) {
-      Stream rng(*seed, kSobolSalt, j);
+      Stream rng(*seed, "sobol", j);
       scramble_linear(v, rng);
       shift = rng.next32();
     }
@@ -245,7 +225,7 @@ std::vector<std::vector<double>> lhs_design(std::size_t samples, std::size_t dim
   std::vector<std::vector<double>> rows(samples, std::vector<double>(dims));
   std::vector<std::size_t> strata(samples);
   for (std::size_t j = 0; j < dims; ++j) {
-    Stream rng(seed, kLhsSalt, j);
+    Stream rng(seed, "lhs", j);
     std::iota(strata.begin(), strata.end(), std::size_t{0});
     for (std::size_t i = samples; i > 1; --i)  // Fisher-Yates
       std::swap(strata[i - 1], strata[static_cast<std::size_t>(rng.below(i))]);

@@ -80,8 +80,4 @@ struct SobolPolynomial {
 // The rows of dimensions 2..kSobolMaxDimensions, in order.
 std::span<const SobolPolynomial> sobol_polynomials();
 
-// SplitMix64 (Steele, Lea & Flood): advances `state` and returns the next output. The designs'
-// only source of randomness, so a seed means the same numbers everywhere.
-std::uint64_t splitmix64_next(std::uint64_t& state);
-
 }  // namespace inferperf::sweep

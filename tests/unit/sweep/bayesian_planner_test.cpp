@@ -89,9 +89,9 @@ TEST(GaussianProcess, LikelihoodPrefersTheTrueLengthScale) {
     for (int j = 0; j < 40; ++j) k(i, j) = matern52(std::fabs(x[i][0] - x[j][0]) / 0.2);
   k.diagonal().array() += 1e-4;
   const Eigen::MatrixXd l = k.llt().matrixL();
-  BoRandom rng(42);
+  std::mt19937_64 rng(42);
   Eigen::VectorXd z(40);
-  for (int i = 0; i < 40; ++i) z(i) = rng.normal();
+  for (int i = 0; i < 40; ++i) z(i) = core::normal(rng, 0.0, 1.0);
   const Eigen::VectorXd f = l * z;
   const std::vector<double> y(f.data(), f.data() + f.size());
   const double var = (f.array() - f.mean()).square().sum() / 39;
@@ -113,9 +113,9 @@ TEST(GaussianProcess, LearnsOneLengthScalePerDimension) {
   // Fast along the first input, slow along the second: ARD gives the first the shorter scale.
   std::vector<std::vector<double>> x;
   std::vector<double> y;
-  BoRandom rng(5);
+  std::mt19937_64 rng(5);
   for (int i = 0; i < 30; ++i) {
-    x.push_back({rng.uniform(), rng.uniform()});
+    x.push_back({core::uniform_unit(rng), core::uniform_unit(rng)});
     y.push_back(std::sin(12 * x.back()[0]) + 0.3 * x.back()[1]);
   }
   GaussianProcess gp;
