@@ -183,8 +183,15 @@ core::Result<MediaItem> make_one(const MediaJob& j, const config::MediaConfig& m
           j.source < 0 ? media::noise_image(j.width, j.height, rng)
                        : media::resize_image((*pictures.pool)[static_cast<std::size_t>(j.source)],
                                              j.width, j.height);
+      const std::string bytes = media::encode_image(img, j.format);
+      if (bytes.empty()) {  // libjpeg stops at 65,500 pixels a side
+        return core::Error{core::ErrorKind::kConfig,
+                           fmt::format("a {}x{} picture cannot be encoded as {}", j.width, j.height,
+                                       media::image_format_name(j.format)),
+                           "", 0, "--image-width-mean"};
+      }
       out.url = fmt::format("data:{};base64,{}", media::image_mime_type(j.format),
-                            core::base64_encode(media::encode_image(img, j.format)));
+                            core::base64_encode(bytes));
       return out;
     }
     case MediaItem::Kind::kAudio: {

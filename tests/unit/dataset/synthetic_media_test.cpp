@@ -299,6 +299,18 @@ TEST_F(PictureFolder, PicturesThatDecodeOverTheBudgetAreAnError) {
   EXPECT_FALSE(add_synthetic_media(ds, m, core::RngFactory(3), 990).has_value());
 }
 
+TEST(SyntheticMedia, APictureJpegCannotHoldIsAnErrorNotAnEmptyPart) {
+  config::MediaConfig m;
+  m.image.batch = 1;
+  m.image.width_mean = 70000;  // JPEG's limit is 65,500 pixels a side
+  m.image.height_mean = 1;
+  m.image.format = "jpeg";
+  Dataset ds = composed(1);
+  const auto err = add_synthetic_media(ds, m, core::RngFactory(3), kBudget);
+  ASSERT_TRUE(err.has_value());
+  EXPECT_EQ(err->message, "a 70000x1 picture cannot be encoded as jpeg");
+}
+
 TEST(SyntheticMedia, AnEncoderThisFfmpegLacksIsAnErrorBeforeAnythingIsMade) {
   config::MediaConfig m;
   m.video.batch = 1;
