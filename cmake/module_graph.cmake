@@ -6,7 +6,7 @@
 set(INFERPERF_MODULE_LAYERS
   "core sse"                                                                   # 0: foundations
   "records tokenizer transport health config telemetry_data artifact_names media"  # 1: on core only
-  "metrics dataset timing ui telemetry plot"                                   # 2
+  "metrics dataset timing ui telemetry plot observe"                           # 2
   "report endpoint"                                                            # 3
   "worker sweep artifacts"                                                     # 4
   "app"                                                                        # 5: the commands

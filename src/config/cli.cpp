@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "config/cli_app.hpp"
+#include "config/cli_areas.hpp"
 #include "config/cli_scan.hpp"
 #include "config/enum_token.hpp"
 #include "config/key_value.hpp"
@@ -406,6 +407,7 @@ CliOutcome parse_command_line(const std::vector<std::string>& args,
   check_model_names(t, errors);
   apply_profile_values(t, *profile);
   apply_telemetry(t, *profile, errors);
+  apply_observability(t, *profile, errors);
   apply_key_values(t, errors);
   shard_from_environment(c, errors);
   auto more = validate_and_resolve(c);

@@ -46,6 +46,7 @@ void add_profile_options(CLI::App& app, CliTargets& t) {
   add_load_options(&app, t);
   add_limits_and_output_options(&app, t);
   add_telemetry_and_service_options(&app, t);
+  add_observability_options(&app, t);
   add_readiness_options(&app, t);
   add_ranges_to_help(app);
   // The parsing rules of AIPerf 0.11 that apply to many options (cli_tokens.cpp, enum_token.hpp).

@@ -34,6 +34,8 @@ struct CliTargets {
   bool verbose = false, extra_verbose = false, no_preflight = false;
   std::string max_dataset_memory, max_response_bytes, max_sse_event_bytes;
   std::vector<std::string> gpu_items, server_items, server_formats, goodput;
+  std::string otel_url;  // --otel-url as typed
+  std::vector<std::string> otel_streams, otel_attributes;
 };
 
 struct CliApp {

@@ -40,6 +40,11 @@ void add_load_options(CLI::App* profile, CliTargets& t);
 void add_limits_and_output_options(CLI::App* profile, CliTargets& t);
 // Telemetry, server metrics, metrics, logging and the UI (cli_telemetry.cpp).
 void add_telemetry_and_service_options(CLI::App* profile, CliTargets& t);
+// --otel-url, --stream, --otel-resource-attributes, --gen-ai-provider, --prometheus-port and
+// --prometheus-host (cli_observe.cpp); apply_observability turns them into RunConfig after
+// parsing, one message per problem.
+void add_observability_options(CLI::App* profile, CliTargets& t);
+void apply_observability(CliTargets& t, const CLI::App& profile, std::vector<std::string>& errors);
 // --wait-for-model-mode/-interval and --network-latency-* (cli_readiness.cpp).
 void add_readiness_options(CLI::App* profile, CliTargets& t);
 // --request-content-type and --download-video-content (cli_request.cpp).

@@ -79,6 +79,8 @@ std::vector<NumericRange> endpoint_and_input_ranges() {
       real("--network-latency-ping-interval", 0.001, 86'400, false,
            "a finite number of seconds from 0.001 to 86,400 (1 day)",
            "the pause between two probes; 0 would probe in a busy loop"),
+      whole("--prometheus-port", 0, 65'535, "a TCP port from 0 to 65,535 (0: any free port)",
+            "TCP ports are 16-bit; 0 lets the kernel pick one, which is logged"),
       real("--rankings-passages-mean", 1, 10'000, false,
            "a finite number of passages from 1 to 10,000",
            "rankings APIs take at most a few thousand passages per query (Cohere: 1,000)"),

@@ -13,7 +13,7 @@ constexpr std::string_view kOptuna =
     "the optuna planner's samplers and acquisitions are Optuna/BoTorch internals inferperf does "
     "not have; --search-planner bayesian is inferperf's own Gaussian-process planner";
 constexpr std::string_view kObservability =
-    "inferperf has no OpenTelemetry, MLflow or Weights & Biases exporter yet (roadmap: "
+    "inferperf has no MLflow or Weights & Biases exporter yet (roadmap: "
     "\"Observability\"); the profile_export files hold the same metrics";
 constexpr std::string_view kAccuracy =
     "accuracy mode needs benchmark datasets and answer graders, which are not part of this load "
@@ -27,8 +27,7 @@ std::vector<RefusedOption> build_refused_options() {
     for (auto f : flags) out.push_back({f, why});
   };
   add({"--optuna-sampler", "--optuna-acquisition", "--optuna-terminator"}, kOptuna);
-  add({"--otel-url", "--stream", "--otel-resource-attributes", "--gen-ai-provider",
-       "--mlflow-tracking-uri", "--mlflow-experiment", "--mlflow-run-name", "--mlflow-tag",
+  add({"--mlflow-tracking-uri", "--mlflow-experiment", "--mlflow-run-name", "--mlflow-tag",
        "--mlflow-parent-run-id", "--mlflow-artifact-glob", "--wandb-project", "--wandb-entity",
        "--wandb-run-name", "--wandb-tag"},
       kObservability);

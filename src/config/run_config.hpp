@@ -229,6 +229,19 @@ struct TelemetryConfig {
   std::vector<std::string> server_formats{"json", "csv"};  // --server-metrics-formats
 };
 
+// Live observability (docs/observability.md): the OTLP/HTTP metrics push (AIPerf 0.11 --otel-url
+// and its options) and the client's own Prometheus endpoint (--prometheus-port, inferperf's own).
+struct ObservabilityConfig {
+  std::string otel_url;        // normalised (scheme, /v1/metrics); empty: no push
+  bool stream_metrics = true;  // --stream metrics: the gen_ai.client.* histograms
+  bool stream_timing = true;   // --stream timing: the aiperf.timing.* counters and gauges
+  std::vector<std::pair<std::string, std::string>> otel_resource_attributes;
+  std::string gen_ai_provider;         // empty: "openai"
+  std::optional<int> prometheus_port;  // 0: any free port
+  std::string prometheus_host = "127.0.0.1";
+  bool otel_enabled() const { return !otel_url.empty() && (stream_metrics || stream_timing); }
+};
+
 // --shard-index / --shard-count / --start-at: this process is one of `count` load generators of
 // one benchmark (docs/scale-out.md). Every shard builds the same dataset from the same seed and
 // sends a disjoint share of the load; `inferperf merge` joins their artifact folders.
@@ -328,6 +341,7 @@ struct RunConfig {
   std::vector<std::string> warnings;  // notices produced while resolving defaults
   ReadinessConfig readiness;
   NetworkLatencyConfig network_latency;
+  ObservabilityConfig observability;
   MediaConfig media;  // synthetic images, audio and video (cli_media.cpp)
 
   // Default 30 s; user-centric runs wait for every user's reply (docs/architecture.md, Credit

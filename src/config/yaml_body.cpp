@@ -288,6 +288,39 @@ void translate_artifacts(Ctx& ctx, const At& at) {
 namespace {
 
 // gpu_telemetry / server_metrics: false, a list of URLs, or {enabled, urls}.
+// benchmark.otel: {url (or endpoint), streams (or stream), resource_attributes (a mapping or
+// key=value items), gen_ai_provider, enabled} into the --otel-* flags (docs/observability.md).
+void body_otel(Ctx& ctx, const At& at) {
+  if (!ctx.check_keys(at, {"enabled", "url", "endpoint", "streams", "stream", "resource_attributes",
+                           "gen_ai_provider"}))
+    return;
+  if (const YAML::Node e = Ctx::get(at.node, "enabled")) {
+    const auto b = ctx.boolean(at.child(e, "enabled"));
+    if (b && !*b) return;
+  }
+  for (const char* key : {"url", "endpoint"}) ctx.text_flag(at, key, "--otel-url");
+  for (const char* key : {"streams", "stream"}) {
+    if (const YAML::Node s = Ctx::get(at.node, key)) {
+      if (auto v = body_text_list(ctx, at.child(s, key)))
+        ctx.emit("--stream", {*v}, at.child(s, key));
+    }
+  }
+  if (const YAML::Node r = Ctx::get(at.node, "resource_attributes")) {
+    const At ra = at.child(r, "resource_attributes");
+    if (r.IsMap()) {
+      std::string items;
+      for (const auto& kv : r) {
+        auto v = ctx.text(ra.child(kv.second, kv.first.Scalar()));
+        if (v) items += (items.empty() ? "" : ",") + kv.first.Scalar() + "=" + *v;
+      }
+      if (!items.empty()) ctx.emit("--otel-resource-attributes", {items}, ra);
+    } else if (auto v = body_text_list(ctx, ra)) {
+      ctx.emit("--otel-resource-attributes", {*v}, ra);
+    }
+  }
+  ctx.text_flag(at, "gen_ai_provider", "--gen-ai-provider");
+}
+
 void body_telemetry(Ctx& ctx, const At& body, std::string_view key, const std::string& on,
                     const std::string& off) {
   const YAML::Node n = Ctx::get(body.node, key);
@@ -379,9 +412,11 @@ void translate_services(Ctx& ctx, const At& body) {
     const At at = body.child(n, "metrics");
     ctx.check_keys(at, {});
   }
-  for (const char* key : {"otel", "mlflow", "wandb"})
-    ctx.refuse_unless_noop(
-        body, key, "the OTel, MLflow and W&B exporters are on the roadmap (\"Observability\")");
+  if (const YAML::Node n = Ctx::get(body.node, "otel"); n && !n.IsNull())
+    body_otel(ctx, body.child(n, "otel"));
+  for (const char* key : {"mlflow", "wandb"})
+    ctx.refuse_unless_noop(body, key,
+                           "the MLflow and W&B exporters are on the roadmap (\"Observability\")");
   ctx.refuse_unless_noop(body, "accuracy", "accuracy mode is out of scope for inferperf");
   ctx.refuse_unless_noop(body, "network_latency", "network-latency adjustment is not implemented");
 }

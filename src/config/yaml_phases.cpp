@@ -132,8 +132,8 @@ void translate_phase(Ctx& ctx, const At& phase, bool warmup) {
   phase_type_and_rate(ctx, phase, warmup, type);
   for (const PhaseField& f : kPhaseFields) phase_field(ctx, phase, f, warmup);
   ctx.refuse_unless_noop(phase, "seamless", "phases never overlap in inferperf");
-  ctx.refuse_unless_noop(
-      phase, "sla", "per-phase SLA filters are not read; give sla_filters on the sweep");
+  ctx.refuse_unless_noop(phase, "sla",
+                         "per-phase SLA filters are not read; give sla_filters on the sweep");
   if (const YAML::Node e = Ctx::get(phase.node, "exclude_from_results")) {
     const At at = phase.child(e, "exclude_from_results");
     if (const auto b = ctx.boolean(at); b && *b != warmup)

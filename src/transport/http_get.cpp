@@ -40,7 +40,19 @@ struct Target {
   std::string scheme, host, port, path;
 };
 
+// One exchange as sent: a GET hop or a POST.
+struct Call {
+  boost::beast::http::verb verb = boost::beast::http::verb::get;
+  std::vector<std::pair<std::string, std::string>> headers;
+  std::string content_type, body;
+  std::chrono::milliseconds timeout{60000};
+  bool verify_tls = true;
+  std::string ssl_ca_file;
+  std::uint64_t body_limit = 0;
+};
+
 }  // namespace http_get_detail
+using http_get_detail::Call;
 using http_get_detail::Target;
 
 namespace {
@@ -72,13 +84,18 @@ core::Result<Target> split_url(const std::string& url) {
 }
 
 template <typename Stream>
-asio::awaitable<GetResponse> exchange(Stream& stream, const Target& t, const GetRequest& r) {
-  http::request<http::empty_body> req{http::verb::get, t.path, 11};
+asio::awaitable<GetResponse> exchange(Stream& stream, const Target& t, const Call& r) {
+  http::request<http::string_body> req{r.verb, t.path, 11};
   const bool default_port =
       (t.scheme == "https" && t.port == "443") || (t.scheme == "http" && t.port == "80");
   req.set(http::field::host, default_port ? t.host : t.host + ":" + t.port);
   req.set(http::field::user_agent, std::string("inferperf/") + kVersion);
   for (const auto& [k, v] : r.headers) req.set(k, v);
+  if (r.verb != http::verb::get) {
+    if (!r.content_type.empty()) req.set(http::field::content_type, r.content_type);
+    req.body() = r.body;
+    req.prepare_payload();
+  }
   co_await http::async_write(stream, req, asio::use_awaitable);
   beast::flat_buffer buf;
   http::response_parser<http::string_body> parser;
@@ -98,7 +115,7 @@ asio::awaitable<GetResponse> exchange(Stream& stream, const Target& t, const Get
 
 // One request without redirects. Every step is asynchronous so the stream's deadline applies:
 // Beast's synchronous calls ignore expires_after.
-asio::awaitable<GetResponse> fetch_once(asio::io_context& io, Target t, const GetRequest& r) {
+asio::awaitable<GetResponse> fetch_once(asio::io_context& io, Target t, const Call& r) {
   asio::ip::tcp::resolver resolver(io);
   const auto endpoints = co_await resolver.async_resolve(t.host, t.port, asio::use_awaitable);
   if (t.scheme == "https") {
@@ -124,7 +141,53 @@ asio::awaitable<GetResponse> fetch_once(asio::io_context& io, Target t, const Ge
   co_return co_await exchange(stream, t, r);
 }
 
+// Runs one call on its own io_context under the call's deadline (plus a second for the resolver,
+// which has none of its own); `problem` says why when nothing came back.
+std::optional<GetResponse> run_http_call(const Target& t, const Call& call, std::string& problem) {
+  std::optional<GetResponse> got;
+  asio::io_context io;
+  asio::co_spawn(io, fetch_once(io, t, call), [&](std::exception_ptr e, GetResponse r) {
+    if (!e) {
+      got = std::move(r);
+      return;
+    }
+    try {
+      std::rethrow_exception(e);
+    } catch (const std::exception& x) {
+      problem = x.what();
+    }
+  });
+  io.run_for(call.timeout + std::chrono::seconds(1));
+  return got;
+}
+
+std::string http_no_answer_text(std::chrono::milliseconds timeout) {
+  return "no answer within " + std::to_string(static_cast<double>(timeout.count()) / 1000.0) + " s";
+}
+
 }  // namespace
+
+core::Result<GetResponse> http_post(const PostRequest& request) {
+  auto t = split_url(request.url);
+  if (!t) return t.error();
+  Call call;
+  call.verb = http::verb::post;
+  call.headers = request.headers;
+  call.content_type = request.content_type;
+  call.body = request.body;
+  call.timeout = request.timeout;
+  call.verify_tls = request.verify_tls;
+  call.ssl_ca_file = request.ssl_ca_file;
+  call.body_limit = request.body_limit;
+  std::string problem;
+  std::optional<GetResponse> got = run_http_call(*t, call, problem);
+  if (!got) {
+    if (problem.empty()) problem = http_no_answer_text(request.timeout);
+    return core::Error{core::ErrorKind::kNetwork, "POST " + request.url + ": " + problem};
+  }
+  got->final_url = request.url;
+  return std::move(*got);
+}
 
 core::Result<GetResponse> http_get(const GetRequest& original) {
   GetRequest request = original;
@@ -147,24 +210,14 @@ core::Result<GetResponse> http_get(const GetRequest& original) {
         std::erase_if(request.headers, [](const auto& h) { return core::is_secret_name(h.first); });
       }
     }
-    std::optional<GetResponse> got;
+    Call call;
+    call.headers = request.headers;
+    call.timeout = request.timeout;
+    call.verify_tls = request.verify_tls;
+    call.ssl_ca_file = request.ssl_ca_file;
+    call.body_limit = request.body_limit;
     std::string problem;
-    {
-      asio::io_context io;
-      asio::co_spawn(io, fetch_once(io, *t, request), [&](std::exception_ptr e, GetResponse r) {
-        if (!e) {
-          got = std::move(r);
-          return;
-        }
-        try {
-          std::rethrow_exception(e);
-        } catch (const std::exception& x) {
-          problem = x.what();
-        }
-      });
-      // The resolver has no deadline of its own; the whole exchange gets one second more.
-      io.run_for(request.timeout + std::chrono::seconds(1));
-    }
+    std::optional<GetResponse> got = run_http_call(*t, call, problem);
     if (!got) {
       if (problem.empty())
         problem = "no answer within " + std::to_string(request.timeout.count()) + " s";

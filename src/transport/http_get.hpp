@@ -1,6 +1,6 @@
-// A small blocking HTTP(S) GET for set-up work before a run (model list, tokenizer downloads):
-// TLS with certificate and host-name verification, redirects, a total timeout per hop (really
-// enforced: every step is asynchronous under one deadline), a body size limit.
+// A small blocking HTTP(S) GET (and POST) for set-up work before a run (model list, tokenizer
+// downloads): TLS with certificate and host-name verification, redirects, a total timeout per hop
+// (really enforced: every step is asynchronous under one deadline), a body size limit.
 #pragma once
 #include <chrono>
 #include <cstdint>
@@ -32,6 +32,20 @@ struct GetResponse {
 
   std::string header(const std::string& lower_name) const;
 };
+
+// A blocking POST (the OTLP exporter's): the same TLS rules, no redirects followed (a 3xx is a
+// response), a deadline in milliseconds so a dead peer costs a bounded time.
+struct PostRequest {
+  std::string url;  // http:// or https://
+  std::vector<std::pair<std::string, std::string>> headers;
+  std::string content_type = "application/json";
+  std::string body;
+  std::chrono::milliseconds timeout{10000};
+  bool verify_tls = true;
+  std::string ssl_ca_file;
+  std::uint64_t body_limit = 1ull << 20;
+};
+core::Result<GetResponse> http_post(const PostRequest& request);
 
 // Transport failures are errors; any HTTP status is a response. CA certificates come from the
 // system store (or SSL_CERT_FILE / SSL_CERT_DIR when set) plus request.ssl_ca_file. No proxy is

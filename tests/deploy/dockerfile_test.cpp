@@ -353,23 +353,58 @@ TEST(Dockerfile, BuildStageInstallsWhatCMakeFinds) {
       << dockerfile().where(b->line) << ": no ninja-build (CMakePresets.json uses Ninja)";
 }
 
+// scripts/install-deps.sh's package sets, by name: each NAME_PACKAGES=( ... ) array, comments
+// dropped (RUN: what running needs, `--run`; BUILD: added by `--build`; TEST: added by the default;
+// NPM: nodejs and npm, unless the machine has npm).
+std::map<std::string, std::set<std::string>> install_deps_sets() {
+  std::istringstream in(read_text(source_path("scripts/install-deps.sh")));
+  std::string text;
+  for (std::string l; std::getline(in, l);) {
+    const auto hash = l.find('#');
+    if (hash != std::string::npos) l.resize(hash);
+    text += l + "\n";
+  }
+  static const std::regex array(R"(\b([A-Z]+)_PACKAGES=\(([^)]*)\))");
+  std::map<std::string, std::set<std::string>> out;
+  for (std::sregex_iterator it(text.begin(), text.end(), array), end; it != end; ++it)
+    for (const auto& w : split_words((*it)[2].str())) out[(*it)[1].str()].insert(w);
+  return out;
+}
+
 // The build stage's package names come from scripts/install-deps.sh (the one list the project
-// keeps for Debian 12), so a rename there shows up here.
+// keeps for Debian 12), so a rename there shows up here: they are what `install-deps.sh --build`
+// installs.
 TEST(Dockerfile, BuildStagePackagesAreOnesInstallDepsKnows) {
   const Stage* b = build_stage();
   ASSERT_TRUE(b);
-  const std::string deps = read_text(source_path("scripts/install-deps.sh"));
-  static const std::regex name(R"([a-z0-9][a-z0-9.+-]+)");
-  std::set<std::string> known;
-  for (std::sregex_iterator it(deps.begin(), deps.end(), name), end; it != end; ++it)
-    known.insert(it->str());
-  // Only the image needs these: TLS roots for npm's registry.
-  const std::set<std::string> extra = {"ca-certificates"};
+  auto sets = install_deps_sets();
+  for (const char* name : {"RUN", "BUILD", "TEST", "NPM"})
+    ASSERT_FALSE(sets[name].empty())
+        << "scripts/install-deps.sh: no " << name << "_PACKAGES=( ... ) array";
+  std::set<std::string> known = sets["RUN"];
+  known.insert(sets["BUILD"].begin(), sets["BUILD"].end());
+  known.insert(sets["NPM"].begin(), sets["NPM"].end());
   for (const auto& w : apt_packages(*b)) {
-    EXPECT_TRUE(known.count(w.text) || extra.count(w.text))
+    EXPECT_TRUE(known.count(w.text))
         << dockerfile().where(w.line) << ": " << w.text
-        << " is not in scripts/install-deps.sh's package list";
+        << " is not in scripts/install-deps.sh's RUN_PACKAGES, BUILD_PACKAGES or NPM_PACKAGES "
+           "(what --build installs)";
   }
+}
+
+// `install-deps.sh --run` installs what the image's runtime stage does: the same list, so the
+// ldd check below covers both.
+TEST(Dockerfile, RuntimeStagePackagesAreInstallDepsRunSet) {
+  const auto run = install_deps_sets()["RUN"];
+  ASSERT_FALSE(run.empty()) << "scripts/install-deps.sh: no RUN_PACKAGES=( ... ) array";
+  const auto have = package_names(final_stage());
+  for (const auto& p : have)
+    EXPECT_TRUE(run.count(p)) << dockerfile().where(install_line(final_stage())) << ": " << p
+                              << " is not in scripts/install-deps.sh's RUN_PACKAGES";
+  for (const auto& p : run)
+    EXPECT_TRUE(have.count(p)) << dockerfile().where(install_line(final_stage()))
+                               << ": the runtime stage does not install " << p
+                               << ", which scripts/install-deps.sh --run installs";
 }
 
 std::string run_text(const std::string& cmd) {

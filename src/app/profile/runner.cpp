@@ -21,6 +21,7 @@
 #include "app/profile/input_config.hpp"
 #include "app/profile/live_view.hpp"
 #include "app/profile/network_prober.hpp"
+#include "app/profile/observe_setup.hpp"
 #include "app/profile/phase_plans.hpp"
 #include "app/profile/phase_runner.hpp"
 #include "app/profile/records_pass.hpp"
@@ -380,18 +381,21 @@ bool stream_analysis(const ProfileRecords& r) {
 // Warmup and profiling with the live view up, until every record is collected and the terminal
 // is restored.
 PhasesDone run_phases(ProfileSetup& s, ProfileRecords& r, PhaseRunner& phases,
-                      worker::WorkerPool& pool, RunStopper& stop) {
+                      worker::WorkerPool& pool, RunStopper& stop, LiveObservers& observers) {
   const config::RunConfig& c = s.c;
   const config::UiType ui_type = live_view_type(c);
   ui::LiveStats live(s.clock.now_ns());
   const bool view_fed = ui_type != config::UiType::kNone;
   AdaptiveFeed* adaptive = phases.adaptive_feed();
-  if (view_fed || adaptive) {
-    // Only the collector thread writes; without a view nobody reads, so nothing is fed.
-    r.collector.set_observer([&live, view_fed, adaptive](const records::RequestRecord& rec) {
-      if (view_fed) live.add(rec);
-      if (adaptive) adaptive->on_record(rec);
-    });
+  const bool observed = observers.active();  // --otel-url, --prometheus-port
+  if (view_fed || adaptive || observed) {
+    // Only the collector thread writes; without a reader nothing is fed.
+    r.collector.set_observer(
+        [&live, view_fed, adaptive, &observers, observed](const records::RequestRecord& rec) {
+          if (view_fed) live.add(rec);
+          if (observed) observers.add(rec);
+          if (adaptive) adaptive->on_record(rec);
+        });
   }
   auto log_pane = std::make_shared<ui::LogBuffer>();
   LiveView view(s.clock, phases, live, pool, s.tel->collector.get(), log_pane);
@@ -403,6 +407,7 @@ PhasesDone run_phases(ProfileSetup& s, ProfileRecords& r, PhaseRunner& phases,
   r.collector.set_keep_records(!streamed);
   r.collector.start();
   pool.start();
+  observers.start();
   s.tel->collector->start();
   ui_thread.start();
   if (c.shard.start_at) wait_for_start_at(*c.shard.start_at, stop.requested());
@@ -419,6 +424,7 @@ PhasesDone run_phases(ProfileSetup& s, ProfileRecords& r, PhaseRunner& phases,
   r.ctx.network_rtt_ns = network.finish(s.artifact_dir / s.names.network_latency_jsonl);
   pool.stop();
   std::vector<records::RequestRecord> recs = r.collector.finish();
+  observers.finish();  // the final push holds every record
   finish_telemetry(*s.tel, stop.requested());
   // The last frame shows every record; then the terminal is restored and the report printed.
   ui_thread.finish();
@@ -555,7 +561,13 @@ int run_and_export(ProfileSetup& s) {
                   kept);
     phases.stop();
   });
-  PhasesDone done = run_phases(s, r, phases, pool, stop);
+  // Before any traffic: a --prometheus-port that cannot be bound is a configuration error.
+  auto observers = LiveObservers::open(c, phases, s.ds());
+  if (!observers) {
+    std::cerr << "error: " << observers.error().message << "\n";
+    return kExitBadConfig;
+  }
+  PhasesDone done = run_phases(s, r, phases, pool, stop, **observers);
   const bool inputs_written = finish_run_inputs(s);  // inputs.json, when written beside the run
   const int code = analyse_and_export(s, r, done, phases, stop.requested().load());
   return code == 0 && !inputs_written ? kExitRunFailed : code;

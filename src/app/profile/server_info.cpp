@@ -208,7 +208,8 @@ std::string first_owner(const ojson& info) {
 
 ServerIdentity identify_server(const ojson& info) {
   const std::string owner = first_owner(info);
-  const std::string server = sinfo_lower(info.value("headers", ojson::object()).value("server", ""));
+  const std::string server =
+      sinfo_lower(info.value("headers", ojson::object()).value("server", ""));
   const std::string version = sinfo_field(info, "/version", "version");
   if (sinfo_answered(info, "/get_server_info") || owner == "sglang")
     return {"sglang", version.empty() ? sinfo_field(info, "/get_server_info", "version") : version};

@@ -130,11 +130,11 @@ TEST_F(OptionMatrix, TheHelpAndTheTableListTheSameOptions) {
 
 TEST(RefusedOptions, EachOptionOnceInTheOrderTyped) {
   const auto errors = refused_option_errors(
-      {"profile", "--optuna-sampler", "tpe", "--otel-url=h", "--optuna-sampler", "gp"});
+      {"profile", "--optuna-sampler", "tpe", "--stats-interval=h", "--optuna-sampler", "gp"});
   ASSERT_EQ(errors.size(), 2u);
   EXPECT_EQ(errors[0].find("option --optuna-sampler is refused: "), 0u) << errors[0];
   EXPECT_NE(errors[0].find("--search-planner bayesian"), std::string::npos);
-  EXPECT_EQ(errors[1].find("option --otel-url is refused: "), 0u) << errors[1];
+  EXPECT_EQ(errors[1].find("option --stats-interval is refused: "), 0u) << errors[1];
   EXPECT_TRUE(
       refused_option_errors({"profile", "--extra-inputs", "--", "--optuna-sampler"}).empty());
 }

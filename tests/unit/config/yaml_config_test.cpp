@@ -272,7 +272,7 @@ multi_run: {num_runs: 2, convergence: {metric: ttft, min_runs: 3}}
 benchmark:
   model: {items: [{name: a, weight: 0.5}]}
   dataset: {type: synthetic, isl: {mean: 100, median: 90}}
-  otel: {enabled: true}
+  mlflow: {tracking_uri: http://x}
   accuracy: {benchmark: mmlu}
 )");
   const std::string all = joined(t.errors);
@@ -282,7 +282,7 @@ benchmark:
   EXPECT_NE(all.find("multi_run.convergence.min_runs: not supported"), std::string::npos);
   EXPECT_NE(all.find("benchmark.model.items.0.weight"), std::string::npos);
   EXPECT_NE(all.find("benchmark.dataset.isl.median"), std::string::npos);
-  EXPECT_NE(all.find("benchmark.otel"), std::string::npos);
+  EXPECT_NE(all.find("benchmark.mlflow"), std::string::npos);
   EXPECT_NE(all.find("\"Observability\""), std::string::npos);
   EXPECT_NE(all.find("benchmark.accuracy"), std::string::npos);
 }
