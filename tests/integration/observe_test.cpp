@@ -109,26 +109,6 @@ class OtlpReceiver {
   std::thread thread_;
 };
 
-std::vector<std::string> observe_args(const MockServerProcess& mock, const std::string& dir,
-                                      std::vector<std::string> extra) {
-  std::vector<std::string> a = {INFERPERF_BIN,
-                                "profile",
-                                "-m",
-                                "mock-model",
-                                "-u",
-                                mock.url(),
-                                "--artifact-dir",
-                                dir,
-                                "--isl",
-                                "16",
-                                "--osl",
-                                "8",
-                                "--streaming",
-                                "--use-server-token-count"};
-  a.insert(a.end(), extra.begin(), extra.end());
-  return a;
-}
-
 const json* observe_metric(const json& body, const std::string& name) {
   for (const auto& m : body["resourceMetrics"][0]["scopeMetrics"][0]["metrics"])
     if (m["name"] == name) return &m;
@@ -152,11 +132,12 @@ TEST(OtlpExport, LiveAndFinalPushesMatchTheRun) {
   MockServerProcess mock({"--fast"});
   OtlpReceiver receiver;
   const std::string dir = make_temp_dir("ip-otlp-");
-  auto r = run_process(observe_args(mock, dir,
-                                    {"--request-count", "40", "--request-rate", "40", "--otel-url",
-                                     "127.0.0.1:" + std::to_string(receiver.port()),
-                                     "--otel-resource-attributes", "team=perf"}),
-                       90s, "", {"INFERPERF_OTEL_INTERVAL_MS=200"});
+  auto r = run_process(
+      server_counted_profile_args(mock, dir,
+                                  {"--request-count", "40", "--request-rate", "40", "--otel-url",
+                                   "127.0.0.1:" + std::to_string(receiver.port()),
+                                   "--otel-resource-attributes", "team=perf"}),
+      90s, "", {"INFERPERF_OTEL_INTERVAL_MS=200"});
   ASSERT_EQ(r.exit_code, 0) << r.out;
   const auto posts = receiver.posts();
   ASSERT_GE(posts.size(), 2u) << "live and final pushes\n" << r.out;
@@ -197,12 +178,14 @@ TEST(OtlpExport, LiveAndFinalPushesMatchTheRun) {
 TEST(OtlpExport, DeadCollectorCostsOneWarningAndNoWait) {
   MockServerProcess mock({"--fast"});
   const std::string base_dir = make_temp_dir("ip-otlp-base-");
-  const auto base = run_process(observe_args(mock, base_dir, {"--request-count", "20"}), 90s);
+  const auto base =
+      run_process(server_counted_profile_args(mock, base_dir, {"--request-count", "20"}), 90s);
   ASSERT_EQ(base.exit_code, 0) << base.out;
   const std::string dir = make_temp_dir("ip-otlp-dead-");
   const std::string url = "127.0.0.1:" + std::to_string(observe_free_port());
-  const auto r = run_process(observe_args(mock, dir, {"--request-count", "20", "--otel-url", url}),
-                             90s, "", {"INFERPERF_OTEL_INTERVAL_MS=100"});
+  const auto r = run_process(
+      server_counted_profile_args(mock, dir, {"--request-count", "20", "--otel-url", url}), 90s, "",
+      {"INFERPERF_OTEL_INTERVAL_MS=100"});
   ASSERT_EQ(r.exit_code, 0) << r.out;
   std::size_t warnings = 0;
   for (auto at = r.out.find("OTLP metrics export to"); at != std::string::npos;
@@ -217,10 +200,11 @@ TEST(PrometheusEndpoint, ScrapedDuringTheRun) {
   MockServerProcess mock({"--itl", "20"});
   const std::string dir = make_temp_dir("ip-prom-");
   const int port = observe_free_port();
-  BackgroundProcess run(observe_args(mock, dir,
-                                     {"--benchmark-duration", "4", "--concurrency", "4",
-                                      "--prometheus-port", std::to_string(port)}),
-                        dir + "/out.txt");
+  BackgroundProcess run(
+      server_counted_profile_args(mock, dir,
+                                  {"--benchmark-duration", "4", "--concurrency", "4",
+                                   "--prometheus-port", std::to_string(port)}),
+      dir + "/out.txt");
   std::vector<double> completed;
   telemetry::Page page;
   for (int i = 0; i < 200 && completed.size() < 2; ++i) {
@@ -271,7 +255,8 @@ TEST(PrometheusEndpoint, PortInUseIsAConfigurationError) {
   const int held = observe_listen(port);
   const std::string dir = make_temp_dir("ip-prom-busy-");
   const auto r = run_process(
-      observe_args(mock, dir, {"--request-count", "5", "--prometheus-port", std::to_string(port)}),
+      server_counted_profile_args(
+          mock, dir, {"--request-count", "5", "--prometheus-port", std::to_string(port)}),
       60s);
   ::close(held);
   EXPECT_EQ(r.exit_code, 2) << r.out;

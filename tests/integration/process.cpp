@@ -289,6 +289,27 @@ std::vector<std::string> mock_profile_args(const std::string& inferperf_bin,
   return small_profile_args(inferperf_bin, mock.url(), dir, more);
 }
 
+std::vector<std::string> server_counted_profile_args(const MockServerProcess& mock,
+                                                     const std::string& dir,
+                                                     const std::vector<std::string>& extra) {
+  std::vector<std::string> a = {INFERPERF_BIN,
+                                "profile",
+                                "-m",
+                                "mock-model",
+                                "-u",
+                                mock.url(),
+                                "--artifact-dir",
+                                dir,
+                                "--isl",
+                                "16",
+                                "--osl",
+                                "8",
+                                "--streaming",
+                                "--use-server-token-count"};
+  a.insert(a.end(), extra.begin(), extra.end());
+  return a;
+}
+
 bool MockServerProcess::wait_for_requests(long long n, std::chrono::seconds limit) const {
   const auto deadline = std::chrono::steady_clock::now() + limit;
   while (std::chrono::steady_clock::now() < deadline) {

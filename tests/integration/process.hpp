@@ -79,6 +79,11 @@ HttpReply http_post(int port, const std::string& target, const std::string& json
 std::vector<std::string> small_profile_args(const std::string& inferperf_bin,
                                             const std::string& url, const std::string& dir,
                                             const std::vector<std::string>& more = {});
+// A streaming run against the mock (mock-model, ISL 16, OSL 8) into `dir` that counts tokens
+// from the server's usage: no client tokenizer, whose loading dominates an instrumented start.
+std::vector<std::string> server_counted_profile_args(const MockServerProcess& mock,
+                                                     const std::string& dir,
+                                                     const std::vector<std::string>& extra);
 // The same against the mock.
 std::vector<std::string> mock_profile_args(const std::string& inferperf_bin,
                                            const MockServerProcess& mock, const std::string& dir,

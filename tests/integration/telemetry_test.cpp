@@ -18,36 +18,14 @@ namespace {
 using nlohmann::json;
 namespace fs = std::filesystem;
 
-std::vector<std::string> profile_args(const MockServerProcess& mock, const std::string& dir,
-                                      std::vector<std::string> extra) {
-  // Server token counts: these tests need no client tokenizer, whose loading dominates an
-  // instrumented run's start.
-  std::vector<std::string> a = {INFERPERF_BIN,
-                                "profile",
-                                "-m",
-                                "mock-model",
-                                "-u",
-                                mock.url(),
-                                "--artifact-dir",
-                                dir,
-                                "--isl",
-                                "16",
-                                "--osl",
-                                "8",
-                                "--streaming",
-                                "--use-server-token-count"};
-  a.insert(a.end(), extra.begin(), extra.end());
-  return a;
-}
-
 TEST(ServerMetrics, ScrapedByDefaultAndCountersMatchTheRun) {
   MockServerProcess mock({"--fast"});
   const std::string dir = make_temp_dir("ip-srvmetrics-");
-  auto r = run_process(profile_args(mock, dir,
-                                    {"--request-count", "40", "--request-rate", "40",
-                                     "--server-metrics-formats", "json", "csv", "jsonl"}),
-                       std::chrono::seconds(90), "",
-                       {"AIPERF_SERVER_METRICS_COLLECTION_FLUSH_PERIOD=0.5"});
+  auto r = run_process(
+      server_counted_profile_args(mock, dir,
+                                  {"--request-count", "40", "--request-rate", "40",
+                                   "--server-metrics-formats", "json", "csv", "jsonl"}),
+      std::chrono::seconds(90), "", {"AIPERF_SERVER_METRICS_COLLECTION_FLUSH_PERIOD=0.5"});
   ASSERT_EQ(r.exit_code, 0) << r.out;
   EXPECT_NE(r.out.find("Server Metrics JSON Export: " + dir), std::string::npos) << r.out;
   const json sm = json::parse(read_file(dir + "/server_metrics_export.json"));
@@ -90,10 +68,11 @@ TEST(ServerMetrics, EndpointInfoTimeslicesAndUnknownFamilies) {
   const std::string dir = make_temp_dir("ip-srvmetrics-slices-");
   const std::string page = mock.url() + "/metrics";
   const std::string page2 = mock.url() + "/static/page/resolve/main/metrics.txt";
-  auto r = run_process(profile_args(mock, dir,
-                                    {"--request-rate", "40", "--benchmark-duration", "2",
-                                     "--slice-duration", "1", "--server-metrics", page2}),
-                       std::chrono::seconds(90));
+  auto r =
+      run_process(server_counted_profile_args(mock, dir,
+                                              {"--request-rate", "40", "--benchmark-duration", "2",
+                                               "--slice-duration", "1", "--server-metrics", page2}),
+                  std::chrono::seconds(90));
   ASSERT_EQ(r.exit_code, 0) << r.out;
   const json sm = json::parse(read_file(dir + "/server_metrics_export.json"));
   EXPECT_EQ(sm["schema_version"], "1.0");
@@ -159,34 +138,37 @@ TEST(ServerMetrics, EndpointInfoTimeslicesAndUnknownFamilies) {
 TEST(ServerMetrics, OffWithNoServerMetricsAndParquetRefused) {
   MockServerProcess mock({"--fast"});
   const std::string dir = make_temp_dir("ip-srvmetrics-off-");
-  auto r = run_process(profile_args(mock, dir, {"--request-count", "5", "--no-server-metrics"}),
-                       std::chrono::seconds(60));
+  auto r = run_process(
+      server_counted_profile_args(mock, dir, {"--request-count", "5", "--no-server-metrics"}),
+      std::chrono::seconds(60));
   ASSERT_EQ(r.exit_code, 0) << r.out;
   EXPECT_FALSE(fs::exists(dir + "/server_metrics_export.json"));
   EXPECT_FALSE(fs::exists(dir + "/server_metrics_export.csv"));
 
-  auto p = run_process(profile_args(mock, dir + "/p", {"--server-metrics-formats", "parquet"}),
-                       std::chrono::seconds(30));
+  auto p = run_process(
+      server_counted_profile_args(mock, dir + "/p", {"--server-metrics-formats", "parquet"}),
+      std::chrono::seconds(30));
   EXPECT_EQ(p.exit_code, 2) << p.out;
   EXPECT_NE(p.out.find("no Parquet writer"), std::string::npos) << p.out;
   EXPECT_FALSE(fs::exists(dir + "/p/profile_export_aiperf.json"));
 
-  auto both =
-      run_process(profile_args(mock, dir + "/b", {"--server-metrics", "--no-server-metrics"}),
-                  std::chrono::seconds(30));
+  auto both = run_process(
+      server_counted_profile_args(mock, dir + "/b", {"--server-metrics", "--no-server-metrics"}),
+      std::chrono::seconds(30));
   EXPECT_EQ(both.exit_code, 2) << both.out;
-  auto gpu_both =
-      run_process(profile_args(mock, dir + "/g", {"--gpu-telemetry", "--no-gpu-telemetry"}),
-                  std::chrono::seconds(30));
+  auto gpu_both = run_process(
+      server_counted_profile_args(mock, dir + "/g", {"--gpu-telemetry", "--no-gpu-telemetry"}),
+      std::chrono::seconds(30));
   EXPECT_EQ(gpu_both.exit_code, 2) << gpu_both.out;
   EXPECT_NE(gpu_both.out.find("cannot be used together"), std::string::npos);
-  auto mixed =
-      run_process(profile_args(mock, dir + "/m", {"--gpu-telemetry", "nvml", "localhost:9400"}),
-                  std::chrono::seconds(30));
+  auto mixed = run_process(
+      server_counted_profile_args(mock, dir + "/m", {"--gpu-telemetry", "nvml", "localhost:9400"}),
+      std::chrono::seconds(30));
   EXPECT_EQ(mixed.exit_code, 2) << mixed.out;
   // AIPerf 0.11's AMD collector URL: refused by name before any traffic.
-  auto amd = run_process(profile_args(mock, dir + "/a", {"--gpu-telemetry", "amdsmi://localhost"}),
-                         std::chrono::seconds(30));
+  auto amd = run_process(
+      server_counted_profile_args(mock, dir + "/a", {"--gpu-telemetry", "amdsmi://localhost"}),
+      std::chrono::seconds(30));
   EXPECT_EQ(amd.exit_code, 2) << amd.out;
   EXPECT_NE(amd.out.find("amdsmi://localhost: AMD GPUs (amdsmi) are not supported"),
             std::string::npos)
@@ -199,10 +181,11 @@ TEST(GpuTelemetry, DcgmPagesOfTheMockAreSummarisedAndExported) {
   const std::string dir = make_temp_dir("ip-dcgm-");
   const std::string dcgm = mock.url() + "/dcgm1/metrics";
   // --gpu-telemetry takes its values up to the next option; an unreachable URL is skipped.
-  auto r = run_process(profile_args(mock, dir,
-                                    {"--gpu-telemetry", dcgm, "127.0.0.1:1", "--concurrency", "4",
-                                     "--benchmark-duration", "1.5"}),
-                       std::chrono::seconds(90));
+  auto r = run_process(
+      server_counted_profile_args(mock, dir,
+                                  {"--gpu-telemetry", dcgm, "127.0.0.1:1", "--concurrency", "4",
+                                   "--benchmark-duration", "1.5"}),
+      std::chrono::seconds(90));
   ASSERT_EQ(r.exit_code, 0) << r.out;
   EXPECT_NE(r.out.find("127.0.0.1:1/metrics is unreachable"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("1/2 DCGM endpoints reachable"), std::string::npos) << r.out;
@@ -252,7 +235,8 @@ TEST(GpuTelemetry, DefaultEndpointsAreCollectedQuietly) {
   MockServerProcess mock({"--fast"});
   const std::string dir = make_temp_dir("ip-dcgm-default-");
   auto r = run_process(
-      profile_args(mock, dir, {"--request-count", "20"}), std::chrono::seconds(60), "",
+      server_counted_profile_args(mock, dir, {"--request-count", "20"}), std::chrono::seconds(60),
+      "",
       {"AIPERF_GPU_DEFAULT_DCGM_ENDPOINTS=" + mock.url() + "/dcgm1/metrics,http://127.0.0.1:1"});
   ASSERT_EQ(r.exit_code, 0) << r.out;
   EXPECT_EQ(r.out.find("unreachable"), std::string::npos) << r.out;
@@ -286,8 +270,8 @@ TEST(GpuTelemetry, DefaultEndpointsAreCollectedQuietly) {
   // A run shorter than one scrape interval says why it has no summary.
   const std::string dir3 = make_temp_dir("ip-dcgm-short-");
   auto r3 = run_process(
-      profile_args(mock, dir3,
-                   {"--request-count", "2", "--gpu-telemetry", mock.url() + "/dcgm1/metrics"}),
+      server_counted_profile_args(
+          mock, dir3, {"--request-count", "2", "--gpu-telemetry", mock.url() + "/dcgm1/metrics"}),
       std::chrono::seconds(60), "",
       {"AIPERF_GPU_COLLECTION_INTERVAL=600", "AIPERF_SERVER_METRICS_COLLECTION_INTERVAL=600"});
   ASSERT_EQ(r3.exit_code, 0) << r3.out;
@@ -299,11 +283,11 @@ TEST(GpuTelemetry, DefaultEndpointsAreCollectedQuietly) {
 TEST(GpuTelemetry, NvmlStubThroughTheDefaultLibraryName) {
   MockServerProcess mock({"--fast"});
   const std::string dir = make_temp_dir("ip-nvml-");
-  auto r = run_process(profile_args(mock, dir,
-                                    {"--request-rate", "20", "--benchmark-duration", "1.2",
-                                     "--gpu-telemetry", "pynvml", "--no-server-metrics"}),
-                       std::chrono::seconds(60), "",
-                       {std::string("LD_LIBRARY_PATH=") + INFERPERF_NVML_STUB_DIR});
+  auto r = run_process(
+      server_counted_profile_args(mock, dir,
+                                  {"--request-rate", "20", "--benchmark-duration", "1.2",
+                                   "--gpu-telemetry", "pynvml", "--no-server-metrics"}),
+      std::chrono::seconds(60), "", {std::string("LD_LIBRARY_PATH=") + INFERPERF_NVML_STUB_DIR});
   ASSERT_EQ(r.exit_code, 0) << r.out;
   EXPECT_NE(r.out.find("1/1 NVML sources reachable"), std::string::npos) << r.out;
   const json summary = json::parse(read_file(dir + "/profile_export_aiperf.json"));
@@ -323,9 +307,10 @@ TEST(GpuTelemetry, NvmlStubThroughTheDefaultLibraryName) {
   ASSERT_GE(lines.size(), 2u);
   EXPECT_EQ(lines[0]["dcgm_url"], "nvml");
 
-  auto missing = run_process(
-      profile_args(mock, dir + "/none", {"--request-count", "3", "--gpu-telemetry", "nvml"}),
-      std::chrono::seconds(60), "", {"LD_LIBRARY_PATH=/nonexistent"});
+  auto missing =
+      run_process(server_counted_profile_args(mock, dir + "/none",
+                                              {"--request-count", "3", "--gpu-telemetry", "nvml"}),
+                  std::chrono::seconds(60), "", {"LD_LIBRARY_PATH=/nonexistent"});
   EXPECT_EQ(missing.exit_code, 0) << missing.out;
   EXPECT_NE(missing.out.find("libnvidia-ml.so.1 not found"), std::string::npos) << missing.out;
 }
@@ -401,11 +386,11 @@ TEST(ServerMetrics, EnginePageHistogramsAndEscapedLabels) {
   MockServerProcess mock({"--ttft", "20", "--itl", "1"});
   const std::string dir = make_temp_dir("ip-vllm-page-");
   const std::string page = mock.url() + "/vllm/metrics";
-  auto r =
-      run_process(profile_args(mock, dir,
-                               {"--request-count", "12", "--concurrency", "3", "--extra-inputs",
-                                "ignore_eos:true", "--server-metrics", page}),
-                  std::chrono::seconds(60));
+  auto r = run_process(
+      server_counted_profile_args(mock, dir,
+                                  {"--request-count", "12", "--concurrency", "3", "--extra-inputs",
+                                   "ignore_eos:true", "--server-metrics", page}),
+      std::chrono::seconds(60));
   ASSERT_EQ(r.exit_code, 0) << r.out;
   const json sm = json::parse(read_file(dir + "/server_metrics_export.json"));
   EXPECT_EQ(sm["summary"]["endpoints_successful"].size(), 2u) << "the --url page and the extra one";
@@ -450,8 +435,9 @@ TEST(GpuTelemetry, BadCustomMetricsCsvExitsTwoWritingNothing) {
            "DCGM_FI_DEV_MEM_CLOCK, histogram, memory clock\n";
   }
   const std::string art = dir + "/art";
-  auto r = run_process(profile_args(mock, art, {"--request-count", "2", "--gpu-telemetry", csv}),
-                       std::chrono::seconds(60));
+  auto r = run_process(
+      server_counted_profile_args(mock, art, {"--request-count", "2", "--gpu-telemetry", csv}),
+      std::chrono::seconds(60));
   EXPECT_EQ(r.exit_code, 2) << r.out;
   EXPECT_NE(r.out.find("custom.csv"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("custom.csv:3: field 'type'"), std::string::npos) << r.out;
