@@ -12,6 +12,7 @@
 
 #include "config/cli_areas.hpp"
 #include "config/validate.hpp"
+#include "core/file_names.hpp"
 
 namespace inferperf::config {
 
@@ -155,10 +156,8 @@ void check_image_source(const ImageInputConfig& m, std::vector<std::string>& err
   }
   bool any = false;
   for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
-    std::string ext = e.path().extension().string();
-    std::transform(ext.begin(), ext.end(), ext.begin(),
-                   [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
-    if (e.is_regular_file(ec) && (ext == ".png" || ext == ".jpg" || ext == ".jpeg")) any = true;
+    if (e.is_regular_file(ec) && core::has_image_extension(e.path().filename().string()))
+      any = true;
   }
   if (!any) errors.push_back("--image-source " + m.source + ": no .png, .jpg or .jpeg file in it");
 }

@@ -1,5 +1,7 @@
 #include "core/file_names.hpp"
 
+#include <cctype>
+
 #include <algorithm>
 
 namespace inferperf::core {
@@ -63,6 +65,16 @@ std::string safe_file_name(std::string_view name, std::size_t max_bytes) {
   if (!out.empty() && out.front() == '.') out.front() = '_';
   if (out.empty()) out = "_";
   return out;
+}
+
+bool has_image_extension(std::string_view file_name) {
+  const std::size_t dot = file_name.rfind('.');
+  if (dot == std::string_view::npos || dot == 0 ||
+      file_name.find('/', dot) != std::string_view::npos)
+    return false;
+  std::string ext(file_name.substr(dot));
+  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return ext == ".png" || ext == ".jpg" || ext == ".jpeg";
 }
 
 }  // namespace inferperf::core

@@ -17,4 +17,8 @@ std::string safe_file_name(std::string_view name, std::size_t max_bytes = kMaxFi
 // True when `name` contains a NUL or another control character (U+0000-U+001F, U+007F).
 bool has_control_chars(std::string_view name);
 
+// Whether a file name has a picture extension a folder source reads (.png .jpg .jpeg, any case):
+// the --image-source check (config) and the folder's loader (dataset) agree on one list.
+bool has_image_extension(std::string_view file_name);
+
 }  // namespace inferperf::core

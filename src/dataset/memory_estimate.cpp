@@ -27,11 +27,6 @@ constexpr double kGenerationIdBytes = 8.0;
 constexpr double kInputsJsonCopies = 3.0;
 constexpr double kInputsJsonChunk = 2.0 * 1024 * 1024;
 
-std::uint64_t to_bytes(double x) {
-  if (!(x > 0)) return 0;
-  return x >= 9.2e18 ? static_cast<std::uint64_t>(9.2e18) : static_cast<std::uint64_t>(x);
-}
-
 // The mean of sample_positive_normal_int(mean, sd) (its ceil adds half a token), and a value a
 // draw stays below with near certainty (3 standard deviations).
 double expected(double mean, double sd) {
@@ -92,8 +87,17 @@ double bytes_per_token(const tokenizer::Tokenizer* tok, std::string_view corpus)
   return most > 0 ? most * 1.1 : kWordBytesPerToken;
 }
 
+std::uint64_t saturated_bytes(double x) {
+  if (!(x > 0)) return 0;
+  return x >= 9.2e18 ? static_cast<std::uint64_t>(9.2e18) : static_cast<std::uint64_t>(x);
+}
+
 std::uint64_t DatasetEstimate::total() const {
-  return prompt_text + payloads + working + structures + media;
+  // Each part is at most 9.2e18 (saturated_bytes); their sum must not wrap past 2^64 either.
+  std::uint64_t sum = 0;
+  for (const std::uint64_t part : {prompt_text, payloads, working, structures, media})
+    sum = part > UINT64_MAX - sum ? UINT64_MAX : sum + part;
+  return sum;
 }
 
 DatasetEstimate estimate_synthetic(const SyntheticOptions& o, double b, unsigned threads) {
@@ -107,9 +111,10 @@ DatasetEstimate estimate_synthetic(const SyntheticOptions& o, double b, unsigned
   const double system = std::max(0, o.shared_system_length);
   DatasetEstimate e;
   // Every first turn also holds a copy of its prefix (prefix + " " + text).
-  e.prompt_text = to_bytes(b * (n * (turns * t.mean + context + prefix) + pool * prefix + system));
+  e.prompt_text =
+      saturated_bytes(b * (n * (turns * t.mean + context + prefix) + pool * prefix + system));
   // Each conversation's first body carries the system prompt, its context, prefix and turn.
-  e.payloads = to_bytes(n * (b * (t.mean + context + prefix + system) + kBodyOverhead));
+  e.payloads = saturated_bytes(n * (b * (t.mean + context + prefix + system) + kBodyOverhead));
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
   const double jobs = n * turns * std::max(1, o.prompt_batch_size);
   const double busy = std::min<double>(threads, std::floor(jobs / 4) + 1);
@@ -117,8 +122,8 @@ DatasetEstimate estimate_synthetic(const SyntheticOptions& o, double b, unsigned
   const double generating = busy * longest * (kGenerationIdBytes + 2 * b);
   const double one_entry =
       kInputsJsonCopies * b * turns_hi * (t.high + context + prefix + system) + kInputsJsonChunk;
-  e.working = to_bytes(n > 0 ? std::max(generating, one_entry) : 0.0);
-  e.structures = to_bytes(n * (kPerConversation + turns * kPerTurn));
+  e.working = saturated_bytes(n > 0 ? std::max(generating, one_entry) : 0.0);
+  e.structures = saturated_bytes(n * (kPerConversation + turns * kPerTurn));
   return e;
 }
 
@@ -204,13 +209,13 @@ DatasetEstimate estimate_loaded(const Dataset& ds, double b) {
     if (!first.synthesized && first.segments.empty())
       bodies += static_cast<double>(turn_bytes(first) + ds.system_message.size()) + kBodyOverhead;
   }
-  e.payloads = to_bytes(bodies);
-  e.working =
-      to_bytes(ds.conversations.empty()
-                   ? 0.0
-                   : kInputsJsonCopies * (largest + ds.system_message.size()) + kInputsJsonChunk);
-  e.structures =
-      to_bytes(static_cast<double>(ds.conversations.size()) * kPerConversation + turns * kPerTurn);
+  e.payloads = saturated_bytes(bodies);
+  e.working = saturated_bytes(ds.conversations.empty()
+                                  ? 0.0
+                                  : kInputsJsonCopies * (largest + ds.system_message.size()) +
+                                        kInputsJsonChunk);
+  e.structures = saturated_bytes(static_cast<double>(ds.conversations.size()) * kPerConversation +
+                                 turns * kPerTurn);
   return e;
 }
 

@@ -25,6 +25,10 @@ inline constexpr double kWordBytesPerToken = 5.0;
 double bytes_per_token(const tokenizer::Tokenizer* tok,
                        std::string_view corpus = builtin_corpus_text());
 
+// Bytes of an estimate made in doubles: 0 for NaN or negatives, at most 9.2e18 (no float-to-int
+// overflow, however absurd the typed sizes).
+std::uint64_t saturated_bytes(double x);
+
 // What a dataset will hold in memory, by part (bytes).
 struct DatasetEstimate {
   std::uint64_t prompt_text = 0;  // every prompt's text, kept for the whole run

@@ -12,6 +12,7 @@
 
 #include "core/base64.hpp"
 #include "core/byte_size.hpp"
+#include "core/file_names.hpp"
 #include "dataset/parallel_jobs.hpp"
 #include "media/audio.hpp"
 #include "media/image.hpp"
@@ -52,7 +53,8 @@ core::Result<PicturePool> load_pictures(const config::ImageInputConfig& c, std::
   std::vector<std::filesystem::path> files;
   std::error_code ec;
   for (const auto& e : std::filesystem::directory_iterator(c.source, ec)) {
-    if (e.is_regular_file(ec) && media::has_image_extension(e.path())) files.push_back(e.path());
+    if (e.is_regular_file(ec) && core::has_image_extension(e.path().filename().string()))
+      files.push_back(e.path());
   }
   std::sort(files.begin(), files.end());
   std::uint64_t held = 0;

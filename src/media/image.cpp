@@ -268,7 +268,12 @@ core::Result<RgbImage> img_decode_png(const std::string& bytes, const std::strin
       png_create_read_struct(PNG_LIBPNG_VER_STRING, &r.state, img_png_error, img_png_warning);
   if (r.state.png == nullptr) return core::Error{core::ErrorKind::kRun, "libpng failed", file};
   r.state.info = png_create_info_struct(r.state.png);
-  const bool ok = r.state.info != nullptr && img_png_read_steps(r);
+  bool ok = false;
+  try {
+    ok = r.state.info != nullptr && img_png_read_steps(r);
+  } catch (const std::bad_alloc&) {  // the pixels' allocation: libpng's objects still go
+    r.problem = "out of memory for its pixels";
+  }
   png_destroy_read_struct(&r.state.png, &r.state.info, nullptr);
   if (ok) return std::move(r.image);
   const std::string why = !r.problem.empty() ? r.problem : std::string(r.state.message.data());
@@ -412,15 +417,32 @@ core::Result<RgbImage> img_decode_jpeg(const std::string& bytes, const std::stri
   r.bytes = &bytes;
   img_jpeg_errors_init(r.errors);
   r.cinfo.err = &r.errors.mgr;
-  const bool ok = img_jpeg_read_steps(r);
+  bool ok = false;
+  try {
+    ok = img_jpeg_read_steps(r);
+  } catch (const std::bad_alloc&) {  // the pixels' allocation: libjpeg's objects still go
+    r.problem = "out of memory for its pixels";
+  }
   jpeg_destroy_decompress(&r.cinfo);
   if (ok) return std::move(r.image);
   const std::string why = !r.problem.empty() ? r.problem : std::string(r.errors.message.data());
   return core::Error{core::ErrorKind::kInput, "cannot read the JPEG image: " + why, file};
 }
 
+// No PNG or JPEG of at most kMaxImagePixels needs more than this many bytes (raw RGB plus
+// format overhead); a larger file is refused before it is read.
+constexpr std::uintmax_t kMaxImageFileBytes = kMaxImagePixels * 4 + (1u << 20);
+
 core::Result<std::string> img_read_bytes(const std::filesystem::path& p) {
   const std::string file = p.string();
+  std::error_code size_ec;
+  if (const auto size = std::filesystem::file_size(p, size_ec);
+      !size_ec && size > kMaxImageFileBytes) {
+    return core::Error{core::ErrorKind::kInput,
+                       "the image file is " + std::to_string(size) + " bytes; at most " +
+                           std::to_string(kMaxImageFileBytes) + " are read",
+                       file};
+  }
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(file.c_str(), "rb"), std::fclose);
   if (!f) {
     return core::Error{core::ErrorKind::kInput,
@@ -441,13 +463,6 @@ core::Result<std::string> img_read_bytes(const std::filesystem::path& p) {
 
 std::string encode_image(const RgbImage& image, ImageFormat format) {
   return format == ImageFormat::kPng ? img_encode_png(image) : img_encode_jpeg(image);
-}
-
-bool has_image_extension(const std::filesystem::path& p) {
-  std::string ext = p.extension().string();
-  std::transform(ext.begin(), ext.end(), ext.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return ext == ".png" || ext == ".jpg" || ext == ".jpeg";
 }
 
 core::Result<RgbImage> read_image_file(const std::filesystem::path& p) {

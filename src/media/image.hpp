@@ -40,9 +40,6 @@ std::string encode_image(const RgbImage& image, ImageFormat format);
 // made once on first use and shared read-only afterwards.
 const std::vector<RgbImage>& bundled_images();
 
-// Whether a file name has an image extension (.png .jpg .jpeg, any case).
-bool has_image_extension(const std::filesystem::path& p);
-
 // Decodes a PNG or JPEG file to RGB (grey and palette images are expanded, alpha dropped). The
 // error names the file and what is wrong with it.
 core::Result<RgbImage> read_image_file(const std::filesystem::path& p);

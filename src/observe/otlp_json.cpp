@@ -138,7 +138,9 @@ std::string encode_otlp_json(const MetricsSnapshot& s, const OtlpIdentity& id,
              {"scopeMetrics",
               json::array({{{"scope", {{"name", "inferperf"}, {"version", id.service_version}}},
                             {"metrics", std::move(metrics)}}})}}})}};
-  return body.dump();
+  // Names and attributes come from the user (models, --otel-resource-attributes): bytes that are
+  // not UTF-8 become U+FFFD instead of an exception on the exporter thread.
+  return body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 std::string gen_ai_operation_name(const std::string& endpoint_type) {

@@ -6,7 +6,9 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <string_view>
 
@@ -168,9 +170,11 @@ void PrometheusEndpoint::run() {
 }
 
 void PrometheusEndpoint::answer(int client) {
-  timeval tv{2, 0};  // a silent client holds the endpoint at most this long
-  ::setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+  timeval tv{2, 0};  // a client that stops reading holds the answer at most this long
   ::setsockopt(client, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+  // The whole request within 2 s, however slowly it trickles in, and never past stop(): one slow
+  // client can neither hold the endpoint nor the end of the run.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
   std::string request;
   char buf[2048];
   while (request.find("\r\n\r\n") == std::string::npos) {
@@ -178,9 +182,17 @@ void PrometheusEndpoint::answer(int client) {
       prom_reply(client, "431 Request Header Fields Too Large", "request too large\n");
       return;
     }
-    const ssize_t n = ::recv(client, buf, sizeof buf, 0);
-    if (n <= 0) return;
-    request.append(buf, static_cast<std::size_t>(n));
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                          deadline - std::chrono::steady_clock::now())
+                          .count();
+    if (left <= 0 || stop_.load()) return;
+    pollfd p{client, POLLIN, 0};
+    const int ready = ::poll(&p, 1, static_cast<int>(std::min<long long>(left, 100)));
+    if (ready < 0 && errno != EINTR) return;
+    if (ready <= 0) continue;
+    const ssize_t n = ::recv(client, buf, sizeof buf, MSG_DONTWAIT);
+    if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) return;
+    if (n > 0) request.append(buf, static_cast<std::size_t>(n));
   }
   const std::string_view line = std::string_view(request).substr(0, request.find("\r\n"));
   if (!line.starts_with("GET ")) {

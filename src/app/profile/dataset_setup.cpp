@@ -85,9 +85,9 @@ void add_media_estimate(const config::RunConfig& c, const dataset::SyntheticOpti
                         dataset::DatasetEstimate& e, std::string& what, std::string& flags) {
   const auto m = dataset::estimate_media(c.media);
   const double turns = std::max(0, syn.num_conversations) * std::max(1.0, syn.turn_mean);
-  e.media = static_cast<std::uint64_t>(m.per_turn * (turns + std::max(0, syn.num_conversations)));
+  e.media = dataset::saturated_bytes(m.per_turn * (turns + std::max(0, syn.num_conversations)));
   const double threads = std::max(1u, std::thread::hardware_concurrency());
-  e.working = std::max(e.working, static_cast<std::uint64_t>(m.working * threads));
+  e.working = std::max(e.working, dataset::saturated_bytes(m.working * threads));
   const auto& i = c.media.image;
   if (i.enabled())
     what += fmt::format(", {} {}x{} pictures a turn", i.batch, i.width_mean, i.height_mean);
@@ -149,9 +149,10 @@ core::Result<dataset::Dataset> synthetic(const config::RunConfig& c, const core:
     return core::Error{core::ErrorKind::kConfig, refusal, "", 0, ""};
   }
   auto ds = dataset::compose_synthetic(syn, rngs, tok);
-  if (auto err = dataset::add_synthetic_media(
-          ds, c.media, rngs, dataset::dataset_memory_budget(c.limits.max_dataset_memory)))
-    return *err;
+  // A folder's decoded pictures get what the estimate left of the budget.
+  const std::uint64_t budget = dataset::dataset_memory_budget(c.limits.max_dataset_memory);
+  const std::uint64_t left = budget > estimate.total() ? budget - estimate.total() : 0;
+  if (auto err = dataset::add_synthetic_media(ds, c.media, rngs, left)) return *err;
   spdlog::debug(
       "synthetic dataset: {} of prompt text ({} estimated at {:.2f} bytes a token); about {} in "
       "memory with request bodies and working space (limit {})",

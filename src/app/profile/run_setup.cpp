@@ -347,7 +347,11 @@ void record_server_info(const ProfileSetup& s) {
   nlohmann::ordered_json info = {
       {"url", core::redact_urls(s.urls.front().to_string())},
       {"probed_at", report::local_iso8601(core::WallAnchor::capture().wall_ns)}};
-  info.update(probe_server_info(s.plan, kServerInfoBudgetS));
+  try {
+    info.update(probe_server_info(s.plan, kServerInfoBudgetS));
+  } catch (const std::exception& e) {  // a server's odd answer never stops the run
+    info["error"] = std::string("the probe stopped: ") + e.what();
+  }
   const auto written =
       report::write_atomically(s.artifact_dir / artifacts::kServerInfoFileName, info.dump(2));
   if (!written) spdlog::warn("{}", written.error().describe());

@@ -7,6 +7,7 @@
 #include <boost/asio/steady_timer.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <chrono>
 #include <string_view>
@@ -125,10 +126,17 @@ ojson probe_server_info(const worker::RequestPlan& plan, double budget_s) {
   marked.session_header = plan.session_header;
   marked.headers.emplace_back("X-Inferperf-Preflight", "1");
   const auto started = std::chrono::steady_clock::now();
+  // One cancel handle and "answered" mark per route, alive until io.run() returns: a timer whose
+  // wait completed in the same turn as its exchange still runs its handler after the route is
+  // done, and must then find its own handle, marked done, not a freed or a later one.
+  constexpr std::size_t kRoutes = std::size(kServerInfoRoutes);
+  std::array<transport::CancelHandle, kRoutes> cancels;
+  std::array<bool, kRoutes> answered{};
   asio::co_spawn(
       io,
       [&]() -> asio::awaitable<void> {
-        for (const char* route : kServerInfoRoutes) {
+        for (std::size_t i = 0; i < kRoutes; ++i) {
+          const char* route = kServerInfoRoutes[i];
           const double left =
               budget_s -
               std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
@@ -137,17 +145,18 @@ ojson probe_server_info(const worker::RequestPlan& plan, double budget_s) {
             continue;
           }
           ServerInfoSink sink;
-          transport::CancelHandle cancel;
           asio::steady_timer timer(io);
           timer.expires_after(std::chrono::milliseconds(static_cast<std::int64_t>(left * 1000)));
-          timer.async_wait([&](const boost::system::error_code& ec) {
-            if (!ec) cancel.cancel(core::RequestErrorKind::kTimeout, "no answer in time", {});
+          timer.async_wait([&cancels, &answered, i](const boost::system::error_code& ec) {
+            if (!ec && !answered[i])
+              cancels[i].cancel(core::RequestErrorKind::kTimeout, "no answer in time", {});
           });
           const std::string request = worker::serialize_get(
               marked, target, route_path(target.url, route), core::uuid4(), core::uuid4());
           transport::ExchangeTimings t;
           transport::ExchangeRequest exchange{request};
-          auto err = co_await transport::http_exchange(pool, exchange, sink, clock, t, cancel);
+          auto err = co_await transport::http_exchange(pool, exchange, sink, clock, t, cancels[i]);
+          answered[i] = true;
           timer.cancel();
           if (err) {
             routes[route] = {{"error", err->message}};
@@ -201,7 +210,8 @@ std::string first_owner(const ojson& info) {
   if (!a.contains("body") || !a["body"].is_object()) return {};
   const ojson& data = a["body"].value("data", ojson::array());
   if (!data.is_array() || data.empty() || !data[0].is_object()) return {};
-  return sinfo_lower(data[0].value("owned_by", ""));
+  const auto owner = data[0].find("owned_by");
+  return owner != data[0].end() && owner->is_string() ? sinfo_lower(owner->get<std::string>()) : "";
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 
 #include "core/clock.hpp"
 #include "core/error.hpp"
+#include "core/file_names.hpp"
 #include "core/rng.hpp"
 #include "core/uuid.hpp"
 
@@ -200,3 +201,20 @@ TEST(Excerpt, NeverSplitsACharacterAndHidesControlCharacters) {
 }
 
 }  // namespace
+
+namespace inferperf::core {
+namespace {
+
+TEST(FileNames, ImageExtensions) {
+  EXPECT_TRUE(has_image_extension("a/b.png"));
+  EXPECT_TRUE(has_image_extension("x.JPG"));
+  EXPECT_TRUE(has_image_extension("x.Jpeg"));
+  EXPECT_FALSE(has_image_extension("x.gif"));
+  EXPECT_FALSE(has_image_extension("png"));
+  EXPECT_FALSE(has_image_extension("x.png.txt"));
+  EXPECT_FALSE(has_image_extension(".png"));
+  EXPECT_FALSE(has_image_extension("a.png/b"));
+}
+
+}  // namespace
+}  // namespace inferperf::core

@@ -252,15 +252,6 @@ TEST(MediaImage, BundledPicturesAreFourDistinct256Squares) {
   }
 }
 
-TEST(MediaImage, ImageExtensions) {
-  EXPECT_TRUE(has_image_extension("a/b.png"));
-  EXPECT_TRUE(has_image_extension("x.JPG"));
-  EXPECT_TRUE(has_image_extension("x.Jpeg"));
-  EXPECT_FALSE(has_image_extension("x.gif"));
-  EXPECT_FALSE(has_image_extension("png"));
-  EXPECT_FALSE(has_image_extension("x.png.txt"));
-}
-
 // PNGs libpng writes for the test: grey, and RGBA whose alpha must be dropped.
 std::string it_simple_png(int width, int height, png_uint_32 format,
                           const std::vector<std::uint8_t>& px) {
