@@ -36,6 +36,7 @@ struct CliTargets {
   std::vector<std::string> gpu_items, server_items, server_formats, goodput;
   std::string otel_url;  // --otel-url as typed
   std::vector<std::string> otel_streams, otel_attributes;
+  std::vector<std::string> mlflow_tags;  // --mlflow-tag items as typed
 };
 
 struct CliApp {

@@ -45,6 +45,9 @@ void add_telemetry_and_service_options(CLI::App* profile, CliTargets& t);
 // parsing, one message per problem.
 void add_observability_options(CLI::App* profile, CliTargets& t);
 void apply_observability(CliTargets& t, const CLI::App& profile, std::vector<std::string>& errors);
+// --mlflow-* (cli_mlflow.cpp), called by the two above.
+void add_mlflow_options(CLI::App* profile, CliTargets& t);
+void apply_mlflow(CliTargets& t, const CLI::App& profile, std::vector<std::string>& errors);
 // --wait-for-model-mode/-interval and --network-latency-* (cli_readiness.cpp).
 void add_readiness_options(CLI::App* profile, CliTargets& t);
 // --request-content-type and --download-video-content (cli_request.cpp).

@@ -136,6 +136,7 @@ void add_observability_options(CLI::App* profile, CliTargets& t) {
       ->add_option("--prometheus-host", c.observability.prometheus_host,
                    "The address --prometheus-port listens on (default 127.0.0.1)")
       ->group("Observability");
+  add_mlflow_options(profile, t);
 }
 
 void apply_observability(CliTargets& t, const CLI::App& profile, std::vector<std::string>& errors) {
@@ -167,6 +168,7 @@ void apply_observability(CliTargets& t, const CLI::App& profile, std::vector<std
     errors.push_back("--gen-ai-provider: empty name");
   if (profile.count("--prometheus-host") > 0 && !o.prometheus_port)
     errors.push_back("--prometheus-host applies only with --prometheus-port");
+  apply_mlflow(t, profile, errors);
 }
 
 }  // namespace inferperf::config

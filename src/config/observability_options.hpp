@@ -25,4 +25,15 @@ core::Result<std::pair<bool, bool>> parse_stream_domains(const std::vector<std::
 core::Result<std::vector<std::pair<std::string, std::string>>> parse_resource_attributes(
     const std::vector<std::string>& items);
 
+// --mlflow-tracking-uri: http(s)://host[:port][/path] (host[:port] gets http://), trailing '/'
+// dropped. Empty, another scheme (file:, databricks, sqlite:) or no host is an error: inferperf
+// speaks MLflow's REST API only.
+core::Result<std::string> normalise_mlflow_uri(std::string_view given);
+
+// --mlflow-tag items: each a JSON object ({"team": "perf"}; values that are not strings are
+// written as JSON) or comma-separated key:value pairs. An empty key, or an item that is neither,
+// is an error naming it.
+core::Result<std::vector<std::pair<std::string, std::string>>> parse_mlflow_tags(
+    const std::vector<std::string>& items);
+
 }  // namespace inferperf::config

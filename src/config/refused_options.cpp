@@ -13,8 +13,10 @@ constexpr std::string_view kOptuna =
     "the optuna planner's samplers and acquisitions are Optuna/BoTorch internals inferperf does "
     "not have; --search-planner bayesian is inferperf's own Gaussian-process planner";
 constexpr std::string_view kObservability =
-    "inferperf has no MLflow or Weights & Biases exporter yet (roadmap: "
-    "\"Observability\"); the profile_export files hold the same metrics";
+    "Weights & Biases has no documented public HTTP API for logging runs (its SDK speaks an "
+    "internal GraphQL/file-stream protocol), so inferperf does not imitate it; use "
+    "--mlflow-tracking-uri or --otel-url (Observability), or log the profile_export files with "
+    "the wandb SDK";
 constexpr std::string_view kAccuracy =
     "accuracy mode needs benchmark datasets and answer graders, which are not part of this load "
     "generator; run an evaluation harness for accuracy";
@@ -27,10 +29,7 @@ std::vector<RefusedOption> build_refused_options() {
     for (auto f : flags) out.push_back({f, why});
   };
   add({"--optuna-sampler", "--optuna-acquisition", "--optuna-terminator"}, kOptuna);
-  add({"--mlflow-tracking-uri", "--mlflow-experiment", "--mlflow-run-name", "--mlflow-tag",
-       "--mlflow-parent-run-id", "--mlflow-artifact-glob", "--wandb-project", "--wandb-entity",
-       "--wandb-run-name", "--wandb-tag"},
-      kObservability);
+  add({"--wandb-project", "--wandb-entity", "--wandb-run-name", "--wandb-tag"}, kObservability);
   add({"--accuracy-benchmark", "--accuracy-tasks", "--accuracy-n-shots", "--accuracy-enable-cot",
        "--accuracy-grader", "--accuracy-system-prompt", "--accuracy-verbose"},
       kAccuracy);

@@ -231,6 +231,17 @@ struct TelemetryConfig {
 
 // Live observability (docs/observability.md): the OTLP/HTTP metrics push (AIPerf 0.11 --otel-url
 // and its options) and the client's own Prometheus endpoint (--prometheus-port, inferperf's own).
+// --mlflow-*: the MLflow export after the run (observe/mlflow_export.hpp, docs/observability.md).
+struct MlflowConfig {
+  std::string tracking_uri;  // http(s)://host[:port][/path]; empty: no export
+  std::string experiment = "aiperf";
+  std::string run_name;                                   // empty: MLflow picks one
+  std::vector<std::pair<std::string, std::string>> tags;  // --mlflow-tag, in order
+  std::string parent_run_id;                              // tag mlflow.parentRunId
+  std::vector<std::string> artifact_globs;                // empty: the defaults
+  bool enabled() const { return !tracking_uri.empty(); }
+};
+
 struct ObservabilityConfig {
   std::string otel_url;        // normalised (scheme, /v1/metrics); empty: no push
   bool stream_metrics = true;  // --stream metrics: the gen_ai.client.* histograms
@@ -239,6 +250,7 @@ struct ObservabilityConfig {
   std::string gen_ai_provider;         // empty: "openai"
   std::optional<int> prometheus_port;  // 0: any free port
   std::string prometheus_host = "127.0.0.1";
+  MlflowConfig mlflow;
   bool otel_enabled() const { return !otel_url.empty() && (stream_metrics || stream_timing); }
 };
 

@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "config/yaml_support.hpp"
 
 namespace inferperf::config::yaml {
@@ -321,6 +323,47 @@ void body_otel(Ctx& ctx, const At& at) {
   ctx.text_flag(at, "gen_ai_provider", "--gen-ai-provider");
 }
 
+// benchmark.mlflow: {tracking_uri, experiment, run_name, tags (a mapping), parent_run_id,
+// artifact_globs (a list), enabled} into the --mlflow-* flags (docs/observability.md).
+void body_mlflow(Ctx& ctx, const At& at) {
+  if (!ctx.check_keys(at, {"enabled", "tracking_uri", "experiment", "run_name", "tags",
+                           "parent_run_id", "artifact_globs"}))
+    return;
+  if (const YAML::Node e = Ctx::get(at.node, "enabled")) {
+    const auto b = ctx.boolean(at.child(e, "enabled"));
+    if (b && !*b) return;
+  }
+  ctx.text_flag(at, "tracking_uri", "--mlflow-tracking-uri");
+  ctx.text_flag(at, "experiment", "--mlflow-experiment");
+  ctx.text_flag(at, "run_name", "--mlflow-run-name");
+  ctx.text_flag(at, "parent_run_id", "--mlflow-parent-run-id");
+  if (const YAML::Node t = Ctx::get(at.node, "tags"); t && !t.IsNull()) {
+    const At tags = at.child(t, "tags");
+    if (!t.IsMap()) {
+      ctx.error(tags, "expected a mapping of tag names to values");
+    } else if (t.size() > 0) {
+      nlohmann::json object = nlohmann::json::object();
+      for (const auto& kv : t) {
+        if (auto v = ctx.text(tags.child(kv.second, kv.first.Scalar())))
+          object[kv.first.Scalar()] = *v;
+      }
+      ctx.emit("--mlflow-tag", {object.dump()}, tags);
+    }
+  }
+  if (const YAML::Node g = Ctx::get(at.node, "artifact_globs"); g && !g.IsNull()) {
+    const At globs = at.child(g, "artifact_globs");
+    std::vector<std::string> items;
+    if (g.IsSequence()) {
+      for (std::size_t k = 0; k < g.size(); ++k) {
+        if (auto v = ctx.text(globs.child(g[k], std::to_string(k)))) items.push_back(*v);
+      }
+    } else if (auto v = ctx.text(globs)) {
+      items.push_back(*v);
+    }
+    if (!items.empty()) ctx.emit("--mlflow-artifact-glob", std::move(items), globs);
+  }
+}
+
 void body_telemetry(Ctx& ctx, const At& body, std::string_view key, const std::string& on,
                     const std::string& off) {
   const YAML::Node n = Ctx::get(body.node, key);
@@ -414,9 +457,11 @@ void translate_services(Ctx& ctx, const At& body) {
   }
   if (const YAML::Node n = Ctx::get(body.node, "otel"); n && !n.IsNull())
     body_otel(ctx, body.child(n, "otel"));
-  for (const char* key : {"mlflow", "wandb"})
-    ctx.refuse_unless_noop(body, key,
-                           "the MLflow and W&B exporters are on the roadmap (\"Observability\")");
+  if (const YAML::Node n = Ctx::get(body.node, "mlflow"); n && !n.IsNull())
+    body_mlflow(ctx, body.child(n, "mlflow"));
+  ctx.refuse_unless_noop(body, "wandb",
+                         "W&B has no documented public HTTP API for logging runs; use mlflow or "
+                         "otel");
   ctx.refuse_unless_noop(body, "accuracy", "accuracy mode is out of scope for inferperf");
   ctx.refuse_unless_noop(body, "network_latency", "network-latency adjustment is not implemented");
 }

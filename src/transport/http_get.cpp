@@ -171,7 +171,7 @@ core::Result<GetResponse> http_post(const PostRequest& request) {
   auto t = split_url(request.url);
   if (!t) return t.error();
   Call call;
-  call.verb = http::verb::post;
+  call.verb = request.method == "PUT" ? http::verb::put : http::verb::post;
   call.headers = request.headers;
   call.content_type = request.content_type;
   call.body = request.body;
@@ -183,7 +183,8 @@ core::Result<GetResponse> http_post(const PostRequest& request) {
   std::optional<GetResponse> got = run_http_call(*t, call, problem);
   if (!got) {
     if (problem.empty()) problem = http_no_answer_text(request.timeout);
-    return core::Error{core::ErrorKind::kNetwork, "POST " + request.url + ": " + problem};
+    return core::Error{core::ErrorKind::kNetwork,
+                       request.method + " " + request.url + ": " + problem};
   }
   got->final_url = request.url;
   return std::move(*got);

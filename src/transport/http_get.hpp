@@ -36,7 +36,8 @@ struct GetResponse {
 // A blocking POST (the OTLP exporter's): the same TLS rules, no redirects followed (a 3xx is a
 // response), a deadline in milliseconds so a dead peer costs a bounded time.
 struct PostRequest {
-  std::string url;  // http:// or https://
+  std::string url;              // http:// or https://
+  std::string method = "POST";  // or "PUT" (MLflow's artifact uploads)
   std::vector<std::pair<std::string, std::string>> headers;
   std::string content_type = "application/json";
   std::string body;

@@ -4,6 +4,7 @@
 
 #include <unordered_map>
 
+#include "app/profile/mlflow_setup.hpp"
 #include "config/endpoint_type.hpp"
 #include "core/version.hpp"
 
@@ -65,16 +66,38 @@ core::Result<std::unique_ptr<LiveObservers>> LiveObservers::open(const config::R
     spdlog::info("OTLP metrics pushed to {} every {} ms", o.otel_url,
                  observe::otel_interval_from_environment().count());
   }
+  if (c.observability.mlflow.enabled()) out->open_mlflow_run(c);
   return out;
+}
+
+// The MLflow run, made now so the live scalars go to it; when the tracking server does not answer
+// the export after the run tries again (and warns then, once).
+void LiveObservers::open_mlflow_run(const config::RunConfig& c) {
+  const observe::MlflowExportOptions o = mlflow_export_options(c);
+  observe::MlflowClient client(o.client);
+  auto run = observe::mlflow_open_run(client, o);
+  if (!run) {
+    spdlog::info("MLflow run not made before the benchmark ({}); tried again after it",
+                 run.error().message);
+    return;
+  }
+  mlflow_run_ = *run;
+  mlflow_live_ = std::make_unique<observe::MlflowLiveLogger>(
+      metrics_, o.client, *run, observe::mlflow_interval_from_environment());
+  spdlog::info("MLflow run {} ({}): live scalars every {} ms", run->run_id,
+               c.observability.mlflow.tracking_uri,
+               observe::mlflow_interval_from_environment().count());
 }
 
 void LiveObservers::start() {
   if (prometheus_) prometheus_->start();
   if (otlp_) otlp_->start();
+  if (mlflow_live_) mlflow_live_->start();
 }
 
 void LiveObservers::finish() {
   if (otlp_) otlp_->finish();
+  if (mlflow_live_) mlflow_live_->finish();
   if (prometheus_) prometheus_->stop();
 }
 

@@ -20,6 +20,7 @@
 #include "app/profile/dataset_setup.hpp"
 #include "app/profile/input_config.hpp"
 #include "app/profile/live_view.hpp"
+#include "app/profile/mlflow_setup.hpp"
 #include "app/profile/network_prober.hpp"
 #include "app/profile/observe_setup.hpp"
 #include "app/profile/phase_plans.hpp"
@@ -569,8 +570,13 @@ int run_and_export(ProfileSetup& s) {
   }
   PhasesDone done = run_phases(s, r, phases, pool, stop, **observers);
   const bool inputs_written = finish_run_inputs(s);  // inputs.json, when written beside the run
-  const int code = analyse_and_export(s, r, done, phases, stop.requested().load());
-  return code == 0 && !inputs_written ? kExitRunFailed : code;
+  int code = analyse_and_export(s, r, done, phases, stop.requested().load());
+  if (code == 0 && !inputs_written) code = kExitRunFailed;
+  // After every export is written; a tracking server that fails costs a warning, not the code.
+  export_run_to_mlflow(c, s.artifact_dir,
+                       artifacts::export_names(r.settings.export_prefix).summary_json, code,
+                       (*observers)->mlflow_run());
+  return code;
 }
 
 }  // namespace

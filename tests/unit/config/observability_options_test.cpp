@@ -77,5 +77,34 @@ TEST(OtelOptions, SecondaryFlagsNeedTheUrl) {
       << o.message;
 }
 
+TEST(MlflowOptions, UriTagsAndSecondaryFlags) {
+  EXPECT_EQ(normalise_mlflow_uri("localhost:5000/").value(), "http://localhost:5000");
+  EXPECT_EQ(normalise_mlflow_uri("https://mlflow.example.com/x/").value(),
+            "https://mlflow.example.com/x");
+  for (const char* bad : {"", "databricks", "file:///tmp/mlruns", "sqlite:///m.db", "http://"})
+    EXPECT_FALSE(normalise_mlflow_uri(bad)) << bad;
+  const auto tags = parse_mlflow_tags({"team:perf, env:ci", R"({"gpu": "h100", "n": 8})"});
+  ASSERT_TRUE(tags);
+  const std::vector<std::pair<std::string, std::string>> want = {
+      {"team", "perf"}, {"env", "ci"}, {"gpu", "h100"}, {"n", "8"}};
+  EXPECT_EQ(*tags, want);
+  EXPECT_FALSE(parse_mlflow_tags({"novalue"}));
+  EXPECT_FALSE(parse_mlflow_tags({":v"}));
+  EXPECT_FALSE(parse_mlflow_tags({"{not json"}));
+  const auto o = parse_command_line({"profile", "-m", "x", "--mlflow-tracking-uri", "h:5000",
+                                     "--mlflow-tag", "a:b", "--mlflow-run-name", "r"});
+  ASSERT_EQ(o.exit_code, 0) << o.message;
+  const MlflowConfig& m = o.config.observability.mlflow;
+  EXPECT_EQ(m.tracking_uri, "http://h:5000");
+  EXPECT_EQ(m.experiment, "aiperf");
+  EXPECT_EQ(m.run_name, "r");
+  ASSERT_EQ(m.tags.size(), 1u);
+  const auto lone = parse_command_line({"profile", "-m", "x", "--mlflow-run-name", "r"});
+  EXPECT_EQ(lone.exit_code, 2);
+  EXPECT_NE(lone.message.find("--mlflow-run-name applies only with --mlflow-tracking-uri"),
+            std::string::npos)
+      << lone.message;
+}
+
 }  // namespace
 }  // namespace inferperf::config

@@ -272,7 +272,7 @@ multi_run: {num_runs: 2, convergence: {metric: ttft, min_runs: 3}}
 benchmark:
   model: {items: [{name: a, weight: 0.5}]}
   dataset: {type: synthetic, isl: {mean: 100, median: 90}}
-  mlflow: {tracking_uri: http://x}
+  wandb: {project: p}
   accuracy: {benchmark: mmlu}
 )");
   const std::string all = joined(t.errors);
@@ -282,9 +282,27 @@ benchmark:
   EXPECT_NE(all.find("multi_run.convergence.min_runs: not supported"), std::string::npos);
   EXPECT_NE(all.find("benchmark.model.items.0.weight"), std::string::npos);
   EXPECT_NE(all.find("benchmark.dataset.isl.median"), std::string::npos);
-  EXPECT_NE(all.find("benchmark.mlflow"), std::string::npos);
-  EXPECT_NE(all.find("\"Observability\""), std::string::npos);
+  EXPECT_NE(all.find("benchmark.wandb"), std::string::npos);
+  EXPECT_NE(all.find("documented public HTTP API"), std::string::npos);
   EXPECT_NE(all.find("benchmark.accuracy"), std::string::npos);
+}
+
+TEST(YamlTranslate, MlflowTableBecomesTheMlflowFlags) {
+  const auto t = tr(R"(benchmark:
+  mlflow:
+    tracking_uri: http://mlflow:5000
+    experiment: e
+    run_name: r
+    tags: {team: perf}
+    parent_run_id: p
+    artifact_globs: ["profile_export*", "logs/*"]
+)");
+  ASSERT_TRUE(t.errors.empty()) << joined(t.errors);
+  EXPECT_EQ(t.words,
+            (Words{"--mlflow-tracking-uri", "http://mlflow:5000", "--mlflow-experiment", "e",
+                   "--mlflow-run-name", "r", "--mlflow-parent-run-id", "p", "--mlflow-tag",
+                   R"({"team":"perf"})", "--mlflow-artifact-glob", "profile_export*", "logs/*"}));
+  EXPECT_TRUE(tr("benchmark: {mlflow: {enabled: false, tracking_uri: x}}").words.empty());
 }
 
 TEST(YamlTranslate, MediaTablesBecomeTheMediaFlags) {
