@@ -10,6 +10,7 @@
 #include <boost/beast/http.hpp>
 #include <boost/beast/ssl.hpp>
 
+#include <cstdio>
 #include <optional>
 #include <stdexcept>
 
@@ -162,7 +163,9 @@ std::optional<GetResponse> run_http_call(const Target& t, const Call& call, std:
 }
 
 std::string http_no_answer_text(std::chrono::milliseconds timeout) {
-  return "no answer within " + std::to_string(static_cast<double>(timeout.count()) / 1000.0) + " s";
+  char seconds[32];
+  std::snprintf(seconds, sizeof seconds, "%g", static_cast<double>(timeout.count()) / 1000.0);
+  return std::string("no answer within ") + seconds + " s";
 }
 
 }  // namespace
@@ -221,7 +224,7 @@ core::Result<GetResponse> http_get(const GetRequest& original) {
     std::optional<GetResponse> got = run_http_call(*t, call, problem);
     if (!got) {
       if (problem.empty())
-        problem = "no answer within " + std::to_string(request.timeout.count()) + " s";
+        problem = http_no_answer_text(request.timeout);
       if (const std::string note = proxy_note(); !note.empty()) problem += " (" + note + ")";
       return core::Error{core::ErrorKind::kNetwork, "GET " + url + ": " + problem};
     }
