@@ -223,8 +223,7 @@ core::Result<GetResponse> http_get(const GetRequest& original) {
     std::string problem;
     std::optional<GetResponse> got = run_http_call(*t, call, problem);
     if (!got) {
-      if (problem.empty())
-        problem = http_no_answer_text(request.timeout);
+      if (problem.empty()) problem = http_no_answer_text(request.timeout);
       if (const std::string note = proxy_note(); !note.empty()) problem += " (" + note + ")";
       return core::Error{core::ErrorKind::kNetwork, "GET " + url + ": " + problem};
     }
