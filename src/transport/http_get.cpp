@@ -168,26 +168,39 @@ std::string http_no_answer_text(std::chrono::milliseconds timeout) {
   return std::string("no answer within ") + seconds + " s";
 }
 
+// What a GET and a POST share: headers, the deadline, TLS and the body limit.
+template <typename Request>
+Call call_settings(const Request& request) {
+  Call call;
+  call.headers = request.headers;
+  call.timeout = request.timeout;
+  call.verify_tls = request.verify_tls;
+  call.ssl_ca_file = request.ssl_ca_file;
+  call.body_limit = request.body_limit;
+  return call;
+}
+
+// Why a call got no response, with a set proxy variable named (none is ever used).
+std::string failure_text(std::string problem, std::chrono::milliseconds timeout) {
+  if (problem.empty()) problem = http_no_answer_text(timeout);
+  if (const std::string note = proxy_note(); !note.empty()) problem += " (" + note + ")";
+  return problem;
+}
+
 }  // namespace
 
 core::Result<GetResponse> http_post(const PostRequest& request) {
   auto t = split_url(request.url);
   if (!t) return t.error();
-  Call call;
+  Call call = call_settings(request);
   call.verb = request.method == "PUT" ? http::verb::put : http::verb::post;
-  call.headers = request.headers;
   call.content_type = request.content_type;
   call.body = request.body;
-  call.timeout = request.timeout;
-  call.verify_tls = request.verify_tls;
-  call.ssl_ca_file = request.ssl_ca_file;
-  call.body_limit = request.body_limit;
   std::string problem;
   std::optional<GetResponse> got = run_http_call(*t, call, problem);
   if (!got) {
-    if (problem.empty()) problem = http_no_answer_text(request.timeout);
-    return core::Error{core::ErrorKind::kNetwork,
-                       request.method + " " + request.url + ": " + problem};
+    return core::Error{core::ErrorKind::kNetwork, request.method + " " + request.url + ": " +
+                                                      failure_text(problem, request.timeout)};
   }
   got->final_url = request.url;
   return std::move(*got);
@@ -214,18 +227,12 @@ core::Result<GetResponse> http_get(const GetRequest& original) {
         std::erase_if(request.headers, [](const auto& h) { return core::is_secret_name(h.first); });
       }
     }
-    Call call;
-    call.headers = request.headers;
-    call.timeout = request.timeout;
-    call.verify_tls = request.verify_tls;
-    call.ssl_ca_file = request.ssl_ca_file;
-    call.body_limit = request.body_limit;
+    const Call call = call_settings(request);
     std::string problem;
     std::optional<GetResponse> got = run_http_call(*t, call, problem);
     if (!got) {
-      if (problem.empty()) problem = http_no_answer_text(request.timeout);
-      if (const std::string note = proxy_note(); !note.empty()) problem += " (" + note + ")";
-      return core::Error{core::ErrorKind::kNetwork, "GET " + url + ": " + problem};
+      return core::Error{core::ErrorKind::kNetwork,
+                         "GET " + url + ": " + failure_text(problem, request.timeout)};
     }
     GetResponse res = std::move(*got);
     res.final_url = url;

@@ -2,11 +2,6 @@
 // inferperf calls, answering as MLflow does): the run made before the benchmark, its live
 // scalars, the params, metrics, tags and artifacts after it; and a dead tracking URI (one
 // warning, exit 0).
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <poll.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -29,117 +24,40 @@ namespace {
 using nlohmann::json;
 using namespace std::chrono_literals;
 
-struct MlflowCall {
-  std::string method, target, body;
-};
+using MlflowCall = FakeHttpRequest;
 
-int mlflow_fake_listen(int& port) {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  if (::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 || ::listen(fd, 16) != 0) {
-    ::close(fd);
-    return -1;
-  }
-  socklen_t len = sizeof a;
-  ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
-  port = ntohs(a.sin_port);
-  return fd;
-}
-
-// One request per connection; get-by-name answers RESOURCE_DOES_NOT_EXIST until the experiment
-// is created.
+// A tracking server as MLflow answers: get-by-name says RESOURCE_DOES_NOT_EXIST until the
+// experiment is created. Called on the fake server's thread only.
 class FakeMlflow {
  public:
-  FakeMlflow() : fd_(mlflow_fake_listen(port_)) {
-    thread_ = std::thread([this] { run(); });
-  }
-  ~FakeMlflow() {
-    stop_ = true;
-    thread_.join();
-    ::close(fd_);
-  }
-  int port() const { return port_; }
-  std::vector<MlflowCall> calls() const {
-    std::lock_guard lock(mu_);
-    return calls_;
-  }
+  FakeMlflow() : server_([this](const FakeHttpRequest& r) { return answer(r); }) {}
+  int port() const { return server_.port(); }
+  std::vector<MlflowCall> calls() const { return server_.requests(); }
 
  private:
-  void run() {
-    while (!stop_) {
-      pollfd p{fd_, POLLIN, 0};
-      if (::poll(&p, 1, 50) <= 0) continue;
-      const int c = ::accept(fd_, nullptr, nullptr);
-      if (c < 0) continue;
-      serve(c);
-      ::close(c);
-    }
-  }
-  static std::size_t content_length(const std::string& head) {
-    std::string lower = head;
-    for (auto& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-    const auto at = lower.find("content-length: ");
-    return at == std::string::npos ? 0 : std::stoul(lower.substr(at + 16));
-  }
-  std::pair<int, json> answer(const MlflowCall& call) {
+  FakeHttpReply answer(const MlflowCall& call) {
     const std::string api = "/api/2.0/mlflow/";
     if (call.target.starts_with(api + "experiments/get-by-name")) {
-      if (experiment_made_) return {200, {{"experiment", {{"experiment_id", "17"}}}}};
-      return {
-          404,
-          {{"error_code", "RESOURCE_DOES_NOT_EXIST"}, {"message", "Could not find experiment"}}};
+      if (experiment_made_) return {200, json{{"experiment", {{"experiment_id", "17"}}}}.dump()};
+      return {404, json{{"error_code", "RESOURCE_DOES_NOT_EXIST"},
+                        {"message", "Could not find experiment"}}
+                       .dump()};
     }
     if (call.target == api + "experiments/create") {
       experiment_made_ = true;
-      return {200, {{"experiment_id", "17"}}};
+      return {200, json{{"experiment_id", "17"}}.dump()};
     }
     if (call.target == api + "runs/create")
-      return {200, {{"run", {{"info", {{"run_id", "run42"}, {"experiment_id", "17"}}}}}}};
+      return {200,
+              json{{"run", {{"info", {{"run_id", "run42"}, {"experiment_id", "17"}}}}}}.dump()};
     if (call.target == api + "runs/log-batch" || call.target == api + "runs/update" ||
         call.target.starts_with("/api/2.0/mlflow-artifacts/artifacts/17/run42/artifacts/"))
-      return {200, json::object()};
-    return {404, {{"error_code", "ENDPOINT_NOT_FOUND"}, {"message", "no route"}}};
-  }
-  void serve(int c) {
-    std::string in;
-    char buf[65536];
-    std::size_t need = std::string::npos;
-    for (;;) {
-      const auto head_end = in.find("\r\n\r\n");
-      if (head_end != std::string::npos && need == std::string::npos)
-        need = head_end + 4 + content_length(in.substr(0, head_end));
-      if (need != std::string::npos && in.size() >= need) break;
-      const ssize_t n = ::recv(c, buf, sizeof buf, 0);
-      if (n <= 0) return;
-      in.append(buf, static_cast<std::size_t>(n));
-    }
-    const std::string line = in.substr(0, in.find("\r\n"));
-    MlflowCall call;
-    call.method = line.substr(0, line.find(' '));
-    call.target = line.substr(line.find(' ') + 1, line.rfind(' ') - line.find(' ') - 1);
-    call.body = in.substr(in.find("\r\n\r\n") + 4);
-    const auto [status, body] = answer(call);
-    {
-      std::lock_guard lock(mu_);
-      calls_.push_back(std::move(call));
-    }
-    const std::string text = body.dump();
-    const std::string reply =
-        "HTTP/1.1 " + std::to_string(status) + (status == 200 ? " OK" : " Not Found") +
-        "\r\nContent-Type: application/json\r\nContent-Length: " + std::to_string(text.size()) +
-        "\r\nConnection: close\r\n\r\n" + text;
-    ::send(c, reply.data(), reply.size(), MSG_NOSIGNAL);
+      return {200, "{}"};
+    return {404, json{{"error_code", "ENDPOINT_NOT_FOUND"}, {"message", "no route"}}.dump()};
   }
 
-  int port_ = 0;
-  int fd_ = -1;
-  std::atomic<bool> stop_{false};
   bool experiment_made_ = false;  // the server thread's only
-  mutable std::mutex mu_;
-  std::vector<MlflowCall> calls_;
-  std::thread thread_;
+  FakeHttpServer server_;         // last: its thread stops before the state above goes
 };
 
 TEST(MlflowExport, RunExportedToTheTrackingServer) {
@@ -222,8 +140,7 @@ TEST(MlflowExport, RunExportedToTheTrackingServer) {
 TEST(MlflowExport, DeadTrackingServerCostsOneWarning) {
   MockServerProcess mock({"--fast"});
   const std::string dir = make_temp_dir("ip-mlflow-dead-");
-  int port = 0;
-  ::close(mlflow_fake_listen(port));
+  const int port = unused_loopback_port();
   const auto r =
       run_process(server_counted_profile_args(mock, dir,
                                               {"--request-count", "10", "--mlflow-tracking-uri",

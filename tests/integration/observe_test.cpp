@@ -1,10 +1,6 @@
 // Live observability end to end: the OTLP push (--otel-url) checked by a small OTLP/HTTP receiver
 // in the test, a dead collector (one warning, no wait), and the client's Prometheus endpoint
 // (--prometheus-port) scraped during a run and read with the project's own parser.
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <poll.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
@@ -25,88 +21,19 @@ namespace {
 using nlohmann::json;
 using namespace std::chrono_literals;
 
-int observe_listen(int& port) {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  if (::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 || ::listen(fd, 16) != 0) {
-    ::close(fd);
-    return -1;
-  }
-  socklen_t len = sizeof a;
-  ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
-  port = ntohs(a.sin_port);
-  return fd;
-}
-
-// A loopback port nothing listens on (bound once, then closed).
-int observe_free_port() {
-  int port = 0;
-  ::close(observe_listen(port));
-  return port;
-}
-
 // Accepts POSTs, answers 200 and keeps each body with its request line.
 class OtlpReceiver {
  public:
-  OtlpReceiver() : fd_(observe_listen(port_)) {
-    thread_ = std::thread([this] { run(); });
-  }
-  ~OtlpReceiver() {
-    stop_ = true;
-    thread_.join();
-    ::close(fd_);
-  }
-  int port() const { return port_; }
+  int port() const { return server_.port(); }
   std::vector<std::pair<std::string, std::string>> posts() const {
-    std::lock_guard lock(mu_);
-    return posts_;
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const auto& r : server_.requests())
+      out.emplace_back(r.method + " " + r.target + " HTTP/1.1", r.body);
+    return out;
   }
 
  private:
-  void run() {
-    while (!stop_) {
-      pollfd p{fd_, POLLIN, 0};
-      if (::poll(&p, 1, 50) <= 0) continue;
-      const int c = ::accept(fd_, nullptr, nullptr);
-      if (c < 0) continue;
-      serve(c);
-      ::close(c);
-    }
-  }
-  void serve(int c) {
-    std::string in;
-    char buf[65536];
-    std::size_t need = std::string::npos;
-    for (;;) {
-      const auto head_end = in.find("\r\n\r\n");
-      if (head_end != std::string::npos && need == std::string::npos) {
-        const auto cl = in.find("Content-Length: ");
-        const auto cl_lower = in.find("content-length: ");
-        const auto at = cl != std::string::npos ? cl : cl_lower;
-        need = head_end + 4 + (at == std::string::npos ? 0 : std::stoul(in.substr(at + 16)));
-      }
-      if (need != std::string::npos && in.size() >= need) break;
-      const ssize_t n = ::recv(c, buf, sizeof buf, 0);
-      if (n <= 0) return;
-      in.append(buf, static_cast<std::size_t>(n));
-    }
-    const auto head_end = in.find("\r\n\r\n");
-    {
-      std::lock_guard lock(mu_);
-      posts_.emplace_back(in.substr(0, in.find("\r\n")), in.substr(head_end + 4));
-    }
-    const std::string reply = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}";
-    ::send(c, reply.data(), reply.size(), MSG_NOSIGNAL);
-  }
-
-  int port_ = 0;
-  int fd_ = -1;
-  std::atomic<bool> stop_{false};
-  mutable std::mutex mu_;
-  std::vector<std::pair<std::string, std::string>> posts_;
-  std::thread thread_;
+  FakeHttpServer server_{[](const FakeHttpRequest&) { return FakeHttpReply{}; }};
 };
 
 const json* observe_metric(const json& body, const std::string& name) {
@@ -182,7 +109,7 @@ TEST(OtlpExport, DeadCollectorCostsOneWarningAndNoWait) {
       run_process(server_counted_profile_args(mock, base_dir, {"--request-count", "20"}), 90s);
   ASSERT_EQ(base.exit_code, 0) << base.out;
   const std::string dir = make_temp_dir("ip-otlp-dead-");
-  const std::string url = "127.0.0.1:" + std::to_string(observe_free_port());
+  const std::string url = "127.0.0.1:" + std::to_string(unused_loopback_port());
   const auto r = run_process(
       server_counted_profile_args(mock, dir, {"--request-count", "20", "--otel-url", url}), 90s, "",
       {"INFERPERF_OTEL_INTERVAL_MS=100"});
@@ -199,7 +126,7 @@ TEST(OtlpExport, DeadCollectorCostsOneWarningAndNoWait) {
 TEST(PrometheusEndpoint, ScrapedDuringTheRun) {
   MockServerProcess mock({"--itl", "20"});
   const std::string dir = make_temp_dir("ip-prom-");
-  const int port = observe_free_port();
+  const int port = unused_loopback_port();
   BackgroundProcess run(
       server_counted_profile_args(mock, dir,
                                   {"--benchmark-duration", "4", "--concurrency", "4",
@@ -252,7 +179,7 @@ TEST(PrometheusEndpoint, ScrapedDuringTheRun) {
 TEST(PrometheusEndpoint, PortInUseIsAConfigurationError) {
   MockServerProcess mock({"--fast"});
   int port = 0;
-  const int held = observe_listen(port);
+  const int held = listen_loopback(port);
   const std::string dir = make_temp_dir("ip-prom-busy-");
   const auto r = run_process(
       server_counted_profile_args(

@@ -1,8 +1,11 @@
 #include "process.hpp"
 
+#include <arpa/inet.h>
 #include <fcntl.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <boost/asio/io_context.hpp>
@@ -11,6 +14,8 @@
 #include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/http.hpp>
 
+#include <cctype>
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -287,6 +292,90 @@ std::vector<std::string> mock_profile_args(const std::string& inferperf_bin,
                                            const MockServerProcess& mock, const std::string& dir,
                                            const std::vector<std::string>& more) {
   return small_profile_args(inferperf_bin, mock.url(), dir, more);
+}
+
+int listen_loopback(int& port) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return -1;
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  a.sin_port = htons(static_cast<std::uint16_t>(port));
+  if (::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 || ::listen(fd, 16) != 0) {
+    ::close(fd);
+    return -1;
+  }
+  socklen_t len = sizeof a;
+  ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
+  port = ntohs(a.sin_port);
+  return fd;
+}
+
+int unused_loopback_port() {
+  int port = 0;
+  ::close(listen_loopback(port));
+  return port;
+}
+
+FakeHttpServer::FakeHttpServer(std::function<FakeHttpReply(const FakeHttpRequest&)> answer)
+    : answer_(std::move(answer)), fd_(listen_loopback(port_)) {
+  thread_ = std::thread([this] { run(); });
+}
+
+FakeHttpServer::~FakeHttpServer() {
+  stop_ = true;
+  thread_.join();
+  ::close(fd_);
+}
+
+std::vector<FakeHttpRequest> FakeHttpServer::requests() const {
+  std::lock_guard lock(mu_);
+  return requests_;
+}
+
+void FakeHttpServer::run() {
+  while (!stop_) {
+    pollfd p{fd_, POLLIN, 0};
+    if (::poll(&p, 1, 50) <= 0) continue;
+    const int c = ::accept(fd_, nullptr, nullptr);
+    if (c < 0) continue;
+    serve(c);
+    ::close(c);
+  }
+}
+
+void FakeHttpServer::serve(int c) {
+  std::string in;
+  char buf[65536];
+  std::size_t need = std::string::npos;
+  for (;;) {
+    const auto head_end = in.find("\r\n\r\n");
+    if (head_end != std::string::npos && need == std::string::npos) {
+      std::string head = in.substr(0, head_end);
+      for (auto& ch : head) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+      const auto at = head.find("content-length: ");
+      need = head_end + 4 + (at == std::string::npos ? 0 : std::stoul(head.substr(at + 16)));
+    }
+    if (need != std::string::npos && in.size() >= need) break;
+    const ssize_t n = ::recv(c, buf, sizeof buf, 0);
+    if (n <= 0) return;
+    in.append(buf, static_cast<std::size_t>(n));
+  }
+  const std::string line = in.substr(0, in.find("\r\n"));
+  FakeHttpRequest req;
+  req.method = line.substr(0, line.find(' '));
+  req.target = line.substr(line.find(' ') + 1, line.rfind(' ') - line.find(' ') - 1);
+  req.body = in.substr(in.find("\r\n\r\n") + 4);
+  const FakeHttpReply reply = answer_(req);
+  {
+    std::lock_guard lock(mu_);
+    requests_.push_back(std::move(req));
+  }
+  const std::string text =
+      "HTTP/1.1 " + std::to_string(reply.status) + (reply.status == 200 ? " OK" : " Error") +
+      "\r\nContent-Type: application/json\r\nContent-Length: " + std::to_string(reply.body.size()) +
+      "\r\nConnection: close\r\n\r\n" + reply.body;
+  ::send(c, text.data(), text.size(), MSG_NOSIGNAL);
 }
 
 std::vector<std::string> server_counted_profile_args(const MockServerProcess& mock,

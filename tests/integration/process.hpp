@@ -4,8 +4,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include <atomic>
 #include <chrono>
+#include <functional>
+#include <mutex>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -97,6 +101,45 @@ long long summary_count(const nlohmann::json& summary, const char* key);
 // In `dir`: ca.pem (a test CA), server.pem and server.key (signed by it, for 127.0.0.1 and
 // localhost), made with the openssl command line; the result says why when it fails.
 ProcessResult make_test_certificates(const std::string& dir, const std::string& ca_name);
+
+// A bound, listening loopback TCP socket (fd, or -1) and its port in `port` (0 asks for a free
+// one).
+int listen_loopback(int& port);
+// A loopback port nothing listens on (bound once, then closed).
+int unused_loopback_port();
+
+// One request a FakeHttpServer received, and its answer.
+struct FakeHttpRequest {
+  std::string method, target, body;
+};
+struct FakeHttpReply {
+  int status = 200;
+  std::string body = "{}";  // sent as application/json
+};
+// A small HTTP/1.1 server on a free loopback port for the exporters' tests (OTLP receiver, MLflow
+// tracking server): one request per connection, answered by `answer` (called on the server's
+// thread), every request kept in arrival order.
+class FakeHttpServer {
+ public:
+  explicit FakeHttpServer(std::function<FakeHttpReply(const FakeHttpRequest&)> answer);
+  ~FakeHttpServer();
+  FakeHttpServer(const FakeHttpServer&) = delete;
+  FakeHttpServer& operator=(const FakeHttpServer&) = delete;
+  int port() const { return port_; }
+  std::vector<FakeHttpRequest> requests() const;
+
+ private:
+  void run();
+  void serve(int client);
+
+  std::function<FakeHttpReply(const FakeHttpRequest&)> answer_;
+  int port_ = 0;
+  int fd_ = -1;
+  std::atomic<bool> stop_{false};
+  mutable std::mutex mu_;
+  std::vector<FakeHttpRequest> requests_;
+  std::thread thread_;
+};
 
 // A fresh empty folder under the system temp dir.
 std::string make_temp_dir(const std::string& prefix);
