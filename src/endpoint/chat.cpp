@@ -1,5 +1,6 @@
 #include <simdjson.h>
 
+#include "endpoint/chunk_scan.hpp"
 #include "endpoint/decode_util.hpp"
 #include "endpoint/endpoint.hpp"
 #include "endpoint/factories.hpp"
@@ -75,6 +76,12 @@ nlohmann::ordered_json chat_body(const std::vector<dataset::Turn>& history, cons
 }
 
 DecodedEvent decode_chat(std::string_view payload) {
+  DecodedEvent out;
+  if (!scan_chunk(payload, ChunkShape::kChat, out)) out = decode_chat_document(payload);
+  return out;
+}
+
+DecodedEvent decode_chat_document(std::string_view payload) {
   DecodedEvent out;
   thread_local simdjson::dom::parser parser;
   simdjson::dom::object obj;

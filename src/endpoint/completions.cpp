@@ -1,5 +1,6 @@
 #include <simdjson.h>
 
+#include "endpoint/chunk_scan.hpp"
 #include "endpoint/decode_util.hpp"
 #include "endpoint/endpoint.hpp"
 #include "endpoint/factories.hpp"
@@ -32,29 +33,36 @@ class CompletionsEndpoint final : public Endpoint {
 
   DecodedEvent decode(std::string_view payload) const override {
     DecodedEvent out;
-    thread_local simdjson::dom::parser parser;
-    simdjson::dom::object obj;
-    if (!parse_object(payload, parser, obj, out)) return out;
-    std::string_view object = string_or_empty(obj, "object");
-    if (object != "text_completion" && object != "completion") {
-      if (auto e = error_message_of(obj)) return error_event(*e);
-      return error_event("unexpected completions response object '" + std::string(object) + "'");
-    }
-    out.kind = DecodedEvent::Kind::kData;
-    read_usage(obj, out);
-    out.server_timings = decode_server_timings(obj);
-    simdjson::dom::array choices;
-    if (obj["choices"].get_array().get(choices) != simdjson::SUCCESS || choices.size() == 0) {
-      return out;
-    }
-    simdjson::dom::element choice = choices.at(0);
-    out.content = std::string(string_or_empty(choice, "text"));
-    out.finish_reason = std::string(string_or_empty(choice, "finish_reason"));
+    if (!scan_chunk(payload, ChunkShape::kCompletions, out))
+      out = decode_completions_document(payload);
     return out;
   }
 };
 
 }  // namespace
+
+DecodedEvent decode_completions_document(std::string_view payload) {
+  DecodedEvent out;
+  thread_local simdjson::dom::parser parser;
+  simdjson::dom::object obj;
+  if (!parse_object(payload, parser, obj, out)) return out;
+  std::string_view object = string_or_empty(obj, "object");
+  if (object != "text_completion" && object != "completion") {
+    if (auto e = error_message_of(obj)) return error_event(*e);
+    return error_event("unexpected completions response object '" + std::string(object) + "'");
+  }
+  out.kind = DecodedEvent::Kind::kData;
+  read_usage(obj, out);
+  out.server_timings = decode_server_timings(obj);
+  simdjson::dom::array choices;
+  if (obj["choices"].get_array().get(choices) != simdjson::SUCCESS || choices.size() == 0) {
+    return out;
+  }
+  simdjson::dom::element choice = choices.at(0);
+  out.content = std::string(string_or_empty(choice, "text"));
+  out.finish_reason = std::string(string_or_empty(choice, "finish_reason"));
+  return out;
+}
 
 std::unique_ptr<Endpoint> make_completions_endpoint() {
   return std::make_unique<CompletionsEndpoint>();

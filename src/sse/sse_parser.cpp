@@ -43,9 +43,13 @@ void SseParser::feed(std::string_view bytes, std::vector<SseEvent>& out) {
       return;
     }
     if (over_cap(end - i)) return;
-    line_.append(bytes.substr(i, end - i));
-    process_line(line_, out);
-    line_.clear();
+    if (line_.empty()) {
+      process_line(bytes.substr(i, end - i), out);  // a whole line in these bytes: no copy
+    } else {
+      line_.append(bytes.substr(i, end - i));
+      process_line(line_, out);
+      line_.clear();
+    }
     if (bytes[end] == '\r') {
       if (end + 1 < bytes.size()) {
         i = (bytes[end + 1] == '\n') ? end + 2 : end + 1;
@@ -109,10 +113,30 @@ void SseParser::process_line(std::string_view line, std::vector<SseEvent>& out) 
   // Other field names ("retry", unknown) carry nothing a benchmark needs.
 }
 
+std::size_t SseParser::refill(std::string_view bytes, std::vector<SseEvent>& out) {
+  reuse_slots_ = true;
+  next_slot_ = 0;
+  feed(bytes, out);
+  reuse_slots_ = false;
+  return next_slot_;
+}
+
 void SseParser::dispatch(std::vector<SseEvent>& out) {
-  out.push_back(std::move(pending_));
-  pending_ = SseEvent{};
   pending_any_ = false;
+  if (!reuse_slots_) {
+    out.push_back(std::move(pending_));
+    pending_ = SseEvent{};
+    return;
+  }
+  // The slot's old strings come back as the next pending event's, emptied but with their memory.
+  if (next_slot_ == out.size()) out.emplace_back();
+  std::swap(out[next_slot_++], pending_);
+  pending_.event.clear();
+  pending_.data.clear();
+  pending_.id.clear();
+  pending_.comment.clear();
+  pending_.has_data = false;
+  pending_.fields.clear();
 }
 
 }  // namespace inferperf::sse

@@ -24,6 +24,10 @@ class SseParser {
   // Appends every event completed by these bytes to `out`. Line ends may be LF, CRLF or CR, and
   // a CRLF may be split across two calls.
   void feed(std::string_view bytes, std::vector<SseEvent>& out);
+  // As feed, but the events are written over out[0], out[1], ... (their strings' memory reused,
+  // so a warm stream allocates nothing per event) and their count returned; elements past it are
+  // stale. The streaming hot path's form.
+  std::size_t refill(std::string_view bytes, std::vector<SseEvent>& out);
   // End of stream: a partial last line and any pending fields form one final event.
   void finish(std::vector<SseEvent>& out);
   void reset();
@@ -44,6 +48,8 @@ class SseParser {
 
   std::string line_;
   SseEvent pending_;
+  bool reuse_slots_ = false;  // inside refill(): dispatch writes over out[next_slot_]
+  std::size_t next_slot_ = 0;
   bool pending_any_ = false;
   bool last_was_cr_ = false;
   bool keep_fields_ = false;

@@ -57,9 +57,9 @@ void ResponseCollector::on_body(std::string_view bytes, core::MonoNs ts, std::ui
     if (record_.raw) raw_text_.append(bytes);
     return;
   }
-  events_.clear();
-  sse_.feed(bytes, events_);
-  for (auto& e : events_) {
+  const std::size_t n = sse_.refill(bytes, events_);
+  for (std::size_t i = 0; i < n; ++i) {
+    auto& e = events_[i];
     if (record_.raw) keep_raw(e, ts);  // every message received, even after an error event
     if (!failed_) handle_event(e, ts, read_index);
   }
@@ -95,13 +95,19 @@ void ResponseCollector::handle_event(const sse::SseEvent& e, core::MonoNs ts,
 
 void ResponseCollector::handle_payload(std::string_view payload, core::MonoNs ts,
                                        std::uint32_t read_index) {
-  endpoint::DecodedEvent d;
-  try {
-    d = endpoint_.decode(payload);
-  } catch (const std::exception& e) {
+  // Decoded straight into `d` (no event moved per payload on the streaming path).
+  std::string thrown;
+  endpoint::DecodedEvent d = [&]() -> endpoint::DecodedEvent {
+    try {
+      return endpoint_.decode(payload);
+    } catch (const std::exception& e) {
+      thrown = std::string("cannot decode the response: ") + e.what();
+      return {};
+    }
+  }();
+  if (!thrown.empty()) {
     // A decoder must never take the worker down: the response is an error record.
-    fail(std::nullopt, RequestErrorKind::kResponseParse,
-         std::string("cannot decode the response: ") + e.what());
+    fail(std::nullopt, RequestErrorKind::kResponseParse, std::move(thrown));
     return;
   }
   if (d.kind == endpoint::DecodedEvent::Kind::kError) {
@@ -146,6 +152,10 @@ void ResponseCollector::handle_payload(std::string_view payload, core::MonoNs ts
     job_ = std::move(d.job);
   }
   if (!d.content.empty() || !d.reasoning.empty() || d.outputs > 0 || d.progress) {
+    // A stream gets room for a typical answer's events at once, not a copy per doubling.
+    constexpr std::size_t kFirstEventsRoom = 32;
+    if (sse_mode_ && record_.content_events.empty())
+      record_.content_events.reserve(kFirstEventsRoom);
     record_.content_events.push_back(
         records::ContentEvent{ts, read_index, std::move(d.content), std::move(d.reasoning)});
     if (record_.content_events.size() == 1 && on_first_content) on_first_content();

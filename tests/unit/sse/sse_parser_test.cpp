@@ -158,6 +158,22 @@ TEST(SseParserSplit, ByteByByteGivesTheSameEvents) {
   EXPECT_EQ(out, kAllExpected);
 }
 
+// refill(): the same events as feed at every piece size, written over the same slots each call.
+TEST(SseParserSplit, RefillGivesTheSameEventsInReusedSlots) {
+  const std::string s = all_bytes();
+  for (std::size_t piece : {std::size_t{1}, std::size_t{3}, std::size_t{16}, s.size()}) {
+    SseParser p;
+    std::vector<SseEvent> slots, got;
+    for (std::size_t at = 0; at < s.size(); at += piece) {
+      const std::size_t n = p.refill(std::string_view(s).substr(at, piece), slots);
+      ASSERT_LE(n, slots.size());
+      got.insert(got.end(), slots.begin(), slots.begin() + static_cast<std::ptrdiff_t>(n));
+    }
+    p.finish(got);
+    EXPECT_EQ(got, kAllExpected) << "pieces of " << piece;
+  }
+}
+
 TEST(SseParserSplit, CrlfSplitAcrossCallsIsOneLineEnd) {
   // "a: x" is an unknown field: if the LF after the split CR were read as a blank line, an extra
   // empty event would be dispatched before "y".

@@ -1,0 +1,25 @@
+// The streaming hot path's decoder: one pass over a chat or completions chunk of the common shape
+// (the text of choices[0] and its finish reason, nothing else of interest), with no JSON document
+// built. It answers only what it fully understands: plain ASCII, the top-level keys a chunk
+// carries (id, object, created, model, system_fingerprint, service_tier, choices, a null usage),
+// no tool calls, no duplicate keys that matter, no surrogate escapes, short plain numbers. Anything
+// else (usage, server timings, errors, tool calls, UTF-8, odd numbers, invalid JSON) returns
+// false and goes to the full simdjson decoder, so the two always agree on what the fast one
+// accepts (ChunkScan tests compare them over mutated chunks).
+#pragma once
+#include <string_view>
+
+#include "endpoint/endpoint.hpp"
+
+namespace inferperf::endpoint {
+
+enum class ChunkShape {
+  kChat,         // "object":"chat.completion.chunk", choices[0].delta.{content,reasoning...}
+  kCompletions,  // "object":"text_completion" or "completion", choices[0].text
+};
+
+// Fills `out` (a fresh event) and returns true when the fast path decoded `payload`; on false
+// `out` holds a partial reading to be discarded.
+bool scan_chunk(std::string_view payload, ChunkShape shape, DecodedEvent& out);
+
+}  // namespace inferperf::endpoint

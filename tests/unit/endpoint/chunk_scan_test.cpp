@@ -1,0 +1,151 @@
+// The streaming fast-path decoder against the full simdjson decoders: what it accepts it must
+// decode exactly as they do, and what it does not fully understand it must leave to them.
+#include "endpoint/chunk_scan.hpp"
+
+#include <gtest/gtest.h>
+
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "endpoint/openai_common.hpp"
+
+namespace inferperf::endpoint {
+namespace {
+
+// The fast path's reading, or nullopt when it leaves the payload to the document decoder.
+std::optional<DecodedEvent> fast_decode(std::string_view payload, ChunkShape shape) {
+  DecodedEvent out;
+  if (!scan_chunk(payload, shape, out)) return std::nullopt;
+  return out;
+}
+
+DecodedEvent document_decode(std::string_view payload, ChunkShape shape) {
+  return shape == ChunkShape::kChat ? decode_chat_document(payload)
+                                    : decode_completions_document(payload);
+}
+
+// Every field a chunk can set, compared.
+void expect_same(const DecodedEvent& fast, const DecodedEvent& full, const std::string& payload) {
+  SCOPED_TRACE(payload);
+  EXPECT_EQ(fast.kind, full.kind);
+  EXPECT_EQ(fast.content, full.content);
+  EXPECT_EQ(fast.reasoning, full.reasoning);
+  EXPECT_EQ(fast.finish_reason, full.finish_reason);
+  EXPECT_EQ(fast.usage.has_value(), full.usage.has_value());
+  EXPECT_EQ(fast.server_timings.has_value(), full.server_timings.has_value());
+  EXPECT_EQ(fast.tool_calls.size(), full.tool_calls.size());
+  EXPECT_EQ(fast.outputs, full.outputs);
+  EXPECT_EQ(fast.error_message, full.error_message);
+}
+
+const std::vector<std::string> kChatChunks = {
+    // the mock's chunk
+    R"({"id":"chatcmpl-7","object":"chat.completion.chunk","created":1733011200,"model":"mock-model","choices":[{"index":0,"delta":{"content":" the"},"finish_reason":null}]})",
+    // vLLM's first chunk (role, empty content, logprobs null)
+    R"({"id":"chatcmpl-a1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":""},"logprobs":null,"finish_reason":null}],"usage":null})",
+    // reasoning text, escapes, a stop reason, spaces between tokens
+    R"( { "object" : "chat.completion.chunk" , "choices" : [ { "delta" : { "reasoning_content" : "a\n\"b\"\\\/ \u00e9\u4e2d\t" , "content" : null } , "finish_reason" : "stop" , "stop_reason" : 7 } ] } )",
+    R"({"object":"chat.completion.chunk","choices":[{"delta":{"reasoning":"think","content":"x"},"finish_reason":"length"},{"delta":{"content":"second choice"}}],"system_fingerprint":"fp","service_tier":"default"})",
+    R"({"object":"chat.completion.chunk","choices":[],"created":-0.5})",
+    R"({"object":"chat.completion.chunk","choices":[{"delta":{"content":"\u0000\u001f","tool_calls":null,"refusal":{"a":[1,2,{"b":true}]}}}]})",
+};
+
+const std::vector<std::string> kCompletionChunks = {
+    R"({"id":"cmpl-1","object":"text_completion","created":5,"model":"m","choices":[{"index":0,"text":" hi","logprobs":null,"finish_reason":null}]})",
+    R"({"object":"completion","choices":[{"text":"done\n","finish_reason":"stop"}]})",
+};
+
+TEST(ChunkScan, TakesTheCommonChunksAndAgreesWithTheDocumentDecoder) {
+  for (const auto& p : kChatChunks) {
+    const auto fast = fast_decode(p, ChunkShape::kChat);
+    ASSERT_TRUE(fast.has_value()) << p;
+    expect_same(*fast, decode_chat_document(p), p);
+  }
+  for (const auto& p : kCompletionChunks) {
+    const auto fast = fast_decode(p, ChunkShape::kCompletions);
+    ASSERT_TRUE(fast.has_value()) << p;
+    expect_same(*fast, decode_completions_document(p), p);
+  }
+  const auto mock = fast_decode(kChatChunks[0], ChunkShape::kChat);
+  EXPECT_EQ(mock->content, " the");
+  const auto escaped = fast_decode(kChatChunks[2], ChunkShape::kChat);
+  EXPECT_EQ(escaped->reasoning, "a\n\"b\"\\/ \xC3\xA9\xE4\xB8\xAD\t");
+  EXPECT_EQ(escaped->finish_reason, "stop");
+  EXPECT_EQ(std::string(fast_decode(kChatChunks[5], ChunkShape::kChat)->content),
+            std::string("\0\x1f", 2));
+}
+
+TEST(ChunkScan, LeavesEverythingElseToTheDocumentDecoder) {
+  const std::vector<std::string> refused = {
+      R"({"object":"chat.completion.chunk","choices":[],"usage":{"prompt_tokens":3}})",
+      R"({"object":"chat.completion.chunk","choices":[],"timings":{"prompt_ms":1}})",
+      R"({"object":"chat.completion.chunk","choices":[{"delta":{"tool_calls":[{"index":0}]}}]})",
+      R"({"object":"chat.completion.chunk","choices":[{"delta":{"content":"é"}}]})",
+      R"({"object":"chat.completion.chunk","choices":[{"delta":{"content":"\ud83d\ude00"}}]})",
+      R"({"object":"chat.completion.chunk","created":1e3,"choices":[]})",
+      R"({"object":"chat.completion.chunk","created":12345678901234567890,"choices":[]})",
+      R"({"object":"chat.completion.chunk","choices":[{"delta":{"content":"a","content":"b"}}]})",
+      R"({"object":"chat.completion","choices":[{"message":{"content":"x"}}]})",
+      R"({"error":{"message":"overloaded"}})",
+      R"({"object":"chat.completion.chunk","choices":[]} x)",
+      R"({"object":"chat.completion.chunk","choices":[{"delta":"text"}]})",
+      R"({"object":"chat.completion.chunk","choices":["x"]})",
+      R"({"object":"chat.completion.chunk","choices":[],"extra":1})",
+      R"({"object":"chat.completion.chunk","choices":[{"delta":{"content":"a	b"}}]})",
+      R"({"object":"chat.completion.chunk","choices":[{"delta":{"content":"\x"}}]})",
+      R"({"object":"chat.completion.chunk","choices":[{"delta":{"con\u0074ent":"a"}}]})",
+      R"({"object":"chat.completion.chunk","choices":[{"delta":{"content":"a"}}])",
+      R"({"choices":[{"delta":{"content":"a"}}]})",
+      R"({})",
+      "",
+      "[DONE]",
+  };
+  for (const auto& p : refused) EXPECT_FALSE(fast_decode(p, ChunkShape::kChat).has_value()) << p;
+  EXPECT_FALSE(fast_decode(kChatChunks[0], ChunkShape::kCompletions).has_value());
+  EXPECT_FALSE(fast_decode(kCompletionChunks[0], ChunkShape::kChat).has_value());
+}
+
+// Seeded random edits of the chunks above (bytes replaced, inserted or removed, from JSON's own
+// alphabet): whatever the fast path still accepts, the document decoder reads the same way.
+TEST(ChunkScan, AgreesWithTheDocumentDecoderOnMutatedChunks) {
+  const std::string alphabet = "{}[]\":,\\ \tnulltruefalse0123456789.-+eEabcu/\x01\x7f";
+  std::mt19937 rng(20261205);
+  int accepted = 0, tried = 0;
+  for (const auto shape : {ChunkShape::kChat, ChunkShape::kCompletions}) {
+    const auto& seeds = shape == ChunkShape::kChat ? kChatChunks : kCompletionChunks;
+    for (const auto& seed : seeds) {
+      for (int i = 0; i < 1500; ++i) {
+        std::string p = seed;
+        const int edits = 1 + static_cast<int>(rng() % 3);
+        for (int e = 0; e < edits && !p.empty(); ++e) {
+          const std::size_t at = rng() % p.size();
+          const char c = alphabet[rng() % alphabet.size()];
+          switch (rng() % 3) {
+            case 0:
+              p[at] = c;
+              break;
+            case 1:
+              p.insert(p.begin() + static_cast<std::ptrdiff_t>(at), c);
+              break;
+            default:
+              p.erase(at, 1);
+              break;
+          }
+        }
+        ++tried;
+        const auto fast = fast_decode(p, shape);
+        if (!fast) continue;
+        ++accepted;
+        expect_same(*fast, document_decode(p, shape), p);
+      }
+    }
+  }
+  // Some edits keep the chunk valid (a changed digit, a letter of a text): both paths are used.
+  EXPECT_GT(accepted, tried / 20);
+  EXPECT_LT(accepted, tried);
+}
+
+}  // namespace
+}  // namespace inferperf::endpoint
