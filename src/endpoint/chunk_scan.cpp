@@ -1,5 +1,10 @@
 #include "endpoint/chunk_scan.hpp"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -12,6 +17,29 @@ namespace {
 constexpr int kMaxSkipDepth = 32;
 // Numbers longer than this (or with an exponent) go to the full decoder, which knows their range.
 constexpr std::size_t kMaxNumberChars = 18;
+
+constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
+constexpr std::uint64_t kHighBits = 0x8080808080808080ULL;
+
+// The bytes of `w` that end a plain run inside a JSON string: '"', '\\', a control character or a
+// byte of UTF-8. The lowest flagged byte is exact (the borrows of these bit tricks only run
+// upward).
+std::uint64_t string_stops(std::uint64_t w) {
+  const auto zero_byte = [](std::uint64_t v) { return (v - kOnes) & ~v & kHighBits; };
+  return zero_byte(w ^ (kOnes * '"')) | zero_byte(w ^ (kOnes * '\\')) |
+         ((w - kOnes * 0x20) & ~w & kHighBits) | (w & kHighBits);
+}
+
+bool string_stop(char c) {
+  const auto u = static_cast<unsigned char>(c);
+  return c == '"' || c == '\\' || u < 0x20 || u >= 0x80;
+}
+
+// `k` is the literal (constant size: the comparison compiles to a few integer compares).
+template <std::size_t N>
+bool is(std::string_view k, const char (&literal)[N]) {
+  return k.size() == N - 1 && std::memcmp(k.data(), literal, N - 1) == 0;
+}
 
 // A strict cursor over one JSON text: every method returns false when the input is not JSON it
 // fully understands, and the caller gives up on the fast path.
@@ -34,32 +62,31 @@ class ChunkCursor {
     return p_ == end_;
   }
 
-  // An object key without escapes, and its colon.
-  bool key(std::string_view& k) {
+  // A string without escapes (an object key, "object"'s value) as it stands in the text.
+  bool plain_string(std::string_view& s) {
     if (!eat('"')) return false;
     const char* begin = p_;
-    while (p_ != end_ && *p_ != '"') {
-      if (*p_ == '\\' || static_cast<unsigned char>(*p_) < 0x20) return false;
-      ++p_;
-    }
-    if (p_ == end_) return false;
-    k = std::string_view(begin, static_cast<std::size_t>(p_ - begin));
+    run_to_stop();
+    if (p_ == end_ || *p_ != '"') return false;
+    s = std::string_view(begin, static_cast<std::size_t>(p_ - begin));
     ++p_;
-    return eat(':');
+    return true;
   }
+  // An object key without escapes, and its colon.
+  bool key(std::string_view& k) { return plain_string(k) && eat(':'); }
 
   // A string value, unescaped into *out (appended) unless out is null.
   bool string(std::string* out) {
     if (!eat('"')) return false;
     for (;;) {
       const char* begin = p_;
-      while (p_ != end_ && *p_ != '"' && *p_ != '\\' && static_cast<unsigned char>(*p_) >= 0x20)
-        ++p_;
+      run_to_stop();
       if (out) out->append(begin, static_cast<std::size_t>(p_ - begin));
       if (p_ == end_) return false;
       const char c = *p_++;
       if (c == '"') return true;
-      if (c != '\\' || !escape(out)) return false;  // a control character or a bad escape
+      // A control character, UTF-8 (left to simdjson, which validates it) or a bad escape.
+      if (c != '\\' || !escape(out)) return false;
     }
   }
 
@@ -100,7 +127,43 @@ class ChunkCursor {
   }
 
  private:
+  // Moves to the first byte that ends a plain run of string text (or to the end), 8 at a time.
+  void run_to_stop() {
+#ifdef __SSE2__
+    // 16 bytes a step: '"', '\\', and (signed) below ' ', which takes both control characters and
+    // the UTF-8 bytes 0x80-0xFF.
+    const __m128i quote = _mm_set1_epi8('"');
+    const __m128i backslash = _mm_set1_epi8('\\');
+    const __m128i space = _mm_set1_epi8(' ');
+    while (end_ - p_ >= 16) {
+      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p_));
+      const __m128i hit =
+          _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)),
+                       _mm_cmplt_epi8(v, space));
+      if (const int mask = _mm_movemask_epi8(hit)) {
+        p_ += std::countr_zero(static_cast<unsigned>(mask));
+        return;
+      }
+      p_ += 16;
+    }
+#endif
+    while (end_ - p_ >= 8) {
+      std::uint64_t w = 0;
+      std::memcpy(&w, p_, 8);
+      if (const std::uint64_t stops = string_stops(w)) {
+        // The first byte in memory is the word's lowest on little-endian machines.
+        const int bit = std::endian::native == std::endian::little ? std::countr_zero(stops)
+                                                                   : std::countl_zero(stops);
+        p_ += bit / 8;
+        return;
+      }
+      p_ += 8;
+    }
+    while (p_ != end_ && !string_stop(*p_)) ++p_;
+  }
+
   void skip_ws() {
+    if (p_ != end_ && static_cast<unsigned char>(*p_) > ' ') return;  // compact JSON: no spaces
     while (p_ != end_ && (*p_ == ' ' || *p_ == '\t' || *p_ == '\n' || *p_ == '\r')) ++p_;
   }
 
@@ -175,7 +238,9 @@ class ChunkCursor {
     return true;
   }
 
-  static bool digit(char c) { return c >= '0' && c <= '9'; }
+  static bool digit(char c) {
+    return c >= '0' && c <= '9';
+  }
 
   // -?(0|[1-9][0-9]*)(.[0-9]+)? and short: the grammar's exponent and long numbers are not taken.
   bool number() {
@@ -236,13 +301,13 @@ bool scan_delta(ChunkCursor& c, DecodedEvent& out) {
     std::string_view k;
     if (!c.key(k)) return false;
     bool ok = true;
-    if (k == "content") {
+    if (is(k, "content")) {
       ok = first_time(seen_content) && c.string_or_skip(&out.content, 3);
-    } else if (k == "reasoning_content") {
+    } else if (is(k, "reasoning_content")) {
       ok = first_time(seen_rc) && c.string_or_skip(&reasoning_content, 3);
-    } else if (k == "reasoning") {
+    } else if (is(k, "reasoning")) {
       ok = first_time(seen_r) && c.string_or_skip(&reasoning, 3);
-    } else if (k == "tool_calls") {
+    } else if (is(k, "tool_calls")) {
       ok = first_time(seen_tools) && c.literal("null");  // calls go to the full decoder
     } else {
       ok = c.skip_value(3);
@@ -262,11 +327,11 @@ bool scan_first_choice(ChunkCursor& c, ChunkShape shape, DecodedEvent& out) {
     std::string_view k;
     if (!c.key(k)) return false;
     bool ok = true;
-    if (k == "finish_reason") {
+    if (is(k, "finish_reason")) {
       ok = first_time(seen_finish) && c.string_or_skip(&out.finish_reason, 2);
-    } else if (shape == ChunkShape::kChat && k == "delta") {
+    } else if (shape == ChunkShape::kChat && is(k, "delta")) {
       ok = first_time(seen_text) && c.next_is('{') && scan_delta(c, out);
-    } else if (shape == ChunkShape::kCompletions && k == "text") {
+    } else if (shape == ChunkShape::kCompletions && is(k, "text")) {
       ok = first_time(seen_text) && c.string_or_skip(&out.content, 2);
     } else {
       ok = c.skip_value(2);
@@ -287,27 +352,14 @@ bool scan_choices(ChunkCursor& c, ChunkShape shape, DecodedEvent& out) {
 }
 
 bool expected_object(std::string_view object, ChunkShape shape) {
-  if (shape == ChunkShape::kChat) return object == "chat.completion.chunk";
-  return object == "text_completion" || object == "completion";
+  if (shape == ChunkShape::kChat) return is(object, "chat.completion.chunk");
+  return is(object, "text_completion") || is(object, "completion");
 }
 
 // The top-level keys a plain chunk carries and the full decoder does not read.
 bool ignored_top_key(std::string_view k) {
-  return k == "id" || k == "created" || k == "model" || k == "system_fingerprint" ||
-         k == "service_tier";
-}
-
-// Eight bytes at a time: the high bit of any byte set means UTF-8 (or garbage) somewhere.
-bool plain_ascii(std::string_view s) {
-  std::uint64_t any = 0;
-  std::size_t i = 0;
-  for (; i + 8 <= s.size(); i += 8) {
-    std::uint64_t word = 0;
-    std::memcpy(&word, s.data() + i, 8);
-    any |= word;
-  }
-  for (; i < s.size(); ++i) any |= static_cast<unsigned char>(s[i]);
-  return (any & 0x8080808080808080ULL) == 0;
+  return is(k, "id") || is(k, "created") || is(k, "model") || is(k, "system_fingerprint") ||
+         is(k, "service_tier");
 }
 
 bool scan_top(ChunkCursor& c, ChunkShape shape, DecodedEvent& out) {
@@ -317,12 +369,12 @@ bool scan_top(ChunkCursor& c, ChunkShape shape, DecodedEvent& out) {
     std::string_view k;
     if (!c.key(k)) return false;
     bool ok = true;
-    if (k == "object") {
-      std::string object;
-      ok = first_time(seen_object) && c.string(&object) && expected_object(object, shape);
-    } else if (k == "choices") {
+    if (is(k, "object")) {
+      std::string_view object;
+      ok = first_time(seen_object) && c.plain_string(object) && expected_object(object, shape);
+    } else if (is(k, "choices")) {
       ok = first_time(seen_choices) && scan_choices(c, shape, out);
-    } else if (k == "usage") {
+    } else if (is(k, "usage")) {
       ok = first_time(seen_usage) && c.literal("null");  // counts go to the full decoder
     } else {
       ok = ignored_top_key(k) && c.skip_value(1);
@@ -335,7 +387,6 @@ bool scan_top(ChunkCursor& c, ChunkShape shape, DecodedEvent& out) {
 }  // namespace
 
 bool scan_chunk(std::string_view payload, ChunkShape shape, DecodedEvent& out) {
-  if (!plain_ascii(payload)) return false;
   ChunkCursor c(payload);
   if (!scan_top(c, shape, out)) return false;
   out.kind = DecodedEvent::Kind::kData;

@@ -130,13 +130,19 @@ void SseParser::dispatch(std::vector<SseEvent>& out) {
   }
   // The slot's old strings come back as the next pending event's, emptied but with their memory.
   if (next_slot_ == out.size()) out.emplace_back();
-  std::swap(out[next_slot_++], pending_);
+  SseEvent& slot = out[next_slot_++];
+  slot.event.swap(pending_.event);
+  slot.data.swap(pending_.data);
+  slot.id.swap(pending_.id);
+  slot.comment.swap(pending_.comment);
+  slot.fields.swap(pending_.fields);
+  slot.has_data = pending_.has_data;
   pending_.event.clear();
   pending_.data.clear();
   pending_.id.clear();
   pending_.comment.clear();
-  pending_.has_data = false;
   pending_.fields.clear();
+  pending_.has_data = false;
 }
 
 }  // namespace inferperf::sse

@@ -95,8 +95,9 @@ class Connection {
   int plain_fd();
   // Whether reads on this connection carry the kernel's receive stamps.
   bool rx_stamped() const { return rx_stamped_; }
-  // The connection's read buffer, kept for its life (allocated on first use, left uninitialised:
-  // zero-filling it cost more per request than parsing a streamed event).
+  // The connection's read buffer for TLS reads, kept for its life (allocated on first use, left
+  // uninitialised: zero-filling it cost more per request than parsing a streamed event). Plain
+  // reads share their thread's buffer (plain_read.cpp).
   static constexpr std::size_t kReadBufferBytes = 16 * 1024;
   char* read_buffer() {
     if (!read_buf_) read_buf_.reset(new char[kReadBufferBytes]);

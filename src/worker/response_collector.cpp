@@ -156,8 +156,8 @@ void ResponseCollector::handle_payload(std::string_view payload, core::MonoNs ts
     constexpr std::size_t kFirstEventsRoom = 32;
     if (sse_mode_ && record_.content_events.empty())
       record_.content_events.reserve(kFirstEventsRoom);
-    record_.content_events.push_back(
-        records::ContentEvent{ts, read_index, std::move(d.content), std::move(d.reasoning)});
+    record_.content_events.emplace_back(ts, read_index, std::move(d.content),
+                                        std::move(d.reasoning));
     if (record_.content_events.size() == 1 && on_first_content) on_first_content();
   }
 }
