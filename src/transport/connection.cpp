@@ -133,6 +133,12 @@ bool Connection::idle_usable() const {
 }
 
 void Connection::close(error_code& ec) {
+  ec = {};
+  if (defer_close_) {
+    close_pending_ = true;
+    return;
+  }
+  close_pending_ = false;
   std::visit([&](auto& s) { lowest(s).close(ec); }, s_);
 }
 

@@ -93,6 +93,24 @@ class Connection {
   // The descriptor of an open plain (TCP or Unix) connection, read directly by plain_read; -1
   // for TLS or a closed socket.
   int plain_fd();
+  // Calls f(socket) with the open plain socket (Tcp& or Unix&); false for TLS or a closed one.
+  template <typename F>
+  bool visit_plain(F&& f) {
+    if (auto* t = std::get_if<Tcp>(&s_); t && t->is_open()) {
+      f(*t);
+      return true;
+    }
+    if (auto* u = std::get_if<Unix>(&s_); u && u->is_open()) {
+      f(*u);
+      return true;
+    }
+    return false;
+  }
+  // While plain_read's step runs (inside Asio's reactor, holding the socket's lock), close()
+  // only marks the connection, and the read's completion closes it (a sink callback that cancels
+  // must not re-enter the reactor for the same socket).
+  void set_closing_deferred(bool on) { defer_close_ = on; }
+  bool close_deferred() const { return close_pending_; }
   // Whether reads on this connection carry the kernel's receive stamps.
   bool rx_stamped() const { return rx_stamped_; }
   // The connection's read buffer for TLS reads, kept for its life (allocated on first use, left
@@ -134,6 +152,8 @@ class Connection {
  private:
   bool last_streamed_ = false;
   bool rx_stamped_ = false;
+  bool defer_close_ = false;
+  bool close_pending_ = false;
   std::int64_t idle_since_ns_ = 0;
   std::unique_ptr<char[]> read_buf_;
   std::variant<Tcp, TlsTcp, Unix, TlsUnix> s_;

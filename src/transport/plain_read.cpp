@@ -1,9 +1,18 @@
 #include "transport/plain_read.hpp"
 
-#include <boost/asio/associated_executor.hpp>
 #include <boost/asio/async_result.hpp>
+#include <boost/asio/detail/bind_handler.hpp>
+#include <boost/asio/detail/fenced_block.hpp>
+#include <boost/asio/detail/handler_alloc_helpers.hpp>
+#include <boost/asio/detail/handler_cont_helpers.hpp>
+#include <boost/asio/detail/handler_work.hpp>
+#include <boost/asio/detail/memory.hpp>
+#include <boost/asio/detail/reactor.hpp>
+#include <boost/asio/detail/reactor_op.hpp>
 #include <boost/asio/error.hpp>
+#include <boost/asio/execution/context.hpp>
 #include <boost/asio/post.hpp>
+#include <boost/asio/query.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
 #include <algorithm>
@@ -17,18 +26,10 @@
 namespace inferperf::transport {
 
 namespace asio = boost::asio;
+namespace adetail = boost::asio::detail;
 using boost::system::error_code;
 
 namespace {
-
-struct PlainReadArgs {
-  Connection* conn;
-  ResponseReader* reader;
-  ResponseSink* sink;
-  const core::Clock* clock;
-  ExchangeTimings* t;
-  bool kernel_stamps;
-};
 
 // One read buffer per thread for every plain connection on it: a read's bytes are parsed (and the
 // few kept, copied) before the read returns, so the buffer is free again by the next read, and a
@@ -39,91 +40,79 @@ char* thread_read_buffer() {
   return buf.get();
 }
 
-// The operation's state travels inside the handler it hands the socket's wait (moved, never
-// copied), so a read allocates nothing: the wait operation's memory comes from Asio's per-thread
-// recycling allocator.
-template <typename Handler>
-class PlainReadOp {
+// An Asio socket's reactor registration (its descriptor and per-descriptor data), which
+// basic_socket keeps protected: a pointer to the member formed in a derived class may be applied
+// to any socket of the base type.
+template <typename Socket>
+struct SocketInternals : Socket {
+  static auto& registration(Socket& s) {
+    return (s.*(&SocketInternals::impl_)).get_implementation();
+  }
+};
+
+struct PlainReadArgs {
+  Connection* conn;
+  ResponseReader* reader;
+  ResponseSink* sink;
+  const core::Clock* clock;
+  ExchangeTimings* t;
+  bool kernel_stamps;
+};
+
+// The reads of one response, with their stamps: everything but how readiness is waited for.
+class PlainReader {
  public:
-  using executor_type = asio::associated_executor_t<Handler, Connection::executor_type>;
+  explicit PlainReader(PlainReadArgs a) : a_(a) {}
 
-  PlainReadOp(PlainReadArgs a, Handler h) : a_(a), handler_(std::move(h)) {}
-
+  enum class Step { kWait, kDone, kYield };
   // Full-buffer reads in a row before the loop is given to others (4 x 16 KiB per turn).
   static constexpr int kFullReadsPerTurn = 4;
 
-  executor_type get_executor() const noexcept {
-    return asio::get_associated_executor(handler_, a_.conn->get_executor());
-  }
-
-  // Called once from the initiation. The bytes may already be waiting (the response came while the
-  // request's write completed): read first, then wait. Completing here is posted, as Asio's own
-  // operations do, never run inside the initiating call.
-  void start() { read(true); }
-
-  // The socket is readable (or was closed under the wait).
-  void operator()(error_code ec) {
-    if (ec) {
-      complete(ReadOutcome{ec, {}, a_.clock->now_ns()}, false);
-      return;
-    }
-    read(false);
-  }
-
- private:
-  void read(bool initiating) {
+  // Reads until the socket has nothing more (kWait), the response is complete or failed (kDone,
+  // `out` set) or the turn is used up (kYield). Every read goes on to EAGAIN: the socket's
+  // readiness is edge-triggered, and an end of stream that came with the last bytes raises no
+  // edge of its own.
+  Step read(ReadOutcome& out) {
     int full_reads = 0;
     for (;;) {
       const int fd = a_.conn->plain_fd();
-      if (fd < 0) {  // closed by a sink callback (a cancellation)
-        complete(ReadOutcome{asio::error::operation_aborted, {}, a_.clock->now_ns()}, initiating);
-        return;
+      if (fd < 0 || a_.conn->close_deferred()) {  // closed by a sink callback (a cancellation)
+        out = ReadOutcome{asio::error::operation_aborted, {}, a_.clock->now_ns()};
+        return Step::kDone;
       }
       char* buf = thread_read_buffer();
       std::int64_t kernel_real = 0;
       const ssize_t n = recv_stamped(fd, buf, Connection::kReadBufferBytes, kernel_real);
       const int err = errno;
       if (n < 0 && err == EINTR) continue;
-      if (n < 0 && (err == EAGAIN || err == EWOULDBLOCK)) {
-        a_.conn->async_wait_readable(std::move(*this));
-        return;
-      }
+      if (n < 0 && (err == EAGAIN || err == EWOULDBLOCK)) return Step::kWait;
       const core::MonoNs ts = stamp(kernel_real);
-      if (n < 0) {
-        complete(ReadOutcome{error_code(err, boost::system::system_category()), {}, ts},
-                 initiating);
-        return;
-      }
-      if (n == 0) {
-        complete(ReadOutcome{asio::error::eof, {}, ts}, initiating);
-        return;
+      if (n <= 0) {
+        out = ReadOutcome{n == 0 ? error_code(asio::error::eof)
+                                 : error_code(err, boost::system::system_category()),
+                          {}, ts};
+        return Step::kDone;
       }
       const std::string_view bytes(buf, static_cast<std::size_t>(n));
       if (const error_code pec = a_.reader->consume(bytes, ts, *a_.t, *a_.sink)) {
-        complete(ReadOutcome{{}, pec, ts}, initiating);
-        return;
+        out = ReadOutcome{{}, pec, ts};
+        return Step::kDone;
       }
       if (a_.reader->done() || !a_.sink->wants_more()) {
-        complete(ReadOutcome{{}, {}, ts}, initiating);
-        return;
+        out = ReadOutcome{{}, {}, ts};
+        return Step::kDone;
       }
-      // A read that filled the buffer may have left bytes behind, and the readiness edge that
-      // announced them is spent: read again before waiting.
-      if (static_cast<std::size_t>(n) < Connection::kReadBufferBytes) {
-        a_.conn->async_wait_readable(std::move(*this));
-        return;
-      }
-      // ... but not forever: a connection that keeps the buffer full (a large or flooding answer)
-      // yields the loop to the other connections every kFullReadsPerTurn reads, going on from a
-      // posted continuation (the bytes left behind stay readable; no edge is needed).
-      if (++full_reads == kFullReadsPerTurn) {
-        auto ex = get_executor();
-        asio::post(ex, [op = std::move(*this)]() mutable { op(error_code{}); });
-        return;
-      }
+      // A connection that keeps the buffer full (a large or flooding answer) yields the loop to
+      // the other connections every kFullReadsPerTurn reads.
+      if (static_cast<std::size_t>(n) == Connection::kReadBufferBytes &&
+          ++full_reads == kFullReadsPerTurn)
+        return Step::kYield;
     }
   }
 
+  const PlainReadArgs& args() const { return a_; }
+
+ private:
   // The clock read after the read, moved back to the kernel's receive time when there is one.
   core::MonoNs stamp(std::int64_t kernel_real) {
     last_ts_ = std::max(last_ts_, stamp_of_read(kernel_real));
@@ -144,18 +133,106 @@ class PlainReadOp {
     return std::max(*k, a_.t->send_end_ns);
   }
 
-  void complete(ReadOutcome o, bool initiating) {
-    if (initiating) {
-      auto ex = get_executor();
-      asio::post(ex, [h = std::move(handler_), o]() mutable { std::move(h)(o); });
-      return;
+  PlainReadArgs a_;
+  core::MonoNs last_ts_ = 0;  // the previous read's stamp
+};
+
+// The read of one response as an operation resident in the socket's read queue of Asio's
+// reactor: the reactor runs its perform step on every readiness edge of the socket, and the step
+// reads, stamps and parses in place. The operation stays queued until the response is complete,
+// so a streamed event costs no operation, no handler call and no re-arming of the descriptor
+// (Asio's waits re-arm with epoll_ctl(MOD) each time). It completes like Asio's own operations:
+// through the reactor (closing the socket aborts it), with the handler's allocator and work.
+template <typename Handler, typename IoExecutor>
+class ResidentReadOp : public adetail::reactor_op {
+ public:
+  BOOST_ASIO_DEFINE_HANDLER_PTR(ResidentReadOp);
+
+  ResidentReadOp(PlainReadArgs a, Handler& handler, const IoExecutor& io_ex)
+      : reactor_op(error_code(), &ResidentReadOp::do_perform, &ResidentReadOp::do_complete),
+        reader_(a),
+        handler_(std::move(handler)),
+        work_(handler_, io_ex),
+        io_ex_(io_ex) {}
+
+  // Queues the operation on the socket, reading first (the bytes may already be waiting).
+  static void start(ResidentReadOp* op, bool is_continuation) {
+    Connection& conn = *op->reader_.args().conn;
+    auto& reactor = asio::use_service<adetail::reactor>(
+        asio::query(op->io_ex_, asio::execution::context));
+    const bool open = conn.visit_plain([&](auto& socket) {
+      auto& reg = SocketInternals<std::decay_t<decltype(socket)>>::registration(socket);
+      reactor.start_op(adetail::reactor::read_op, reg.socket_, reg.reactor_data_, op,
+                       is_continuation, true);
+    });
+    if (!open) {
+      op->ec_ = asio::error::operation_aborted;  // closed while the operation yielded
+      reactor.post_immediate_completion(op, is_continuation);
     }
-    std::move(handler_)(o);
   }
 
-  PlainReadArgs a_;
+ private:
+  // Runs with the descriptor's lock held: a socket closed from inside (a sink callback) is
+  // closed later, by the completion (Connection::close_deferred).
+  static status do_perform(reactor_op* base) {
+    auto* o = static_cast<ResidentReadOp*>(base);
+    Connection& conn = *o->reader_.args().conn;
+    conn.set_closing_deferred(true);
+    const PlainReader::Step step = o->reader_.read(o->outcome_);
+    conn.set_closing_deferred(false);
+    if (step == PlainReader::Step::kWait) return not_done;
+    o->yield_ = step == PlainReader::Step::kYield;
+    return done;
+  }
+
+  static void do_complete(void* owner, adetail::operation* base, const error_code& /*ec*/,
+                          std::size_t /*bytes*/) {
+    auto* o = static_cast<ResidentReadOp*>(base);
+    if (owner && o->yield_ && !o->ec_) {
+      // A turn given up: reading goes on after what is queued (the bytes left behind stay
+      // readable; no edge is needed).
+      o->yield_ = false;
+      asio::post(o->io_ex_, Resume{o});
+      return;
+    }
+    ptr p = {adetail::addressof(o->handler_), o, o};
+    adetail::handler_work<Handler, IoExecutor> w(std::move(o->work_));
+    Connection& conn = *o->reader_.args().conn;
+    ReadOutcome outcome = o->outcome_;
+    if (o->ec_) outcome = ReadOutcome{o->ec_, {}, o->reader_.args().clock->now_ns()};
+    // Make a copy of the handler so that the memory can be deallocated before the upcall.
+    adetail::binder1<Handler, ReadOutcome> handler(o->handler_, outcome);
+    p.h = adetail::addressof(handler.handler_);
+    p.reset();
+    if (owner) {
+      if (conn.close_deferred()) {
+        error_code ignored;
+        conn.close(ignored);
+      }
+      adetail::fenced_block b(adetail::fenced_block::half);
+      w.complete(handler, handler.handler_);
+    }
+  }
+
+  // Owns a yielded operation until it is queued again (or destroys it, with its handler, when the
+  // io_context goes away first).
+  struct Resume {
+    ResidentReadOp* op;
+    Resume(ResidentReadOp* o) : op(o) {}
+    Resume(Resume&& other) noexcept : op(std::exchange(other.op, nullptr)) {}
+    Resume& operator=(Resume&&) = delete;
+    ~Resume() {
+      if (op) op->destroy();
+    }
+    void operator()() { start(std::exchange(op, nullptr), true); }
+  };
+
+  PlainReader reader_;
+  ReadOutcome outcome_;
+  bool yield_ = false;
   Handler handler_;
-  core::MonoNs last_ts_ = 0;  // the previous read's stamp
+  adetail::handler_work<Handler, IoExecutor> work_;
+  IoExecutor io_ex_;
 };
 
 }  // namespace
@@ -166,8 +243,14 @@ asio::awaitable<ReadOutcome> read_plain_response(Connection& conn, ResponseReade
   const PlainReadArgs args{&conn, &reader, &sink, &clock, &t, kernel_stamps && conn.rx_stamped()};
   return asio::async_initiate<const asio::use_awaitable_t<>&, void(ReadOutcome)>(
       [args](auto handler) {
-        PlainReadOp<std::decay_t<decltype(handler)>> op(args, std::move(handler));
-        op.start();
+        using Handler = std::decay_t<decltype(handler)>;
+        using IoExecutor = Connection::executor_type;
+        using Op = ResidentReadOp<Handler, IoExecutor>;
+        const bool is_continuation = boost_asio_handler_cont_helpers::is_continuation(handler);
+        typename Op::ptr p = {adetail::addressof(handler), Op::ptr::allocate(handler), nullptr};
+        p.p = new (p.v) Op(args, handler, args.conn->get_executor());
+        Op::start(p.p, is_continuation);
+        p.v = p.p = nullptr;
       },
       asio::use_awaitable);
 }
