@@ -115,9 +115,12 @@ class RecordingSink final : public ResponseSink {
     if (stamps.size() == 1 && lag_ms > 0) {
       std::this_thread::sleep_for(std::chrono::milliseconds(lag_ms));
     }
+    if (cancel != nullptr) cancel->cancel(core::RequestErrorKind::kRequestCancellation, "stop", 499);
   }
   int status = 0;
   int lag_ms = 0;
+  bool cancel_from_sink = false;  // cancels the exchange from inside its first on_body
+  CancelHandle* cancel = nullptr;
   std::string body;
   sse::SseParser sse;
   std::vector<sse::SseEvent> events;
@@ -147,6 +150,7 @@ void run_exchanges(const std::string& base_url, const std::string& unix_path,
         for (Result& r : results) {
           ExchangeRequest req{request};
           CancelHandle cancel;
+          if (r.sink.cancel_from_sink) r.sink.cancel = &cancel;
           r.error = co_await http_exchange(pool, req, r.sink, clock, r.t, cancel);
         }
         done = true;
@@ -237,6 +241,26 @@ TEST(PlainRead, EndOfStreamInsideAChunkIsAnIncompletePayload) {
   EXPECT_EQ(results[0].error->type.name(), "ClientPayloadError");
   EXPECT_EQ(results[0].error->message, "Response payload is not completed");
   EXPECT_EQ(results[0].sink.body, "data: cut");
+}
+
+// A sink that cancels from inside a read (the read step holds the socket's reactor lock): the
+// close waits for the read's completion, and the exchange ends at once with the cancellation.
+TEST(PlainRead, ASinkThatCancelsInsideAReadEndsTheExchange) {
+  int port = 0;
+  const int fd = listen_tcp(port);
+  std::vector<Result> results(1);
+  results[0].sink.cancel_from_sink = true;
+  const auto t0 = std::chrono::steady_clock::now();
+  {
+    ScriptServer server(fd, {{{kSseHead + "8\r\ndata: he\r\n", 1500}, {"0\r\n\r\n", -1}}});
+    run_exchanges("http://127.0.0.1:" + std::to_string(port), "", results);
+    EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::milliseconds(1200))
+        << "the exchange waited for the server instead of ending at the cancel";
+  }
+  ASSERT_TRUE(results[0].error.has_value());
+  EXPECT_EQ(results[0].error->message, "stop");
+  EXPECT_EQ(results[0].error->code, 499);
+  EXPECT_EQ(results[0].sink.body, "data: he");
 }
 
 TEST(PlainRead, ConnectionCloseBodyEndsAtEndOfStream) {
