@@ -84,26 +84,12 @@ DecodedEvent decode_chat(std::string_view payload) {
 DecodedEvent decode_chat_document(std::string_view payload) {
   DecodedEvent out;
   thread_local simdjson::dom::parser parser;
-  simdjson::dom::object obj;
-  if (!parse_object(payload, parser, obj, out)) return out;
-  std::string_view object = string_or_empty(obj, "object");
-  std::string_view field;
-  if (object == "chat.completion.chunk") {
-    field = "delta";
-  } else if (object == "chat.completion") {
-    field = "message";
-  } else {
-    if (auto e = error_message_of(obj)) return error_event(*e);
-    return error_event("unexpected chat response object '" + std::string(object) + "'");
-  }
-  out.kind = DecodedEvent::Kind::kData;
-  read_usage(obj, out);
-  out.server_timings = decode_server_timings(obj);
-  simdjson::dom::array choices;
-  if (obj["choices"].get_array().get(choices) != simdjson::SUCCESS || choices.size() == 0) {
+  std::string_view object;
+  simdjson::dom::element choice;
+  if (!read_choices_head(payload, {"chat.completion.chunk", "chat.completion"}, "chat", parser,
+                         object, choice, out))
     return out;
-  }
-  simdjson::dom::element choice = choices.at(0);
+  const std::string_view field = object == "chat.completion.chunk" ? "delta" : "message";
   out.finish_reason = std::string(string_or_empty(choice, "finish_reason"));
   simdjson::dom::object msg;
   if (choice[field].get_object().get(msg) != simdjson::SUCCESS) return out;

@@ -44,21 +44,11 @@ class CompletionsEndpoint final : public Endpoint {
 DecodedEvent decode_completions_document(std::string_view payload) {
   DecodedEvent out;
   thread_local simdjson::dom::parser parser;
-  simdjson::dom::object obj;
-  if (!parse_object(payload, parser, obj, out)) return out;
-  std::string_view object = string_or_empty(obj, "object");
-  if (object != "text_completion" && object != "completion") {
-    if (auto e = error_message_of(obj)) return error_event(*e);
-    return error_event("unexpected completions response object '" + std::string(object) + "'");
-  }
-  out.kind = DecodedEvent::Kind::kData;
-  read_usage(obj, out);
-  out.server_timings = decode_server_timings(obj);
-  simdjson::dom::array choices;
-  if (obj["choices"].get_array().get(choices) != simdjson::SUCCESS || choices.size() == 0) {
+  std::string_view object;
+  simdjson::dom::element choice;
+  if (!read_choices_head(payload, {"text_completion", "completion"}, "completions", parser, object,
+                         choice, out))
     return out;
-  }
-  simdjson::dom::element choice = choices.at(0);
   out.content = std::string(string_or_empty(choice, "text"));
   out.finish_reason = std::string(string_or_empty(choice, "finish_reason"));
   return out;

@@ -1,6 +1,9 @@
 #include "endpoint/openai_common.hpp"
 
+#include <algorithm>
+
 #include "endpoint/decode_util.hpp"
+#include "endpoint/server_timings.hpp"
 
 namespace inferperf::endpoint {
 
@@ -50,6 +53,33 @@ std::optional<std::string> error_message_of(const simdjson::dom::object& obj) {
     return std::string(simdjson::to_string(detail));
   }
   return std::nullopt;
+}
+
+bool read_choices_head(std::string_view payload, std::initializer_list<std::string_view> objects,
+                       std::string_view what, simdjson::dom::parser& parser,
+                       std::string_view& object, simdjson::dom::element& choice,
+                       DecodedEvent& out) {
+  simdjson::dom::object obj;
+  if (!parse_object(payload, parser, obj, out)) return false;
+  object = string_or_empty(obj, "object");
+  if (std::find(objects.begin(), objects.end(), object) == objects.end()) {
+    if (auto e = error_message_of(obj)) {
+      out = error_event(*e);
+    } else {
+      out = error_event("unexpected " + std::string(what) + " response object '" +
+                        std::string(object) + "'");
+    }
+    return false;
+  }
+  out.kind = DecodedEvent::Kind::kData;
+  read_usage(obj, out);
+  out.server_timings = decode_server_timings(obj);
+  simdjson::dom::array choices;
+  if (obj["choices"].get_array().get(choices) != simdjson::SUCCESS || choices.size() == 0) {
+    return false;
+  }
+  choice = choices.at(0);
+  return true;
 }
 
 DecodedEvent error_event(std::string message) {

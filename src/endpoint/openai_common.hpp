@@ -2,6 +2,7 @@
 #pragma once
 #include <simdjson.h>
 
+#include <initializer_list>
 #include <memory>
 #include <optional>
 #include <string>
@@ -17,6 +18,13 @@ void finish_body(nlohmann::ordered_json& body, const BodyOptions& o);
 // The message of an OpenAI-style {"error": {...}} or {"detail": ...} object, if it is one.
 std::optional<std::string> error_message_of(const simdjson::dom::object& obj);
 DecodedEvent error_event(std::string message);
+// The head every OpenAI-style choices answer shares (chat, completions): `payload` parsed with
+// `parser`, its "object" one of `objects` (else `out` is the server's error or
+// "unexpected <what> response object"), kind data, usage and server timings read, and `choice`
+// set to choices[0]. Returns false when `out` is already the whole answer (an error, or no choice).
+bool read_choices_head(std::string_view payload, std::initializer_list<std::string_view> objects,
+                       std::string_view what, simdjson::dom::parser& parser,
+                       std::string_view& object, simdjson::dom::element& choice, DecodedEvent& out);
 // The `data` list of a list answer ({"data": [...]}): true with `data` set; else false with `out`
 // holding the server's error message or "<what> response without a 'data' list".
 bool data_list_of(const simdjson::dom::object& obj, std::string_view what,

@@ -34,11 +34,28 @@ namespace {
 // One read buffer per thread for every plain connection on it: a read's bytes are parsed (and the
 // few kept, copied) before the read returns, so the buffer is free again by the next read, and a
 // worker reading 1,000 streams touches one hot 16 KiB buffer instead of 16 MiB of cold ones. (TLS
-// reads keep the connection's buffer: OpenSSL fills it across a suspension.)
-char* thread_read_buffer() {
-  thread_local const std::unique_ptr<char[]> buf(new char[Connection::kReadBufferBytes]);
-  return buf.get();
-}
+// reads keep the connection's buffer: OpenSSL fills it across a suspension.) A read started from
+// inside another's parsing (a sink callback that begins an exchange) takes its connection's own.
+class ThreadReadBuffer {
+ public:
+  explicit ThreadReadBuffer(Connection& conn) {
+    thread_local const std::unique_ptr<char[]> shared(new char[Connection::kReadBufferBytes]);
+    thread_local bool busy = false;
+    busy_ = busy ? nullptr : &busy;
+    if (busy_) *busy_ = true;
+    bytes_ = busy_ ? shared.get() : conn.read_buffer();
+  }
+  ~ThreadReadBuffer() {
+    if (busy_) *busy_ = false;
+  }
+  ThreadReadBuffer(const ThreadReadBuffer&) = delete;
+  ThreadReadBuffer& operator=(const ThreadReadBuffer&) = delete;
+  char* bytes() const { return bytes_; }
+
+ private:
+  bool* busy_ = nullptr;  // the shared buffer's flag while this read holds it
+  char* bytes_ = nullptr;
+};
 
 // An Asio socket's reactor registration (its descriptor and per-descriptor data), which
 // basic_socket keeps protected: a pointer to the member formed in a derived class may be applied
@@ -80,7 +97,8 @@ class PlainReader {
         out = ReadOutcome{asio::error::operation_aborted, {}, a_.clock->now_ns()};
         return Step::kDone;
       }
-      char* buf = thread_read_buffer();
+      const ThreadReadBuffer held(*a_.conn);
+      char* buf = held.bytes();
       std::int64_t kernel_real = 0;
       const ssize_t n = recv_stamped(fd, buf, Connection::kReadBufferBytes, kernel_real);
       const int err = errno;
@@ -90,7 +108,8 @@ class PlainReader {
       if (n <= 0) {
         out = ReadOutcome{n == 0 ? error_code(asio::error::eof)
                                  : error_code(err, boost::system::system_category()),
-                          {}, ts};
+                          {},
+                          ts};
         return Step::kDone;
       }
       const std::string_view bytes(buf, static_cast<std::size_t>(n));
@@ -158,8 +177,8 @@ class ResidentReadOp : public adetail::reactor_op {
   // Queues the operation on the socket, reading first (the bytes may already be waiting).
   static void start(ResidentReadOp* op, bool is_continuation) {
     Connection& conn = *op->reader_.args().conn;
-    auto& reactor = asio::use_service<adetail::reactor>(
-        asio::query(op->io_ex_, asio::execution::context));
+    auto& reactor =
+        asio::use_service<adetail::reactor>(asio::query(op->io_ex_, asio::execution::context));
     const bool open = conn.visit_plain([&](auto& socket) {
       auto& reg = SocketInternals<std::decay_t<decltype(socket)>>::registration(socket);
       reactor.start_op(adetail::reactor::read_op, reg.socket_, reg.reactor_data_, op,
