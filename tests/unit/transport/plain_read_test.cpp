@@ -115,7 +115,8 @@ class RecordingSink final : public ResponseSink {
     if (stamps.size() == 1 && lag_ms > 0) {
       std::this_thread::sleep_for(std::chrono::milliseconds(lag_ms));
     }
-    if (cancel != nullptr) cancel->cancel(core::RequestErrorKind::kRequestCancellation, "stop", 499);
+    if (cancel != nullptr)
+      cancel->cancel(core::RequestErrorKind::kRequestCancellation, "stop", 499);
   }
   int status = 0;
   int lag_ms = 0;
