@@ -150,11 +150,10 @@ class ChunkCursor {
     while (end_ - p_ >= 8) {
       std::uint64_t w = 0;
       std::memcpy(&w, p_, 8);
+      // The first byte in memory as the word's lowest, where the flags are exact.
+      if constexpr (std::endian::native == std::endian::big) w = __builtin_bswap64(w);
       if (const std::uint64_t stops = string_stops(w)) {
-        // The first byte in memory is the word's lowest on little-endian machines.
-        const int bit = std::endian::native == std::endian::little ? std::countr_zero(stops)
-                                                                   : std::countl_zero(stops);
-        p_ += bit / 8;
+        p_ += std::countr_zero(stops) / 8;
         return;
       }
       p_ += 8;

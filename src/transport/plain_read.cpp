@@ -82,15 +82,18 @@ class PlainReader {
   explicit PlainReader(PlainReadArgs a) : a_(a) {}
 
   enum class Step { kWait, kDone, kYield };
-  // Full-buffer reads in a row before the loop is given to others (4 x 16 KiB per turn).
-  static constexpr int kFullReadsPerTurn = 4;
+  // One turn's reads and bytes, whatever their sizes: then the loop is given to the worker's other
+  // connections and timers (a body that keeps arriving as fast as it is parsed never says EAGAIN).
+  static constexpr int kReadsPerTurn = 8;
+  static constexpr std::size_t kBytesPerTurn = 4 * Connection::kReadBufferBytes;
 
   // Reads until the socket has nothing more (kWait), the response is complete or failed (kDone,
   // `out` set) or the turn is used up (kYield). Every read goes on to EAGAIN: the socket's
   // readiness is edge-triggered, and an end of stream that came with the last bytes raises no
   // edge of its own.
   Step read(ReadOutcome& out) {
-    int full_reads = 0;
+    int reads = 0;
+    std::size_t bytes_read = 0;
     for (;;) {
       const int fd = a_.conn->plain_fd();
       if (fd < 0 || a_.conn->close_deferred()) {  // closed by a sink callback (a cancellation)
@@ -121,11 +124,8 @@ class PlainReader {
         out = ReadOutcome{{}, {}, ts};
         return Step::kDone;
       }
-      // A connection that keeps the buffer full (a large or flooding answer) yields the loop to
-      // the other connections every kFullReadsPerTurn reads.
-      if (static_cast<std::size_t>(n) == Connection::kReadBufferBytes &&
-          ++full_reads == kFullReadsPerTurn)
-        return Step::kYield;
+      bytes_read += static_cast<std::size_t>(n);
+      if (++reads == kReadsPerTurn || bytes_read >= kBytesPerTurn) return Step::kYield;
     }
   }
 
@@ -196,9 +196,12 @@ class ResidentReadOp : public adetail::reactor_op {
   static status do_perform(reactor_op* base) {
     auto* o = static_cast<ResidentReadOp*>(base);
     Connection& conn = *o->reader_.args().conn;
-    conn.set_closing_deferred(true);
+    struct Deferral {  // cleared however the step ends
+      Connection& conn;
+      explicit Deferral(Connection& c) : conn(c) { conn.set_closing_deferred(true); }
+      ~Deferral() { conn.set_closing_deferred(false); }
+    } deferral(conn);
     const PlainReader::Step step = o->reader_.read(o->outcome_);
-    conn.set_closing_deferred(false);
     if (step == PlainReader::Step::kWait) return not_done;
     o->yield_ = step == PlainReader::Step::kYield;
     return done;
@@ -207,30 +210,33 @@ class ResidentReadOp : public adetail::reactor_op {
   static void do_complete(void* owner, adetail::operation* base, const error_code& /*ec*/,
                           std::size_t /*bytes*/) {
     auto* o = static_cast<ResidentReadOp*>(base);
-    if (owner && o->yield_ && !o->ec_) {
-      // A turn given up: reading goes on after what is queued (the bytes left behind stay
-      // readable; no edge is needed).
+    Connection& conn = *o->reader_.args().conn;
+    if (owner && o->yield_) {
       o->yield_ = false;
-      asio::post(o->io_ex_, Resume{o});
-      return;
+      if (!o->ec_ && !conn.close_deferred()) {
+        // A turn given up: reading goes on after what is queued (the bytes left behind stay
+        // readable; no edge is needed).
+        asio::post(o->io_ex_, Resume{o});
+        return;
+      }
+      if (!o->ec_) o->ec_ = asio::error::operation_aborted;  // cancelled during the turn
     }
     ptr p = {adetail::addressof(o->handler_), o, o};
     adetail::handler_work<Handler, IoExecutor> w(std::move(o->work_));
-    Connection& conn = *o->reader_.args().conn;
-    ReadOutcome outcome = o->outcome_;
-    if (o->ec_) outcome = ReadOutcome{o->ec_, {}, o->reader_.args().clock->now_ns()};
+    const error_code aborted = o->ec_;  // closed under the operation, or cancelled in a turn
+    const core::Clock& clock = *o->reader_.args().clock;
     // Make a copy of the handler so that the memory can be deallocated before the upcall.
-    adetail::binder1<Handler, ReadOutcome> handler(o->handler_, outcome);
+    adetail::binder1<Handler, ReadOutcome> handler(o->handler_, o->outcome_);
     p.h = adetail::addressof(handler.handler_);
     p.reset();
-    if (owner) {
-      if (conn.close_deferred()) {
-        error_code ignored;
-        conn.close(ignored);
-      }
-      adetail::fenced_block b(adetail::fenced_block::half);
-      w.complete(handler, handler.handler_);
+    if (!owner) return;  // destroyed unrun (the io_context is going away): nothing more is read
+    if (aborted) handler.arg1_ = ReadOutcome{aborted, {}, clock.now_ns()};
+    if (conn.close_deferred()) {
+      error_code ignored;
+      conn.close(ignored);
     }
+    adetail::fenced_block b(adetail::fenced_block::half);
+    w.complete(handler, handler.handler_);
   }
 
   // Owns a yielded operation until it is queued again (or destroys it, with its handler, when the

@@ -1,9 +1,11 @@
 // The read side of an exchange on a plain (TCP or Unix) connection as one asynchronous operation:
-// "read until the response is complete". Inside it is a callback state machine, not a coroutine
-// loop: wait for readability -> one recvmsg into the connection's buffer -> stamp (the kernel's
-// receive time where the socket has it, else the clock) -> parse and hand to the sink -> wait
-// again, or complete. The coroutine that runs the exchange resumes once per response, not once
-// per read.
+// "read until the response is complete". It is an operation resident in Asio's reactor: queued
+// once in the socket's read queue, it stays there while the response lasts, and the reactor runs
+// its step on every readiness edge: recvmsg into the thread's buffer until EAGAIN -> stamp (the
+// kernel's receive time where the socket has it, else the clock) -> parse and hand to the sink.
+// No operation, handler call or re-arm per read; the coroutine that runs the exchange resumes once
+// per response (docs/decisions.md, "The response is read by one operation resident in Asio's
+// reactor").
 #pragma once
 #include <boost/asio/awaitable.hpp>
 #include <boost/system/error_code.hpp>

@@ -264,6 +264,37 @@ TEST(PlainRead, ASinkThatCancelsInsideAReadEndsTheExchange) {
   EXPECT_EQ(results[0].sink.body, "data: he");
 }
 
+// The io_context going away while a read is queued (a stalled stream): the operation and the
+// exchange's coroutine are destroyed unrun, nothing leaks (ASan) and nothing more is read.
+TEST(PlainRead, AnIoContextDestroyedWithAReadQueuedDestroysIt) {
+  int port = 0;
+  const int fd = listen_tcp(port);
+  ScriptServer server(fd, {{{kSseHead + "8\r\ndata: he\r\n", 400}, {"", -1}}});
+  RecordingSink sink;
+  ExchangeTimings t;
+  CancelHandle cancel;
+  const core::SteadyClock clock;
+  bool ended = false;
+  {
+    asio::io_context io;
+    auto url = parse_base_url("http://127.0.0.1:" + std::to_string(port));
+    ASSERT_TRUE(url);
+    ConnectionPool pool(io.get_executor(), *url, nullptr, "");
+    asio::co_spawn(
+        io,
+        [&]() -> asio::awaitable<void> {
+          ExchangeRequest req{std::string_view("GET / HTTP/1.1\r\nHost: x\r\n\r\n")};
+          co_await http_exchange(pool, req, sink, clock, t, cancel);
+          ended = true;
+        },
+        asio::detached);
+    for (int spins = 0; sink.body.empty() && spins < 400; ++spins)
+      io.run_for(std::chrono::milliseconds(5));
+  }
+  EXPECT_FALSE(ended);
+  EXPECT_EQ(sink.body, "data: he");
+}
+
 TEST(PlainRead, ConnectionCloseBodyEndsAtEndOfStream) {
   int port = 0;
   const int fd = listen_tcp(port);
