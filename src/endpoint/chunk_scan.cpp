@@ -104,6 +104,19 @@ class ChunkCursor {
     return true;
   }
 
+  // An object, member by member: on_member(key) must take the member's value. False when the
+  // object, or any member as on_member reads it, is not one the fast path understands.
+  template <typename OnMember>
+  bool members(OnMember&& on_member) {
+    if (!eat('{')) return false;
+    if (eat('}')) return true;
+    do {
+      std::string_view k;
+      if (!key(k) || !on_member(k)) return false;
+    } while (eat(','));
+    return eat('}');
+  }
+
   bool skip_value(int depth) {
     if (depth > kMaxSkipDepth) return false;
     skip_ws();
@@ -261,13 +274,7 @@ class ChunkCursor {
   }
 
   bool skip_object(int depth) {
-    ++p_;
-    if (eat('}')) return true;
-    do {
-      std::string_view k;
-      if (!key(k) || !skip_value(depth + 1)) return false;
-    } while (eat(','));
-    return eat('}');
+    return members([&](std::string_view) { return skip_value(depth + 1); });
   }
 
   bool skip_array(int depth) {
@@ -292,52 +299,33 @@ bool first_time(bool& seen) {
 
 // choices[0].delta: content and the reasoning text (reasoning_content, else reasoning).
 bool scan_delta(ChunkCursor& c, DecodedEvent& out) {
-  if (!c.eat('{')) return false;
-  if (c.eat('}')) return true;
   std::string reasoning_content, reasoning;
   bool seen_content = false, seen_rc = false, seen_r = false, seen_tools = false;
-  do {
-    std::string_view k;
-    if (!c.key(k)) return false;
-    bool ok = true;
-    if (is(k, "content")) {
-      ok = first_time(seen_content) && c.string_or_skip(&out.content, 3);
-    } else if (is(k, "reasoning_content")) {
-      ok = first_time(seen_rc) && c.string_or_skip(&reasoning_content, 3);
-    } else if (is(k, "reasoning")) {
-      ok = first_time(seen_r) && c.string_or_skip(&reasoning, 3);
-    } else if (is(k, "tool_calls")) {
-      ok = first_time(seen_tools) && c.literal("null");  // calls go to the full decoder
-    } else {
-      ok = c.skip_value(3);
-    }
-    if (!ok) return false;
-  } while (c.eat(','));
-  if (!c.eat('}')) return false;
+  const bool ok = c.members([&](std::string_view k) {
+    if (is(k, "content")) return first_time(seen_content) && c.string_or_skip(&out.content, 3);
+    if (is(k, "reasoning_content"))
+      return first_time(seen_rc) && c.string_or_skip(&reasoning_content, 3);
+    if (is(k, "reasoning")) return first_time(seen_r) && c.string_or_skip(&reasoning, 3);
+    // Tool calls go to the full decoder.
+    if (is(k, "tool_calls")) return first_time(seen_tools) && c.literal("null");
+    return c.skip_value(3);
+  });
+  if (!ok) return false;
   out.reasoning = !reasoning_content.empty() ? std::move(reasoning_content) : std::move(reasoning);
   return true;
 }
 
 bool scan_first_choice(ChunkCursor& c, ChunkShape shape, DecodedEvent& out) {
-  if (!c.eat('{')) return false;
-  if (c.eat('}')) return true;
   bool seen_finish = false, seen_text = false;
-  do {
-    std::string_view k;
-    if (!c.key(k)) return false;
-    bool ok = true;
-    if (is(k, "finish_reason")) {
-      ok = first_time(seen_finish) && c.string_or_skip(&out.finish_reason, 2);
-    } else if (shape == ChunkShape::kChat && is(k, "delta")) {
-      ok = first_time(seen_text) && c.next_is('{') && scan_delta(c, out);
-    } else if (shape == ChunkShape::kCompletions && is(k, "text")) {
-      ok = first_time(seen_text) && c.string_or_skip(&out.content, 2);
-    } else {
-      ok = c.skip_value(2);
-    }
-    if (!ok) return false;
-  } while (c.eat(','));
-  return c.eat('}');
+  return c.members([&](std::string_view k) {
+    if (is(k, "finish_reason"))
+      return first_time(seen_finish) && c.string_or_skip(&out.finish_reason, 2);
+    if (shape == ChunkShape::kChat && is(k, "delta"))
+      return first_time(seen_text) && c.next_is('{') && scan_delta(c, out);
+    if (shape == ChunkShape::kCompletions && is(k, "text"))
+      return first_time(seen_text) && c.string_or_skip(&out.content, 2);
+    return c.skip_value(2);
+  });
 }
 
 bool scan_choices(ChunkCursor& c, ChunkShape shape, DecodedEvent& out) {
@@ -362,25 +350,18 @@ bool ignored_top_key(std::string_view k) {
 }
 
 bool scan_top(ChunkCursor& c, ChunkShape shape, DecodedEvent& out) {
-  if (!c.eat('{') || c.eat('}')) return false;  // no "object": the full decoder's error
   bool seen_object = false, seen_choices = false, seen_usage = false;
-  do {
-    std::string_view k;
-    if (!c.key(k)) return false;
-    bool ok = true;
+  const bool ok = c.members([&](std::string_view k) {
     if (is(k, "object")) {
       std::string_view object;
-      ok = first_time(seen_object) && c.plain_string(object) && expected_object(object, shape);
-    } else if (is(k, "choices")) {
-      ok = first_time(seen_choices) && scan_choices(c, shape, out);
-    } else if (is(k, "usage")) {
-      ok = first_time(seen_usage) && c.literal("null");  // counts go to the full decoder
-    } else {
-      ok = ignored_top_key(k) && c.skip_value(1);
+      return first_time(seen_object) && c.plain_string(object) && expected_object(object, shape);
     }
-    if (!ok) return false;
-  } while (c.eat(','));
-  return c.eat('}') && c.at_end() && seen_object;
+    if (is(k, "choices")) return first_time(seen_choices) && scan_choices(c, shape, out);
+    // Usage counts go to the full decoder.
+    if (is(k, "usage")) return first_time(seen_usage) && c.literal("null");
+    return ignored_top_key(k) && c.skip_value(1);
+  });
+  return ok && c.at_end() && seen_object;  // without "object": the full decoder's error
 }
 
 }  // namespace
