@@ -28,6 +28,12 @@ struct Credit {
   bool final_turn() const { return turn_index + 1 >= num_turns; }
 };
 
+// A finished request's credit going back to the issuer.
+struct ReturnedCredit {
+  std::int64_t id = 0;
+  std::int64_t session = 0;
+};
+
 // Told of a credit handed out ahead that a stop took back before it was due: it was never sent
 // and has no record. Called from the holding thread.
 class WithdrawListener {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <stdexcept>
+#include <thread>
 
 namespace inferperf::timing {
 
@@ -73,22 +74,58 @@ void IssuerLoop::run() {
   cv_.notify_all();
 }
 
-void IssuerLoop::push(Event e) {
-  // Everything happens under the lock: once a waiter in wait_all_returned() sees the last return
-  // it may destroy this loop and its waiter, so nothing may touch them after the unlock.
-  std::lock_guard lock(mu_);
+IssuerLoop::~IssuerLoop() {
+  // A push() may still be inside waiter_.notify() after its unlock (see push()).
+  while (notifying_.load(std::memory_order_acquire) != 0) std::this_thread::yield();
+}
+
+bool IssuerLoop::add_locked(const Event& e) {
   if (e.kind == Event::Kind::kReturned) ++returned_;
   // A limit is kept even before run() starts (it applies from the first poll); returns and first
   // tokens only matter to a running schedule.
   if (running_ || e.kind == Event::Kind::kSessionLimit) events_.push_back(e);
-  cv_.notify_all();
   // Returns that cannot unblock the schedule wait for the next arrival to be processed.
-  if (e.kind != Event::Kind::kReturned || wake_on_return_.load(std::memory_order_relaxed))
-    waiter_.notify();
+  return e.kind != Event::Kind::kReturned || wake_on_return_.load(std::memory_order_relaxed);
+}
+
+bool IssuerLoop::end_locked(bool wake) {
+  cv_.notify_all();
+  if (wake) notifying_.fetch_add(1, std::memory_order_relaxed);
+  return wake;
+}
+
+void IssuerLoop::wake_unlocked() {
+  // The wake-up goes out after the unlock: issued under the lock, it let the issuer (woken on
+  // this core) preempt this thread only to block on the lock this thread still held, a futex
+  // round trip per returned credit. Once the lock is released a waiter in wait_all_returned()
+  // may see the last return, but it destroys this loop (and then the waiter, declared first)
+  // only after the destructor has seen notifying_ back at zero.
+  waiter_.notify();
+  notifying_.fetch_sub(1, std::memory_order_release);
+}
+
+void IssuerLoop::push(const Event& e) {
+  bool wake = false;
+  {
+    std::lock_guard lock(mu_);
+    wake = end_locked(add_locked(e));
+  }
+  if (wake) wake_unlocked();
 }
 
 void IssuerLoop::credit_returned(std::int64_t credit_id, std::int64_t session) {
   push({Event::Kind::kReturned, credit_id, session});
+}
+
+void IssuerLoop::credits_returned(std::span<const ReturnedCredit> credits) {
+  bool wake = false;
+  {
+    std::lock_guard lock(mu_);
+    for (const ReturnedCredit& c : credits)
+      wake = add_locked({Event::Kind::kReturned, c.id, c.session}) || wake;
+    wake = end_locked(wake);
+  }
+  if (wake) wake_unlocked();
 }
 
 void IssuerLoop::first_token(std::int64_t credit_id) {

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "core/clock.hpp"
@@ -27,11 +28,15 @@ class IssuerLoop final : public WithdrawListener {
   static constexpr std::size_t kPollBudget = 256;
 
   IssuerLoop(const core::Clock& clock, Waiter& waiter, Scheduler& scheduler, CreditSink& sink);
+  // Waits for a push() still waking the waiter: the waiter must outlive this loop.
+  ~IssuerLoop() override;
 
   // Runs until the scheduler is done sending (count, sessions, duration) or stop() is called.
   void run();
   // Any thread: a request finished.
   void credit_returned(std::int64_t credit_id, std::int64_t session);
+  // Any thread: requests finished; one wake-up of the issuer for all of them.
+  void credits_returned(std::span<const ReturnedCredit> credits);
   // Any thread: a streaming request produced its first token.
   void first_token(std::int64_t credit_id);
   // Any thread: the session limit from now on (adaptive scale; Scheduler::set_session_limit).
@@ -62,7 +67,13 @@ class IssuerLoop final : public WithdrawListener {
     std::int64_t credit_id;
     std::int64_t session;  // kSessionLimit: the limit
   };
-  void push(Event e);
+  // Under mu_: records one event; whether the issuer must be woken for it.
+  bool add_locked(const Event& e);
+  // Under mu_, after the events: wakes wait_all_returned() and, with `wake`, counts the wake-up
+  // about to go out after the unlock (wake_unlocked()); returns `wake`.
+  bool end_locked(bool wake);
+  void wake_unlocked();
+  void push(const Event& e);
 
   const core::Clock& clock_;
   Waiter& waiter_;
@@ -74,6 +85,7 @@ class IssuerLoop final : public WithdrawListener {
   bool stop_requested_ = false;
   std::atomic<bool> wake_on_return_{true};
   std::atomic<bool> realtime_{false};
+  std::atomic<int> notifying_{0};  // push() calls between their unlock and their notify's end
   bool running_ = false;
   std::int64_t issued_ = 0, returned_ = 0, dropped_ = 0, withdrawn_ = 0;
   core::MonoNs sending_end_ns_ = 0;

@@ -57,6 +57,7 @@ bool PreciseWaiter::raise_priority() {
 }
 
 void PreciseWaiter::notify() {
+  if (wake_pending_.exchange(true, std::memory_order_acq_rel)) return;
   const std::uint64_t one = 1;
   // EAGAIN (counter saturated) still leaves the eventfd readable, which is all that matters.
   [[maybe_unused]] auto n = write(event_fd_, &one, sizeof one);
@@ -67,14 +68,8 @@ void PreciseWaiter::wait_until(std::optional<core::MonoNs> deadline) {
     const core::MonoNs now = core::SteadyClock::steady_now_ns();
     if (deadline && *deadline <= now) return;
     if (deadline && *deadline - now <= spin_ns_) break;
-    itimerspec spec{};
-    if (deadline) {
-      const core::MonoNs wake = *deadline - spin_ns_;
-      spec.it_value.tv_sec = wake / 1'000'000'000;
-      spec.it_value.tv_nsec = wake % 1'000'000'000;
-    }
-    // A zero it_value disarms the timer: with no deadline only an event ends the wait.
-    timerfd_settime(timer_fd_, TFD_TIMER_ABSTIME, &spec, nullptr);
+    // No deadline disarms the timer: only an event ends the wait.
+    arm_timer(deadline ? *deadline - spin_ns_ : 0);
     epoll_event events[2];
     int n;
     do {
@@ -84,12 +79,28 @@ void PreciseWaiter::wait_until(std::optional<core::MonoNs> deadline) {
     for (int i = 0; i < n; ++i) {
       std::uint64_t value;
       [[maybe_unused]] auto r = read(events[i].data.fd, &value, sizeof value);
-      woken |= events[i].data.fd == event_fd_;
+      if (events[i].data.fd == event_fd_) {
+        woken = true;
+        // After the read: a notify() from here on writes again and wakes the next wait.
+        wake_pending_.store(false, std::memory_order_release);
+      } else {
+        armed_ns_ = 0;  // a one-shot timer that fired is disarmed
+      }
     }
     if (woken) return;
     // A timer expiry: loop, which spins the rest (or re-arms after a stale expiry).
   }
   spin_until(*deadline);
+}
+
+void PreciseWaiter::arm_timer(core::MonoNs wake) {
+  // One system call less per wait when the deadline did not move (a closed loop never has one).
+  if (wake == armed_ns_) return;
+  itimerspec spec{};  // a zero it_value disarms
+  spec.it_value.tv_sec = wake / 1'000'000'000;
+  spec.it_value.tv_nsec = wake % 1'000'000'000;
+  timerfd_settime(timer_fd_, TFD_TIMER_ABSTIME, &spec, nullptr);
+  armed_ns_ = wake;
 }
 
 void PreciseWaiter::spin_until(core::MonoNs deadline) {

@@ -42,8 +42,16 @@ class PreciseWaiter final : public Waiter {
   static bool raise_priority();
 
  private:
+  // Arms the timer `wake` (0: disarmed) unless it is armed there already.
+  void arm_timer(core::MonoNs wake);
+
   std::int64_t spin_ns_;
   int epoll_fd_ = -1, event_fd_ = -1, timer_fd_ = -1;
+  core::MonoNs armed_ns_ = 0;  // the timer's absolute expiry as last set; 0 = disarmed
+  // Set by the notify() that writes the eventfd, cleared by the wait that reads it: the notify()s
+  // in between write nothing. A closed loop returns a credit per request, and one write per wait,
+  // not per return, is all the waiting thread needs to look at its events again.
+  std::atomic<bool> wake_pending_{false};
 };
 
 }  // namespace inferperf::timing

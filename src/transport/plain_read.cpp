@@ -108,6 +108,9 @@ class PlainReader {
       if (n < 0 && err == EINTR) continue;
       if (n < 0 && (err == EAGAIN || err == EWOULDBLOCK)) return Step::kWait;
       const core::MonoNs ts = stamp(kernel_real);
+      // A read short of the space it was offered emptied the socket's queue (TCP and Unix stream
+      // sockets copy until the queue is empty or the space is full), and an end of stream reads 0.
+      drained_ = n < static_cast<ssize_t>(Connection::kReadBufferBytes);
       if (n <= 0) {
         out = ReadOutcome{n == 0 ? error_code(asio::error::eof)
                                  : error_code(err, boost::system::system_category()),
@@ -130,6 +133,8 @@ class PlainReader {
   }
 
   const PlainReadArgs& args() const { return a_; }
+  // Whether the last read left nothing in the socket's queue (see do_perform).
+  bool drained() const { return drained_; }
 
  private:
   // The clock read after the read, moved back to the kernel's receive time when there is one.
@@ -154,6 +159,7 @@ class PlainReader {
 
   PlainReadArgs a_;
   core::MonoNs last_ts_ = 0;  // the previous read's stamp
+  bool drained_ = false;
 };
 
 // The read of one response as an operation resident in the socket's read queue of Asio's
@@ -204,7 +210,11 @@ class ResidentReadOp : public adetail::reactor_op {
     const PlainReader::Step step = o->reader_.read(o->outcome_);
     if (step == PlainReader::Step::kWait) return not_done;
     o->yield_ = step == PlainReader::Step::kYield;
-    return done;
+    // A response that ended with the socket drained says so the way Asio's own reads do: the
+    // reactor then skips the speculative read of the connection's next response (a recvmsg that
+    // would find nothing, the request just sent) until an edge, which sets it again, says bytes
+    // or an end of stream came. An edge taken while no read is queued is not lost that way.
+    return step == PlainReader::Step::kDone && o->reader_.drained() ? done_and_exhausted : done;
   }
 
   static void do_complete(void* owner, adetail::operation* base, const error_code& /*ec*/,

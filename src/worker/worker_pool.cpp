@@ -364,7 +364,15 @@ void Worker::thread_reply(const timing::Credit& credit, const records::RequestRe
 void Worker::complete(const timing::Credit& credit, records::RequestRecord&& rec) {
   queue_.push(std::move(rec));
   in_flight_.fetch_sub(1, std::memory_order_relaxed);
-  events_.returned(credit.id, credit.session);
+  if (returns_.empty()) asio::post(io_, [this] { flush_returns(); });
+  returns_.push_back({credit.id, credit.session});
+}
+
+void Worker::flush_returns() {
+  // The swap keeps both vectors' capacity: no allocation per turn once warm.
+  returns_sent_.swap(returns_);
+  events_.returned(returns_sent_);
+  returns_sent_.clear();
 }
 
 // One coroutine per request, its only frame besides the exchange's: building the request and the

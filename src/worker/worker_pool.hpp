@@ -11,6 +11,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <string>
 #include <thread>
 #include <unordered_map>
@@ -31,7 +32,8 @@ namespace inferperf::worker {
 
 // What workers report back to the issuer (from their own threads).
 struct WorkerEvents {
-  std::function<void(std::int64_t credit_id, std::int64_t session)> returned;
+  // The credits of the requests that finished in one turn of a worker's loop.
+  std::function<void(std::span<const timing::ReturnedCredit>)> returned;
   std::function<void(std::int64_t credit_id)> first_token;  // may be empty
 };
 
@@ -81,8 +83,12 @@ class Worker {
   // else extended with the reply the next turn carries.
   void thread_reply(const timing::Credit& credit, const records::RequestRecord& rec,
                     const ResponseCollector& collector);
-  // Hands the finished record over and returns the credit.
+  // Hands the finished record over and returns the credit (with flush_returns()).
   void complete(const timing::Credit& credit, records::RequestRecord&& rec);
+  // Gives the issuer every credit returned since the last call, in one call: posted by the first
+  // return after a flush, so it runs once the loop has handled what was ready with it, and a
+  // closed loop wakes the issuer once per turn of this loop instead of once per request.
+  void flush_returns();
   // Event-loop lag: a timer due every kLoopProbePeriod records how late its handler ran. A loop
   // busy with socket reads or starved of CPU runs it late, and its read timestamps with it.
   void arm_probe();
@@ -104,6 +110,7 @@ class Worker {
   // Multi-turn sessions on this worker: the messages sent and received so far.
   std::unordered_map<std::int64_t, std::vector<dataset::Turn>> histories_;
   std::atomic<int> in_flight_{0};
+  std::vector<timing::ReturnedCredit> returns_, returns_sent_;  // flush_returns() swaps them
   HeldCredits held_;  // credits handed out ahead, sent from this thread when due
   boost::asio::steady_timer probe_{io_};
   std::chrono::steady_clock::time_point probe_due_{};

@@ -83,8 +83,8 @@ void PhaseRunner::stop() {
   if (auto* loop = current_.load()) loop->stop();
 }
 
-void PhaseRunner::returned(std::int64_t credit_id, std::int64_t session) {
-  current_.load()->credit_returned(credit_id, session);
+void PhaseRunner::returned(std::span<const timing::ReturnedCredit> credits) {
+  current_.load()->credits_returned(credits);
 }
 
 void PhaseRunner::first_token(std::int64_t credit_id) {

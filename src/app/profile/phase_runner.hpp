@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "core/clock.hpp"
@@ -63,7 +64,7 @@ class PhaseRunner {
   // Whether a phase stopped because its failures exceeded --failed-request-threshold.
   bool failure_threshold_exceeded() const { return threshold_exceeded_.load(); }
   // Worker threads: forwarded to the running phase's issuer.
-  void returned(std::int64_t credit_id, std::int64_t session);
+  void returned(std::span<const timing::ReturnedCredit> credits);
   void first_token(std::int64_t credit_id);
   // Any thread (the UI thread): each phase started so far with what it has sent, what is in
   // flight, its target and elapsed time. Completed and error counts come from the records

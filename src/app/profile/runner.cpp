@@ -279,8 +279,8 @@ PhaseRunnerOptions phase_runner_options(const config::RunConfig& c,
 // is limited.
 worker::WorkerEvents phase_worker_events(const config::RunConfig& c, PhaseRunner& phases) {
   worker::WorkerEvents events;
-  events.returned = [&phases](std::int64_t id, std::int64_t session) {
-    phases.returned(id, session);
+  events.returned = [&phases](std::span<const timing::ReturnedCredit> credits) {
+    phases.returned(credits);
   };
   if (c.load.prefill_concurrency || c.load.warmup.prefill_concurrency) {
     events.first_token = [&phases](std::int64_t id) { phases.first_token(id); };

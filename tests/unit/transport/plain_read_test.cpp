@@ -38,7 +38,9 @@ namespace asio = boost::asio;
 using Script = std::vector<std::pair<std::string, int>>;  // bytes, then sleep ms
 
 // Answers each request with the next script on one connection; a negative pause closes the
-// connection there (the next script then waits for a new one).
+// connection there (the next script then waits for a new one), kHalfClose only shuts its sending
+// side: a request the client still sends there is never answered, and never reset either.
+constexpr int kHalfClose = -2;
 class ScriptServer {
  public:
   ScriptServer(int listen_fd, std::vector<Script> scripts)
@@ -62,6 +64,12 @@ class ScriptServer {
       while (head.find("\r\n\r\n") == std::string::npos && ::recv(conn, &c, 1, 0) == 1) head += c;
       for (const auto& [bytes, pause_ms] : script) {
         ::send(conn, bytes.data(), bytes.size(), MSG_NOSIGNAL);
+        if (pause_ms == kHalfClose) {  // the end of stream only: the socket stays open, unread
+          ::shutdown(conn, SHUT_WR);
+          half_closed_.push_back(conn);
+          conn = -1;
+          break;
+        }
         if (pause_ms < 0) {
           ::close(conn);
           conn = -1;
@@ -71,9 +79,11 @@ class ScriptServer {
       }
     }
     if (conn >= 0) ::close(conn);
+    for (int c : half_closed_) ::close(c);
   }
 
   int fd_;
+  std::vector<int> half_closed_;
   std::thread thread_;
 };
 
@@ -293,6 +303,32 @@ TEST(PlainRead, AnIoContextDestroyedWithAReadQueuedDestroysIt) {
   }
   EXPECT_FALSE(ended);
   EXPECT_EQ(sink.body, "data: he");
+}
+
+// A keep-alive response whose last bytes come with the server's end of stream (a half close: a
+// request sent there later is neither answered nor reset): the read that ends the response drains
+// the socket and tells the reactor to skip the next speculative read, so nothing reads the end of
+// stream. The pool's check before reuse must find it, and the next request go out on a new
+// connection; a blind reuse would wait for an answer that never comes.
+TEST(PlainRead, AResponseEndedByTheServersCloseIsNotReusedBlindly) {
+  const std::string ok = "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\n";
+  int port = 0;
+  const int fd = listen_tcp(port);
+  std::vector<Result> results(3);
+  const auto t0 = std::chrono::steady_clock::now();
+  {
+    ScriptServer server(fd, {{{ok + "ab", kHalfClose}}, {{ok + "cd", 0}}, {{ok + "ef", 0}}});
+    run_exchanges("http://127.0.0.1:" + std::to_string(port), "", results);
+  }
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(2));
+  const char* bodies[] = {"ab", "cd", "ef"};
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    SCOPED_TRACE("exchange " + std::to_string(i));
+    ASSERT_FALSE(results[i].error.has_value()) << results[i].error->message;
+    EXPECT_EQ(results[i].sink.body, bodies[i]);
+  }
+  EXPECT_FALSE(results[1].t.connection_reused);
+  EXPECT_TRUE(results[2].t.connection_reused);  // the second connection stayed good
 }
 
 TEST(PlainRead, ConnectionCloseBodyEndsAtEndOfStream) {
