@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <atomic>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -83,6 +85,60 @@ TEST(IssuerLoop, ReturnsFromAnotherThreadRefillTheClosedLoop) {
   EXPECT_EQ(loop.returned(), 200);
 }
 
+// A worker that hands back what finished in batches, from its own thread (Worker::flush_returns):
+// every batch is one call and at most one wake-up, and none is lost, so the closed loop runs to
+// its count; the loop is destroyed right after the last return (its destructor waits for a wake-up
+// still going out).
+TEST(IssuerLoop, BatchedReturnsFromAWorkerThreadRefillTheClosedLoop) {
+  core::SteadyClock clock;
+  PreciseWaiter waiter;
+  PhasePlan p;
+  p.concurrency = 8;
+  p.request_count = 500;
+  Scheduler s(p, std::vector<SessionShape>(3),
+              ConversationSampler(SamplingStrategy::kShuffle, 3, std::mt19937_64(1)),
+              std::mt19937_64(2), std::mt19937_64(3), clock.now_ns());
+  struct QueueSink final : CreditSink {
+    std::mutex mu;
+    std::vector<ReturnedCredit> pending;
+    void dispatch(Credit c) override {
+      std::lock_guard lock(mu);
+      pending.push_back({c.id, c.session});
+    }
+  } sink;
+  std::size_t batches = 0, largest = 0;
+  {
+    IssuerLoop loop(clock, waiter, s, sink);
+    std::atomic<bool> done{false};
+    std::thread worker([&] {
+      std::vector<ReturnedCredit> batch;
+      while (!done.load()) {
+        {
+          std::lock_guard lock(sink.mu);
+          batch.swap(sink.pending);
+        }
+        if (batch.empty()) {
+          std::this_thread::yield();
+          continue;
+        }
+        loop.credits_returned(batch);
+        ++batches;
+        largest = std::max(largest, batch.size());
+        batch.clear();
+      }
+    });
+    std::thread t([&] { loop.run(); });
+    t.join();
+    EXPECT_TRUE(loop.wait_all_returned(clock.now_ns() + 5'000'000'000));
+    done.store(true);
+    worker.join();
+    EXPECT_EQ(loop.issued(), 500);
+    EXPECT_EQ(loop.returned(), 500);
+  }
+  EXPECT_GE(batches, 500u / 8);
+  EXPECT_LE(largest, 8u);  // never more in flight than the concurrency
+}
+
 TEST(IssuerLoop, StopEndsAnEndlessRun) {
   core::SteadyClock clock;
   PreciseWaiter waiter;
@@ -114,6 +170,27 @@ TEST(PreciseWaiter, NotifyBeforeWaitReturnsAtOnceAndDeadlinesAreNotEarly) {
     w.wait_until(deadline);
     EXPECT_GE(core::SteadyClock::steady_now_ns(), deadline);
   }
+}
+
+// Notifies before a wait coalesce into one wake-up: that wait returns at once, the next waits for
+// its deadline (nothing stale is left pending), and a notify after it wakes the one after.
+TEST(PreciseWaiter, NotifiesCoalesceAndNoneIsLeftPending) {
+  PreciseWaiter w;
+  for (int i = 0; i < 3; ++i) w.notify();
+  const core::MonoNs t0 = core::SteadyClock::steady_now_ns();
+  w.wait_until(t0 + 2'000'000'000);
+  EXPECT_LT(core::SteadyClock::steady_now_ns() - t0, 1'000'000'000);
+  const core::MonoNs deadline = core::SteadyClock::steady_now_ns() + 20'000'000;
+  w.wait_until(deadline);
+  EXPECT_GE(core::SteadyClock::steady_now_ns(), deadline);
+  std::thread later([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    w.notify();
+  });
+  const core::MonoNs t1 = core::SteadyClock::steady_now_ns();
+  w.wait_until(std::nullopt);  // only the notify ends it
+  EXPECT_GE(core::SteadyClock::steady_now_ns() - t1, 10'000'000);
+  later.join();
 }
 
 }  // namespace
