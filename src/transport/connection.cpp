@@ -119,6 +119,7 @@ bool Connection::is_open() const {
 }
 
 bool Connection::idle_usable() const {
+  drained_unchecked_ = false;  // the peek below sees whatever a drained read left
   return std::visit(
       [](const auto& s) {
         auto& sock = lowest(s);

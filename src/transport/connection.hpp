@@ -111,6 +111,12 @@ class Connection {
   // must not re-enter the reactor for the same socket).
   void set_closing_deferred(bool on) { defer_close_ = on; }
   bool close_deferred() const { return close_pending_; }
+  // Set when plain_read ended a response with the socket drained and told the reactor to skip the
+  // next speculative read; the peek before reuse (idle_usable) clears it. A read that finds it
+  // still set reads once itself: an end of stream that came with the last bytes is pending there
+  // with no readiness edge to come.
+  void set_drained_unchecked(bool on) const { drained_unchecked_ = on; }
+  bool drained_unchecked() const { return drained_unchecked_; }
   // Whether reads on this connection carry the kernel's receive stamps.
   bool rx_stamped() const { return rx_stamped_; }
   // The connection's read buffer for TLS reads, kept for its life (allocated on first use, left
@@ -154,6 +160,7 @@ class Connection {
   bool rx_stamped_ = false;
   bool defer_close_ = false;
   bool close_pending_ = false;
+  mutable bool drained_unchecked_ = false;  // see set_drained_unchecked
   std::int64_t idle_since_ns_ = 0;
   std::unique_ptr<char[]> read_buf_;
   std::variant<Tcp, TlsTcp, Unix, TlsUnix> s_;

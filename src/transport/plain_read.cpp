@@ -88,9 +88,10 @@ class PlainReader {
   static constexpr std::size_t kBytesPerTurn = 4 * Connection::kReadBufferBytes;
 
   // Reads until the socket has nothing more (kWait), the response is complete or failed (kDone,
-  // `out` set) or the turn is used up (kYield). Every read goes on to EAGAIN: the socket's
-  // readiness is edge-triggered, and an end of stream that came with the last bytes raises no
-  // edge of its own.
+  // `out` set) or the turn is used up (kYield). Until the response is complete every read goes on
+  // to EAGAIN: the socket's readiness is edge-triggered, and an end of stream that came with the
+  // last bytes raises no edge of its own. The read that completes it stops there (drained() says
+  // whether it emptied the socket's queue; do_perform).
   Step read(ReadOutcome& out) {
     int reads = 0;
     std::size_t bytes_read = 0;
@@ -186,6 +187,15 @@ class ResidentReadOp : public adetail::reactor_op {
     auto& reactor =
         asio::use_service<adetail::reactor>(asio::query(op->io_ex_, asio::execution::context));
     const bool open = conn.visit_plain([&](auto& socket) {
+      if (conn.drained_unchecked()) {
+        // The previous response drained the socket and nothing has peeked since: the reactor
+        // will not read speculatively, so this read does it (an end of stream may be pending).
+        conn.set_drained_unchecked(false);
+        if (do_perform(op) != not_done) {
+          reactor.post_immediate_completion(op, is_continuation);
+          return;
+        }
+      }
       auto& reg = SocketInternals<std::decay_t<decltype(socket)>>::registration(socket);
       reactor.start_op(adetail::reactor::read_op, reg.socket_, reg.reactor_data_, op,
                        is_continuation, true);
@@ -213,8 +223,12 @@ class ResidentReadOp : public adetail::reactor_op {
     // A response that ended with the socket drained says so the way Asio's own reads do: the
     // reactor then skips the speculative read of the connection's next response (a recvmsg that
     // would find nothing, the request just sent) until an edge, which sets it again, says bytes
-    // or an end of stream came. An edge taken while no read is queued is not lost that way.
-    return step == PlainReader::Step::kDone && o->reader_.drained() ? done_and_exhausted : done;
+    // or an end of stream came. An edge taken while no read is queued is not lost that way; an
+    // end of stream that came with the last bytes raises none, and the pool's peek before reuse
+    // (or, without one, start()) reads it.
+    if (step != PlainReader::Step::kDone || !o->reader_.drained()) return done;
+    conn.set_drained_unchecked(true);
+    return done_and_exhausted;
   }
 
   static void do_complete(void* owner, adetail::operation* base, const error_code& /*ec*/,

@@ -193,5 +193,26 @@ TEST(PreciseWaiter, NotifiesCoalesceAndNoneIsLeftPending) {
   later.join();
 }
 
+// The timer is re-armed only when the deadline moves: a wait woken early by a notify and the wait
+// after it on the same deadline still ends at that deadline, and a later deadline is kept after the
+// timer fired for an earlier one.
+TEST(PreciseWaiter, AnUnmovedDeadlineStillEndsTheWaitAfterAnEarlyWake) {
+  PreciseWaiter w;
+  const core::MonoNs deadline = core::SteadyClock::steady_now_ns() + 200'000'000;
+  std::thread early([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    w.notify();
+  });
+  w.wait_until(deadline);
+  early.join();
+  EXPECT_LT(core::SteadyClock::steady_now_ns(), deadline);  // the notify ended it
+  w.wait_until(deadline);
+  EXPECT_GE(core::SteadyClock::steady_now_ns(), deadline);
+  EXPECT_LT(core::SteadyClock::steady_now_ns() - deadline, 500'000'000);
+  const core::MonoNs next = core::SteadyClock::steady_now_ns() + 30'000'000;
+  w.wait_until(next);
+  EXPECT_GE(core::SteadyClock::steady_now_ns(), next);
+}
+
 }  // namespace
 }  // namespace inferperf::timing

@@ -14,7 +14,9 @@
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/use_awaitable.hpp>
+#include <boost/asio/write.hpp>
 
 #include <chrono>
 #include <cstdio>
@@ -27,6 +29,8 @@
 
 #include "sse/sse_parser.hpp"
 #include "transport/http_exchange.hpp"
+#include "transport/plain_read.hpp"
+#include "transport/response_reader.hpp"
 #include "transport/rx_stamp.hpp"
 
 namespace inferperf::transport {
@@ -39,13 +43,15 @@ using Script = std::vector<std::pair<std::string, int>>;  // bytes, then sleep m
 
 // Answers each request with the next script on one connection; a negative pause closes the
 // connection there (the next script then waits for a new one), kHalfClose only shuts its sending
-// side: a request the client still sends there is never answered, and never reset either.
+// side, its end of stream in the segment of the part's last bytes (TCP_CORK): a request the client
+// still sends there is never answered, and never reset either.
 constexpr int kHalfClose = -2;
 class ScriptServer {
  public:
   ScriptServer(int listen_fd, std::vector<Script> scripts)
       : fd_(listen_fd), thread_([this, s = std::move(scripts)] { serve(s); }) {}
   ~ScriptServer() {
+    ::shutdown(fd_, SHUT_RDWR);  // a script the client never came for ends the accept, not the test
     thread_.join();
     ::close(fd_);
   }
@@ -56,6 +62,7 @@ class ScriptServer {
     for (const Script& script : scripts) {
       if (conn < 0) {
         conn = ::accept(fd_, nullptr, nullptr);
+        if (conn < 0) break;
         const int on = 1;  // each part goes out at once (no Nagle wait for the client's ACK)
         ::setsockopt(conn, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
       }
@@ -63,6 +70,8 @@ class ScriptServer {
       char c = 0;
       while (head.find("\r\n\r\n") == std::string::npos && ::recv(conn, &c, 1, 0) == 1) head += c;
       for (const auto& [bytes, pause_ms] : script) {
+        const int cork = pause_ms == kHalfClose ? 1 : 0;  // the FIN rides on these bytes' segment
+        if (cork) ::setsockopt(conn, IPPROTO_TCP, TCP_CORK, &cork, sizeof cork);
         ::send(conn, bytes.data(), bytes.size(), MSG_NOSIGNAL);
         if (pause_ms == kHalfClose) {  // the end of stream only: the socket stays open, unread
           ::shutdown(conn, SHUT_WR);
@@ -329,6 +338,42 @@ TEST(PlainRead, AResponseEndedByTheServersCloseIsNotReusedBlindly) {
   }
   EXPECT_FALSE(results[1].t.connection_reused);
   EXPECT_TRUE(results[2].t.connection_reused);  // the second connection stayed good
+}
+
+// The same end of stream read by a second read on the connection that nothing has peeked at (no
+// pool in between): the reactor was told the socket was drained, so that read reads once itself
+// and ends at the end of stream instead of waiting for a readiness edge that never comes.
+TEST(PlainRead, ASecondReadWithNoPeekBetweenStillSeesTheEndOfStream) {
+  int port = 0;
+  const int fd = listen_tcp(port);
+  ScriptServer server(
+      fd, {{{"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\nab",
+             kHalfClose}}});
+  asio::io_context io;
+  asio::ip::tcp::socket sock(io);
+  sock.connect({asio::ip::make_address("127.0.0.1"), static_cast<unsigned short>(port)});
+  Connection conn(std::move(sock));
+  const core::SteadyClock clock;
+  std::vector<ReadOutcome> outcomes;
+  RecordingSink sink;
+  asio::co_spawn(
+      io,
+      [&]() -> asio::awaitable<void> {
+        const std::string request = "GET / HTTP/1.1\r\nHost: x\r\n\r\n";
+        co_await asio::async_write(conn, asio::buffer(request), asio::use_awaitable);
+        for (int i = 0; i < 2; ++i) {
+          ResponseReader reader(1 << 20);
+          ExchangeTimings t;
+          outcomes.push_back(co_await read_plain_response(conn, reader, sink, clock, t, true));
+        }
+      },
+      asio::detached);
+  for (int spins = 0; outcomes.size() < 2 && spins < 400; ++spins)
+    io.run_for(std::chrono::milliseconds(5));
+  ASSERT_EQ(outcomes.size(), 2u) << "the second read waited for an edge after the end of stream";
+  EXPECT_FALSE(outcomes[0].ec);
+  EXPECT_EQ(sink.body, "ab");
+  EXPECT_EQ(outcomes[1].ec, asio::error::eof);
 }
 
 TEST(PlainRead, ConnectionCloseBodyEndsAtEndOfStream) {
