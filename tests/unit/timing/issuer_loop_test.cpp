@@ -22,6 +22,16 @@ struct RecordingSink final : CreditSink {
   }
 };
 
+// A closed loop of `concurrency` over three one-turn conversations, `count` requests.
+Scheduler closed_loop(int concurrency, std::int64_t count, core::MonoNs start) {
+  PhasePlan p;
+  p.concurrency = concurrency;
+  p.request_count = count;
+  return Scheduler(p, std::vector<SessionShape>(3),
+                   ConversationSampler(SamplingStrategy::kShuffle, 3, std::mt19937_64(1)),
+                   std::mt19937_64(2), std::mt19937_64(3), start);
+}
+
 TEST(IssuerLoop, ConstantRateHitsItsDeadlines) {
   core::SteadyClock clock;
   PreciseWaiter waiter;
@@ -57,12 +67,7 @@ TEST(IssuerLoop, ConstantRateHitsItsDeadlines) {
 TEST(IssuerLoop, ReturnsFromAnotherThreadRefillTheClosedLoop) {
   core::SteadyClock clock;
   PreciseWaiter waiter;
-  PhasePlan p;
-  p.concurrency = 4;
-  p.request_count = 200;
-  Scheduler s(p, std::vector<SessionShape>(3),
-              ConversationSampler(SamplingStrategy::kShuffle, 3, std::mt19937_64(1)),
-              std::mt19937_64(2), std::mt19937_64(3), clock.now_ns());
+  Scheduler s = closed_loop(4, 200, clock.now_ns());
   struct EchoSink final : CreditSink {
     IssuerLoop* loop = nullptr;
     std::vector<std::thread> threads;
@@ -92,12 +97,7 @@ TEST(IssuerLoop, ReturnsFromAnotherThreadRefillTheClosedLoop) {
 TEST(IssuerLoop, BatchedReturnsFromAWorkerThreadRefillTheClosedLoop) {
   core::SteadyClock clock;
   PreciseWaiter waiter;
-  PhasePlan p;
-  p.concurrency = 8;
-  p.request_count = 500;
-  Scheduler s(p, std::vector<SessionShape>(3),
-              ConversationSampler(SamplingStrategy::kShuffle, 3, std::mt19937_64(1)),
-              std::mt19937_64(2), std::mt19937_64(3), clock.now_ns());
+  Scheduler s = closed_loop(8, 500, clock.now_ns());
   struct QueueSink final : CreditSink {
     std::mutex mu;
     std::vector<ReturnedCredit> pending;
