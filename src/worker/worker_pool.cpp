@@ -129,7 +129,7 @@ void Worker::cancel_all(std::string message) {
   });
 }
 
-std::string Worker::body_for(const timing::Credit& credit) {
+const std::string& Worker::body_for(const timing::Credit& credit) {
   const dataset::Dataset& ds = *plan_.dataset;
   const auto ci = static_cast<std::size_t>(credit.conversation_index);
   const auto& conv = ds.conversations[ci];
@@ -145,7 +145,8 @@ std::string Worker::body_for(const timing::Credit& credit) {
     if (prebuilt) return *prebuilt;
     std::vector<dataset::Turn> alone;
     alone.push_back(dataset::materialize(ds, turn));  // moved in: a trace prompt is not copied
-    return build_body_text(plan_, conv, alone, warmup);
+    body_scratch_ = build_body_text(plan_, conv, alone, warmup);
+    return body_scratch_;
   }
   auto& history = histories_[credit.session];
   // A turn that re-sends the whole context starts afresh; so does turn 0: session numbers restart
@@ -155,7 +156,8 @@ std::string Worker::body_for(const timing::Credit& credit) {
   history.push_back(dataset::materialize(ds, turn));
   if (prebuilt) return *prebuilt;
   try {
-    return build_body_text(plan_, conv, history, warmup);
+    body_scratch_ = build_body_text(plan_, conv, history, warmup);
+    return body_scratch_;
   } catch (...) {
     history.pop_back();  // the turn was never sent
     throw;
@@ -317,11 +319,12 @@ records::RequestRecord Worker::new_record(const timing::Credit& credit) const {
 
 std::optional<std::string> Worker::build_request(const timing::Credit& credit, std::size_t target,
                                                  records::RequestRecord& rec) {
-  std::string body, request;
+  const std::string* body = nullptr;
+  std::string request;
   try {
-    body = body_for(credit);
+    body = &body_for(credit);
     // A multipart body is encoded here: a file that is not base64 is this request's error.
-    request = serialize_request(plan_, plan_.targets[target], body, rec.x_request_id,
+    request = serialize_request(plan_, plan_.targets[target], *body, rec.x_request_id,
                                 rec.x_correlation_id);
   } catch (const std::exception& e) {
     // A body that cannot be built (a payload template rendering invalid JSON) is a counted
@@ -338,7 +341,7 @@ std::optional<std::string> Worker::build_request(const timing::Credit& credit, s
   if (plan_.capture_raw && credit.phase == records::Phase::kProfiling) {
     auto raw = std::make_shared<records::RawExchange>();
     raw->request_headers = records::redacted_request_headers(request);
-    raw->payload = std::move(body);
+    raw->payload = *body;
     rec.raw = std::move(raw);
   }
   return request;

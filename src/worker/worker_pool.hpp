@@ -93,7 +93,10 @@ class Worker {
   // busy with socket reads or starved of CPU runs it late, and its read timestamps with it.
   void arm_probe();
   bool accumulates(const timing::Credit& credit) const;
-  std::string body_for(const timing::Credit& credit);
+  // The request's body: the prebuilt one where there is one (no copy of a prompt that may be
+  // hundreds of kilobytes per request), else one built into body_scratch_ (valid until the next
+  // call; build_request uses it before anything suspends).
+  const std::string& body_for(const timing::Credit& credit);
   // video_generation: polls the job the POST created until it completes, fails or is cancelled.
   boost::asio::awaitable<std::optional<transport::ExchangeError>> poll_video_job(
       transport::ConnectionPool& pool, const Target& target, ResponseCollector& collector,
@@ -111,6 +114,7 @@ class Worker {
   std::unordered_map<std::int64_t, std::vector<dataset::Turn>> histories_;
   std::atomic<int> in_flight_{0};
   std::vector<timing::ReturnedCredit> returns_, returns_sent_;  // flush_returns() swaps them
+  std::string body_scratch_;                                     // see body_for()
   HeldCredits held_;  // credits handed out ahead, sent from this thread when due
   boost::asio::steady_timer probe_{io_};
   std::chrono::steady_clock::time_point probe_due_{};
