@@ -114,7 +114,7 @@ class Worker {
   std::unordered_map<std::int64_t, std::vector<dataset::Turn>> histories_;
   std::atomic<int> in_flight_{0};
   std::vector<timing::ReturnedCredit> returns_, returns_sent_;  // flush_returns() swaps them
-  std::string body_scratch_;                                     // see body_for()
+  std::string body_scratch_;                                    // see body_for()
   HeldCredits held_;  // credits handed out ahead, sent from this thread when due
   boost::asio::steady_timer probe_{io_};
   std::chrono::steady_clock::time_point probe_due_{};
