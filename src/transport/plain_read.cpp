@@ -220,12 +220,13 @@ class ResidentReadOp : public adetail::reactor_op {
     const PlainReader::Step step = o->reader_.read(o->outcome_);
     if (step == PlainReader::Step::kWait) return not_done;
     o->yield_ = step == PlainReader::Step::kYield;
-    // A response that ended with the socket drained says so the way Asio's own reads do: the
-    // reactor then skips the speculative read of the connection's next response (a recvmsg that
-    // would find nothing, the request just sent) until an edge, which sets it again, says bytes
-    // or an end of stream came. An edge taken while no read is queued is not lost that way; an
-    // end of stream that came with the last bytes raises none, and the pool's peek before reuse
-    // (or, without one, start()) reads it.
+    // A response that ended with the socket drained says so with Asio's "done and exhausted"
+    // (its own reads answer that only at an end of stream, a read of 0 bytes): the reactor skips
+    // the speculative read of the connection's next response (a recvmsg that would find nothing,
+    // the request just sent) until an edge, which sets it again, says bytes or an end of stream
+    // came. An edge taken while no read is queued is not lost that way; an end of stream that came
+    // with the last bytes raises none, and the pool's peek before reuse (or, without one, start())
+    // reads it.
     if (step != PlainReader::Step::kDone || !o->reader_.drained()) return done;
     conn.set_drained_unchecked(true);
     return done_and_exhausted;
