@@ -39,6 +39,16 @@ bench_start_mock() {
   return 1
 }
 
+# bench_closed_loop_args CONCURRENCY REQUESTS ARTIFACT_DIR: sets CLOSED_LOOP_ARGS, the profile
+# arguments of the non-streaming closed loop wrk is compared with (wrk_compare.sh,
+# syscall_count.sh closed): chat, 100 distinct prompts (built before the load), one worker as
+# wrk's one thread; the mock's address from bench_start_mock.
+bench_closed_loop_args() {
+  CLOSED_LOOP_ARGS=(profile -m mock-model -u "http://$ADDR" --endpoint-type chat
+    --concurrency "$1" --request-count "$2" --num-dataset-entries 100 --workers-max 1 --isl 64
+    --osl 16 --extra-inputs ignore_eos:true --random-seed 1 --artifact-dir "$3" --ui-type none)
+}
+
 bench_stop_mock() {
   kill "$MOCK_PID" 2>/dev/null || true
   wait "$MOCK_PID" 2>/dev/null || true

@@ -24,11 +24,9 @@ if [[ "${1:-}" == closed ]]; then
   bench_start_mock "$OUT/mock.log" 1 --fast --workers 1 --no-tokenizer
   events=""
   for c in ${calls//,/ } timerfd_settime; do events+="syscalls:sys_enter_$c,"; done
-  perf record -q -e "${events%,}" -o "$OUT/perf.data" -- taskset -c 0 "$CLIENT" profile \
-    -m mock-model -u "http://$ADDR" --endpoint-type chat --concurrency 64 \
-    --request-count "$REQUESTS" --num-dataset-entries 100 --workers-max 1 --isl 64 --osl 16 \
-    --extra-inputs ignore_eos:true --random-seed 1 --artifact-dir "$OUT/run" --ui-type none \
-    >"$OUT/client.log" 2>&1 || true
+  bench_closed_loop_args 64 "$REQUESTS" "$OUT/run"
+  perf record -q -e "${events%,}" -o "$OUT/perf.data" -- taskset -c 0 "$CLIENT" \
+    "${CLOSED_LOOP_ARGS[@]}" >"$OUT/client.log" 2>&1 || true
   bench_stop_mock
   echo "requests: $REQUESTS (non-streaming, closed loop of 64)"
   perf script -i "$OUT/perf.data" -F tid,event 2>/dev/null |

@@ -41,13 +41,9 @@ run_sampled() {
   wait "$pid" || true
 }
 
-# 100 distinct prompts (the dataset is built before the load starts; 200,000 would only lengthen
-# the start-up), one worker as wrk's one thread.
 SAMPLES="$OUT/inferperf.samples"
-run_sampled taskset -c 0 "$CLIENT" profile -m mock-model -u "http://$ADDR" \
-  --endpoint-type chat --concurrency "$C" --request-count "$N" --num-dataset-entries 100 \
-  --workers-max 1 --isl 64 --osl 16 --extra-inputs ignore_eos:true --random-seed 1 \
-  --artifact-dir "$OUT/artifacts" --ui-type none >"$OUT/client.log" 2>&1
+bench_closed_loop_args "$C" "$N" "$OUT/artifacts"
+run_sampled taskset -c 0 "$CLIENT" "${CLOSED_LOOP_ARGS[@]}" >"$OUT/client.log" 2>&1
 
 # The same body for wrk: the first payload inferperf sent.
 python3 - "$OUT" <<'PY'

@@ -113,10 +113,6 @@ void IssuerLoop::push(const Event& e) {
   if (wake) wake_unlocked();
 }
 
-void IssuerLoop::credit_returned(std::int64_t credit_id, std::int64_t session) {
-  push({Event::Kind::kReturned, credit_id, session});
-}
-
 void IssuerLoop::credits_returned(std::span<const ReturnedCredit> credits) {
   bool wake = false;
   {

@@ -33,8 +33,6 @@ class IssuerLoop final : public WithdrawListener {
 
   // Runs until the scheduler is done sending (count, sessions, duration) or stop() is called.
   void run();
-  // Any thread: a request finished.
-  void credit_returned(std::int64_t credit_id, std::int64_t session);
   // Any thread: requests finished; one wake-up of the issuer for all of them.
   void credits_returned(std::span<const ReturnedCredit> credits);
   // Any thread: a streaming request produced its first token.

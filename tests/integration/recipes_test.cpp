@@ -80,9 +80,9 @@ TEST(Recipes, PrefillCurveFitsTheMocksPrefillCost) {
   EXPECT_EQ(c["fit_form"], "linear") << c;
   EXPECT_NEAR(c["coefficients"][0].get<double>(), 0.05, 0.005) << c;
   // The intercept carries the mock's own fixed cost per request, which a sanitizer build on a
-  // loaded machine raises by several ms (16 ms seen under ASan); the slope is the fit's test.
-  EXPECT_GE(c["coefficients"][1].get<double>(), 7.0) << c;
-  EXPECT_LE(c["coefficients"][1].get<double>(), 25.0) << c;
+  // loaded machine raises by several ms (16 ms seen under ASan); the slope stays exact.
+  EXPECT_NEAR(c["coefficients"][1].get<double>(), 10.0, INFERPERF_SANITIZER_BUILD ? 10.0 : 3.0)
+      << c;
   EXPECT_EQ(c["points"].size(), 3u);
   EXPECT_TRUE(fs::exists(dir + "/mean_1600"));  // forced to concurrency 1: no "concurrency_" axis
   EXPECT_NE(r.out.find("Prefill curve (linear): TTFT = 0.0"), std::string::npos) << r.out;

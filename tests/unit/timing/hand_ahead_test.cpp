@@ -247,7 +247,9 @@ TEST(HandAhead, AStopWithdrawsWhatIsHeldAndItNeverCountsAsSent) {
   // machine, where a due one goes out at once): withdrawn ones are not sent and not waited for.
   EXPECT_EQ(loop.withdrawn(), static_cast<std::int64_t>(held.size()));
   EXPECT_EQ(loop.issued(), static_cast<std::int64_t>(now.size()));
-  for (const Credit& c : now) loop.credit_returned(c.id, c.session);
+  std::vector<ReturnedCredit> back;
+  for (const Credit& c : now) back.push_back({c.id, c.session});
+  loop.credits_returned(back);
   EXPECT_TRUE(loop.wait_all_returned(clock.now_ns() + 1'000'000'000));
 }
 

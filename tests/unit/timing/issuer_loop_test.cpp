@@ -22,6 +22,12 @@ struct RecordingSink final : CreditSink {
   }
 };
 
+// One finished request's credit back to the loop.
+void give_back(IssuerLoop& loop, const Credit& c) {
+  const ReturnedCredit r{c.id, c.session};
+  loop.credits_returned(std::span(&r, 1));
+}
+
 // A closed loop of `concurrency` over three one-turn conversations, `count` requests.
 Scheduler closed_loop(int concurrency, std::int64_t count, core::MonoNs start) {
   PhasePlan p;
@@ -60,7 +66,7 @@ TEST(IssuerLoop, ConstantRateHitsItsDeadlines) {
   }
   EXPECT_EQ(loop.issued(), 40);
   EXPECT_FALSE(loop.wait_all_returned(clock.now_ns() + 1'000'000));
-  for (const auto& [c, at] : sink.got) loop.credit_returned(c.id, c.session);
+  for (const auto& [c, at] : sink.got) give_back(loop, c);
   EXPECT_TRUE(loop.wait_all_returned(std::nullopt));
 }
 
@@ -74,7 +80,7 @@ TEST(IssuerLoop, ReturnsFromAnotherThreadRefillTheClosedLoop) {
     std::mutex mu;
     void dispatch(Credit c) override {
       std::lock_guard lock(mu);
-      threads.emplace_back([this, c] { loop->credit_returned(c.id, c.session); });
+      threads.emplace_back([this, c] { give_back(*loop, c); });
     }
   } sink;
   IssuerLoop loop(clock, waiter, s, sink);
