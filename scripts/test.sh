@@ -43,6 +43,8 @@ TSAN_TESTS+='|PlainRead|InputsJsonBesideRun'
 TSAN_TESTS+='|Endpoints|Tls|Transport|GpuTelemetry|ServerMetrics|WekaTrace'
 TSAN_TESTS+='|ProfileDuration|StreamStalls|Reliability|Interruption|Durability|LiveStats)\.'
 TSAN_TESTS+='|^Ui\.(DashboardShows|QStops)'
+# Of those, the one that tokenizes a 1 MiB event on one thread (its slowest, 36 s) stays in ASan.
+TSAN_SKIP='^ProfileErrors\.BigEventIsMeasuredNormally$'
 # Only the binaries those tests live in (and the apps they run) are built under TSan.
 TSAN_TARGETS=(test_timing test_telemetry test_worker test_metrics test_records test_artifacts
   test_transport test_plain_read test_integration_profile
@@ -51,4 +53,4 @@ TSAN_TARGETS=(test_timing test_telemetry test_worker test_metrics test_records t
 cmake --preset tsan >/dev/null
 cmake --build --preset tsan -j "$(nproc)" --target "${TSAN_TARGETS[@]}"
 TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
-  ctest --preset tsan -L sanitizer -R "$TSAN_TESTS" --no-tests=error --timeout 900 -j 2
+  ctest --preset tsan -L sanitizer -R "$TSAN_TESTS" -E "$TSAN_SKIP" --no-tests=error --timeout 900 -j 2
