@@ -31,10 +31,7 @@ core::Result<std::int64_t> for_each_record(const fs::path& file,
   while (std::getline(in, line)) {
     ++line_no;
     if (line.empty()) continue;
-    auto j = nlohmann::json::parse(line, nullptr, false);
-    auto r = j.is_discarded() ? core::Result<records::RequestRecord>(
-                                    core::Error{core::ErrorKind::kInput, "not valid JSON"})
-                              : records::record_from_json(j);
+    auto r = records::record_from_line(line);
     if (!r) {
       // A run killed mid-write leaves a partial last line; anything else is a damaged file.
       if (in.peek() == std::char_traits<char>::eof()) {

@@ -1,5 +1,7 @@
 #include "metrics/catalogue.hpp"
 
+#include <unordered_map>
+
 namespace inferperf::metrics {
 
 namespace {
@@ -283,10 +285,15 @@ const std::vector<MetricInfo>& catalogue() {
 }
 
 const MetricInfo* find_metric(std::string_view tag) {
-  for (const auto& m : catalogue()) {
-    if (m.tag == tag) return &m;
-  }
-  return nullptr;
+  // Looked up for every value of every record (record_values); a scan of the whole catalogue per
+  // lookup was 2 % of a run's post-load CPU.
+  static const std::unordered_map<std::string_view, const MetricInfo*> kByTag = [] {
+    std::unordered_map<std::string_view, const MetricInfo*> by_tag;
+    for (const auto& m : catalogue()) by_tag.emplace(m.tag, &m);  // the first of a tag wins
+    return by_tag;
+  }();
+  const auto it = kByTag.find(tag);
+  return it == kByTag.end() ? nullptr : it->second;
 }
 
 }  // namespace inferperf::metrics

@@ -1,5 +1,10 @@
 #include "records/record_jsonl.hpp"
 
+#include <simdjson.h>
+
+#include <string>
+#include <string_view>
+
 namespace inferperf::records {
 
 namespace {
@@ -8,16 +13,6 @@ void put_opt(nlohmann::ordered_json& j, const char* key, const std::optional<std
 }
 void put_opt(nlohmann::ordered_json& j, const char* key, const std::optional<double>& v) {
   if (v) j[key] = *v;
-}
-std::optional<std::int64_t> get_opt(const nlohmann::json& j, const char* key) {
-  auto it = j.find(key);
-  if (it == j.end() || it->is_null()) return std::nullopt;
-  return it->get<std::int64_t>();
-}
-std::optional<double> get_opt_double(const nlohmann::json& j, const char* key) {
-  auto it = j.find(key);
-  if (it == j.end() || it->is_null()) return std::nullopt;
-  return it->get<double>();
 }
 }  // namespace
 
@@ -114,93 +109,229 @@ nlohmann::ordered_json record_to_json(const RequestRecord& r, const core::WallAn
   return j;
 }
 
-core::Result<RequestRecord> record_from_json(const nlohmann::json& j) {
+namespace {
+
+using simdjson::dom::element;
+using simdjson::dom::object;
+
+// A field that is missing or not of its type: the line is a malformed record, named by the field.
+struct BadField {
+  std::string field;
+  std::string why;
+};
+
+[[noreturn]] void bad(std::string_view field, std::string why) {
+  throw BadField{std::string(field), std::move(why)};
+}
+
+[[noreturn]] void bad(std::string_view field, simdjson::error_code e) {
+  bad(field, simdjson::error_message(e));
+}
+
+// The reading side of one record line: each accessor takes its field or throws BadField.
+class LineFields {
+ public:
+  explicit LineFields(object o) : o_(o) {}
+
+  element at(std::string_view k) const {
+    element e;
+    if (auto err = o_.at_key(k).get(e)) bad(k, err);
+    return e;
+  }
+  std::optional<element> find(std::string_view k) const {
+    element e;
+    const auto err = o_.at_key(k).get(e);
+    if (err == simdjson::NO_SUCH_FIELD) return std::nullopt;
+    if (err) bad(k, err);
+    return e;
+  }
+  std::int64_t whole_or(std::string_view k, std::int64_t fallback) const {
+    const auto e = find(k);
+    return e ? whole(*e, k) : fallback;
+  }
+  std::string text_or(std::string_view k, std::string_view fallback = {}) const {
+    const auto e = find(k);
+    return std::string(e ? text(*e, k) : fallback);
+  }
+  bool flag_or(std::string_view k, bool fallback) const {
+    const auto e = find(k);
+    if (!e) return fallback;
+    bool v = false;
+    if (auto err = e->get_bool().get(v)) bad(k, err);
+    return v;
+  }
+  // Absent or null: none.
+  std::optional<std::int64_t> opt_whole(std::string_view k) const {
+    const auto e = find(k);
+    if (!e || e->is_null()) return std::nullopt;
+    return whole(*e, k);
+  }
+  std::optional<double> opt_number(std::string_view k) const {
+    const auto e = find(k);
+    if (!e || e->is_null()) return std::nullopt;
+    return number(*e, k);
+  }
+  LineFields object_at(std::string_view k) const { return LineFields(object_of(at(k), k)); }
+
+  static std::int64_t whole(element e, std::string_view k) {
+    std::int64_t v = 0;
+    if (auto err = e.get_int64().get(v)) bad(k, err);
+    return v;
+  }
+  static double number(element e, std::string_view k) {
+    double v = 0;
+    if (auto err = e.get_double().get(v)) bad(k, err);
+    return v;
+  }
+  static std::string_view text(element e, std::string_view k) {
+    std::string_view v;
+    if (auto err = e.get_string().get(v)) bad(k, err);
+    return v;
+  }
+  static object object_of(element e, std::string_view k) {
+    object v;
+    if (auto err = e.get_object().get(v)) bad(k, err);
+    return v;
+  }
+  static simdjson::dom::array array_of(element e, std::string_view k) {
+    simdjson::dom::array v;
+    if (auto err = e.get_array().get(v)) bad(k, err);
+    return v;
+  }
+
+ private:
+  object o_;
+};
+
+// [ts_ns, read_index, content, reasoning]
+ContentEvent content_event(element e) {
+  constexpr std::string_view k = "content_events";
+  element parts[4];
+  std::size_t n = 0;
+  for (element p : LineFields::array_of(e, k)) {
+    if (n < 4) parts[n] = p;
+    ++n;
+  }
+  if (n < 4) bad(k, "an event has " + std::to_string(n) + " parts, not 4");
+  return ContentEvent{
+      LineFields::whole(parts[0], k), static_cast<std::uint32_t>(LineFields::whole(parts[1], k)),
+      std::string(LineFields::text(parts[2], k)), std::string(LineFields::text(parts[3], k))};
+}
+
+void read_usage(const LineFields& u, UsageCounts& usage) {
+  usage.prompt_tokens = u.opt_whole("prompt_tokens");
+  usage.completion_tokens = u.opt_whole("completion_tokens");
+  usage.total_tokens = u.opt_whole("total_tokens");
+  usage.reasoning_tokens = u.opt_whole("reasoning_tokens");
+  usage.prompt_cache_read_tokens = u.opt_whole("prompt_cache_read_tokens");
+  usage.prompt_cache_write_tokens = u.opt_whole("prompt_cache_write_tokens");
+  usage.prompt_cache_miss_tokens = u.opt_whole("prompt_cache_miss_tokens");
+  usage.tool_use_prompt_tokens = u.opt_whole("tool_use_prompt_tokens");
+  usage.prompt_audio_seconds = u.opt_number("prompt_audio_seconds");
+  usage.prompt_audio_tokens = u.opt_whole("prompt_audio_tokens");
+  usage.completion_audio_tokens = u.opt_whole("completion_audio_tokens");
+  usage.accepted_prediction_tokens = u.opt_whole("accepted_prediction_tokens");
+  usage.rejected_prediction_tokens = u.opt_whole("rejected_prediction_tokens");
+}
+
+void read_optional_parts(const LineFields& j, RequestRecord& r) {
+  if (auto st = j.find("server_timings"); st && !st->is_null()) {
+    const LineFields f(LineFields::object_of(*st, "server_timings"));
+    ServerTimings t;
+    t.source = f.text_or("source");
+    t.prefill_ms = f.opt_number("prefill_ms");
+    t.decode_ms = f.opt_number("decode_ms");
+    t.prompt_tokens = f.opt_whole("prompt_tokens");
+    t.predicted_tokens = f.opt_whole("predicted_tokens");
+    t.cached_tokens = f.opt_whole("cached_tokens");
+    r.server_timings = std::move(t);
+  }
+  if (auto osl = j.find("requested_osl"))
+    r.requested_osl = static_cast<int>(LineFields::whole(*osl, "requested_osl"));
+  r.finish_reason = j.text_or("finish_reason");
+  r.outputs = j.whole_or("outputs", 0);
+  r.input_images = j.whole_or("input_images", 0);
+  // Video fields: a number, or nothing (null).
+  if (auto v = j.find("video_inference_time_s"); v && v->is_number())
+    r.video_inference_time_s = LineFields::number(*v, "video_inference_time_s");
+  if (auto v = j.find("video_peak_memory_mb"); v && v->is_number())
+    r.video_peak_memory_mb = LineFields::number(*v, "video_peak_memory_mb");
+  if (auto ct = j.find("client_tokens")) {
+    const LineFields c(LineFields::object_of(*ct, "client_tokens"));
+    r.client_tokens.input = c.opt_whole("input");
+    r.client_tokens.output = c.opt_whole("output");
+    r.client_tokens.reasoning = c.opt_whole("reasoning");
+    if (auto pe = c.find("per_event")) {
+      for (element n : LineFields::array_of(*pe, "per_event"))
+        r.client_tokens.per_event.push_back(LineFields::whole(n, "per_event"));
+    }
+    r.client_tokens.output_estimated = c.flag_or("output_estimated", false);
+  }
+  if (auto err = j.find("error")) {
+    const LineFields f(LineFields::object_of(*err, "error"));
+    ErrorInfo e;
+    if (const element code = f.at("code"); !code.is_null())
+      e.code = static_cast<int>(LineFields::whole(code, "code"));
+    e.type = core::RequestErrorType::from_name(f.text_or("type"));
+    e.message = f.text_or("message");
+    r.error = std::move(e);
+  }
+  r.was_cancelled = j.flag_or("was_cancelled", false);
+}
+
+RequestRecord read_record(const LineFields& j) {
+  RequestRecord r;
+  r.phase =
+      LineFields::text(j.at("phase"), "phase") == "warmup" ? Phase::kWarmup : Phase::kProfiling;
+  r.credit_num = LineFields::whole(j.at("session_num"), "session_num");
+  r.x_request_id = j.text_or("x_request_id");
+  r.x_correlation_id = j.text_or("x_correlation_id");
+  r.conversation_id = j.text_or("conversation_id");
+  r.turn_index = static_cast<int>(j.whole_or("turn_index", 0));
+  r.worker_id = static_cast<int>(j.whole_or("worker_id", 0));
+  r.intended_ns = j.whole_or("intended_ns", 0);
+  r.issued_ns = j.whole_or("issued_ns", 0);
+  r.start_ns = LineFields::whole(j.at("start_ns"), "start_ns");
+  r.connect_start_ns = j.whole_or("connect_start_ns", 0);
+  r.connect_end_ns = j.whole_or("connect_end_ns", 0);
+  r.tls_handshake_start_ns = j.whole_or("tls_handshake_start_ns", 0);
+  r.tls_handshake_end_ns = j.whole_or("tls_handshake_end_ns", 0);
+  r.send_start_ns = j.whole_or("send_start_ns", 0);
+  r.send_end_ns = j.whole_or("send_end_ns", 0);
+  r.headers_ns = j.whole_or("headers_ns", 0);
+  r.first_byte_ns = j.whole_or("first_byte_ns", 0);
+  r.last_event_ns = j.whole_or("last_event_ns", 0);
+  r.end_ns = j.whole_or("end_ns", 0);
+  r.status = static_cast<int>(j.whole_or("status", 0));
+  r.connection_reused = j.flag_or("connection_reused", false);
+  r.connection_retries = static_cast<std::uint32_t>(j.whole_or("connection_retries", 0));
+  r.bytes_sent = j.whole_or("bytes_sent", 0);
+  r.bytes_received = j.whole_or("bytes_received", 0);
+  r.reads = static_cast<std::uint32_t>(j.whole_or("reads", 0));
+  r.kernel_stamped_reads = static_cast<std::uint32_t>(j.whole_or("kernel_stamped_reads", 0));
+  r.events = static_cast<std::uint32_t>(j.whole_or("events", 0));
+  for (element e : LineFields::array_of(j.at("content_events"), "content_events"))
+    r.content_events.push_back(content_event(e));
+  read_usage(j.object_at("usage"), r.usage);
+  read_optional_parts(j, r);
+  return r;
+}
+
+}  // namespace
+
+core::Result<RequestRecord> record_from_line(std::string_view line) {
+  // One parser per thread, reused: its buffers grow to the longest line read and stay.
+  thread_local simdjson::dom::parser parser;
+  element doc;
+  if (auto err = parser.parse(line.data(), line.size()).get(doc))
+    return core::Error{core::ErrorKind::kInput,
+                       std::string("not valid JSON: ") + simdjson::error_message(err)};
   try {
-    RequestRecord r;
-    r.phase = j.at("phase").get<std::string>() == "warmup" ? Phase::kWarmup : Phase::kProfiling;
-    r.credit_num = j.at("session_num").get<std::int64_t>();
-    r.x_request_id = j.value("x_request_id", "");
-    r.x_correlation_id = j.value("x_correlation_id", "");
-    r.conversation_id = j.value("conversation_id", "");
-    r.turn_index = j.value("turn_index", 0);
-    r.worker_id = j.value("worker_id", 0);
-    r.intended_ns = j.value("intended_ns", std::int64_t{0});
-    r.issued_ns = j.value("issued_ns", std::int64_t{0});
-    r.start_ns = j.at("start_ns").get<std::int64_t>();
-    r.connect_start_ns = j.value("connect_start_ns", std::int64_t{0});
-    r.connect_end_ns = j.value("connect_end_ns", std::int64_t{0});
-    r.tls_handshake_start_ns = j.value("tls_handshake_start_ns", std::int64_t{0});
-    r.tls_handshake_end_ns = j.value("tls_handshake_end_ns", std::int64_t{0});
-    r.send_start_ns = j.value("send_start_ns", std::int64_t{0});
-    r.send_end_ns = j.value("send_end_ns", std::int64_t{0});
-    r.headers_ns = j.value("headers_ns", std::int64_t{0});
-    r.first_byte_ns = j.value("first_byte_ns", std::int64_t{0});
-    r.last_event_ns = j.value("last_event_ns", std::int64_t{0});
-    r.end_ns = j.value("end_ns", std::int64_t{0});
-    r.status = j.value("status", 0);
-    r.connection_reused = j.value("connection_reused", false);
-    r.connection_retries = j.value("connection_retries", 0u);
-    r.bytes_sent = j.value("bytes_sent", std::int64_t{0});
-    r.bytes_received = j.value("bytes_received", std::int64_t{0});
-    r.reads = j.value("reads", 0u);
-    r.kernel_stamped_reads = j.value("kernel_stamped_reads", 0u);
-    r.events = j.value("events", 0u);
-    for (const auto& e : j.at("content_events")) {
-      r.content_events.push_back(
-          ContentEvent{e.at(0).get<std::int64_t>(), e.at(1).get<std::uint32_t>(),
-                       e.at(2).get<std::string>(), e.at(3).get<std::string>()});
-    }
-    const auto& u = j.at("usage");
-    r.usage.prompt_tokens = get_opt(u, "prompt_tokens");
-    r.usage.completion_tokens = get_opt(u, "completion_tokens");
-    r.usage.total_tokens = get_opt(u, "total_tokens");
-    r.usage.reasoning_tokens = get_opt(u, "reasoning_tokens");
-    r.usage.prompt_cache_read_tokens = get_opt(u, "prompt_cache_read_tokens");
-    r.usage.prompt_cache_write_tokens = get_opt(u, "prompt_cache_write_tokens");
-    r.usage.prompt_cache_miss_tokens = get_opt(u, "prompt_cache_miss_tokens");
-    r.usage.tool_use_prompt_tokens = get_opt(u, "tool_use_prompt_tokens");
-    r.usage.prompt_audio_seconds = get_opt_double(u, "prompt_audio_seconds");
-    r.usage.prompt_audio_tokens = get_opt(u, "prompt_audio_tokens");
-    r.usage.completion_audio_tokens = get_opt(u, "completion_audio_tokens");
-    r.usage.accepted_prediction_tokens = get_opt(u, "accepted_prediction_tokens");
-    r.usage.rejected_prediction_tokens = get_opt(u, "rejected_prediction_tokens");
-    if (auto it = j.find("server_timings"); it != j.end() && !it->is_null()) {
-      ServerTimings t;
-      t.source = it->value("source", "");
-      t.prefill_ms = get_opt_double(*it, "prefill_ms");
-      t.decode_ms = get_opt_double(*it, "decode_ms");
-      t.prompt_tokens = get_opt(*it, "prompt_tokens");
-      t.predicted_tokens = get_opt(*it, "predicted_tokens");
-      t.cached_tokens = get_opt(*it, "cached_tokens");
-      r.server_timings = std::move(t);
-    }
-    if (auto it = j.find("requested_osl"); it != j.end()) r.requested_osl = it->get<int>();
-    r.finish_reason = j.value("finish_reason", "");
-    r.outputs = j.value("outputs", std::int64_t{0});
-    r.input_images = j.value("input_images", std::int64_t{0});
-    if (auto it = j.find("video_inference_time_s"); it != j.end() && it->is_number())
-      r.video_inference_time_s = it->get<double>();
-    if (auto it = j.find("video_peak_memory_mb"); it != j.end() && it->is_number())
-      r.video_peak_memory_mb = it->get<double>();
-    if (auto it = j.find("client_tokens"); it != j.end()) {
-      r.client_tokens.input = get_opt(*it, "input");
-      r.client_tokens.output = get_opt(*it, "output");
-      r.client_tokens.reasoning = get_opt(*it, "reasoning");
-      if (auto pe = it->find("per_event"); pe != it->end())
-        r.client_tokens.per_event = pe->get<std::vector<std::int64_t>>();
-      r.client_tokens.output_estimated = it->value("output_estimated", false);
-    }
-    if (auto it = j.find("error"); it != j.end()) {
-      ErrorInfo e;
-      if (!it->at("code").is_null()) e.code = it->at("code").get<int>();
-      e.type = core::RequestErrorType::from_name(it->value("type", ""));
-      e.message = it->value("message", "");
-      r.error = e;
-    }
-    r.was_cancelled = j.value("was_cancelled", false);
-    return r;
-  } catch (const nlohmann::json::exception& e) {
-    return core::Error{core::ErrorKind::kInput, std::string("malformed record: ") + e.what()};
+    object o;
+    if (auto err = doc.get_object().get(o)) bad("the line", err);
+    return read_record(LineFields(o));
+  } catch (const BadField& e) {
+    return core::Error{core::ErrorKind::kInput, "malformed record: " + e.field + ": " + e.why};
   }
 }
 

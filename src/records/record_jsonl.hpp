@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <string>
+#include <string_view>
 
 #include "core/clock.hpp"
 #include "core/error.hpp"
@@ -11,7 +12,9 @@
 namespace inferperf::records {
 
 nlohmann::ordered_json record_to_json(const RequestRecord& r, const core::WallAnchor& anchor);
-// Inverse of record_to_json, with the anchor chosen so monotonic values equal the wall values.
-core::Result<RequestRecord> record_from_json(const nlohmann::json& j);
+// Inverse of record_to_json for one line of the records file, with the anchor chosen so monotonic
+// values equal the wall values. Errors (kInput) say "not valid JSON" or "malformed record" with the
+// field that is missing or of the wrong type.
+core::Result<RequestRecord> record_from_line(std::string_view line);
 
 }  // namespace inferperf::records

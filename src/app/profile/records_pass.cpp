@@ -1,7 +1,5 @@
 #include "app/profile/records_pass.hpp"
 
-#include <nlohmann/json.hpp>
-
 #include <optional>
 #include <string>
 
@@ -45,7 +43,7 @@ core::Result<bool> pass_records_file(const std::filesystem::path& file,
   for (auto& r : tail) {
     line.clear();
     records::append_record_line(r, run_anchor, line);
-    auto back = records::record_from_json(nlohmann::json::parse(line));
+    auto back = records::record_from_line(line);
     if (!back) return back.error();
     back->raw = r.raw;
     feed(*back);

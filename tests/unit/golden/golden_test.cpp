@@ -44,7 +44,7 @@ std::vector<std::string> lines_of(const std::string& text) {
 std::vector<records::RequestRecord> load_records() {
   std::vector<records::RequestRecord> out;
   for (const auto& line : lines_of(read_text("records.jsonl"))) {
-    auto r = records::record_from_json(nlohmann::json::parse(line));
+    auto r = records::record_from_line(line);
     EXPECT_TRUE(r.ok()) << line;
     if (r) out.push_back(std::move(*r));
   }

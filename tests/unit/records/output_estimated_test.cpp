@@ -36,10 +36,10 @@ TEST(OutputEstimated, WrittenOnlyWhenSetAndReadBack) {
       << line;
   EXPECT_EQ(line, record_to_json(r, kEstimateAnchor)
                       .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
-  auto back = record_from_json(nlohmann::json::parse(line));
+  auto back = record_from_line(line);
   ASSERT_TRUE(back.ok()) << back.error().message;
   EXPECT_TRUE(back->client_tokens.output_estimated);
-  auto plain_back = record_from_json(nlohmann::json::parse(plain));
+  auto plain_back = record_from_line(plain);
   ASSERT_TRUE(plain_back.ok());
   EXPECT_FALSE(plain_back->client_tokens.output_estimated);
 }

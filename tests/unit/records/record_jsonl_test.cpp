@@ -1,4 +1,4 @@
-// record_to_json / record_from_json: field names, anchor arithmetic and round trips.
+// record_to_json / record_from_line: field names, anchor arithmetic and round trips.
 #include "records/record_jsonl.hpp"
 
 #include <gtest/gtest.h>
@@ -11,7 +11,7 @@ using inferperf::core::WallAnchor;
 using inferperf::records::ContentEvent;
 using inferperf::records::ErrorInfo;
 using inferperf::records::Phase;
-using inferperf::records::record_from_json;
+using inferperf::records::record_from_line;
 using inferperf::records::record_to_json;
 using inferperf::records::RequestRecord;
 using inferperf::records::ServerTimings;
@@ -142,7 +142,7 @@ TEST(RecordJsonl, RoundTripsEveryField) {
   const RequestRecord r = full_record();
   // Through text, as the file is written and read.
   const std::string line = record_to_json(r, kIdentity).dump();
-  auto back = record_from_json(nlohmann::json::parse(line));
+  auto back = record_from_line(line);
   ASSERT_TRUE(back.ok()) << back.error().message;
   expect_same(*back, r);
 }
@@ -162,9 +162,9 @@ TEST(RecordJsonl, UsageDetailsKeysAndOlderFiles) {
           R"("usage":{"prompt_tokens":10,"prompt_cache_read_tokens":0,"prompt_audio_seconds":2.5})"),
       std::string::npos)
       << line;
-  auto old = record_from_json(nlohmann::json::parse(
-      R"({"phase":"profiling","session_num":1,"start_ns":1,"content_events":[],)"
-      R"("usage":{"prompt_tokens":3}})"));
+  auto old =
+      record_from_line(R"({"phase":"profiling","session_num":1,"start_ns":1,"content_events":[],)"
+                       R"("usage":{"prompt_tokens":3}})");
   ASSERT_TRUE(old.ok());
   EXPECT_EQ(old->usage.prompt_tokens, 3);
   EXPECT_FALSE(old->usage.prompt_cache_read_tokens);
@@ -180,7 +180,7 @@ TEST(RecordJsonl, RoundTripsClientTokenCounts) {
   EXPECT_NE(line.find(R"("client_tokens":{"input":120,"output":7,"per_event":[3,4]})"),
             std::string::npos)
       << line;
-  auto back = record_from_json(nlohmann::json::parse(line));
+  auto back = record_from_line(line);
   ASSERT_TRUE(back.ok()) << back.error().message;
   expect_same(*back, r);
 }
@@ -193,7 +193,7 @@ TEST(RecordJsonl, RoundTripsErrorRecord) {
   r.status = 503;
   r.error =
       ErrorInfo{503, inferperf::core::RequestErrorType::http("Service Unavailable"), "overloaded"};
-  auto back = record_from_json(nlohmann::json::parse(record_to_json(r, kIdentity).dump()));
+  auto back = record_from_line(record_to_json(r, kIdentity).dump());
   ASSERT_TRUE(back.ok()) << back.error().message;
   expect_same(*back, r);
   ASSERT_TRUE(back->error.has_value());
@@ -206,7 +206,7 @@ TEST(RecordJsonl, RoundTripsErrorWithoutCode) {
   r.error = ErrorInfo{std::nullopt, inferperf::core::RequestErrorKind::kResponseParse, "bad"};
   const auto j = record_to_json(r, kIdentity);
   EXPECT_TRUE(j["error"]["code"].is_null());
-  auto back = record_from_json(nlohmann::json::parse(j.dump()));
+  auto back = record_from_line(j.dump());
   ASSERT_TRUE(back.ok()) << back.error().message;
   expect_same(*back, r);
 }
@@ -243,7 +243,7 @@ TEST(RecordJsonl, TlsHandshakeStampsOnlyWhenThereWasOne) {
                       R"("tls_handshake_end_ns":1010,"send_start_ns")"),
             std::string::npos)
       << line;
-  auto back = record_from_json(nlohmann::json::parse(line));
+  auto back = record_from_line(line);
   ASSERT_TRUE(back.ok()) << back.error().message;
   expect_same(*back, r);
   r.tls_handshake_start_ns = r.tls_handshake_end_ns = 0;
@@ -260,7 +260,7 @@ TEST(RecordJsonl, ServerTimingsKeyAndPartialFields) {
                       R"("prompt_tokens":12})"),
             std::string::npos)
       << line;
-  auto back = record_from_json(nlohmann::json::parse(line));
+  auto back = record_from_line(line);
   ASSERT_TRUE(back.ok()) << back.error().message;
   expect_same(*back, r);
   EXPECT_FALSE(back->server_timings->decode_ms.has_value());
@@ -268,9 +268,9 @@ TEST(RecordJsonl, ServerTimingsKeyAndPartialFields) {
 
 TEST(RecordJsonl, FilesWithoutServerTimingsStillRead) {
   // A line as written before server timings existed.
-  auto back = record_from_json(nlohmann::json::parse(
+  auto back = record_from_line(
       R"({"phase":"profiling","session_num":1,"start_ns":1000,"content_events":[[1500,0,"a",""]],)"
-      R"("usage":{"completion_tokens":1}})"));
+      R"("usage":{"completion_tokens":1}})");
   ASSERT_TRUE(back.ok()) << back.error().message;
   EXPECT_FALSE(back->server_timings.has_value());
   // No timings: no key.
@@ -292,11 +292,31 @@ TEST(RecordJsonl, MalformedInputIsAnError) {
       R"([1,2,3])",
   };
   for (const auto& text : bad) {
-    auto r = record_from_json(nlohmann::json::parse(text));
+    auto r = record_from_line(text);
     ASSERT_FALSE(r.ok()) << text;
     EXPECT_EQ(r.error().kind, inferperf::core::ErrorKind::kInput) << text;
     EXPECT_NE(r.error().message.find("malformed record"), std::string::npos) << r.error().message;
   }
+}
+
+TEST(RecordJsonl, ErrorsNameTheFieldOrSayTheLineIsNotJson) {
+  const std::string head = R"({"phase":"profiling","session_num":1,"start_ns":1,)";
+  auto message = [](const std::string& text) {
+    auto r = record_from_line(text);
+    EXPECT_FALSE(r.ok()) << text;
+    return r.ok() ? std::string() : r.error().message;
+  };
+  EXPECT_EQ(message(R"({"phase":"profiling","session_num":"x"})")
+                .rfind("malformed record: session_num: ", 0),
+            0u);
+  EXPECT_EQ(message(head + R"("content_events":[],"usage":{},"turn_index":1.5})")
+                .rfind("malformed record: turn_index: ", 0),
+            0u)
+      << "a whole number written with a fraction is not read as one";
+  EXPECT_EQ(message(head + R"("content_events":[[1,0,"a"]],"usage":{}})"),
+            "malformed record: content_events: an event has 3 parts, not 4");
+  EXPECT_EQ(message(head + R"("content_events":[],"usage":{}},)").rfind("not valid JSON: ", 0), 0u);
+  EXPECT_EQ(message(head.substr(0, 20)).rfind("not valid JSON: ", 0), 0u) << "a cut line";
 }
 
 }  // namespace

@@ -129,7 +129,7 @@ TEST(RecordLine, ReadsBackAsTheSameRecord) {
   r.input_images = 2;
   std::string line;
   append_record_line(r, kAnchor, line);
-  auto back = record_from_json(nlohmann::json::parse(line));
+  auto back = record_from_line(line);
   ASSERT_TRUE(back);
   EXPECT_EQ(back->input_images, 2);
   EXPECT_EQ(back->content_events.size(), 2u);
@@ -147,7 +147,7 @@ TEST(RecordLine, UsageDetailsReadBack) {
   r.usage.rejected_prediction_tokens = 0;
   std::string line;
   append_record_line(r, kAnchor, line);
-  auto back = record_from_json(nlohmann::json::parse(line));
+  auto back = record_from_line(line);
   ASSERT_TRUE(back);
   EXPECT_EQ(back->usage.prompt_tokens, 100);
   EXPECT_EQ(back->usage.prompt_cache_read_tokens, 64);

@@ -150,6 +150,56 @@ TEST(RecordsJsonl, AgentDepthAlwaysAndGoodRequestCountOnlyWithSlos) {
   EXPECT_FALSE(out[2]["metrics"].contains("good_request_count")) << "only valid records are judged";
 }
 
+// The whole line, byte for byte: metrics in catalogue order whatever order they were computed in,
+// a tag computed twice written once with its last value, a list metric, the goodput verdict, the
+// stall gaps after the stall count, and an error without a status code.
+TEST(RecordsJsonl, WholeLineInCatalogueOrder) {
+  RequestRecord r = new_connection_record();
+  r.credit_num = 7;
+  r.x_request_id = "rid";
+  r.conversation_id = "c\"1";
+  r.worker_id = 2;
+  RecordValues v;
+  v.record = &r;
+  v.scalars.emplace_back(find_metric("inter_token_latency"), 1'500'000.0);
+  v.scalars.emplace_back(find_metric("request_latency"), 1.0);
+  v.scalars.emplace_back(find_metric("time_to_first_token"), 250'000.0);
+  v.scalars.emplace_back(find_metric("request_latency"), 1850.0);
+  v.scalars.emplace_back(find_metric("stream_stall_count"), 2.0);
+  v.lists.emplace_back(find_metric("inter_chunk_latency"), std::vector<double>{1e6, 2.5e5});
+  v.stall_gaps_ns = {150e6, 2e8};
+  v.good = true;
+  std::string text;
+  ASSERT_TRUE(inferperf::report::records_jsonl_line(v, inferperf::report::goodput_metric(true),
+                                                    context(false), text));
+  const std::string meta =
+      R"({"session_num":7,"x_request_id":"rid","x_correlation_id":"","conversation_id":"c\"1",)"
+      R"("turn_index":0,"agent_depth":0,"credit_issued_ns":999999999000,)"
+      R"("request_start_ns":1000000001000,"request_ack_ns":1000000002400,)"
+      R"("request_end_ns":1000000002850,"worker_id":"worker_2","record_processor_id":"collector",)"
+      R"("benchmark_phase":"profiling","was_cancelled":false})";
+  const std::string metrics = R"({"request_latency":{"value":0.00185,"unit":"ms"},)"
+                              R"("time_to_first_token":{"value":0.25,"unit":"ms"},)"
+                              R"("inter_token_latency":{"value":1.5,"unit":"ms"},)"
+                              R"("good_request_count":{"value":1,"unit":"requests"},)"
+                              R"("inter_chunk_latency":{"value":[1.0,0.25],"unit":"ms"},)"
+                              R"("stream_stall_count":{"value":2.0,"unit":"count"},)"
+                              R"("stream_stalls":{"value":[150.0,200.0],"unit":"ms"}})";
+  EXPECT_EQ(text, R"({"metadata":)" + meta + R"(,"metrics":)" + metrics + "}\n");
+
+  // A failed record is not judged; its error follows the metrics.
+  r.error = ErrorInfo{std::nullopt, inferperf::core::RequestErrorType::http("Oops"), "bad\n"};
+  ASSERT_TRUE(inferperf::report::records_jsonl_line(v, inferperf::report::goodput_metric(true),
+                                                    context(false), text));
+  std::string failed_metrics = metrics;
+  failed_metrics.erase(
+      failed_metrics.find(R"("good_request_count")"),
+      std::string(R"("good_request_count":{"value":1,"unit":"requests"},)").size());
+  EXPECT_EQ(text, R"({"metadata":)" + meta + R"(,"metrics":)" + failed_metrics +
+                      R"(,"error":{"code":null,"type":"Oops","message":"bad\n"}})"
+                      "\n");
+}
+
 TEST(SummaryJson, RunInfoFollowsInputConfig) {
   ReportContext ctx = context(false);
   ctx.benchmark_id = "b-1";

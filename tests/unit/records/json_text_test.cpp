@@ -1,0 +1,122 @@
+// The JSON text writers give nlohmann's bytes: doubles over every exponent range and random bit
+// patterns, integers at both ends, non-finite numbers as null, and objects built member by member.
+#include "records/json_text.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <bit>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <string>
+
+namespace inferperf::records {
+namespace {
+
+std::string dumped(double v) {
+  return nlohmann::json(v).dump();
+}
+
+std::string written(double v) {
+  std::string out = "x";  // appends, never clears
+  put_json_double(v, out);
+  return out.substr(1);
+}
+
+TEST(JsonText, DoublesAsNlohmannWritesThem) {
+  const double cases[] = {0.0,
+                          -0.0,
+                          1.0,
+                          -1.0,
+                          32.0,
+                          0.1,
+                          0.25,
+                          1e-4,
+                          1e-5,
+                          1.5e-5,
+                          123.456,
+                          1e15,
+                          1e16,
+                          1.5e16,
+                          1e17,
+                          9.99e14,
+                          1e21,
+                          1e300,
+                          1e-300,
+                          5e-324,
+                          2.2250738585072014e-308,
+                          std::numeric_limits<double>::max(),
+                          1850.0 / 1e6,
+                          1.0 / 3.0};
+  for (double v : cases) EXPECT_EQ(written(v), dumped(v)) << v;
+  EXPECT_EQ(written(32.0), "32.0");
+  EXPECT_EQ(written(1e-5), "1e-05");
+  EXPECT_EQ(written(-0.0), "-0.0");
+}
+
+TEST(JsonText, RandomDoublesAsNlohmannWritesThem) {
+  std::mt19937_64 rng(11);
+  int compared = 0;
+  for (int i = 0; i < 20000; ++i) {
+    const double v = std::bit_cast<double>(rng());
+    if (!std::isfinite(v)) continue;
+    ASSERT_EQ(written(v), dumped(v)) << std::bit_cast<std::uint64_t>(v);
+    ++compared;
+  }
+  // Values in a latency's range too: milliseconds with microsecond noise.
+  std::uniform_real_distribution<double> ms(0.0, 60'000.0);
+  for (int i = 0; i < 20000; ++i) {
+    const double v = ms(rng);
+    ASSERT_EQ(written(v), dumped(v)) << v;
+    ++compared;
+  }
+  EXPECT_GT(compared, 39000);
+}
+
+TEST(JsonText, NonFiniteIsNullAsInNlohmann) {
+  for (double v :
+       {std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity(),
+        std::numeric_limits<double>::quiet_NaN()}) {
+    EXPECT_EQ(written(v), "null");
+    EXPECT_EQ(dumped(v), "null");
+  }
+}
+
+TEST(JsonText, IntegersAtBothEnds) {
+  for (std::int64_t v :
+       {std::numeric_limits<std::int64_t>::min(), std::int64_t{-1}, std::int64_t{0},
+        std::int64_t{1'796'543'005'761'070'786}, std::numeric_limits<std::int64_t>::max()}) {
+    std::string out;
+    put_json_int(v, out);
+    EXPECT_EQ(out, nlohmann::json(v).dump());
+  }
+}
+
+TEST(JsonText, ObjectMembersInOrderWithCommas) {
+  std::string out;
+  JsonObjectText o(out);
+  EXPECT_TRUE(o.empty());
+  o.integer("a", -3);
+  EXPECT_FALSE(o.empty());
+  o.number("b", 0.5);
+  o.string("c", "q\"\n\xff");
+  o.boolean("d", false);
+  o.member("e") += "null";
+  JsonObjectText inner(o.member("f"));
+  inner.close();
+  o.close();
+  nlohmann::ordered_json ref;
+  ref["a"] = -3;
+  ref["b"] = 0.5;
+  ref["c"] = "q\"\n\xff";
+  ref["d"] = false;
+  ref["e"] = nullptr;
+  ref["f"] = nlohmann::ordered_json::object();
+  EXPECT_EQ(out, ref.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+  EXPECT_EQ(out,
+            "{\"a\":-3,\"b\":0.5,\"c\":\"q\\\"\\n\xEF\xBF\xBD\",\"d\":false,\"e\":null,\"f\":{}}");
+}
+
+}  // namespace
+}  // namespace inferperf::records
