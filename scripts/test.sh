@@ -33,7 +33,7 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:ha
 # path (the plain-socket read operation), and the end-to-end runs that drive them all together
 # (streaming, faults and signals, load modes, TLS and Unix sockets, GPU telemetry, subagent traces,
 # the live views: LiveStats fed and read concurrently, the dashboard's UI thread in tmux while it
-# counts and when q stops the run). Single-threaded parsers, loaders, tokenizers, the endpoint
+# counts and when q stops the run; the OTLP push, Prometheus endpoint and MLflow export threads). Single-threaded parsers, loaders, tokenizers, the endpoint
 # formats (one worker path for all), the preflight probe (before any thread starts) and the
 # terminal-restore checks run under ASan+UBSan above.
 TSAN_TESTS='^(IssuerLoop|PreciseWaiter|HandAhead|HeldCredits|InterruptHandAhead|Scheduler[A-Za-z]*'
@@ -41,7 +41,8 @@ TSAN_TESTS+='|Collector|CollectorUrls|ResponseCollector|ResponseCollectorRaw|Pro
 TSAN_TESTS+='|ProfileErrors|Faults/ProfileFaults|LoadModes|CollectorStreaming|RecordReader'
 TSAN_TESTS+='|PlainRead|InputsJsonBesideRun'
 TSAN_TESTS+='|Endpoints|Tls|Transport|GpuTelemetry|ServerMetrics|WekaTrace'
-TSAN_TESTS+='|ProfileDuration|StreamStalls|Reliability|Interruption|Durability|LiveStats)\.'
+TSAN_TESTS+='|ProfileDuration|StreamStalls|Reliability|Interruption|Durability|LiveStats'
+TSAN_TESTS+='|OtlpExport|PrometheusEndpoint|MlflowExport)\.'
 TSAN_TESTS+='|^Ui\.(DashboardShows|QStops)'
 # Of those, the one that tokenizes a 1 MiB event on one thread (its slowest, 36 s) stays in ASan.
 TSAN_SKIP='^ProfileErrors\.BigEventIsMeasuredNormally$'

@@ -153,6 +153,13 @@ int ReportPass::finish() {
   State& s = *s_;
   const artifacts::ExportSettings& settings = s.settings;
   metrics::BenchmarkResult result = s.acc.finish();
+  if (s.acc.spilled_values() > 0)
+    spdlog::info("metric columns: {} values went through scratch files to keep memory bounded",
+                 s.acc.spilled_values());
+  if (s.acc.spill_failed())
+    spdlog::warn(
+        "metric columns: a scratch file could not be written (disk full?); the rest of "
+        "the values stayed in memory");
   report::ReportContext& ctx = s.ctx;
   report::add_gpu_energy_metrics(result, ctx);
   for (const auto& w : report::add_network_adjusted_metrics(result, ctx)) spdlog::warn("{}", w);

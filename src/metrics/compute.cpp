@@ -8,6 +8,7 @@
 #include <tuple>
 #include <unordered_map>
 
+#include "core/env_int.hpp"
 #include "metrics/record_values.hpp"
 
 namespace inferperf::metrics {
@@ -110,52 +111,6 @@ std::unordered_map<const MetricInfo*, double> scalars_of(const Values& values,
 
 }  // namespace
 
-void MetricColumn::reserve(std::size_t n) {
-  if (wide_) {
-    doubles_.reserve(n);
-  } else {
-    floats_.reserve(n);
-  }
-}
-
-void MetricColumn::push(double x) {
-  if (!wide_) {
-    const auto f = static_cast<float>(x);
-    // Bit-exact round trips only (NaN never compares equal, so it widens: still exact).
-    if (static_cast<double>(f) == x && (x != 0 || std::signbit(f) == std::signbit(x))) {
-      floats_.push_back(f);
-      return;
-    }
-    wide_ = true;
-    doubles_.reserve(std::max(floats_.capacity(), floats_.size() + 1));
-    doubles_.assign(floats_.begin(), floats_.end());
-    std::vector<float>().swap(floats_);
-  }
-  doubles_.push_back(x);
-}
-
-std::vector<double> MetricColumn::values() const {
-  if (wide_) return doubles_;
-  return std::vector<double>(floats_.begin(), floats_.end());
-}
-
-double MetricColumn::sum() const {
-  // In order and in double, as std::accumulate over values() would: the same sum, no copy.
-  double total = 0.0;
-  if (wide_) {
-    for (double x : doubles_) total += x;
-  } else {
-    for (float x : floats_) total += static_cast<double>(x);
-  }
-  return total;
-}
-
-void MetricColumn::clear() {
-  std::vector<float>().swap(floats_);
-  std::vector<double>().swap(doubles_);
-  wide_ = false;
-}
-
 std::vector<const MetricInfo*> network_sources() {
   return {&info("request_latency"), &info("time_to_first_token"),
           &info("time_to_first_output_token")};
@@ -210,9 +165,36 @@ void add_osl_split(const records::RequestRecord& r, const MetricOptions& o, OslS
     ++s.longer_retokenized;
 }
 
-MetricsAccumulator::MetricsAccumulator(MetricOptions options) : options_(std::move(options)) {
+namespace {
+std::size_t column_memory_budget() {
+  const core::EnvInt mb = core::env_int("INFERPERF_COLUMN_MEMORY_MB", 0, std::int64_t{1} << 30);
+  return mb.valid() ? static_cast<std::size_t>(mb.value) << 20
+                    : MetricsAccumulator::kDefaultColumnMemory;
+}
+}  // namespace
+
+MetricsAccumulator::MetricsAccumulator(MetricOptions options)
+    : options_(std::move(options)), budget_(column_memory_budget()) {
   out_.min_request_start_ns = std::numeric_limits<core::MonoNs>::max();
   out_.max_response_end_ns = std::numeric_limits<core::MonoNs>::min();
+}
+
+void MetricsAccumulator::spill_over_budget(std::size_t pushed) {
+  held_estimate_ += pushed * sizeof(double);
+  if (spill_failed_ || held_estimate_ <= budget_) return;
+  std::size_t held = 0;
+  for (const auto& [mi, column] : values_) held += column.held_bytes();
+  held_estimate_ = held;
+  if (held <= budget_) return;
+  for (auto& [mi, column] : values_) {
+    const std::size_t n = column.held_values();
+    if (!column.spill()) {
+      spill_failed_ = true;
+      break;
+    }
+    spilled_values_ += n;
+  }
+  held_estimate_ = 0;
 }
 
 const RecordValues* MetricsAccumulator::add(const records::RequestRecord& r) {
@@ -227,11 +209,14 @@ const RecordValues* MetricsAccumulator::add(const records::RequestRecord& r) {
     if (created && first && expected_ > 0) it->second.reserve(expected_);
     return it->second;
   };
+  std::size_t pushed = current_.scalars.size();
   for (const auto& [mi, x] : current_.scalars) column(mi).push(x);
   for (const auto& [mi, list] : current_.lists) {
     MetricColumn& pooled = column(mi);
     for (double x : list) pooled.push(x);
+    pushed += list.size();
   }
+  spill_over_budget(pushed);
   if (!r.error) {
     add_osl_split(r, options_, out_.osl_split);
     if (token_facts_ && options_.token_source == TokenSource::kClientTokenizer)

@@ -14,6 +14,7 @@
 #include "core/goodput_target.hpp"
 #include "core/statistics.hpp"
 #include "metrics/catalogue.hpp"
+#include "metrics/metric_column.hpp"
 #include "records/request_record.hpp"
 
 namespace inferperf::metrics {
@@ -111,26 +112,6 @@ struct BenchmarkResult {
   const MetricResult* find(std::string_view tag) const;
 };
 
-// An exact column of one metric's values: 4-byte floats while every value converts to a float and
-// back unchanged (token counts, most nanosecond latencies below 16.7 ms), doubles from the first
-// value that does not. Values come back in the order pushed, exactly as given.
-class MetricColumn {
- public:
-  void reserve(std::size_t n);
-  void push(double x);
-  std::size_t size() const { return wide_ ? doubles_.size() : floats_.size(); }
-  bool empty() const { return size() == 0; }
-  std::vector<double> values() const;
-  double sum() const;  // of values(), in order, without copying them
-  // Frees the storage (after values() was taken for the statistics).
-  void clear();
-
- private:
-  bool wide_ = false;
-  std::vector<float> floats_;
-  std::vector<double> doubles_;
-};
-
 // The metrics computed one record at a time: add() every record in order, then finish(). Memory is
 // the per-metric columns (a few bytes per value) and the small per-record facts the reports need,
 // never the records themselves, so a run of any length is analysed by streaming its records file.
@@ -149,17 +130,33 @@ class MetricsAccumulator {
   const MetricOptions& options() const { return options_; }
   // Timeslices need no token facts.
   void skip_token_facts() { token_facts_ = false; }
+  // Bytes of column values held in memory; past them every column's values go to its scratch file
+  // (MetricColumn::spill). 0 spills after every record. The default is kDefaultColumnMemory, or
+  // INFERPERF_COLUMN_MEMORY_MB (mebibytes) when set.
+  static constexpr std::size_t kDefaultColumnMemory = std::size_t{64} << 20;
+  void set_memory_budget(std::size_t bytes) { budget_ = bytes; }
+  // Values that went through scratch files, and whether a spill failed (a full disk: from then on
+  // the columns stay in memory).
+  std::size_t spilled_values() const { return spilled_values_; }
+  bool spill_failed() const { return spill_failed_; }
 
  private:
   MetricOptions options_;
   BenchmarkResult out_;
   std::unordered_map<const MetricInfo*, MetricColumn> values_;
   std::size_t expected_ = 0;
+  std::size_t budget_;
+  std::size_t held_estimate_ = 0;  // an upper bound of the columns' held bytes (8 per value)
+  std::size_t spilled_values_ = 0;
+  bool spill_failed_ = false;
   std::vector<const MetricInfo*> keep_;
   std::int64_t good_ = 0;
   bool usage_compared_ = false, any_requested_osl_ = false, token_facts_ = true;
   std::map<std::tuple<int, std::string, std::string>, std::int64_t> error_groups_;
   RecordValues current_;
+
+  // After a record: spills every column when the values held in memory passed the budget.
+  void spill_over_budget(std::size_t pushed);
 };
 
 // Whole-vector forms of the accumulator (they also fill per_record and keep the base values of

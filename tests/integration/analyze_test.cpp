@@ -18,7 +18,9 @@ const std::vector<std::string> kReports = {
     "profile_export_aiperf.json", "profile_export_aiperf.csv", "profile_export.jsonl",
     "profile_export_aiperf_timeslices.csv", "profile_export_aiperf_timeslices.json"};
 
-void profile_then_analyze(const std::vector<std::string>& extra, const std::string& name) {
+// `analyze_env`: the environment of the analyze run (the profile run has none of it).
+void profile_then_analyze(const std::vector<std::string>& extra, const std::string& name,
+                          const std::vector<std::string>& analyze_env = {}) {
   MockServerProcess mock({"--ttft", "5", "--itl", "1", "--tokens-per-event", "2"});
   const std::string dir = make_temp_dir("ip-analyze-");
   std::vector<std::string> args = {INFERPERF_BIN, "profile", "-m", "mock-model",     "-u",
@@ -31,7 +33,8 @@ void profile_then_analyze(const std::vector<std::string>& extra, const std::stri
     before.push_back(fs::exists(dir + "/" + f) ? read_file(dir + "/" + f) : "");
     fs::remove(dir + "/" + f);  // analyze must write them again
   }
-  auto again = run_process({INFERPERF_BIN, "analyze", dir}, std::chrono::seconds(60));
+  auto again =
+      run_process({INFERPERF_BIN, "analyze", dir}, std::chrono::seconds(60), "", analyze_env);
   ASSERT_EQ(again.exit_code, 0) << again.out;
   for (std::size_t i = 0; i < kReports.size(); ++i) {
     const std::string path = dir + "/" + kReports[i];
@@ -39,13 +42,18 @@ void profile_then_analyze(const std::vector<std::string>& extra, const std::stri
   }
   EXPECT_FALSE(before[0].empty());
   EXPECT_NE(again.out.find("inferperf | LLM Metrics"), std::string::npos) << again.out;
+  if (!analyze_env.empty()) {
+    EXPECT_NE(again.out.find("values went through scratch files"), std::string::npos) << again.out;
+  }
 }
 
-TEST(Analyze, StreamingRunIsRebuiltByteForByte) {
+// The analysis spills every metric column to its scratch file after every record (a zero budget)
+// and still rebuilds the profile run's in-memory reports byte for byte.
+TEST(Analyze, StreamingRunIsRebuiltByteForByteWithSpilledColumns) {
   profile_then_analyze({"--streaming", "--concurrency", "4", "--request-count", "24", "--osl", "12",
                         "--slice-duration", "0.05", "--goodput", "time_to_first_token:50",
                         "--cross-tool-metrics", "--export-http-trace", "--random-seed", "7"},
-                       "streaming");
+                       "streaming", {"INFERPERF_COLUMN_MEMORY_MB=0"});
 }
 
 TEST(Analyze, MultiTurnRateRunWithServerCountsIsRebuiltByteForByte) {

@@ -38,6 +38,38 @@ TEST(MetricColumn, KeepsFloatsWhileExactThenWidensWithoutLosingAValue) {
   EXPECT_TRUE(c.empty());
 }
 
+TEST(MetricColumn, SpilledRunsComeBackInOrderInEitherWidth) {
+  MetricColumn c;
+  std::vector<double> expected;
+  auto push = [&](double x) {
+    c.push(x);
+    expected.push_back(x);
+  };
+  for (int i = 0; i < 100'000; ++i) push(i);  // floats, more than one read-back chunk
+  EXPECT_EQ(c.held_bytes(), 400'000u);
+  ASSERT_TRUE(c.spill());
+  EXPECT_EQ(c.held_values(), 0u);
+  EXPECT_EQ(c.held_bytes(), 0u);
+  EXPECT_EQ(c.size(), 100'000u);
+  push(-0.0);
+  push(0.1);  // widens the values held since the spill, not the spilled run
+  ASSERT_TRUE(c.spill());
+  ASSERT_TRUE(c.spill()) << "nothing held: nothing to write";
+  push(7.0);  // held, not spilled
+  const std::vector<double> back = c.values();
+  ASSERT_EQ(back.size(), expected.size());
+  EXPECT_EQ(back, expected);
+  EXPECT_TRUE(std::signbit(back[100'000]));
+  double sum = 0;
+  for (double x : expected) sum += x;
+  EXPECT_EQ(c.sum(), sum);
+
+  MetricColumn moved(std::move(c));
+  EXPECT_EQ(moved.values(), expected) << "the scratch file moves with the column";
+  moved.clear();
+  EXPECT_TRUE(moved.empty());
+}
+
 records::RequestRecord timed(std::int64_t n, std::int64_t latency_ns) {
   records::RequestRecord r;
   r.credit_num = n;
@@ -123,6 +155,39 @@ TEST(MetricsAccumulator, MatchesTheWholeVectorPass) {
   }
   EXPECT_EQ(whole.per_record.size(), 40u);
   EXPECT_TRUE(streamed.token_facts.empty()) << "server counts: no token facts are kept";
+}
+
+// Spilling every column after every record (a zero budget) changes no statistic, sum or aggregate.
+TEST(MetricsAccumulator, SpilledColumnsGiveTheSameResultsBitForBit) {
+  std::vector<records::RequestRecord> recs;
+  for (int i = 0; i < 300; ++i)
+    recs.push_back(timed(i, 1'000'000 + 37 * i * i + (i % 3 == 0 ? 20'000'001 : 0)));
+  MetricOptions o;
+  o.token_source = TokenSource::kClientTokenizer;
+  MetricsAccumulator in_memory(o);
+  in_memory.set_memory_budget(std::size_t{1} << 30);
+  MetricsAccumulator spilled(o);
+  spilled.set_memory_budget(0);
+  for (const auto& r : recs) {
+    in_memory.add(r);
+    spilled.add(r);
+  }
+  EXPECT_EQ(in_memory.spilled_values(), 0u);
+  EXPECT_FALSE(spilled.spill_failed());
+  const BenchmarkResult a = in_memory.finish();
+  const BenchmarkResult b = spilled.finish();
+  ASSERT_EQ(a.metrics.size(), b.metrics.size());
+  std::int64_t values = 0;
+  for (const auto& m : b.metrics) values += m.scalar ? 0 : m.stats.count;
+  EXPECT_EQ(spilled.spilled_values(), static_cast<std::size_t>(values)) << "every value spilled";
+  for (std::size_t i = 0; i < a.metrics.size(); ++i) {
+    EXPECT_EQ(a.metrics[i].info, b.metrics[i].info);
+    EXPECT_EQ(a.metrics[i].value, b.metrics[i].value) << a.metrics[i].info->tag;
+    EXPECT_EQ(a.metrics[i].stats.count, b.metrics[i].stats.count) << a.metrics[i].info->tag;
+    EXPECT_EQ(a.metrics[i].stats.p, b.metrics[i].stats.p) << a.metrics[i].info->tag;
+    EXPECT_EQ(a.metrics[i].stats.sum, b.metrics[i].stats.sum) << a.metrics[i].info->tag;
+    EXPECT_EQ(a.metrics[i].stats.std, b.metrics[i].stats.std) << a.metrics[i].info->tag;
+  }
 }
 
 }  // namespace
