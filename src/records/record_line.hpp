@@ -13,5 +13,8 @@ namespace inferperf::records {
 
 // Appends the line (without its newline) to `out`.
 void append_record_line(const RequestRecord& r, const core::WallAnchor& anchor, std::string& out);
+// Appends the {"code", "type", "message"} object of a failed request (code null when there is
+// none), as the records file and profile_export.jsonl both write it.
+void append_error_json(const ErrorInfo& e, std::string& out);
 
 }  // namespace inferperf::records

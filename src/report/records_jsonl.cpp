@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "records/json_text.hpp"
+#include "records/record_line.hpp"
 #include "records/request_record.hpp"
 #include "report/exporters.hpp"
 
@@ -125,17 +126,6 @@ void append_metadata(const records::RequestRecord& r, const ReportContext& ctx, 
   meta.close();
 }
 
-void append_error(const records::ErrorInfo& e, std::string& out) {
-  JsonObjectText err(out);
-  if (e.code)
-    err.integer("code", *e.code);
-  else
-    err.member("code") += "null";
-  err.string("type", e.type.name());
-  err.string("message", e.message);
-  err.close();
-}
-
 // {"value": [v / scale, ...], "unit": unit}
 void append_list_metric(const std::vector<double>& values, double scale, std::string_view unit,
                         std::string& out) {
@@ -211,7 +201,7 @@ nlohmann::ordered_json record_metadata(const records::RequestRecord& r, const Re
 
 nlohmann::ordered_json error_json(const records::ErrorInfo& e) {
   std::string text;
-  append_error(e, text);
+  records::append_error_json(e, text);
   return nlohmann::ordered_json::parse(text);
 }
 
@@ -239,7 +229,7 @@ bool records_jsonl_line(const metrics::RecordValues& rv, const metrics::MetricIn
   }
   metrics_obj.close();
   if (ctx.export_http_trace) append_trace_data(r, ctx.anchor, line.member("trace_data"));
-  if (r.error) append_error(*r.error, line.member("error"));
+  if (r.error) records::append_error_json(*r.error, line.member("error"));
   line.close();
   text += '\n';
   return true;
