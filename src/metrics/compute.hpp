@@ -113,8 +113,9 @@ struct BenchmarkResult {
 };
 
 // The metrics computed one record at a time: add() every record in order, then finish(). Memory is
-// the per-metric columns (a few bytes per value) and the small per-record facts the reports need,
-// never the records themselves, so a run of any length is analysed by streaming its records file.
+// the per-metric columns (a few bytes per value, spilled to scratch files past the memory budget)
+// and the small per-record facts the reports need, never the records themselves, so a run of any
+// length is analysed by streaming its records file.
 class MetricsAccumulator {
  public:
   explicit MetricsAccumulator(MetricOptions options);
