@@ -90,6 +90,18 @@ health::Assessment assess_client(const metrics::BenchmarkResult& result,
   return health::assess(load, work);
 }
 
+// Past the accumulators' memory budget their values went through a scratch file.
+void log_column_spills(std::size_t spilled, bool failed, std::string_view which) {
+  if (spilled > 0)
+    spdlog::info("{}metric columns: {} values went through a scratch file to keep memory bounded",
+                 which, spilled);
+  if (failed)
+    spdlog::warn(
+        "{}metric columns: the scratch file could not be written (disk full?); the rest of "
+        "the values stayed in memory",
+        which);
+}
+
 }  // namespace
 
 struct ReportPass::State {
@@ -153,13 +165,7 @@ int ReportPass::finish() {
   State& s = *s_;
   const artifacts::ExportSettings& settings = s.settings;
   metrics::BenchmarkResult result = s.acc.finish();
-  if (s.acc.spilled_values() > 0)
-    spdlog::info("metric columns: {} values went through scratch files to keep memory bounded",
-                 s.acc.spilled_values());
-  if (s.acc.spill_failed())
-    spdlog::warn(
-        "metric columns: a scratch file could not be written (disk full?); the rest of "
-        "the values stayed in memory");
+  log_column_spills(s.acc.spilled_values(), s.acc.spill_failed(), "");
   report::ReportContext& ctx = s.ctx;
   report::add_gpu_energy_metrics(result, ctx);
   for (const auto& w : report::add_network_adjusted_metrics(result, ctx)) spdlog::warn("{}", w);
@@ -241,6 +247,7 @@ int ReportPass::finish() {
   write(dir / names.summary_json,
         report::summary_json(result, ctx).dump(2, ' ', false, kReplaceInvalidUtf8), "JSON Export");
   if (s.slices) {
+    log_column_spills(s.slices->spilled_values(), s.slices->spill_failed(), "timeslice ");
     const auto slices = s.slices->finish();
     write(dir / names.timeslices_csv, report::timeslices_csv(slices), "Timeslice CSV Export");
     write(dir / names.timeslices_json,

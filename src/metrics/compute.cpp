@@ -165,13 +165,10 @@ void add_osl_split(const records::RequestRecord& r, const MetricOptions& o, OslS
     ++s.longer_retokenized;
 }
 
-namespace {
 std::size_t column_memory_budget() {
   const core::EnvInt mb = core::env_int("INFERPERF_COLUMN_MEMORY_MB", 0, std::int64_t{1} << 30);
-  return mb.valid() ? static_cast<std::size_t>(mb.value) << 20
-                    : MetricsAccumulator::kDefaultColumnMemory;
+  return mb.valid() ? static_cast<std::size_t>(mb.value) << 20 : std::size_t{64} << 20;
 }
-}  // namespace
 
 MetricsAccumulator::MetricsAccumulator(MetricOptions options)
     : options_(std::move(options)), budget_(column_memory_budget()) {
@@ -179,22 +176,18 @@ MetricsAccumulator::MetricsAccumulator(MetricOptions options)
   out_.max_response_end_ns = std::numeric_limits<core::MonoNs>::min();
 }
 
-void MetricsAccumulator::spill_over_budget(std::size_t pushed) {
-  held_estimate_ += pushed * sizeof(double);
-  if (spill_failed_ || held_estimate_ <= budget_) return;
-  std::size_t held = 0;
-  for (const auto& [mi, column] : values_) held += column.held_bytes();
-  held_estimate_ = held;
-  if (held <= budget_) return;
+bool MetricsAccumulator::spill_all(const std::shared_ptr<ColumnScratch>& scratch) {
+  if (spill_failed_) return false;
   for (auto& [mi, column] : values_) {
     const std::size_t n = column.held_values();
-    if (!column.spill()) {
+    if (!column.spill(scratch)) {
       spill_failed_ = true;
-      break;
+      return false;
     }
     spilled_values_ += n;
+    held_values_ -= n;
   }
-  held_estimate_ = 0;
+  return true;
 }
 
 const RecordValues* MetricsAccumulator::add(const records::RequestRecord& r) {
@@ -216,7 +209,8 @@ const RecordValues* MetricsAccumulator::add(const records::RequestRecord& r) {
     for (double x : list) pooled.push(x);
     pushed += list.size();
   }
-  spill_over_budget(pushed);
+  held_values_ += pushed;
+  if (held_values_ > budget_ / sizeof(double)) spill_all(scratch_);
   if (!r.error) {
     add_osl_split(r, options_, out_.osl_split);
     if (token_facts_ && options_.token_source == TokenSource::kClientTokenizer)

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <limits>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -131,11 +132,15 @@ class MetricsAccumulator {
   const MetricOptions& options() const { return options_; }
   // Timeslices need no token facts.
   void skip_token_facts() { token_facts_ = false; }
-  // Bytes of column values held in memory; past them every column's values go to its scratch file
-  // (MetricColumn::spill). 0 spills after every record. The default is kDefaultColumnMemory, or
-  // INFERPERF_COLUMN_MEMORY_MB (mebibytes) when set.
-  static constexpr std::size_t kDefaultColumnMemory = std::size_t{64} << 20;
+  // Bytes of column values held in memory, every value counted at 8 bytes (the width it may widen
+  // to); past them every column's values go to the accumulator's scratch file
+  // (MetricColumn::spill). 0 spills after every record; SIZE_MAX never spills by itself (a
+  // TimesliceAccumulator spills its slices together). The default is column_memory_budget().
   void set_memory_budget(std::size_t bytes) { budget_ = bytes; }
+  // Values held in memory now.
+  std::size_t held_values() const { return held_values_; }
+  // Spills every column's held values to `scratch`; false (and spill_failed()) when a write fails.
+  bool spill_all(const std::shared_ptr<ColumnScratch>& scratch);
   // Values that went through scratch files, and whether a spill failed (a full disk: from then on
   // the columns stay in memory).
   std::size_t spilled_values() const { return spilled_values_; }
@@ -147,7 +152,8 @@ class MetricsAccumulator {
   std::unordered_map<const MetricInfo*, MetricColumn> values_;
   std::size_t expected_ = 0;
   std::size_t budget_;
-  std::size_t held_estimate_ = 0;  // an upper bound of the columns' held bytes (8 per value)
+  std::shared_ptr<ColumnScratch> scratch_ = std::make_shared<ColumnScratch>();  // opened on use
+  std::size_t held_values_ = 0;
   std::size_t spilled_values_ = 0;
   bool spill_failed_ = false;
   std::vector<const MetricInfo*> keep_;
@@ -155,9 +161,6 @@ class MetricsAccumulator {
   bool usage_compared_ = false, any_requested_osl_ = false, token_facts_ = true;
   std::map<std::tuple<int, std::string, std::string>, std::int64_t> error_groups_;
   RecordValues current_;
-
-  // After a record: spills every column when the values held in memory passed the budget.
-  void spill_over_budget(std::size_t pushed);
 };
 
 // Whole-vector forms of the accumulator (they also fill per_record and keep the base values of
@@ -167,6 +170,10 @@ BenchmarkResult compute_metrics(const std::vector<records::RequestRecord>& recor
 // The same over a subset of records (e.g. one timeslice); the records must outlive the result.
 BenchmarkResult compute_metrics(const std::vector<const records::RequestRecord*>& records,
                                 const MetricOptions& options);
+
+// The memory budget of an accumulator's columns: 64 MiB, or INFERPERF_COLUMN_MEMORY_MB (mebibytes)
+// when set.
+std::size_t column_memory_budget();
 
 // The record metrics the network-adjusted metrics are derived from (request_latency,
 // time_to_first_token, time_to_first_output_token).

@@ -6,86 +6,69 @@
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
-#include <cstdint>
+#include <cstring>
 #include <filesystem>
 #include <stdexcept>
 #include <string>
-#include <utility>
 
 namespace inferperf::metrics {
 
 namespace {
 
-// A spilled run: how many values follow and their width (4: floats, 8: doubles).
-struct RunHeader {
-  std::uint64_t count;
-  std::uint64_t width;
-};
-
 // Values read back per system call.
 constexpr std::size_t kChunkValues = 64 * 1024;
 
-int open_scratch_file() {
+// TMPDIR when it names a folder, else /tmp.
+std::filesystem::path temporary_folder() {
   std::error_code ec;
-  const auto dir = std::filesystem::temp_directory_path(ec);
-  std::string name = (ec ? std::filesystem::path("/tmp") : dir) / "inferperf-column-XXXXXX";
+  auto dir = std::filesystem::temp_directory_path(ec);
+  return ec ? std::filesystem::path("/tmp") : dir;
+}
+
+int open_scratch_file(const std::filesystem::path& folder) {
+  std::string name = folder / "inferperf-column-XXXXXX";
   const int fd = mkostemp(name.data(), O_CLOEXEC);
   if (fd >= 0) unlink(name.c_str());  // gone with the descriptor, whatever way the process ends
   return fd;
 }
 
-// Writes at `offset` (advanced past what was written): a failed spill leaves its partial run
-// beyond the file's used length, where the next spill writes over it and no read looks.
-bool write_all(int fd, const void* data, std::size_t n, std::size_t& offset) {
-  const auto* p = static_cast<const char*>(data);
-  while (n > 0) {
-    const ssize_t w = ::pwrite(fd, p, n, static_cast<off_t>(offset));
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) return false;
-    p += w;
-    n -= static_cast<std::size_t>(w);
-    offset += static_cast<std::size_t>(w);
-  }
-  return true;
+}  // namespace
+
+ColumnScratch::~ColumnScratch() {
+  if (fd_ >= 0) ::close(fd_);
 }
 
-void read_all(int fd, void* data, std::size_t n, std::size_t offset) {
-  auto* p = static_cast<char*>(data);
+std::optional<std::size_t> ColumnScratch::append(const void* data, std::size_t n) {
+  if (fd_ < 0) fd_ = open_scratch_file(folder_ ? *folder_ : temporary_folder());
+  if (fd_ < 0) return std::nullopt;
+  const auto* p = static_cast<const char*>(data);
+  std::size_t at = end_;
+  for (std::size_t left = n; left > 0;) {
+    const ssize_t w = ::pwrite(fd_, p, left, static_cast<off_t>(at));
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) return std::nullopt;
+    p += w;
+    left -= static_cast<std::size_t>(w);
+    at += static_cast<std::size_t>(w);
+  }
+  const std::size_t offset = end_;
+  end_ = at;
+  return offset;
+}
+
+void ColumnScratch::read(void* out, std::size_t n, std::size_t offset) const {
+  auto* p = static_cast<char*>(out);
   while (n > 0) {
-    const ssize_t r = ::pread(fd, p, n, static_cast<off_t>(offset));
+    const ssize_t r = ::pread(fd_, p, n, static_cast<off_t>(offset));
     if (r < 0 && errno == EINTR) continue;
-    if (r <= 0) throw std::runtime_error("cannot read back a metric column's scratch file");
+    if (r <= 0) {
+      throw std::runtime_error(std::string("cannot read back a metric column's scratch file: ") +
+                               (r < 0 ? std::strerror(errno) : "unexpected end of file"));
+    }
     p += r;
     n -= static_cast<std::size_t>(r);
     offset += static_cast<std::size_t>(r);
   }
-}
-
-}  // namespace
-
-MetricColumn::~MetricColumn() {
-  if (fd_ >= 0) ::close(fd_);
-}
-
-MetricColumn::MetricColumn(MetricColumn&& other) noexcept
-    : wide_(other.wide_),
-      floats_(std::move(other.floats_)),
-      doubles_(std::move(other.doubles_)),
-      fd_(std::exchange(other.fd_, -1)),
-      spilled_(std::exchange(other.spilled_, 0)),
-      file_bytes_(std::exchange(other.file_bytes_, 0)) {}
-
-MetricColumn& MetricColumn::operator=(MetricColumn&& other) noexcept {
-  if (this != &other) {
-    if (fd_ >= 0) ::close(fd_);
-    wide_ = other.wide_;
-    floats_ = std::move(other.floats_);
-    doubles_ = std::move(other.doubles_);
-    fd_ = std::exchange(other.fd_, -1);
-    spilled_ = std::exchange(other.spilled_, 0);
-    file_bytes_ = std::exchange(other.file_bytes_, 0);
-  }
-  return *this;
 }
 
 void MetricColumn::reserve(std::size_t n) {
@@ -112,18 +95,14 @@ void MetricColumn::push(double x) {
   doubles_.push_back(x);
 }
 
-bool MetricColumn::spill() {
+bool MetricColumn::spill(const std::shared_ptr<ColumnScratch>& scratch) {
   const std::size_t n = held_values();
   if (n == 0) return true;
-  if (fd_ < 0) fd_ = open_scratch_file();
-  if (fd_ < 0) return false;
-  const RunHeader header{n, wide_ ? 8u : 4u};
-  std::size_t end = file_bytes_;
-  const bool written = write_all(fd_, &header, sizeof header, end) &&
-                       (wide_ ? write_all(fd_, doubles_.data(), n * sizeof(double), end)
-                              : write_all(fd_, floats_.data(), n * sizeof(float), end));
-  if (!written) return false;  // the values stay in memory; the file's used length is unchanged
-  file_bytes_ = end;
+  const auto offset = wide_ ? scratch->append(doubles_.data(), n * sizeof(double))
+                            : scratch->append(floats_.data(), n * sizeof(float));
+  if (!offset) return false;
+  scratch_ = scratch;
+  runs_.push_back({*offset, n, wide_});
   spilled_ += n;
   std::vector<float>().swap(floats_);
   std::vector<double>().swap(doubles_);
@@ -134,22 +113,20 @@ template <class Fn>
 void MetricColumn::for_each_spilled(Fn&& fn) const {
   std::vector<double> buffer;
   std::vector<float> narrow;
-  std::size_t offset = 0;
-  while (offset < file_bytes_) {
-    RunHeader header{};
-    read_all(fd_, &header, sizeof header, offset);
-    offset += sizeof header;
-    for (std::uint64_t left = header.count; left > 0;) {
-      const std::size_t k = std::min<std::size_t>(left, kChunkValues);
+  for (const Run& run : runs_) {
+    std::size_t offset = run.offset;
+    for (std::size_t left = run.count; left > 0;) {
+      const std::size_t k = std::min(left, kChunkValues);
       buffer.resize(k);
-      if (header.width == 8) {
-        read_all(fd_, buffer.data(), k * sizeof(double), offset);
+      if (run.wide) {
+        scratch_->read(buffer.data(), k * sizeof(double), offset);
+        offset += k * sizeof(double);
       } else {
         narrow.resize(k);
-        read_all(fd_, narrow.data(), k * sizeof(float), offset);
+        scratch_->read(narrow.data(), k * sizeof(float), offset);
         std::copy(narrow.begin(), narrow.end(), buffer.begin());
+        offset += k * sizeof(float);
       }
-      offset += k * header.width;
       left -= k;
       fn(buffer.data(), k);
     }
@@ -186,10 +163,9 @@ void MetricColumn::clear() {
   std::vector<float>().swap(floats_);
   std::vector<double>().swap(doubles_);
   wide_ = false;
-  if (fd_ >= 0) ::close(fd_);
-  fd_ = -1;
+  scratch_.reset();
+  std::vector<Run>().swap(runs_);
   spilled_ = 0;
-  file_bytes_ = 0;
 }
 
 }  // namespace inferperf::metrics

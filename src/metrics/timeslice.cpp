@@ -1,6 +1,7 @@
 #include "metrics/timeslice.hpp"
 
 #include <cmath>
+#include <limits>
 #include <map>
 
 namespace inferperf::metrics {
@@ -19,9 +20,23 @@ void TimesliceAccumulator::add(const records::RequestRecord& r) {
   if (it == slices_.end()) {
     MetricsAccumulator acc(options_);
     acc.skip_token_facts();
+    acc.set_memory_budget(std::numeric_limits<std::size_t>::max());  // spilled from here, together
     it = slices_.emplace(timeslice_key(r, slice_duration_s_, anchor_), std::move(acc)).first;
   }
-  it->second.add(r);
+  MetricsAccumulator& slice = it->second;
+  const std::size_t before = slice.held_values();
+  slice.add(r);
+  held_values_ += slice.held_values() - before;
+  if (spill_failed_ || held_values_ <= budget_ / sizeof(double)) return;
+  for (auto& [key, acc] : slices_) {
+    const std::size_t held = acc.held_values();
+    if (!acc.spill_all(scratch_)) {
+      spill_failed_ = true;
+      break;
+    }
+    spilled_values_ += held;
+    held_values_ -= held;
+  }
 }
 
 std::vector<Timeslice> TimesliceAccumulator::finish() {

@@ -3,11 +3,15 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <limits>
+#include <memory>
+#include <string>
 #include <vector>
 
 #include "core/statistics.hpp"
 #include "metrics/compute.hpp"
+#include "metrics/timeslice.hpp"
 
 namespace inferperf::metrics {
 namespace {
@@ -39,22 +43,25 @@ TEST(MetricColumn, KeepsFloatsWhileExactThenWidensWithoutLosingAValue) {
 }
 
 TEST(MetricColumn, SpilledRunsComeBackInOrderInEitherWidth) {
-  MetricColumn c;
+  auto scratch = std::make_shared<ColumnScratch>();
+  MetricColumn c, other;
   std::vector<double> expected;
   auto push = [&](double x) {
     c.push(x);
     expected.push_back(x);
   };
   for (int i = 0; i < 100'000; ++i) push(i);  // floats, more than one read-back chunk
-  EXPECT_EQ(c.held_bytes(), 400'000u);
-  ASSERT_TRUE(c.spill());
+  other.push(1.5);
+  ASSERT_TRUE(other.spill(scratch));  // the two columns' runs interleave in the shared file
+  ASSERT_TRUE(c.spill(scratch));
   EXPECT_EQ(c.held_values(), 0u);
-  EXPECT_EQ(c.held_bytes(), 0u);
   EXPECT_EQ(c.size(), 100'000u);
   push(-0.0);
   push(0.1);  // widens the values held since the spill, not the spilled run
-  ASSERT_TRUE(c.spill());
-  ASSERT_TRUE(c.spill()) << "nothing held: nothing to write";
+  other.push(2.5);
+  ASSERT_TRUE(other.spill(scratch));
+  ASSERT_TRUE(c.spill(scratch));
+  ASSERT_TRUE(c.spill(scratch)) << "nothing held: nothing to write";
   push(7.0);  // held, not spilled
   const std::vector<double> back = c.values();
   ASSERT_EQ(back.size(), expected.size());
@@ -63,11 +70,25 @@ TEST(MetricColumn, SpilledRunsComeBackInOrderInEitherWidth) {
   double sum = 0;
   for (double x : expected) sum += x;
   EXPECT_EQ(c.sum(), sum);
+  EXPECT_EQ(other.values(), (std::vector<double>{1.5, 2.5}));
 
   MetricColumn moved(std::move(c));
-  EXPECT_EQ(moved.values(), expected) << "the scratch file moves with the column";
+  EXPECT_EQ(moved.values(), expected) << "the runs move with the column";
   moved.clear();
   EXPECT_TRUE(moved.empty());
+}
+
+// A scratch file that cannot be made (its folder does not exist): the values stay in memory.
+TEST(MetricColumn, AFailedSpillKeepsEveryValue) {
+  auto scratch = std::make_shared<ColumnScratch>("/nonexistent-inferperf-folder");
+  MetricColumn c;
+  c.push(1.0);
+  c.push(0.1);
+  EXPECT_FALSE(c.spill(scratch));
+  EXPECT_EQ(c.held_values(), 2u);
+  c.push(3.0);
+  EXPECT_EQ(c.values(), (std::vector<double>{1.0, 0.1, 3.0}));
+  EXPECT_EQ(c.sum(), 1.0 + 0.1 + 3.0);
 }
 
 records::RequestRecord timed(std::int64_t n, std::int64_t latency_ns) {
@@ -187,6 +208,61 @@ TEST(MetricsAccumulator, SpilledColumnsGiveTheSameResultsBitForBit) {
     EXPECT_EQ(a.metrics[i].stats.p, b.metrics[i].stats.p) << a.metrics[i].info->tag;
     EXPECT_EQ(a.metrics[i].stats.sum, b.metrics[i].stats.sum) << a.metrics[i].info->tag;
     EXPECT_EQ(a.metrics[i].stats.std, b.metrics[i].stats.std) << a.metrics[i].info->tag;
+  }
+}
+
+// A spill that fails (a full disk) stops the spilling; every value is still counted once.
+TEST(MetricsAccumulator, AFailedSpillLosesNothing) {
+  std::vector<records::RequestRecord> recs;
+  for (int i = 0; i < 100; ++i) recs.push_back(timed(i, 2'000'000 + 13 * i));
+  MetricsAccumulator reference(MetricOptions{});
+  MetricsAccumulator failing(MetricOptions{});
+  failing.set_memory_budget(std::size_t{1} << 30);
+  for (int i = 0; i < 100; ++i) {
+    reference.add(recs[i]);
+    failing.add(recs[i]);
+    if (i == 49) {
+      EXPECT_FALSE(failing.spill_all(std::make_shared<ColumnScratch>("/nonexistent-inferperf")));
+    }
+  }
+  EXPECT_TRUE(failing.spill_failed());
+  EXPECT_EQ(failing.spilled_values(), 0u);
+  const BenchmarkResult a = reference.finish();
+  const BenchmarkResult b = failing.finish();
+  ASSERT_EQ(a.metrics.size(), b.metrics.size());
+  for (std::size_t i = 0; i < a.metrics.size(); ++i) {
+    EXPECT_EQ(a.metrics[i].stats.count, b.metrics[i].stats.count) << a.metrics[i].info->tag;
+    EXPECT_EQ(a.metrics[i].stats.p, b.metrics[i].stats.p) << a.metrics[i].info->tag;
+    EXPECT_EQ(a.metrics[i].value, b.metrics[i].value) << a.metrics[i].info->tag;
+  }
+}
+
+// Timeslices spill together past their shared budget and report the same slices.
+TEST(TimesliceAccumulator, SpilledSlicesGiveTheSameResults) {
+  std::vector<records::RequestRecord> recs;
+  for (int i = 0; i < 200; ++i) recs.push_back(timed(i, 1'000'000 + 41 * i * i));
+  const core::WallAnchor anchor{0, 0};
+  TimesliceAccumulator in_memory(0.02, anchor, MetricOptions{});
+  in_memory.set_memory_budget(std::size_t{1} << 30);
+  TimesliceAccumulator spilled(0.02, anchor, MetricOptions{});
+  spilled.set_memory_budget(0);
+  for (const auto& r : recs) {
+    in_memory.add(r);
+    spilled.add(r);
+  }
+  EXPECT_EQ(in_memory.spilled_values(), 0u);
+  EXPECT_GT(spilled.spilled_values(), 0u);
+  const auto a = in_memory.finish();
+  const auto b = spilled.finish();
+  ASSERT_EQ(a.size(), b.size());
+  ASSERT_GT(a.size(), 5u);
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    ASSERT_EQ(a[i].result.metrics.size(), b[i].result.metrics.size());
+    for (std::size_t k = 0; k < a[i].result.metrics.size(); ++k) {
+      EXPECT_EQ(a[i].result.metrics[k].stats.p, b[i].result.metrics[k].stats.p);
+      EXPECT_EQ(a[i].result.metrics[k].stats.sum, b[i].result.metrics[k].stats.sum);
+      EXPECT_EQ(a[i].result.metrics[k].value, b[i].result.metrics[k].value);
+    }
   }
 }
 

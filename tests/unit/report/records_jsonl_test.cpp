@@ -101,6 +101,46 @@ TEST(RecordsJsonl, TraceDataFollowsTheAiohttpExportSchema) {
   EXPECT_EQ(t["client"], "inferperf") << "inferperf's own keys come after AIPerf's";
 }
 
+// trace_data's keys in AIPerf's order, inferperf's own after them (a new connection over TLS that
+// was retried once).
+TEST(RecordsJsonl, TraceDataKeysInOrder) {
+  RequestRecord r = new_connection_record();
+  r.tls_handshake_start_ns = 2300;
+  r.tls_handshake_end_ns = 2390;
+  r.connection_retries = 1;
+  BenchmarkResult result;
+  result.per_record.push_back(values_of(r, false));
+  const json trace = lines(result, context(true))[0]["trace_data"];
+  std::vector<std::string> keys;
+  for (const auto& [k, v] : trace.items()) keys.push_back(k);
+  EXPECT_EQ(keys, (std::vector<std::string>{"trace_type",
+                                            "request_send_start_ns",
+                                            "request_send_end_ns",
+                                            "request_chunks",
+                                            "request_chunks_count",
+                                            "request_bytes_total",
+                                            "response_status_code",
+                                            "response_receive_start_ns",
+                                            "response_headers_received_ns",
+                                            "response_chunks_count",
+                                            "response_bytes_total",
+                                            "response_receive_end_ns",
+                                            "sending_ns",
+                                            "waiting_ns",
+                                            "receiving_ns",
+                                            "duration_ns",
+                                            "blocked_ns",
+                                            "connecting_ns",
+                                            "connection_pool_wait_start_ns",
+                                            "connection_pool_wait_end_ns",
+                                            "tcp_connect_start_ns",
+                                            "tcp_connect_end_ns",
+                                            "tls_handshake_start_ns",
+                                            "tls_handshake_end_ns",
+                                            "connection_retry_count",
+                                            "client"}));
+}
+
 TEST(RecordsJsonl, ReusedConnectionOneReadAndAnError) {
   RequestRecord r = new_connection_record();
   r.connection_reused = true;
@@ -166,6 +206,9 @@ TEST(RecordsJsonl, WholeLineInCatalogueOrder) {
   v.scalars.emplace_back(find_metric("time_to_first_token"), 250'000.0);
   v.scalars.emplace_back(find_metric("request_latency"), 1850.0);
   v.scalars.emplace_back(find_metric("stream_stall_count"), 2.0);
+  // Replaced: by the list of the same tag, and (valid records only) by the goodput verdict.
+  v.scalars.emplace_back(find_metric("inter_chunk_latency"), 9.0);
+  v.scalars.emplace_back(find_metric("good_request_count"), 5.0);
   v.lists.emplace_back(find_metric("inter_chunk_latency"), std::vector<double>{1e6, 2.5e5});
   v.stall_gaps_ns = {150e6, 2e8};
   v.good = true;
@@ -187,14 +230,14 @@ TEST(RecordsJsonl, WholeLineInCatalogueOrder) {
                               R"("stream_stalls":{"value":[150.0,200.0],"unit":"ms"}})";
   EXPECT_EQ(text, R"({"metadata":)" + meta + R"(,"metrics":)" + metrics + "}\n");
 
-  // A failed record is not judged; its error follows the metrics.
+  // A failed record is not judged (the computed value stays); its error follows the metrics.
   r.error = ErrorInfo{std::nullopt, inferperf::core::RequestErrorType::http("Oops"), "bad\n"};
   ASSERT_TRUE(inferperf::report::records_jsonl_line(v, inferperf::report::goodput_metric(true),
                                                     context(false), text));
   std::string failed_metrics = metrics;
-  failed_metrics.erase(
-      failed_metrics.find(R"("good_request_count")"),
-      std::string(R"("good_request_count":{"value":1,"unit":"requests"},)").size());
+  const std::string verdict = R"("good_request_count":{"value":1,)";
+  failed_metrics.replace(failed_metrics.find(verdict), verdict.size(),
+                         R"("good_request_count":{"value":5.0,)");
   EXPECT_EQ(text, R"({"metadata":)" + meta + R"(,"metrics":)" + failed_metrics +
                       R"(,"error":{"code":null,"type":"Oops","message":"bad\n"}})"
                       "\n");
