@@ -54,8 +54,8 @@ TEST(LoadModes, ConstantRateSendsTheCountAtTheRate) {
   EXPECT_EQ(j["dropped_arrival_count"].get<int>(), 0);
   // 20 arrivals 25 ms apart, the first one interval in: sending spans 475 ms. The first request
   // also opens the first connection, and under a sanitizer on a busy machine it started 5 ms late
-  // (0.4697 s, a clean-clone CI run of 2026-12-06) while the later ones kept the grid: less than one
-  // interval short is still the rate.
+  // (0.4697 s, a clean-clone CI run of 2026-12-06) while the later ones kept the grid: less than
+  // one interval short is still the rate.
   EXPECT_GE(j["benchmark_duration"]["avg"].get<double>(), 0.45);
   EXPECT_LT(j["benchmark_duration"]["avg"].get<double>(), 2.0);
   EXPECT_EQ(j["input_config"]["phases"].back()["type"], "constant");
