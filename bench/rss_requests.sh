@@ -5,9 +5,14 @@
 # prints the peak RSS (/usr/bin/time), the client's CPU (user + sys) and the analysis time: wall
 # from the end of the load (the mock's last request) to the client's exit.
 # Usage: bench/rss_requests.sh [COUNTS ("100000 1000000")]; INFERPERF=path compares another build.
+# STREAMING=1 streams the answers (OSL tokens each, default 16; one inter-chunk latency per token
+# after the first, so OSL=200 puts 199 values per request in that column).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 COUNTS="${1:-100000 1000000}"
+OSL="${OSL:-16}"
+STREAM_ARGS=()
+[[ "${STREAMING:-0}" == 1 ]] && STREAM_ARGS=(--streaming)
 source bench/lib.sh
 bench_require_build
 command -v /usr/bin/time >/dev/null || { echo "/usr/bin/time not installed" >&2; exit 2; }
@@ -20,8 +25,8 @@ for n in $COUNTS; do
   dir="$OUT/run-$n"
   start=$(date +%s.%N)
   /usr/bin/time -v "$CLIENT" profile -m mock-model -u "http://$ADDR" --endpoint-type chat \
-    --concurrency 64 --request-count "$n" --num-dataset-entries 100 --isl 64 --osl 16 \
-    --extra-inputs ignore_eos:true --random-seed 1 --tokenizer builtin --ui-type none \
+    --concurrency 64 --request-count "$n" --num-dataset-entries 100 --isl 64 --osl "$OSL" \
+    "${STREAM_ARGS[@]}" --extra-inputs ignore_eos:true --random-seed 1 --tokenizer builtin --ui-type none \
     --artifact-dir "$dir" >"$dir.log" 2>"$dir.time" || { cat "$dir.log" >&2; exit 1; }
   end=$(date +%s.%N)
   python3 - "$dir" "$dir.time" "$start" "$end" "$n" <<'PY'

@@ -14,15 +14,23 @@ double Stats::percentile(int q) const {
   throw std::invalid_argument("unsupported percentile");
 }
 
+PercentileRanks percentile_ranks(std::size_t n, double q) {
+  const double pos = q / 100.0 * static_cast<double>(n - 1);
+  PercentileRanks r;
+  r.lo = static_cast<std::size_t>(std::floor(pos));
+  r.hi = std::min(r.lo + 1, n - 1);
+  r.frac = pos - static_cast<double>(r.lo);
+  return r;
+}
+
+double interpolate_percentile(double at_lo, double at_hi, double frac) {
+  const double diff = at_hi - at_lo;
+  return frac >= 0.5 ? at_hi - diff * (1.0 - frac) : at_lo + diff * frac;
+}
+
 double percentile_linear(const std::vector<double>& sorted, double q) {
-  const double pos = q / 100.0 * static_cast<double>(sorted.size() - 1);
-  const auto lo = static_cast<std::size_t>(std::floor(pos));
-  const std::size_t hi = std::min(lo + 1, sorted.size() - 1);
-  const double frac = pos - static_cast<double>(lo);
-  // numpy's _lerp form: exact at the endpoints and monotone.
-  const double a = sorted[lo], b = sorted[hi];
-  const double diff = b - a;
-  return frac >= 0.5 ? b - diff * (1.0 - frac) : a + diff * frac;
+  const PercentileRanks r = percentile_ranks(sorted.size(), q);
+  return interpolate_percentile(sorted[r.lo], sorted[r.hi], r.frac);
 }
 
 Stats compute_stats(std::vector<double> values) {

@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "core/env_int.hpp"
+#include "metrics/column_selection.hpp"
 #include "metrics/record_values.hpp"
 
 namespace inferperf::metrics {
@@ -170,8 +171,14 @@ std::size_t column_memory_budget() {
   return mb.valid() ? static_cast<std::size_t>(mb.value) << 20 : std::size_t{64} << 20;
 }
 
+std::size_t column_read_back_limit() {
+  return std::max(column_memory_budget(), std::size_t{8} << 20);
+}
+
 MetricsAccumulator::MetricsAccumulator(MetricOptions options)
-    : options_(std::move(options)), budget_(column_memory_budget()) {
+    : options_(std::move(options)),
+      budget_(column_memory_budget()),
+      read_back_limit_(column_read_back_limit()) {
   out_.min_request_start_ns = std::numeric_limits<core::MonoNs>::max();
   out_.max_response_end_ns = std::numeric_limits<core::MonoNs>::min();
 }
@@ -236,6 +243,14 @@ const RecordValues* MetricsAccumulator::add(const records::RequestRecord& r) {
   return &current_;
 }
 
+core::Stats MetricsAccumulator::column_stats(const MetricColumn& column, double scale) const {
+  if (column.size() > read_back_limit_ / sizeof(double))
+    return column_stats_by_selection(column, scale, read_back_limit_ / sizeof(double));
+  std::vector<double> v = column.values();
+  for (double& x : v) x /= scale;
+  return core::compute_stats(std::move(v));
+}
+
 BenchmarkResult MetricsAccumulator::finish() {
   BenchmarkResult out = std::move(out_);
   if (out.valid_count == 0) {
@@ -258,10 +273,8 @@ BenchmarkResult MetricsAccumulator::finish() {
     if (auto it = values_.find(&mi); it != values_.end() && !it->second.empty()) {
       MetricResult m;
       m.info = &mi;
-      std::vector<double> v = it->second.values();
+      m.stats = column_stats(it->second, mi.scale);
       it->second.clear();
-      for (double& x : v) x /= mi.scale;
-      m.stats = core::compute_stats(std::move(v));
       out.metrics.push_back(std::move(m));
     } else if (auto s = scalars.find(&mi); s != scalars.end()) {
       MetricResult m;

@@ -137,6 +137,10 @@ class MetricsAccumulator {
   // (MetricColumn::spill). 0 spills after every record; SIZE_MAX never spills by itself (a
   // TimesliceAccumulator spills its slices together). The default is column_memory_budget().
   void set_memory_budget(std::size_t bytes) { budget_ = bytes; }
+  // Columns larger than this many bytes (8 per value) are not read back whole for their
+  // statistics: their percentiles come from column_stats_by_selection, holding about this much.
+  // The default is column_read_back_limit().
+  void set_read_back_limit(std::size_t bytes) { read_back_limit_ = bytes; }
   // Values held in memory now.
   std::size_t held_values() const { return held_values_; }
   // Spills every column's held values to `scratch`; false (and spill_failed()) when a write fails.
@@ -147,11 +151,15 @@ class MetricsAccumulator {
   bool spill_failed() const { return spill_failed_; }
 
  private:
+  // Read back whole and sorted, or by selection past the read-back limit.
+  core::Stats column_stats(const MetricColumn& column, double scale) const;
+
   MetricOptions options_;
   BenchmarkResult out_;
   std::unordered_map<const MetricInfo*, MetricColumn> values_;
   std::size_t expected_ = 0;
   std::size_t budget_;
+  std::size_t read_back_limit_;
   std::shared_ptr<ColumnScratch> scratch_ = std::make_shared<ColumnScratch>();  // opened on use
   std::size_t held_values_ = 0;
   std::size_t spilled_values_ = 0;
@@ -174,6 +182,9 @@ BenchmarkResult compute_metrics(const std::vector<const records::RequestRecord*>
 // The memory budget of an accumulator's columns: 64 MiB, or INFERPERF_COLUMN_MEMORY_MB (mebibytes)
 // when set.
 std::size_t column_memory_budget();
+// The largest column read back whole for its statistics: the memory budget, at least 8 MiB (so a
+// zero budget, which spills after every record, still reads small columns back whole).
+std::size_t column_read_back_limit();
 
 // The record metrics the network-adjusted metrics are derived from (request_latency,
 // time_to_first_token, time_to_first_output_token).

@@ -133,29 +133,34 @@ void MetricColumn::for_each_spilled(Fn&& fn) const {
   }
 }
 
+void MetricColumn::visit(const std::function<void(const double*, std::size_t)>& fn) const {
+  for_each_spilled(fn);
+  if (wide_) {
+    if (!doubles_.empty()) fn(doubles_.data(), doubles_.size());
+    return;
+  }
+  std::vector<double> buffer;
+  for (std::size_t at = 0; at < floats_.size(); at += kChunkValues) {
+    const std::size_t k = std::min(floats_.size() - at, kChunkValues);
+    buffer.assign(floats_.begin() + static_cast<std::ptrdiff_t>(at),
+                  floats_.begin() + static_cast<std::ptrdiff_t>(at + k));
+    fn(buffer.data(), k);
+  }
+}
+
 std::vector<double> MetricColumn::values() const {
   std::vector<double> out;
   out.reserve(size());
-  for_each_spilled([&](const double* v, std::size_t k) { out.insert(out.end(), v, v + k); });
-  if (wide_) {
-    out.insert(out.end(), doubles_.begin(), doubles_.end());
-  } else {
-    out.insert(out.end(), floats_.begin(), floats_.end());
-  }
+  visit([&](const double* v, std::size_t k) { out.insert(out.end(), v, v + k); });
   return out;
 }
 
 double MetricColumn::sum() const {
   // In order and in double, as std::accumulate over values() would: the same sum, no copy.
   double total = 0.0;
-  for_each_spilled([&](const double* v, std::size_t k) {
+  visit([&](const double* v, std::size_t k) {
     for (std::size_t i = 0; i < k; ++i) total += v[i];
   });
-  if (wide_) {
-    for (double x : doubles_) total += x;
-  } else {
-    for (float x : floats_) total += static_cast<double>(x);
-  }
   return total;
 }
 

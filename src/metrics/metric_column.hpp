@@ -4,6 +4,7 @@
 #pragma once
 #include <cstddef>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <utility>
@@ -48,6 +49,9 @@ class MetricColumn {
   // Appends the values held in memory to `scratch` as one run (in their width) and frees them.
   // False when the scratch file cannot be written: the values then stay in memory, nothing is lost.
   bool spill(const std::shared_ptr<ColumnScratch>& scratch);
+  // Calls fn(values, count) for every value in order (spilled runs first), a block at a time:
+  // what a pass over a column too large to read back whole uses.
+  void visit(const std::function<void(const double*, std::size_t)>& fn) const;
   // Every value, spilled runs first, in order.
   std::vector<double> values() const;
   double sum() const;  // of values(), in order, without copying them

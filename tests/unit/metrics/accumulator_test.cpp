@@ -211,6 +211,37 @@ TEST(MetricsAccumulator, SpilledColumnsGiveTheSameResultsBitForBit) {
   }
 }
 
+// Past the read-back limit a column's statistics come from a selection over its scratch file:
+// the same count, extremes and percentiles to the bit, sums to the last bits.
+TEST(MetricsAccumulator, ColumnsPastTheReadBackLimitGiveTheSamePercentiles) {
+  std::vector<records::RequestRecord> recs;
+  for (int i = 0; i < 300; ++i)
+    recs.push_back(timed(i, 1'000'000 + 37 * i * i + (i % 3 == 0 ? 20'000'001 : 0)));
+  MetricsAccumulator whole(MetricOptions{});
+  MetricsAccumulator selected(MetricOptions{});
+  selected.set_memory_budget(0);
+  selected.set_read_back_limit(0);
+  for (const auto& r : recs) {
+    whole.add(r);
+    selected.add(r);
+  }
+  const BenchmarkResult a = whole.finish();
+  const BenchmarkResult b = selected.finish();
+  ASSERT_EQ(a.metrics.size(), b.metrics.size());
+  for (std::size_t i = 0; i < a.metrics.size(); ++i) {
+    const auto& x = a.metrics[i].stats;
+    const auto& y = b.metrics[i].stats;
+    const std::string tag(a.metrics[i].info->tag);
+    EXPECT_EQ(a.metrics[i].value, b.metrics[i].value) << tag;
+    EXPECT_EQ(x.count, y.count) << tag;
+    EXPECT_EQ(x.min, y.min) << tag;
+    EXPECT_EQ(x.max, y.max) << tag;
+    EXPECT_EQ(x.p, y.p) << tag;
+    EXPECT_NEAR(x.avg, y.avg, 1e-12 * std::abs(x.avg)) << tag;
+    EXPECT_NEAR(x.std, y.std, 1e-9 * std::abs(x.std) + 1e-12) << tag;
+  }
+}
+
 // A spill that fails (a full disk) stops the spilling; every value is still counted once.
 TEST(MetricsAccumulator, AFailedSpillLosesNothing) {
   std::vector<records::RequestRecord> recs;
