@@ -9,6 +9,7 @@
 #include "app/exit_codes.hpp"
 #include "app/last_resort.hpp"
 #include "app/merge/merge.hpp"
+#include "app/plot/plot_command.hpp"
 #include "app/plugins/plugins_command.hpp"
 #include "app/probe/probe_command.hpp"
 #include "app/profile/profile_command.hpp"
@@ -43,7 +44,7 @@ constexpr Command kCommands[] = {
     {config::kAnalyzeSummary.name, config::kAnalyzeSummary.summary, "analyzing",
      &run_parsed_by_config},
     {"plot", "Charts and a self-contained HTML report from artifact folders", "plotting",
-     &parse_words_and_run<&plot::parse_plot_command, &plot::run_plot>},
+     &parse_words_and_run<&plot::parse_plot_command, &run_plot_command>},
     {"merge", "Join the artifact folders of one benchmark's shards into one artifact folder",
      "merging", &parse_words_and_run<&parse_merge_command, &run_merge>},
     {"tokenize", "Count or list a text's tokens with the tokenizer profile would use", "tokenizing",

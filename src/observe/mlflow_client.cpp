@@ -191,6 +191,17 @@ core::Result<bool> MlflowClient::update_run(const std::string& run_id, const std
   return true;
 }
 
+core::Result<std::string> MlflowClient::run_experiment_id(const std::string& run_id) {
+  auto got = call("GET", "/api/2.0/mlflow/runs/get?run_id=" + mlflow_query_encode(run_id), {},
+                  options_.timeout);
+  if (!got) return got.error();
+  const json id = got->value("run", json::object())
+                      .value("info", json::object())
+                      .value("experiment_id", json());
+  if (id.is_string()) return id.get<std::string>();
+  return core::Error{core::ErrorKind::kNetwork, "runs/get: no experiment_id in the answer"};
+}
+
 core::Result<bool> MlflowClient::upload_artifact(const std::string& experiment_id,
                                                  const std::string& run_id,
                                                  const std::string& relative_path,

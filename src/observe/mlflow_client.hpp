@@ -64,6 +64,8 @@ class MlflowClient {
   core::Result<bool> log_batch(const nlohmann::json& body);
   core::Result<bool> update_run(const std::string& run_id, const std::string& status,
                                 std::int64_t end_ms);
+  // The experiment of an existing run (GET runs/get).
+  core::Result<std::string> run_experiment_id(const std::string& run_id);
   // PUT mlflow-artifacts/artifacts/<experiment>/<run>/artifacts/<relative path>.
   core::Result<bool> upload_artifact(const std::string& experiment_id, const std::string& run_id,
                                      const std::string& relative_path, std::string bytes);

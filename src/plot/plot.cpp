@@ -24,8 +24,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr const char* kManifest = "plots.json";
-
 void write_file(const fs::path& p, const std::string& text) {
   const fs::path tmp = p.string() + ".tmp";
   {
@@ -40,7 +38,7 @@ void write_file(const fs::path& p, const std::string& text) {
 
 // Charts an earlier call drew and this one does not would otherwise linger beside the new ones.
 void remove_stale_charts(const fs::path& out, const ChartSet& set) {
-  std::ifstream in(out / kManifest);
+  std::ifstream in(out / kPlotManifest);
   if (!in) return;
   nlohmann::json old;
   try {
@@ -88,7 +86,7 @@ int plot(const PlotOptions& o) {
   std::vector<std::string> inputs =
       o.paths.empty() ? std::vector<std::string>{"./artifacts"} : o.paths;
   std::vector<fs::path> paths(inputs.begin(), inputs.end());
-  const fs::path out = o.output.empty() ? paths.front() / "plots" : fs::path(o.output);
+  const fs::path out = output_folder(o);
 
   const Discovery found = discover_runs(paths);
   std::vector<Point> points = load_points(found);
@@ -119,7 +117,7 @@ int plot(const PlotOptions& o) {
   }
   ReportInput report{&points, &set, &theme, out, inputs};
   write_file(out / "report.html", render_report(report));
-  write_file(out / kManifest, manifest(points, set, o.theme));
+  write_file(out / kPlotManifest, manifest(points, set, o.theme));
 
   if (o.verbose)
     for (const auto& s : set.skipped)
@@ -137,6 +135,11 @@ int plot(const PlotOptions& o) {
 }
 
 }  // namespace
+
+std::string output_folder(const PlotOptions& o) {
+  if (!o.output.empty()) return o.output;
+  return (fs::path(o.paths.empty() ? "./artifacts" : o.paths.front()) / "plots").string();
+}
 
 int run_plot(const PlotOptions& options) {
   try {

@@ -15,7 +15,17 @@ struct PlotOptions {
   bool dashboard = false;  // serve the output folder after writing it, until SIGINT/SIGTERM
   std::string host = "127.0.0.1";
   int port = 8050;  // 0: any free port (the one bound is printed)
+  // --mlflow-upload: the charts drawn go to an MLflow run afterwards (the app's plot command does
+  // it: docs/plots.md); the tracking URI and run, when not given, come from the run folder.
+  bool mlflow_upload = false;
+  std::string mlflow_tracking_uri;
+  std::string mlflow_run_id;
 };
+
+// Where the charts go: --output, else <first path>/plots (./artifacts/plots without paths).
+std::string output_folder(const PlotOptions& options);
+// The plots.json manifest plot writes beside the charts (its "charts" list the PNGs drawn).
+inline constexpr const char* kPlotManifest = "plots.json";
 
 // Discovers the runs, writes the charts and report.html, serves them with `dashboard`; messages
 // go to stdout (progress) and stderr (errors). Returns the process exit code: 0 written (and

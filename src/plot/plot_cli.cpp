@@ -25,6 +25,16 @@ PlotCommand parse_plot_command(const std::vector<std::string>& args) {
       ->check(CLI::Range(0, 65535))
       ->default_str("8050");
 
+  app.add_flag("--mlflow-upload,!--no-mlflow-upload", o.mlflow_upload,
+               "Upload the charts drawn (PNG) to an MLflow run, under plots/ (not with "
+               "--dashboard); the tracking URI and run default to the run folder's "
+               "mlflow_export.json");
+  app.add_option("--mlflow-tracking-uri", o.mlflow_tracking_uri,
+                 "The MLflow tracking server (http(s)://host:port; default MLFLOW_TRACKING_URI, "
+                 "else the one in mlflow_export.json)");
+  app.add_option("--mlflow-run-id", o.mlflow_run_id,
+                 "The MLflow run to upload to (default the run in mlflow_export.json)");
+
   // CLI11 wants the arguments last to first.
   std::vector<std::string> reversed(args.rbegin(), args.rend());
   try {
@@ -42,6 +52,18 @@ PlotCommand parse_plot_command(const std::vector<std::string>& args) {
     cmd.message = "inferperf plot: --config " + o.config +
                   ": not supported yet (no plot presets); the default plots are always drawn\n";
     return cmd;
+  }
+  auto refuse = [&](const std::string& why) {
+    cmd.exit_code = 2;
+    cmd.message = "inferperf plot: " + why + "\n";
+    return cmd;
+  };
+  if (o.mlflow_upload && o.dashboard)
+    return refuse("--mlflow-upload and --dashboard do not go together: upload, then serve");
+  if (!o.mlflow_upload && (!o.mlflow_tracking_uri.empty() || !o.mlflow_run_id.empty())) {
+    return refuse(
+        std::string(o.mlflow_run_id.empty() ? "--mlflow-tracking-uri" : "--mlflow-run-id") +
+        " needs --mlflow-upload (nothing is uploaded without it)");
   }
   cmd.run = true;
   return cmd;

@@ -50,8 +50,12 @@ class FakeMlflow {
     if (call.target == api + "runs/create")
       return {200,
               json{{"run", {{"info", {{"run_id", "run42"}, {"experiment_id", "17"}}}}}}.dump()};
+    if (call.target == api + "runs/get?run_id=other9")
+      return {200,
+              json{{"run", {{"info", {{"run_id", "other9"}, {"experiment_id", "23"}}}}}}.dump()};
     if (call.target == api + "runs/log-batch" || call.target == api + "runs/update" ||
-        call.target.starts_with("/api/2.0/mlflow-artifacts/artifacts/17/run42/artifacts/"))
+        call.target.starts_with("/api/2.0/mlflow-artifacts/artifacts/17/run42/artifacts/") ||
+        call.target.starts_with("/api/2.0/mlflow-artifacts/artifacts/23/other9/artifacts/"))
       return {200, "{}"};
     return {404, json{{"error_code", "ENDPOINT_NOT_FOUND"}, {"message", "no route"}}.dump()};
   }
@@ -155,6 +159,61 @@ TEST(MlflowExport, DeadTrackingServerCostsOneWarning) {
   EXPECT_NE(r.out.find("http://127.0.0.1:" + std::to_string(port)), std::string::npos) << r.out;
   EXPECT_FALSE(std::filesystem::exists(dir + "/mlflow_export.json"));
   EXPECT_TRUE(std::filesystem::exists(dir + "/profile_export_aiperf.json"));
+}
+
+// `plot --mlflow-upload` sends the charts it drew to the run the profile made (from the folder's
+// mlflow_export.json), or to --mlflow-run-id's run (its experiment asked of the server).
+TEST(MlflowExport, PlotUploadsItsChartsToTheRun) {
+  if (run_process({"/bin/sh", "-c", "command -v gnuplot"}, 10s).exit_code != 0)
+    GTEST_SKIP() << "gnuplot not installed (scripts/install-deps.sh)";
+  MockServerProcess mock({"--fast"});
+  FakeMlflow fake;
+  const std::string dir = make_temp_dir("ip-mlflow-plot-");
+  const std::string uri = "http://127.0.0.1:" + std::to_string(fake.port());
+  ASSERT_EQ(run_process({INFERPERF_BIN, "plot", dir, "--mlflow-upload"}, 30s).exit_code, 2)
+      << "no mlflow_export.json, no URI: refused before drawing";
+  const auto r = run_process(server_counted_profile_args(
+                                 mock, dir, {"--request-count", "8", "--mlflow-tracking-uri", uri}),
+                             90s);
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  const auto uploads = [&](const std::string& prefix) {
+    std::vector<std::string> rel;
+    for (const auto& c : fake.calls()) {
+      if (c.method == "PUT" && c.target.starts_with(prefix))
+        rel.push_back(c.target.substr(prefix.size()));
+    }
+    return rel;
+  };
+  const std::size_t before = uploads("/api/2.0/mlflow-artifacts/artifacts/17/run42/").size();
+
+  auto plotted = run_process({INFERPERF_BIN, "plot", dir, "--mlflow-upload"}, 60s);
+  ASSERT_EQ(plotted.exit_code, 0) << plotted.out;
+  std::vector<std::string> charts = uploads("/api/2.0/mlflow-artifacts/artifacts/17/run42/");
+  charts.erase(charts.begin(), charts.begin() + static_cast<std::ptrdiff_t>(before));
+  const json manifest = json::parse(read_file(dir + "/plots/plots.json"));
+  ASSERT_FALSE(manifest["charts"].empty());
+  ASSERT_EQ(charts.size(), manifest["charts"].size()) << plotted.out;
+  EXPECT_EQ(charts.front(), "artifacts/plots/" + manifest["charts"][0]["png"].get<std::string>());
+  EXPECT_NE(
+      plotted.out.find(std::to_string(charts.size()) + " charts uploaded to MLflow run run42"),
+      std::string::npos)
+      << plotted.out;
+  const auto calls = fake.calls();
+  const auto png = std::find_if(calls.rbegin(), calls.rend(),
+                                [](const MlflowCall& c) { return c.method == "PUT"; });
+  EXPECT_EQ(png->body, read_file(dir + "/plots/" + png->target.substr(png->target.rfind('/') + 1)));
+
+  plotted = run_process({INFERPERF_BIN, "plot", dir, "--output", dir + "/again", "--mlflow-upload",
+                         "--mlflow-tracking-uri", uri, "--mlflow-run-id", "other9"},
+                        60s);
+  ASSERT_EQ(plotted.exit_code, 0) << plotted.out;
+  EXPECT_EQ(uploads("/api/2.0/mlflow-artifacts/artifacts/23/other9/artifacts/plots/").size(),
+            charts.size());
+  plotted = run_process({INFERPERF_BIN, "plot", dir, "--output", dir + "/third", "--mlflow-upload",
+                         "--mlflow-run-id", "missing1"},
+                        60s);
+  EXPECT_EQ(plotted.exit_code, 1) << "the server does not know the run";
+  EXPECT_NE(plotted.out.find("MLflow run missing1"), std::string::npos) << plotted.out;
 }
 
 }  // namespace

@@ -125,6 +125,20 @@ TEST(PlotCli, DefaultsFlagsAndRefusals) {
   EXPECT_FALSE(cmd.run);
   EXPECT_EQ(cmd.exit_code, 2);
   EXPECT_NE(cmd.message.find("not supported yet (no plot presets)"), std::string::npos);
+  cmd = parse_plot_command(
+      {"--mlflow-upload", "--mlflow-tracking-uri", "http://h:5000", "--mlflow-run-id", "r1"});
+  ASSERT_TRUE(cmd.run) << cmd.message;
+  EXPECT_TRUE(cmd.options.mlflow_upload);
+  EXPECT_EQ(cmd.options.mlflow_tracking_uri, "http://h:5000");
+  EXPECT_EQ(cmd.options.mlflow_run_id, "r1");
+  EXPECT_FALSE(parse_plot_command({"--mlflow-upload", "--no-mlflow-upload"}).options.mlflow_upload);
+  cmd = parse_plot_command({"--mlflow-upload", "--dashboard"});
+  EXPECT_EQ(cmd.exit_code, 2);
+  EXPECT_NE(cmd.message.find("--mlflow-upload and --dashboard"), std::string::npos);
+  cmd = parse_plot_command({"--mlflow-run-id", "r1"});
+  EXPECT_EQ(cmd.exit_code, 2);
+  EXPECT_NE(cmd.message.find("--mlflow-run-id needs --mlflow-upload"), std::string::npos);
+  EXPECT_EQ(output_folder(PlotOptions{}), "./artifacts/plots");
   cmd = parse_plot_command({"--theme", "pink"});
   EXPECT_EQ(cmd.exit_code, 2);
   cmd = parse_plot_command({"--bogus"});
