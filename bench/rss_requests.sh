@@ -27,7 +27,7 @@ for n in $COUNTS; do
   /usr/bin/time -v "$CLIENT" profile -m mock-model -u "http://$ADDR" --endpoint-type chat \
     --concurrency 64 --request-count "$n" --num-dataset-entries 100 --isl 64 --osl "$OSL" \
     "${STREAM_ARGS[@]}" --extra-inputs ignore_eos:true --random-seed 1 --tokenizer builtin --ui-type none \
-    --artifact-dir "$dir" >"$dir.log" 2>"$dir.time" || { cat "$dir.log" >&2; exit 1; }
+    --artifact-dir "$dir" >"$dir.log" 2>"$dir.time" || { cat "$dir.log" "$dir.time" >&2; exit 1; }
   end=$(date +%s.%N)
   python3 - "$dir" "$dir.time" "$start" "$end" "$n" <<'PY'
 import json, re, sys
