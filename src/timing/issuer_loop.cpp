@@ -18,8 +18,12 @@ IssuerLoop::IssuerLoop(const core::Clock& clock, Waiter& waiter, Scheduler& sche
 void IssuerLoop::run() {
   PreciseWaiter::tighten_timer_slack();
   if (scheduler_.wants_realtime_issuer()) realtime_ = PreciseWaiter::raise_priority();
-  wake_on_return_.store(scheduler_.returns_can_unblock());
-  const core::MonoNs lead = sink_.holds_ahead() ? scheduler_.hand_ahead_ns() : 0;
+  {
+    std::lock_guard sched(scheduler_mu_);
+    wake_on_return_.store(scheduler_.returns_can_unblock());
+    inline_returns_.store(scheduler_.returns_can_unblock());
+    lead_ = sink_.holds_ahead() ? scheduler_.hand_ahead_ns() : 0;
+  }
   {
     std::lock_guard lock(mu_);
     running_ = true;
@@ -27,51 +31,87 @@ void IssuerLoop::run() {
     if (!stop_requested_) sink_.open_ahead();
   }
   std::vector<Event> events;
-  std::vector<Credit> credits;
+  core::MonoNs end_ns = 0;
   for (;;) {
-    bool stop = false;
+    std::optional<core::MonoNs> deadline;
     {
-      std::lock_guard lock(mu_);
-      events.swap(events_);
-      stop = stop_requested_;
-    }
-    for (const Event& e : events) {
-      const core::MonoNs now = clock_.now_ns();
-      if (e.kind == Event::Kind::kReturned)
-        scheduler_.returned(e.credit_id, e.session, now);
-      else if (e.kind == Event::Kind::kFirstToken)
-        scheduler_.first_token(e.credit_id);
-      else
-        scheduler_.set_session_limit(static_cast<int>(e.session));
-    }
-    events.clear();
-    if (stop) scheduler_.stop(clock_.now_ns());
-    credits.clear();
-    const core::MonoNs now = clock_.now_ns();
-    scheduler_.poll(now, credits, kPollBudget, lead);
-    if (!credits.empty()) {
+      std::lock_guard sched(scheduler_mu_);
+      bool stop = false;
       {
         std::lock_guard lock(mu_);
-        issued_ += static_cast<std::int64_t>(credits.size());
+        events.swap(events_);
+        stop = stop_requested_;
       }
-      for (auto& c : credits) {
-        if (c.intended_ns > now)
-          sink_.dispatch_ahead(std::move(c), *this);
+      for (const Event& e : events) {
+        const core::MonoNs now = clock_.now_ns();
+        if (e.kind == Event::Kind::kReturned)
+          scheduler_.returned(e.credit_id, e.session, now);
+        else if (e.kind == Event::Kind::kFirstToken)
+          scheduler_.first_token(e.credit_id);
         else
-          sink_.dispatch(std::move(c));
+          scheduler_.set_session_limit(static_cast<int>(e.session));
       }
+      events.clear();
+      if (stop) scheduler_.stop(clock_.now_ns());
+      issue_locked(clock_.now_ns());
+      if (scheduler_.sending_done()) {
+        end_ns = scheduler_.sending_end_ns();
+        break;
+      }
+      deadline = scheduler_.next_wakeup();
+      issuer_deadline_ = deadline;
     }
-    {
-      std::lock_guard lock(mu_);
-      dropped_ = scheduler_.dropped_arrivals();
-    }
-    if (scheduler_.sending_done()) break;
-    waiter_.wait_until(scheduler_.next_wakeup());
+    waiter_.wait_until(deadline);
   }
   std::lock_guard lock(mu_);
   running_ = false;
-  sending_end_ns_ = scheduler_.sending_end_ns();
+  sending_end_ns_ = end_ns;
   cv_.notify_all();
+}
+
+void IssuerLoop::issue_locked(core::MonoNs now) {
+  credits_.clear();
+  scheduler_.poll(now, credits_, kPollBudget, lead_);
+  {
+    std::lock_guard lock(mu_);
+    issued_ += static_cast<std::int64_t>(credits_.size());
+    dropped_ = scheduler_.dropped_arrivals();
+  }
+  for (auto& c : credits_) {
+    if (c.intended_ns > now)
+      sink_.dispatch_ahead(std::move(c), *this);
+    else
+      sink_.dispatch(std::move(c));
+  }
+}
+
+bool IssuerLoop::returned_inline(std::span<const ReturnedCredit> credits) {
+  std::unique_lock sched(scheduler_mu_, std::try_to_lock);
+  if (!sched.owns_lock()) return false;  // the issuer is at work: it takes them from the queue
+  {
+    std::lock_guard lock(mu_);
+    // Queued events came first and a stop must be seen first: the issuer handles both.
+    if (!running_ || stop_requested_ || !events_.empty()) return false;
+    returned_ += static_cast<std::int64_t>(credits.size());
+  }
+  const core::MonoNs now = clock_.now_ns();
+  for (const ReturnedCredit& c : credits) scheduler_.returned(c.id, c.session, now);
+  issue_locked(now);
+  // The issuer sleeps to the deadline it last computed: woken only when these returns made the
+  // schedule due sooner (a session's next turn after its delay, more due than one poll sends) or
+  // ended it.
+  const std::optional<core::MonoNs> next = scheduler_.next_wakeup();
+  const bool wake =
+      scheduler_.sending_done() || (next && (!issuer_deadline_ || *next < *issuer_deadline_));
+  if (wake) issuer_deadline_ = next;
+  sched.unlock();
+  bool notify = false;
+  {
+    std::lock_guard lock(mu_);
+    notify = end_locked(wake);
+  }
+  if (notify) wake_unlocked();
+  return true;
 }
 
 IssuerLoop::~IssuerLoop() {
@@ -114,6 +154,7 @@ void IssuerLoop::push(const Event& e) {
 }
 
 void IssuerLoop::credits_returned(std::span<const ReturnedCredit> credits) {
+  if (inline_returns_.load(std::memory_order_relaxed) && returned_inline(credits)) return;
   bool wake = false;
   {
     std::lock_guard lock(mu_);

@@ -1,6 +1,11 @@
 // The issuer thread: asks the Scheduler what is due, hands credits to the workers, sleeps to the
 // next absolute deadline, and feeds back returns and first tokens that workers report from their
-// own threads. Nothing but this thread touches the Scheduler. Where the scheduler allows it
+// own threads. Where returns decide the sends (closed loops, sessions: the scheduler's
+// returns_can_unblock()), a worker reporting returns while the issuer sleeps feeds them to the
+// Scheduler itself and dispatches what they release, so a closed loop's next request needs no
+// wake-up of another thread; the Scheduler and the sink's dispatch are only ever used under one
+// mutex, in the order the events came (docs/decisions.md, "Returns issue on the worker's thread").
+// Where the scheduler allows it
 // (open-loop rate modes) and the sink can hold credits, arrivals are handed out up to
 // Scheduler::hand_ahead_ns() before they are due, and the worker that holds one times and sends
 // it itself: no thread hand-off between the deadline and the send.
@@ -65,6 +70,12 @@ class IssuerLoop final : public WithdrawListener {
     std::int64_t credit_id;
     std::int64_t session;  // kSessionLimit: the limit
   };
+  // Under scheduler_mu_: polls the scheduler at `now` and sends what is due.
+  void issue_locked(core::MonoNs now);
+  // Feeds returns to the scheduler on the calling thread and sends what they release; false (and
+  // nothing done) while the issuer thread holds the scheduler, has events queued before these, or
+  // is not running.
+  bool returned_inline(std::span<const ReturnedCredit> credits);
   // Under mu_: records one event; whether the issuer must be woken for it.
   bool add_locked(const Event& e);
   // Under mu_, after the events: wakes wait_all_returned() and, with `wake`, counts the wake-up
@@ -77,6 +88,14 @@ class IssuerLoop final : public WithdrawListener {
   Waiter& waiter_;
   Scheduler& scheduler_;
   CreditSink& sink_;
+  // The scheduler, the sink's dispatch and the fields below it: held by the issuer thread from
+  // taking its events to computing its next deadline, and by a worker handling returns inline.
+  // Taken before mu_ when both are held.
+  std::mutex scheduler_mu_;
+  std::vector<Credit> credits_;                  // issue_locked()'s scratch
+  core::MonoNs lead_ = 0;                        // hand-ahead look-ahead of every poll
+  std::optional<core::MonoNs> issuer_deadline_;  // what the issuer sleeps until (nullopt: an event)
+  std::atomic<bool> inline_returns_{false};      // set by run(): returns_can_unblock()
   mutable std::mutex mu_;
   std::condition_variable cv_;
   std::vector<Event> events_;

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -143,6 +144,137 @@ TEST(IssuerLoop, BatchedReturnsFromAWorkerThreadRefillTheClosedLoop) {
   }
   EXPECT_GE(batches, 500u / 8);
   EXPECT_LE(largest, 8u);  // never more in flight than the concurrency
+}
+
+// A waiter that counts the wake-ups sent to the issuer.
+struct CountingWaiter final : Waiter {
+  PreciseWaiter inner;
+  std::atomic<int> notified{0};
+  void wait_until(std::optional<core::MonoNs> deadline) override { inner.wait_until(deadline); }
+  void notify() override {
+    ++notified;
+    inner.notify();
+  }
+};
+
+// Returns reported while the issuer sleeps are fed to the scheduler on the reporting thread: the
+// closed loop's next credits are dispatched from that thread, and the issuer is woken only to end
+// the run. A session's next turn after a delay still goes out on time: the issuer is woken for
+// the earlier deadline.
+TEST(IssuerLoop, ClosedLoopReturnsIssueOnTheReturningThread) {
+  core::SteadyClock clock;
+  CountingWaiter waiter;
+  Scheduler s = closed_loop(2, 40, clock.now_ns());
+  struct ThreadSink final : CreditSink {
+    std::mutex mu;
+    std::vector<std::pair<Credit, std::thread::id>> got;
+    void dispatch(Credit c) override {
+      std::lock_guard lock(mu);
+      got.emplace_back(std::move(c), std::this_thread::get_id());
+    }
+  } sink;
+  IssuerLoop loop(clock, waiter, s, sink);
+  std::thread t([&] { loop.run(); });
+  auto wait_for = [&](std::size_t n) {
+    for (int i = 0; i < 5000; ++i) {
+      {
+        std::lock_guard lock(sink.mu);
+        if (sink.got.size() >= n) return;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+  };
+  wait_for(2);  // the first two from the issuer, which then goes to sleep with no deadline
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  const std::thread::id issuer = [&] {
+    std::lock_guard lock(sink.mu);
+    return sink.got[0].second;
+  }();
+  const int wakes_before = waiter.notified.load();
+  for (std::size_t n = 0; n < 38; ++n) {
+    Credit c;
+    {
+      std::lock_guard lock(sink.mu);
+      c = sink.got[n].first;
+    }
+    give_back(loop, c);
+    wait_for(n + 3);
+  }
+  std::size_t inline_sent = 0;
+  {
+    std::lock_guard lock(sink.mu);
+    ASSERT_EQ(sink.got.size(), 40u);
+    for (std::size_t i = 2; i < sink.got.size(); ++i)
+      inline_sent += sink.got[i].second == std::this_thread::get_id();
+    EXPECT_EQ(sink.got[0].second, issuer);
+  }
+  // The issuer sleeps with no deadline between returns: each return finds it asleep (one may
+  // still find it finishing its first poll on a loaded machine, and go through its queue).
+  EXPECT_GE(inline_sent, 37u);
+  EXPECT_LE(waiter.notified.load(), wakes_before + 1) << "no wake-up per return";
+  std::vector<Credit> last;
+  {
+    std::lock_guard lock(sink.mu);
+    for (std::size_t i = 38; i < 40; ++i) last.push_back(sink.got[i].first);
+  }
+  for (const Credit& c : last) give_back(loop, c);
+  t.join();  // the last return ended the schedule and woke the issuer to finish
+  EXPECT_EQ(loop.issued(), 40);
+  EXPECT_TRUE(loop.wait_all_returned(std::nullopt));
+  EXPECT_EQ(loop.returned(), 40);
+}
+
+TEST(IssuerLoop, AnInlineReturnWakesTheIssuerForATurnDelay) {
+  core::SteadyClock clock;
+  PreciseWaiter waiter;
+  PhasePlan p;
+  p.concurrency = 1;
+  p.num_sessions = 1;
+  SessionShape two_turns;
+  two_turns.turns = 2;
+  two_turns.delay_ms = {0, 30};
+  Scheduler s(p, {two_turns},
+              ConversationSampler(SamplingStrategy::kSequential, 1, std::mt19937_64(1)),
+              std::mt19937_64(2), std::mt19937_64(3), clock.now_ns());
+  RecordingSink sink;
+  IssuerLoop loop(clock, waiter, s, sink);
+  std::thread t([&] { loop.run(); });
+  for (int i = 0; i < 5000 &&
+                  [&] {
+                    std::lock_guard lock(sink.mu);
+                    return sink.got.empty();
+                  }();
+       ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  Credit first;
+  {
+    std::lock_guard lock(sink.mu);
+    ASSERT_EQ(sink.got.size(), 1u);
+    first = sink.got[0].first;
+  }
+  const core::MonoNs returned_at = clock.now_ns();
+  give_back(loop, first);
+  for (int i = 0; i < 5000 &&
+                  [&] {
+                    std::lock_guard lock(sink.mu);
+                    return sink.got.size() < 2;
+                  }();
+       ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  Credit second;
+  core::MonoNs sent_at = 0;
+  {
+    std::lock_guard lock(sink.mu);
+    ASSERT_EQ(sink.got.size(), 2u);
+    second = sink.got[1].first;
+    sent_at = sink.got[1].second;
+  }
+  EXPECT_EQ(second.turn_index, 1);
+  EXPECT_GE(sent_at - returned_at, 30'000'000) << "not before its delay";
+  EXPECT_LT(sent_at - returned_at, 2'000'000'000) << "the issuer was woken for it";
+  give_back(loop, second);
+  t.join();
+  EXPECT_EQ(loop.issued(), 2);
 }
 
 TEST(IssuerLoop, StopEndsAnEndlessRun) {
