@@ -11,6 +11,7 @@
 #include <set>
 
 #include "config/cli_areas.hpp"
+#include "config/enum_token.hpp"
 #include "config/validate.hpp"
 #include "core/file_names.hpp"
 
@@ -61,6 +62,13 @@ void add_image_options(CLI::App* p, ImageInputConfig& m) {
   p->add_option("--image-source", m.source,
                 "noise (random pixels), assets (the bundled pictures) or a folder of PNG/JPEG "
                 "files, resized to each drawn size")
+      ->transform(
+          [](std::string v) {
+            // The two words in any case, as AIPerf's enum matching; anything else is a folder.
+            const std::string word = normalise_enum_token(v);
+            return word == "noise" || word == "assets" ? word : v;
+          },
+          "", "")
       ->group(kImageGroup);
   p->add_option("--image-source-sampling", m.sampling,
                 "How assets or a folder are walked: random-with-replacement | shuffle-cycle | "

@@ -70,8 +70,12 @@ void add_telemetry_and_service_options(CLI::App* profile, CliTargets& t) {
           ->group("Ignored AIPerf internals");
       continue;
     }
-    profile->add_option(kInternalFlags[i], t.internal_values[i], "AIPerf internal tuning (ignored)")
-        ->group("Ignored AIPerf internals");
+    CLI::Option* o = profile
+                         ->add_option(kInternalFlags[i], t.internal_values[i],
+                                      "AIPerf internal tuning (ignored)")
+                         ->group("Ignored AIPerf internals");
+    // Ignored, but a port AIPerf 0.11 would refuse is refused here too.
+    if (kInternalFlags[i] == "--api-port") o->check(CLI::Range(1, 65535));
   }
 }
 

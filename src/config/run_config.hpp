@@ -81,11 +81,13 @@ struct EndpointConfig {
   bool download_video_content = false;
 };
 
-// --rankings-*: the synthetic query-and-passages composer of the rankings endpoints.
+// --rankings-*: the synthetic query-and-passages composer of the rankings endpoints. The defaults
+// are AIPerf 0.11's RankingsConfig: 10 passages of 128 tokens and a 32-token query (0.6 sent one
+// 550-token passage and a 550-token query).
 struct RankingsConfig {
-  double passages_mean = 1.0, passages_stddev = 0.0;
-  double passage_tokens_mean = 550.0, passage_tokens_stddev = 0.0;
-  double query_tokens_mean = 550.0, query_tokens_stddev = 0.0;
+  double passages_mean = 10.0, passages_stddev = 0.0;
+  double passage_tokens_mean = 128.0, passage_tokens_stddev = 0.0;
+  double query_tokens_mean = 32.0, query_tokens_stddev = 0.0;
 };
 
 struct InputConfig {

@@ -120,16 +120,10 @@ void translate_endpoint(Ctx& ctx, const At& at) {
   }
   ctx.refuse_unless_noop(at, "template",
                          "request templates are not implemented (use --extra-inputs)");
-  ctx.refuse_unless_noop(at, "download_video_content", "video downloads are not implemented");
-  ctx.refuse_unless_noop(at, "wait_for_model_interval",
-                         "the model wait polls at a fixed interval (--wait-for-model-timeout)");
-  ctx.refuse_unless_noop(at, "wait_for_model_mode", "the model wait has one mode");
-  if (const YAML::Node n = Ctx::get(at.node, "request_content_type")) {
-    const At c = at.child(n, "request_content_type");
-    const auto v = ctx.text(c);
-    if (v && *v != "application/json" && *v != "application-json" && *v != "application_json")
-      ctx.refuse(c, "requests are sent as application/json only");
-  }
+  ctx.switch_flag(at, "download_video_content", "--download-video-content");
+  ctx.duration_flag(at, "wait_for_model_interval", "--wait-for-model-interval");
+  ctx.text_flag(at, "wait_for_model_mode", "--wait-for-model-mode");
+  ctx.text_flag(at, "request_content_type", "--request-content-type");
 }
 
 namespace {
@@ -200,6 +194,36 @@ void body_file_dataset(Ctx& ctx, const At& ds) {
     ctx.refuse_unless_noop(at, key, "this trace synthesis step is not implemented");
 }
 
+// filters: a mapping of keys to values, or a list of KEY=VALUE items (--dataset-filter, which
+// checks them).
+void body_dataset_filters(Ctx& ctx, const At& ds) {
+  const YAML::Node n = Ctx::get(ds.node, "filters");
+  if (!n || n.IsNull()) return;
+  const At at = ds.child(n, "filters");
+  std::vector<std::string> items;
+  if (n.IsMap()) {
+    for (const auto& kv : n) {
+      if (!kv.second.IsScalar()) {
+        ctx.error(at.child(kv.second, kv.first.Scalar()), "expected a value");
+        return;
+      }
+      items.push_back(kv.first.Scalar() + "=" + kv.second.Scalar());
+    }
+  } else if (n.IsSequence()) {
+    for (const auto& item : n) {
+      if (!item.IsScalar()) {
+        ctx.error(at, "expected KEY=VALUE items");
+        return;
+      }
+      items.push_back(item.Scalar());
+    }
+  } else {
+    ctx.error(at, "expected a mapping of keys to values or a list of KEY=VALUE items");
+    return;
+  }
+  if (!items.empty()) ctx.emit("--dataset-filter", items, at);
+}
+
 void body_dataset(Ctx& ctx, const At& ds) {
   const YAML::Node type_node = Ctx::get(ds.node, "type");
   std::string type = "synthetic";
@@ -223,8 +247,8 @@ void body_dataset(Ctx& ctx, const At& ds) {
                              "filters", "sampling"}))
       return;
     ctx.text_flag(ds, "dataset", "--public-dataset");
-    ctx.refuse_unless_noop(ds, "hf_subset", "public dataset subsets are not selectable");
-    ctx.refuse_unless_noop(ds, "filters", "public dataset filters are not implemented");
+    ctx.text_flag(ds, "hf_subset", "--hf-subset");
+    body_dataset_filters(ctx, ds);
   } else {
     ctx.error(ds.child(type_node, "type"),
               "unknown dataset type '" + type + "' (synthetic, file, public)");
@@ -263,7 +287,7 @@ void translate_artifacts(Ctx& ctx, const At& at) {
   ctx.text_flag(at, "dir", "--artifact-dir");
   ctx.text_flag(at, "prefix", "--profile-export-prefix");
   ctx.refuse_unless_noop(at, "user_files", "user files are not copied into the artifact folder");
-  ctx.refuse_unless_noop(at, "plot_required", "plots are optional in inferperf");
+  ctx.switch_flag(at, "plot_required", "--plot-required");
   ctx.refuse_unless_noop(at, "export_outputs_json", "outputs.json is not written");
   const auto off = [&](std::string_view key) {  // `false` (or an empty list) turns a file off
     const YAML::Node n = Ctx::get(at.node, key);
@@ -463,7 +487,9 @@ void translate_services(Ctx& ctx, const At& body) {
                          "W&B has no documented public HTTP API for logging runs; use mlflow or "
                          "otel");
   ctx.refuse_unless_noop(body, "accuracy", "accuracy mode is out of scope for inferperf");
-  ctx.refuse_unless_noop(body, "network_latency", "network-latency adjustment is not implemented");
+  ctx.refuse_unless_noop(body, "network_latency",
+                         "the network_latency block's fields are not mapped; use the "
+                         "--network-latency-* flags beside the file");
 }
 
 }  // namespace inferperf::config::yaml

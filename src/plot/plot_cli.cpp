@@ -11,15 +11,17 @@ PlotCommand parse_plot_command(const std::vector<std::string>& args) {
   PlotOptions& o = cmd.options;
   CLI::App app("Charts and an HTML report from inferperf/AIPerf artifact folders",
                "inferperf plot");
-  app.add_option("paths", o.paths,
-                 "Run folders, or folders holding runs or sweeps (default ./artifacts)");
+  app.add_option("paths,--paths", o.paths,
+                 "Run folders, or folders holding runs or sweeps (default ./artifacts); "
+                 "positional or --paths");
   app.add_option("--output", o.output, "Output folder (default <first path>/plots)");
   app.add_option("--theme", o.theme, "Colour theme")
       ->check(CLI::IsMember({"light", "dark"}))
       ->default_str("light");
   app.add_option("--config", o.config, "Plot presets YAML (not supported yet)");
-  app.add_flag("--verbose,-v", o.verbose, "Say which plots were skipped and why");
-  app.add_flag("--dashboard", o.dashboard, "Serve the report over HTTP until Ctrl-C");
+  app.add_flag("--verbose,-v,!--no-verbose", o.verbose, "Say which plots were skipped and why");
+  app.add_flag("--dashboard,!--no-dashboard", o.dashboard,
+               "Serve the report over HTTP until Ctrl-C");
   app.add_option("--host", o.host, "Dashboard address")->default_str("127.0.0.1");
   app.add_option("--port", o.port, "Dashboard port (0: any free port)")
       ->check(CLI::Range(0, 65535))

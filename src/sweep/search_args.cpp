@@ -109,8 +109,15 @@ const SearchFlag* search_flag(const std::string& flag) {
        [](W& w, A& a) {
          if (auto v = w.value()) a.percentile_pooling = config::normalise_enum_token(*v);
        }},
-      // AIPerf 0.11 accepts it and does nothing with it (deprecated): so does inferperf.
-      {"--bo-constraint-mode", [](W& w, A&) { (void)w.value(); }},
+      // AIPerf 0.11 takes penalty or eic and does nothing with it (deprecated): so does inferperf.
+      {"--bo-constraint-mode",
+       [](W& w, A&) {
+         const auto v = w.value();
+         const std::string mode = v ? config::normalise_enum_token(*v) : "";
+         if (v && mode != "penalty" && mode != "eic")
+           w.errors.push_back("--bo-constraint-mode: '" + core::excerpt(*v) +
+                              "' is not penalty or eic");
+       }},
       {"--search-sla",
        [](W& w, A& a) {
          if (auto v = w.value()) a.sla.push_back(*v);
@@ -315,6 +322,10 @@ void resolve_search_args(SweepArgs& out) {
     errors.push_back(
         "--search-space cannot be combined with a comma list (a sweep): search one "
         "dimension, or sweep it");
+  if (out.options.convergence.enabled())
+    errors.push_back(
+        "--convergence-metric cannot be combined with a search: each iteration runs "
+        "--num-profile-runs times, so that every verdict is as sure as the others");
   if (!a.metric || !a.direction || !a.max_iterations)
     errors.push_back(
         "--search-space needs --search-metric, --search-direction and "

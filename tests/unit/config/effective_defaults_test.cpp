@@ -30,6 +30,19 @@ void expect_error(std::vector<std::string> extra, const std::string& part) {
       << "expected '" << part << "' in " << o.message;
 }
 
+TEST(EffectiveDefaults, RankingsSendTenPassagesOf128TokensAndA32TokenQuery) {
+  const RankingsConfig r = parsed({"--endpoint-type", "cohere_rankings"}).input.rankings;
+  EXPECT_EQ(r.passages_mean, 10);
+  EXPECT_EQ(r.passage_tokens_mean, 128);
+  EXPECT_EQ(r.query_tokens_mean, 32);
+  EXPECT_EQ(r.passages_stddev + r.passage_tokens_stddev + r.query_tokens_stddev, 0);
+  const RankingsConfig typed =
+      parsed({"--endpoint-type", "cohere_rankings", "--rankings-passages-mean", "3"})
+          .input.rankings;
+  EXPECT_EQ(typed.passages_mean, 3);
+  EXPECT_EQ(typed.passage_tokens_mean, 128);
+}
+
 TEST(EffectiveDefaults, TenRequestsWhateverTheConcurrency) {
   EXPECT_EQ(parsed({"--concurrency", "64"}).load.request_count, 10);
   EXPECT_EQ(parsed({}).load.request_count, 10);
@@ -182,6 +195,11 @@ TEST(MediaOptions, BadValuesNameTheFlag) {
   expect_error({"--image-source", "/nonexistent/pictures"},
                "--image-source /nonexistent/pictures: not noise, assets or an existing folder");
   expect_error({"--image-source", "/proc/self"}, "no .png, .jpg or .jpeg file in it");
+  EXPECT_EQ(parsed({"--image-source", "ASSETS"}).media.image.source, "assets") << "any case";
+  EXPECT_EQ(parsed({"--image-source", "Noise"}).media.image.source, "noise");
+  expect_error({"--api-port", "0"}, "--api-port");
+  expect_error({"--api-port", "70000"}, "--api-port");
+  EXPECT_TRUE(parsed({"--api-port", "8080"}).warnings.size() > 0) << "accepted, ignored, said";
   expect_error({"--video-width", "64"}, "--video-width and --video-height go together");
   expect_error({"--video-audio-codec", "aac"},
                "--video-audio-codec aac is set but --video-audio-num-channels is 0");

@@ -287,6 +287,40 @@ benchmark:
   EXPECT_NE(all.find("benchmark.accuracy"), std::string::npos);
 }
 
+// Keys whose flags exist become those flags (they were refused while the flags were missing).
+TEST(YamlTranslate, EndpointArtifactAndPublicDatasetKeysBecomeTheirFlags) {
+  const auto t = tr(R"(benchmark:
+  model: m
+  endpoint: {type: video_generation, download_video_content: true, wait_for_model_interval: 2s,
+             wait_for_model_mode: both, wait_for_model_timeout: 30, request_content_type: multipart/form-data}
+  dataset: {type: public, dataset: exgentic, hf_subset: tau2, filters: {domain: airline}}
+  artifacts: {plot_required: true, auto_plot: true}
+)");
+  ASSERT_TRUE(t.errors.empty()) << joined(t.errors);
+  const std::string words = joined(t.words);
+  for (const char* want :
+       {"--download-video-content", "--wait-for-model-interval\n2", "--wait-for-model-mode\nboth",
+        "--request-content-type\nmultipart/form-data", "--hf-subset\ntau2",
+        "--dataset-filter\ndomain=airline", "--plot-required"})
+    EXPECT_NE(words.find(want), std::string::npos) << want << " in\n" << words;
+  const auto listed = tr(R"(benchmark:
+  model: m
+  dataset: {type: public, dataset: exgentic, filters: [domain=retail, split=test]}
+)");
+  ASSERT_TRUE(listed.errors.empty()) << joined(listed.errors);
+  EXPECT_NE(joined(listed.words).find("--dataset-filter\ndomain=retail\nsplit=test"),
+            std::string::npos)
+      << joined(listed.words);
+  const auto bad = tr(R"(benchmark:
+  model: m
+  dataset: {type: public, dataset: exgentic, filters: 3}
+  network_latency: {enabled: true}
+)");
+  const std::string all = joined(bad.errors);
+  EXPECT_NE(all.find("benchmark.dataset.filters: expected a mapping"), std::string::npos) << all;
+  EXPECT_NE(all.find("--network-latency-* flags"), std::string::npos) << all;
+}
+
 TEST(YamlTranslate, MlflowTableBecomesTheMlflowFlags) {
   const auto t = tr(R"(benchmark:
   mlflow:

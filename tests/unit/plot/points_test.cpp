@@ -139,6 +139,11 @@ TEST(PlotCli, DefaultsFlagsAndRefusals) {
   EXPECT_EQ(cmd.exit_code, 2);
   EXPECT_NE(cmd.message.find("--mlflow-run-id needs --mlflow-upload"), std::string::npos);
   EXPECT_EQ(output_folder(PlotOptions{}), "./artifacts/plots");
+  cmd = parse_plot_command({"--paths", "a", "b", "--verbose", "--no-verbose", "--no-dashboard"});
+  ASSERT_TRUE(cmd.run) << cmd.message;
+  EXPECT_EQ(cmd.options.paths, (std::vector<std::string>{"a", "b"})) << "AIPerf's --paths form";
+  EXPECT_FALSE(cmd.options.verbose);
+  EXPECT_FALSE(cmd.options.dashboard);
   cmd = parse_plot_command({"--theme", "pink"});
   EXPECT_EQ(cmd.exit_code, 2);
   cmd = parse_plot_command({"--bogus"});

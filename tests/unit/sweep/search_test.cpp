@@ -153,6 +153,10 @@ TEST(SearchArgs, EveryBadCombinationIsRefusedWithItsReason) {
   refused(search_words({"--search-max-iterations", "1"}), "whole number from 2 to 200");
   refused(search_words({"--search-max-iterations", "x"}), "whole number from 2 to 200");
   refused(search_words({"--search-space", "rate:1,4"}), "searches one dimension");
+  refused(search_words({"--convergence-metric", "request_latency"}),
+          "--convergence-metric cannot be combined with a search");
+  refused(search_words({"--bo-constraint-mode", "bogus"}), "'bogus' is not penalty or eic");
+  EXPECT_TRUE(extract_sweep_args(search_words({"--bo-constraint-mode", "EIC"})).errors.empty());
   refused(search_words({"--search-sla", "a:b"}), "--search-sla: SLA filter 'a:b'");
   Words w = search_words({});
   for (const auto& [space, why] : std::vector<std::pair<std::string, std::string>>{
