@@ -128,7 +128,8 @@ int run_config_command(const std::vector<std::string>& args) {
   std::size_t index = 0;
   CLI::App* expand_cmd =
       app.add_subcommand("expand", "Print a file's sweep variations without running them");
-  expand_cmd->add_option("--config-file", file, "The YAML file")->required();
+  expand_cmd->add_option("config_file,--config-file", file, "The YAML file (or positional)")
+      ->required();
   expand_cmd->add_flag("-F,--full", expand.full, "Print each variation's whole body");
   CLI::Option* index_opt =
       expand_cmd->add_option("-i,--index", index, "Only this variation (0-based); implies -F");
@@ -138,7 +139,9 @@ int run_config_command(const std::vector<std::string>& args) {
   std::string validate_file;
   CLI::App* validate_cmd = app.add_subcommand(
       "validate", "Load and check a file as profile would (nothing is sent); exit 1 if invalid");
-  validate_cmd->add_option("--config-file", validate_file, "The YAML file")->required();
+  validate_cmd
+      ->add_option("config_file,--config-file", validate_file, "The YAML file (or positional)")
+      ->required();
 
   if (auto stop = parse_subcommand_words(
           app, std::vector<std::string>(args.begin() + 1, args.end()), "config"))

@@ -46,9 +46,10 @@ ValidateCommand parse_validate_command(const std::vector<std::string>& args) {
       "Check an input file the way it will be read (AIPerf 0.11's `validate`): every "
       "problem with its line and field",
       "inferperf validate");
-  std::string positional;
+  std::string positional, positional_input;
   app.add_option("TARGET", positional, "The file's format: mooncake-trace (or --target)")
       ->type_name("");
+  app.add_option("INPUT", positional_input, "The file to check (or --input)")->type_name("");
   app.add_option("--target", o.target, "The file's format: mooncake-trace (the only one)");
   app.add_option("--input", o.input, "The file to check")->type_name("PATH");
   app.add_option("--isl-block-size,--prompt-input-tokens-block-size", o.block_size,
@@ -68,6 +69,9 @@ ValidateCommand parse_validate_command(const std::vector<std::string>& args) {
         std::move(cmd),
         "--target " + o.target + ": unknown target (the only one is " + kMooncakeTarget + ")");
   }
+  if (!positional_input.empty() && !o.input.empty() && positional_input != o.input)
+    return validate_usage(std::move(cmd), "give the file once: INPUT or --input");
+  if (o.input.empty()) o.input = positional_input;
   if (o.input.empty()) return validate_usage(std::move(cmd), "--input PATH is required");
   cmd.run = true;
   return cmd;

@@ -78,6 +78,8 @@ TEST(ConfigCommand, ValidateExitsOneForABadFileAndTwoForABadCommandLine) {
   using inferperf::app::run_config_command;
   EXPECT_EQ(run_config_command({"config", "validate", "--config-file", good}), 0);
   EXPECT_EQ(run_config_command({"config", "validate", "--config-file", bad}), 1);
+  EXPECT_EQ(run_config_command({"config", "validate", good}), 0) << "the file positional";
+  EXPECT_EQ(run_config_command({"config", "expand", good}), 0);
   EXPECT_EQ(run_config_command({"config", "validate"}), 2);
   EXPECT_EQ(run_config_command({"config", "init", "-t", "no_such_template"}), 2);
   const auto out = (dir / "written.yaml").string();

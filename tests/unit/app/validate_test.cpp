@@ -154,6 +154,11 @@ TEST(ValidateCommand, ExitCodesAndReport) {
   EXPECT_EQ(parse_validate_command({"--target", "mooncake-trace"}).exit_code, 2);
   EXPECT_EQ(parse_validate_command({"--target", "bailian", "--input", "x"}).exit_code, 2);
   EXPECT_EQ(parse_validate_command({"--input", "x"}).exit_code, 2);
+  p = parse_validate_command({"mooncake-trace", "trace.jsonl"});  // both positional
+  ASSERT_TRUE(p.run) << p.message;
+  EXPECT_EQ(p.options.input, "trace.jsonl");
+  EXPECT_EQ(parse_validate_command({"mooncake-trace", "a.jsonl", "--input", "b.jsonl"}).exit_code,
+            2);
 }
 
 TEST(PluginsCommand, ListsTheParsersOwnChoices) {
