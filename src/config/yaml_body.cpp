@@ -203,19 +203,15 @@ void body_dataset_filters(Ctx& ctx, const At& ds) {
   std::vector<std::string> items;
   if (n.IsMap()) {
     for (const auto& kv : n) {
-      if (!kv.second.IsScalar()) {
-        ctx.error(at.child(kv.second, kv.first.Scalar()), "expected a value");
-        return;
-      }
-      items.push_back(kv.first.Scalar() + "=" + kv.second.Scalar());
+      const auto value = ctx.text(at.child(kv.second, kv.first.Scalar()));
+      if (!value) return;  // ctx.text said why, at the key
+      items.push_back(kv.first.Scalar() + "=" + *value);
     }
   } else if (n.IsSequence()) {
-    for (const auto& item : n) {
-      if (!item.IsScalar()) {
-        ctx.error(at, "expected KEY=VALUE items");
-        return;
-      }
-      items.push_back(item.Scalar());
+    for (std::size_t i = 0; i < n.size(); ++i) {
+      const auto item = ctx.text(at.child(n[i], std::to_string(i)));
+      if (!item) return;
+      items.push_back(*item);
     }
   } else {
     ctx.error(at, "expected a mapping of keys to values or a list of KEY=VALUE items");

@@ -83,8 +83,7 @@ std::string manifest(const std::vector<Point>& points, const ChartSet& set,
 
 int plot(const PlotOptions& o) {
   const Theme& theme = theme_named(o.theme);
-  std::vector<std::string> inputs =
-      o.paths.empty() ? std::vector<std::string>{"./artifacts"} : o.paths;
+  const std::vector<std::string> inputs = input_paths(o);
   std::vector<fs::path> paths(inputs.begin(), inputs.end());
   const fs::path out = output_folder(o);
 
@@ -136,9 +135,13 @@ int plot(const PlotOptions& o) {
 
 }  // namespace
 
+std::vector<std::string> input_paths(const PlotOptions& o) {
+  return o.paths.empty() ? std::vector<std::string>{"./artifacts"} : o.paths;
+}
+
 std::string output_folder(const PlotOptions& o) {
   if (!o.output.empty()) return o.output;
-  return (fs::path(o.paths.empty() ? "./artifacts" : o.paths.front()) / "plots").string();
+  return (fs::path(input_paths(o).front()) / "plots").string();
 }
 
 int run_plot(const PlotOptions& options) {

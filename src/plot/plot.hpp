@@ -22,7 +22,9 @@ struct PlotOptions {
   std::string mlflow_run_id;
 };
 
-// Where the charts go: --output, else <first path>/plots (./artifacts/plots without paths).
+// The folders plotted: the paths given, else ./artifacts.
+std::vector<std::string> input_paths(const PlotOptions& options);
+// Where the charts go: --output, else <first input path>/plots.
 std::string output_folder(const PlotOptions& options);
 // The plots.json manifest plot writes beside the charts (its "charts" list the PNGs drawn).
 inline constexpr const char* kPlotManifest = "plots.json";

@@ -21,7 +21,10 @@ void IssuerLoop::run() {
   {
     std::lock_guard sched(scheduler_mu_);
     wake_on_return_.store(scheduler_.returns_can_unblock());
-    inline_returns_.store(scheduler_.returns_can_unblock());
+    // Not where arrivals follow a clock (rate modes with a ceiling, fixed schedules): there the
+    // issuer may run at real-time priority, and it would wait on this mutex behind a
+    // normal-priority worker, and its arrivals with it.
+    inline_returns_.store(scheduler_.returns_can_unblock() && !scheduler_.wants_realtime_issuer());
     lead_ = sink_.holds_ahead() ? scheduler_.hand_ahead_ns() : 0;
   }
   {
@@ -56,6 +59,10 @@ void IssuerLoop::run() {
       issue_locked(clock_.now_ns());
       if (scheduler_.sending_done()) {
         end_ns = scheduler_.sending_end_ns();
+        // Still under the scheduler mutex: from here no worker's inline return (which checks
+        // running_ under it) touches the scheduler, so it is the phase's alone once run() returns.
+        std::lock_guard lock(mu_);
+        running_ = false;
         break;
       }
       deadline = scheduler_.next_wakeup();
@@ -64,7 +71,6 @@ void IssuerLoop::run() {
     waiter_.wait_until(deadline);
   }
   std::lock_guard lock(mu_);
-  running_ = false;
   sending_end_ns_ = end_ns;
   cv_.notify_all();
 }
@@ -92,7 +98,6 @@ bool IssuerLoop::returned_inline(std::span<const ReturnedCredit> credits) {
     std::lock_guard lock(mu_);
     // Queued events came first and a stop must be seen first: the issuer handles both.
     if (!running_ || stop_requested_ || !events_.empty()) return false;
-    returned_ += static_cast<std::int64_t>(credits.size());
   }
   const core::MonoNs now = clock_.now_ns();
   for (const ReturnedCredit& c : credits) scheduler_.returned(c.id, c.session, now);
@@ -107,7 +112,11 @@ bool IssuerLoop::returned_inline(std::span<const ReturnedCredit> credits) {
   sched.unlock();
   bool notify = false;
   {
+    // Counted last, with the wake-up's guard taken under the same lock: once wait_all_returned()
+    // can see these returns, this thread only touches the loop through wake_unlocked(), which the
+    // destructor waits for.
     std::lock_guard lock(mu_);
+    returned_ += static_cast<std::int64_t>(credits.size());
     notify = end_locked(wake);
   }
   if (notify) wake_unlocked();

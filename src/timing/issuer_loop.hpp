@@ -1,14 +1,14 @@
 // The issuer thread: asks the Scheduler what is due, hands credits to the workers, sleeps to the
 // next absolute deadline, and feeds back returns and first tokens that workers report from their
-// own threads. Where returns decide the sends (closed loops, sessions: the scheduler's
-// returns_can_unblock()), a worker reporting returns while the issuer sleeps feeds them to the
-// Scheduler itself and dispatches what they release, so a closed loop's next request needs no
-// wake-up of another thread; the Scheduler and the sink's dispatch are only ever used under one
-// mutex, in the order the events came (docs/decisions.md, "Returns issue on the worker's thread").
-// Where the scheduler allows it
-// (open-loop rate modes) and the sink can hold credits, arrivals are handed out up to
-// Scheduler::hand_ahead_ns() before they are due, and the worker that holds one times and sends
-// it itself: no thread hand-off between the deadline and the send.
+// own threads. Where returns decide the sends and no arrival clock does (closed loops, sessions:
+// returns_can_unblock() and not wants_realtime_issuer()), a worker reporting returns while the
+// issuer sleeps feeds them to the Scheduler itself and dispatches what they release, so a closed
+// loop's next request needs no wake-up of another thread; the Scheduler and the sink's dispatch
+// are only ever used under one mutex, in the order the events came (docs/decisions.md, "Returns
+// issue on the worker's thread"). Where the scheduler allows it (open-loop rate modes) and the
+// sink can hold credits, arrivals are handed out up to Scheduler::hand_ahead_ns() before they are
+// due, and the worker that holds one times and sends it itself: no thread hand-off between the
+// deadline and the send.
 #pragma once
 #include <atomic>
 #include <condition_variable>

@@ -134,7 +134,9 @@ class WorkerPool final : public timing::CreditSink {
   WorkerPool(int workers, const RequestPlan& plan, const core::Clock& clock,
              records::RecordQueue& queue, WorkerEvents events);
   void start();
-  // Called from the issuer thread only.
+  // Called by one thread at a time: the issuer's, or a worker's handling its returns inline, always
+  // under IssuerLoop's scheduler mutex, which is what keeps route()'s state (next_,
+  // session_worker_) unshared. It only posts: it must never call back into credits_returned.
   void dispatch(timing::Credit credit) override;
   // Credits handed out ahead go to the worker dispatch() would pick, which times and sends them.
   bool holds_ahead() const override { return true; }

@@ -210,7 +210,7 @@ TEST(MlflowExport, PlotUploadsItsChartsToTheRun) {
   EXPECT_EQ(uploads("/api/2.0/mlflow-artifacts/artifacts/23/other9/artifacts/plots/").size(),
             charts.size());
   plotted = run_process({INFERPERF_BIN, "plot", dir, "--output", dir + "/third", "--mlflow-upload",
-                         "--mlflow-run-id", "missing1"},
+                         "--mlflow-tracking-uri", uri, "--mlflow-run-id", "missing1"},
                         60s);
   EXPECT_EQ(plotted.exit_code, 1) << "the server does not know the run";
   EXPECT_NE(plotted.out.find("MLflow run missing1"), std::string::npos) << plotted.out;

@@ -39,18 +39,21 @@ std::string text_at(const json& j, const char* key) {
 // The mlflow_export.json that `profile --mlflow-tracking-uri` left in the first folder plotted,
 // or an empty object.
 json export_record(const plot::PlotOptions& o) {
-  const fs::path dir = o.paths.empty() ? fs::path("./artifacts") : fs::path(o.paths.front());
+  const fs::path dir = plot::input_paths(o).front();
   std::ifstream in(dir / observe::kMlflowExportFileName);
   if (!in) return json::object();
   json j = json::parse(in, nullptr, false);
   return j.is_object() ? j : json::object();
 }
 
-// The tracking server (flag, MLFLOW_TRACKING_URI, the export record) and the run (flag, the
-// export record), or why there is none.
+// The run (flag, else the export record's) and its tracking server: the flag, else the record's
+// when the run is the record's (the server it was made on), else MLFLOW_TRACKING_URI, else the
+// record's; or why there is none.
 core::Result<UploadTarget> upload_target(const plot::PlotOptions& o) {
   const json record = export_record(o);
+  const bool records_run = o.mlflow_run_id.empty();
   std::string uri = o.mlflow_tracking_uri;
+  if (uri.empty() && records_run) uri = text_at(record, "tracking_uri");
   if (const char* env = std::getenv("MLFLOW_TRACKING_URI"); uri.empty() && env) uri = env;
   if (uri.empty()) uri = text_at(record, "tracking_uri");
   if (uri.empty()) {

@@ -293,9 +293,10 @@ TEST(YamlTranslate, EndpointArtifactAndPublicDatasetKeysBecomeTheirFlags) {
   model: m
   endpoint: {type: video_generation, download_video_content: true, wait_for_model_interval: 2s,
              wait_for_model_mode: both, wait_for_model_timeout: 30, request_content_type: multipart/form-data}
-  dataset: {type: public, dataset: exgentic, hf_subset: tau2, filters: {domain: airline}}
+  dataset: {type: public, dataset: exgentic, hf_subset: tau2, filters: {domain: "${DOM}"}}
   artifacts: {plot_required: true, auto_plot: true}
-)");
+)",
+                    {{"DOM", "airline"}});
   ASSERT_TRUE(t.errors.empty()) << joined(t.errors);
   const std::string words = joined(t.words);
   for (const char* want :
@@ -313,11 +314,12 @@ TEST(YamlTranslate, EndpointArtifactAndPublicDatasetKeysBecomeTheirFlags) {
       << joined(listed.words);
   const auto bad = tr(R"(benchmark:
   model: m
-  dataset: {type: public, dataset: exgentic, filters: 3}
+  dataset: {type: public, dataset: exgentic, filters: [domain=retail, [nested]]}
   network_latency: {enabled: true}
 )");
   const std::string all = joined(bad.errors);
-  EXPECT_NE(all.find("benchmark.dataset.filters: expected a mapping"), std::string::npos) << all;
+  EXPECT_NE(all.find("benchmark.dataset.filters.1: expected a single value"), std::string::npos)
+      << all;
   EXPECT_NE(all.find("--network-latency-* flags"), std::string::npos) << all;
 }
 

@@ -146,6 +146,21 @@ TEST(IssuerLoop, BatchedReturnsFromAWorkerThreadRefillTheClosedLoop) {
   EXPECT_LE(largest, 8u);  // never more in flight than the concurrency
 }
 
+// What was dispatched, from which thread, when.
+struct ThreadSink final : CreditSink {
+  struct Sent {
+    Credit credit;
+    std::thread::id thread;
+    core::MonoNs at;
+  };
+  std::mutex mu;
+  std::vector<Sent> got;
+  void dispatch(Credit c) override {
+    std::lock_guard lock(mu);
+    got.push_back({std::move(c), std::this_thread::get_id(), core::SteadyClock::steady_now_ns()});
+  }
+};
+
 // A waiter that counts the wake-ups sent to the issuer.
 struct CountingWaiter final : Waiter {
   PreciseWaiter inner;
@@ -165,48 +180,39 @@ TEST(IssuerLoop, ClosedLoopReturnsIssueOnTheReturningThread) {
   core::SteadyClock clock;
   CountingWaiter waiter;
   Scheduler s = closed_loop(2, 40, clock.now_ns());
-  struct ThreadSink final : CreditSink {
-    std::mutex mu;
-    std::vector<std::pair<Credit, std::thread::id>> got;
-    void dispatch(Credit c) override {
-      std::lock_guard lock(mu);
-      got.emplace_back(std::move(c), std::this_thread::get_id());
-    }
-  } sink;
+  ThreadSink sink;
   IssuerLoop loop(clock, waiter, s, sink);
   std::thread t([&] { loop.run(); });
   auto wait_for = [&](std::size_t n) {
     for (int i = 0; i < 5000; ++i) {
       {
         std::lock_guard lock(sink.mu);
-        if (sink.got.size() >= n) return;
+        if (sink.got.size() >= n) return true;
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
+    return false;
   };
-  wait_for(2);  // the first two from the issuer, which then goes to sleep with no deadline
+  // The first two from the issuer, which then goes to sleep with no deadline.
+  ASSERT_TRUE(wait_for(2));
   std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  const std::thread::id issuer = [&] {
-    std::lock_guard lock(sink.mu);
-    return sink.got[0].second;
-  }();
   const int wakes_before = waiter.notified.load();
   for (std::size_t n = 0; n < 38; ++n) {
     Credit c;
     {
       std::lock_guard lock(sink.mu);
-      c = sink.got[n].first;
+      c = sink.got[n].credit;
     }
     give_back(loop, c);
-    wait_for(n + 3);
+    ASSERT_TRUE(wait_for(n + 3)) << "return " << n << " released no credit";
   }
   std::size_t inline_sent = 0;
   {
     std::lock_guard lock(sink.mu);
     ASSERT_EQ(sink.got.size(), 40u);
     for (std::size_t i = 2; i < sink.got.size(); ++i)
-      inline_sent += sink.got[i].second == std::this_thread::get_id();
-    EXPECT_EQ(sink.got[0].second, issuer);
+      inline_sent += sink.got[i].thread == std::this_thread::get_id();
+    EXPECT_EQ(sink.got[0].thread, t.get_id()) << "the first ones from the issuer";
   }
   // The issuer sleeps with no deadline between returns: each return finds it asleep (one may
   // still find it finishing its first poll on a loaded machine, and go through its queue).
@@ -215,7 +221,7 @@ TEST(IssuerLoop, ClosedLoopReturnsIssueOnTheReturningThread) {
   std::vector<Credit> last;
   {
     std::lock_guard lock(sink.mu);
-    for (std::size_t i = 38; i < 40; ++i) last.push_back(sink.got[i].first);
+    for (std::size_t i = 38; i < 40; ++i) last.push_back(sink.got[i].credit);
   }
   for (const Credit& c : last) give_back(loop, c);
   t.join();  // the last return ended the schedule and woke the issuer to finish
@@ -236,7 +242,7 @@ TEST(IssuerLoop, AnInlineReturnWakesTheIssuerForATurnDelay) {
   Scheduler s(p, {two_turns},
               ConversationSampler(SamplingStrategy::kSequential, 1, std::mt19937_64(1)),
               std::mt19937_64(2), std::mt19937_64(3), clock.now_ns());
-  RecordingSink sink;
+  ThreadSink sink;
   IssuerLoop loop(clock, waiter, s, sink);
   std::thread t([&] { loop.run(); });
   for (int i = 0; i < 5000 &&
@@ -250,7 +256,7 @@ TEST(IssuerLoop, AnInlineReturnWakesTheIssuerForATurnDelay) {
   {
     std::lock_guard lock(sink.mu);
     ASSERT_EQ(sink.got.size(), 1u);
-    first = sink.got[0].first;
+    first = sink.got[0].credit;
   }
   const core::MonoNs returned_at = clock.now_ns();
   give_back(loop, first);
@@ -266,12 +272,14 @@ TEST(IssuerLoop, AnInlineReturnWakesTheIssuerForATurnDelay) {
   {
     std::lock_guard lock(sink.mu);
     ASSERT_EQ(sink.got.size(), 2u);
-    second = sink.got[1].first;
-    sent_at = sink.got[1].second;
+    second = sink.got[1].credit;
+    sent_at = sink.got[1].at;
+    EXPECT_EQ(sink.got[1].thread, t.get_id()) << "sent by the issuer, woken for its deadline";
   }
   EXPECT_EQ(second.turn_index, 1);
   EXPECT_GE(sent_at - returned_at, 30'000'000) << "not before its delay";
   EXPECT_LT(sent_at - returned_at, 2'000'000'000) << "the issuer was woken for it";
+  EXPECT_EQ(loop.returned(), 1) << "the return was counted";
   give_back(loop, second);
   t.join();
   EXPECT_EQ(loop.issued(), 2);
