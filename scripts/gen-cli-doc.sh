@@ -106,6 +106,18 @@ trap 'rm -f "$GENERATED"' EXIT
   "$INFERPERF" plugins --help
   echo '```'
   echo
+  echo "## Shell completion: inferperf --install-completion"
+  echo
+  echo "AIPerf's root option. Writes a bash completion script (zsh: the same through \`bashcompinit\`)"
+  echo "that completes the commands, and each command's options from its own \`--help\` when asked, so it"
+  echo "never goes stale. Default place: bash-completion's per-user folder (bash), else"
+  echo "\`~/.inferperf-completion.zsh\` to source from \`~/.zshrc\`; \`-o -\` prints it. Exit codes: 0; 2 a bad"
+  echo "command line or a shell other than bash and zsh; 1 the file could not be written."
+  echo
+  echo '```text'
+  "$INFERPERF" --install-completion --help
+  echo '```'
+  echo
   echo "## inferperf-mock-server"
   echo
   echo '```text'

@@ -5,6 +5,7 @@
 
 #include "app/analyze/analyze.hpp"
 #include "app/analyze/analyze_trace.hpp"
+#include "app/completion/completion_command.hpp"
 #include "app/config_command/config_command.hpp"
 #include "app/exit_codes.hpp"
 #include "app/last_resort.hpp"
@@ -100,6 +101,9 @@ std::span<const Command> commands() {
 }
 
 int run_command_line(const std::vector<std::string>& args) {
+  // AIPerf's root option, not a command (it is not in the table, so no command gets its name).
+  if (!args.empty() && args.front() == "--install-completion")
+    return run_guarded("installing completion", &run_install_completion, args);
   for (const Command& c : kCommands) {
     if (!args.empty() && args.front() == c.name) return run_guarded(c.phase, c.run, args);
   }

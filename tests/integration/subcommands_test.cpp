@@ -101,5 +101,34 @@ TEST(Subcommands, BadInputsAndTheAnswersForAiperfsProcessCommands) {
     EXPECT_NE(help.out.find(name), std::string::npos) << name;
 }
 
+// `--install-completion` (AIPerf's root option) writes a bash script that completes the commands
+// and, from each command's --help, its options; zsh gets the same through bashcompinit.
+TEST(Completion, InstallCompletionWritesAScriptThatCompletes) {
+  const std::string dir = make_temp_dir("ip-completion-");
+  const std::string script = dir + "/inferperf.bash";
+  auto r = run_process({INFERPERF_BIN, "--install-completion", "--shell", "bash", "-o", script},
+                       std::chrono::seconds(30));
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.out.find("completion written to " + script), std::string::npos) << r.out;
+  const auto complete = [&](const std::string& words, int cword) {
+    return run_process({"/bin/bash", "-c",
+                        "source '" + script + "'; COMP_WORDS=(" + words + "); COMP_CWORD=" +
+                            std::to_string(cword) + "; _inferperf; echo \"${COMPREPLY[*]}\""},
+                       std::chrono::seconds(30))
+        .out;
+  };
+  EXPECT_EQ(complete("inferperf pro", 1), "profile probe\n");
+  EXPECT_EQ(complete(std::string(INFERPERF_BIN) + " plot --mlflow-u", 2), "--mlflow-upload\n");
+  auto printed = run_process({INFERPERF_BIN, "--install-completion", "--shell", "zsh", "-o", "-"},
+                             std::chrono::seconds(30));
+  ASSERT_EQ(printed.exit_code, 0) << printed.out;
+  EXPECT_NE(printed.out.find("bashcompinit"), std::string::npos);
+  EXPECT_NE(printed.out.find("complete -o default -F _inferperf inferperf"), std::string::npos);
+  EXPECT_EQ(run_process({INFERPERF_BIN, "--install-completion", "--shell", "fish", "-o", "-"},
+                        std::chrono::seconds(30))
+                .exit_code,
+            2);
+}
+
 }  // namespace
 }  // namespace inferperf::testing
