@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -228,6 +229,69 @@ TEST(IssuerLoop, ClosedLoopReturnsIssueOnTheReturningThread) {
   EXPECT_EQ(loop.issued(), 40);
   EXPECT_TRUE(loop.wait_all_returned(std::nullopt));
   EXPECT_EQ(loop.returned(), 40);
+}
+
+// A waiter the test opens by hand: the issuer stays asleep until release().
+struct ManualWaiter final : Waiter {
+  std::mutex mu;
+  std::condition_variable cv;
+  int entered = 0, releases = 0;
+  std::atomic<int> notified{0};
+  void wait_until(std::optional<core::MonoNs>) override {
+    std::unique_lock lock(mu);
+    ++entered;
+    cv.notify_all();
+    cv.wait(lock, [&] { return releases > 0; });
+    --releases;
+  }
+  void notify() override { ++notified; }
+  void release() {
+    std::lock_guard lock(mu);
+    ++releases;
+    cv.notify_all();
+  }
+  // Until the issuer has gone to sleep `n` times.
+  bool wait_entered(int n) {
+    std::unique_lock lock(mu);
+    return cv.wait_for(lock, std::chrono::seconds(10), [&] { return entered >= n; });
+  }
+};
+
+// An event queued before a return (here a lower session limit) is applied first: the return goes
+// through the issuer's queue, not inline, so the limit decides what it releases.
+TEST(IssuerLoop, AReturnAfterAQueuedEventWaitsForTheIssuer) {
+  core::SteadyClock clock;
+  ManualWaiter waiter;
+  Scheduler s = closed_loop(2, 100, clock.now_ns());
+  ThreadSink sink;
+  IssuerLoop loop(clock, waiter, s, sink);
+  std::thread t([&] { loop.run(); });
+  ASSERT_TRUE(waiter.wait_entered(1));
+  auto sent = [&] {
+    std::lock_guard lock(sink.mu);
+    return sink.got.size();
+  };
+  auto credit = [&](std::size_t i) {
+    std::lock_guard lock(sink.mu);
+    return sink.got[i].credit;
+  };
+  ASSERT_EQ(sent(), 2u);
+  loop.set_session_limit(1);
+  give_back(loop, credit(0));
+  EXPECT_EQ(sent(), 2u) << "not sent inline, ahead of the limit";
+  waiter.release();
+  ASSERT_TRUE(waiter.wait_entered(2));
+  EXPECT_EQ(sent(), 2u) << "the limit came first: one slot, still held by the second credit";
+  give_back(loop, credit(1));  // the issuer sleeps, nothing is queued: inline
+  ASSERT_EQ(sent(), 3u);
+  {
+    std::lock_guard lock(sink.mu);
+    EXPECT_EQ(sink.got[2].thread, std::this_thread::get_id());
+  }
+  loop.stop();
+  waiter.release();
+  t.join();
+  EXPECT_EQ(loop.issued(), 3);
 }
 
 TEST(IssuerLoop, AnInlineReturnWakesTheIssuerForATurnDelay) {
