@@ -18,7 +18,7 @@ if ((FUZZ_SECONDS <= 0)); then
   echo "fuzz.sh: FUZZ_SECONDS=$FUZZ_SECONDS, skipped (the fuzz label's seed replay still runs in ctest)"
   exit 0
 fi
-read -r -a targets <<<"${FUZZ_TARGETS:-sse endpoint dataset tokenizer cli telemetry records}"
+read -r -a targets <<<"${FUZZ_TARGETS:-sse endpoint dataset tokenizer cli telemetry records http}"
 
 # The largest input each target mutates towards: a bit above its largest seed (tokenizer seeds
 # are trimmed real tokenizer.json files of about 11 KB).

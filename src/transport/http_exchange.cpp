@@ -145,8 +145,9 @@ Attempt socket_failure(ConnectionPool& pool, Socket& sock, const ExchangeTimings
 // After a whole response: back to the pool when the response allows keep-alive and the exchange
 // used every byte (`clean`), marked with whether it carried a stream; else closed.
 void release_connection(ConnectionPool& pool, std::unique_ptr<Socket> sock,
-                        const ResponseParser& parser, bool clean, std::int64_t pool_key) {
-  if (parser.is_done() && parser.keep_alive() && clean) {
+                        const ResponseReader& reader, bool clean, std::int64_t pool_key) {
+  const ResponseParser& parser = reader.parser();
+  if (reader.done() && parser.keep_alive() && clean) {
     const bool streamed = parser.content_type().find("text/event-stream") != std::string::npos;
     pool.give_back(std::move(sock), pool_key, streamed);
     return;
@@ -245,7 +246,7 @@ asio::awaitable<Attempt> attempt(ConnectionPool& pool, const ExchangeRequest& re
   }
   t.end_ns = clock.now_ns();
   cancel.detach();
-  release_connection(pool, std::move(sock), reader.parser(), sink.wants_more() && reader.all_used(),
+  release_connection(pool, std::move(sock), reader, sink.wants_more() && reader.all_used(),
                      request.pool_key);
   co_return Attempt{};
 }
