@@ -1,6 +1,7 @@
 // Every endpoint decoder: a whole response body, or an SSE stream whose events are decoded one by
-// one as the response collector does. The first byte picks the endpoint type and the mode; for
-// the template endpoint the next two lines are its payload_template and response_field.
+// one as the response collector does (through the stream's chunk memo, as each decodes alone). The
+// first byte picks the endpoint type and the mode; for the template endpoint the next two lines are
+// its payload_template and response_field.
 //
 // Input: [type byte] [mode byte] (template: TEMPLATE\nRESPONSE_FIELD\n) BODY
 #include <cstdint>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "config/run_config.hpp"
+#include "endpoint/chunk_scan.hpp"
 #include "endpoint/endpoint.hpp"
 #include "fuzz_input.hpp"
 #include "sse/sse_parser.hpp"
@@ -66,9 +68,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::vector<inferperf::sse::SseEvent> events;
   parser.feed(body, events);
   parser.finish(events);
+  endpoint::ChunkMemo memo;  // one stream's, as the collector keeps it
   for (const auto& e : events) {
     // The collector decodes data events except the end marker; error events never reach it.
-    if (e.has_data && e.data != "[DONE]" && e.event != "error") decode_checked(*ep, e.data);
+    if (e.has_data && e.data != "[DONE]" && e.event != "error") {
+      decode_checked(*ep, e.data);
+      // Through the stream's memo: as the event decodes alone.
+      FUZZ_CHECK(same(ep->decode_streamed(e.data, memo), ep->decode(e.data)));
+    }
   }
   return 0;
 }

@@ -81,6 +81,12 @@ DecodedEvent decode_chat(std::string_view payload) {
   return out;
 }
 
+DecodedEvent decode_chat(std::string_view payload, ChunkMemo& memo) {
+  DecodedEvent out;
+  if (!memo.scan(payload, ChunkShape::kChat, out)) out = decode_chat_document(payload);
+  return out;
+}
+
 DecodedEvent decode_chat_document(std::string_view payload) {
   DecodedEvent out;
   thread_local simdjson::dom::parser parser;
@@ -129,6 +135,9 @@ class ChatEndpoint final : public Endpoint {
     return chat_body(history, o);
   }
   DecodedEvent decode(std::string_view payload) const override { return decode_chat(payload); }
+  DecodedEvent decode_streamed(std::string_view payload, ChunkMemo& memo) const override {
+    return decode_chat(payload, memo);
+  }
 };
 
 }  // namespace

@@ -47,6 +47,9 @@ class ChunkCursor {
  public:
   explicit ChunkCursor(std::string_view s) : p_(s.data()), end_(s.data() + s.size()) {}
 
+  const char* pos() const { return p_; }
+  bool at_end_exactly() const { return p_ == end_; }
+
   bool eat(char c) {
     skip_ws();
     if (p_ == end_ || *p_ != c) return false;
@@ -297,12 +300,28 @@ bool first_time(bool& seen) {
   return true;
 }
 
+// Where choices[0]'s text string (delta.content or text) stood in the payload: its opening quote
+// and one past its closing quote; null when it was not a string.
+struct TextSpan {
+  const char* begin = nullptr;
+  const char* end = nullptr;
+};
+
+// The text as a string, with where it stood; anything else skipped as string_or_skip does.
+bool text_or_skip(ChunkCursor& c, std::string* out, int depth, TextSpan& span) {
+  if (!c.next_is('"')) return c.skip_value(depth);
+  const char* begin = c.pos();
+  if (!c.string(out)) return false;
+  span = TextSpan{begin, c.pos()};
+  return true;
+}
+
 // choices[0].delta: content and the reasoning text (reasoning_content, else reasoning).
-bool scan_delta(ChunkCursor& c, DecodedEvent& out) {
+bool scan_delta(ChunkCursor& c, DecodedEvent& out, TextSpan& span) {
   std::string reasoning_content, reasoning;
   bool seen_content = false, seen_rc = false, seen_r = false, seen_tools = false;
   const bool ok = c.members([&](std::string_view k) {
-    if (is(k, "content")) return first_time(seen_content) && c.string_or_skip(&out.content, 3);
+    if (is(k, "content")) return first_time(seen_content) && text_or_skip(c, &out.content, 3, span);
     if (is(k, "reasoning_content"))
       return first_time(seen_rc) && c.string_or_skip(&reasoning_content, 3);
     if (is(k, "reasoning")) return first_time(seen_r) && c.string_or_skip(&reasoning, 3);
@@ -315,23 +334,23 @@ bool scan_delta(ChunkCursor& c, DecodedEvent& out) {
   return true;
 }
 
-bool scan_first_choice(ChunkCursor& c, ChunkShape shape, DecodedEvent& out) {
+bool scan_first_choice(ChunkCursor& c, ChunkShape shape, DecodedEvent& out, TextSpan& span) {
   bool seen_finish = false, seen_text = false;
   return c.members([&](std::string_view k) {
     if (is(k, "finish_reason"))
       return first_time(seen_finish) && c.string_or_skip(&out.finish_reason, 2);
     if (shape == ChunkShape::kChat && is(k, "delta"))
-      return first_time(seen_text) && c.next_is('{') && scan_delta(c, out);
+      return first_time(seen_text) && c.next_is('{') && scan_delta(c, out, span);
     if (shape == ChunkShape::kCompletions && is(k, "text"))
-      return first_time(seen_text) && c.string_or_skip(&out.content, 2);
+      return first_time(seen_text) && text_or_skip(c, &out.content, 2, span);
     return c.skip_value(2);
   });
 }
 
-bool scan_choices(ChunkCursor& c, ChunkShape shape, DecodedEvent& out) {
+bool scan_choices(ChunkCursor& c, ChunkShape shape, DecodedEvent& out, TextSpan& span) {
   if (!c.eat('[')) return false;
   if (c.eat(']')) return true;
-  if (!c.next_is('{') || !scan_first_choice(c, shape, out)) return false;
+  if (!c.next_is('{') || !scan_first_choice(c, shape, out, span)) return false;
   while (c.eat(',')) {
     if (!c.skip_value(1)) return false;
   }
@@ -349,14 +368,14 @@ bool ignored_top_key(std::string_view k) {
          is(k, "service_tier");
 }
 
-bool scan_top(ChunkCursor& c, ChunkShape shape, DecodedEvent& out) {
+bool scan_top(ChunkCursor& c, ChunkShape shape, DecodedEvent& out, TextSpan& span) {
   bool seen_object = false, seen_choices = false, seen_usage = false;
   const bool ok = c.members([&](std::string_view k) {
     if (is(k, "object")) {
       std::string_view object;
       return first_time(seen_object) && c.plain_string(object) && expected_object(object, shape);
     }
-    if (is(k, "choices")) return first_time(seen_choices) && scan_choices(c, shape, out);
+    if (is(k, "choices")) return first_time(seen_choices) && scan_choices(c, shape, out, span);
     // Usage counts go to the full decoder.
     if (is(k, "usage")) return first_time(seen_usage) && c.literal("null");
     return ignored_top_key(k) && c.skip_value(1);
@@ -368,8 +387,42 @@ bool scan_top(ChunkCursor& c, ChunkShape shape, DecodedEvent& out) {
 
 bool scan_chunk(std::string_view payload, ChunkShape shape, DecodedEvent& out) {
   ChunkCursor c(payload);
-  if (!scan_top(c, shape, out)) return false;
+  TextSpan span;
+  if (!scan_top(c, shape, out, span)) return false;
   out.kind = DecodedEvent::Kind::kData;
+  return true;
+}
+
+bool ChunkMemo::scan(std::string_view payload, ChunkShape shape, DecodedEvent& out) {
+  const std::size_t frame = before_.size() + after_.size();
+  if (valid_ && shape == shape_ && payload.size() >= frame + 2 &&
+      std::memcmp(payload.data(), before_.data(), before_.size()) == 0 &&
+      std::memcmp(payload.data() + payload.size() - after_.size(), after_.data(), after_.size()) ==
+          0) {
+    // The same bytes as the remembered chunk but for the text: the scan would read the same
+    // finish reason and reasoning, and the text from this string if it is exactly one.
+    ChunkCursor c(payload.substr(before_.size(), payload.size() - frame));
+    if (c.string(&out.content) && c.at_end_exactly()) {
+      out.finish_reason = finish_reason_;
+      out.reasoning = reasoning_;
+      out.kind = DecodedEvent::Kind::kData;
+      return true;
+    }
+    out.content.clear();
+  }
+  ChunkCursor c(payload);
+  TextSpan span;
+  valid_ = false;
+  if (!scan_top(c, shape, out, span)) return false;
+  out.kind = DecodedEvent::Kind::kData;
+  if (span.begin != nullptr) {
+    valid_ = true;
+    shape_ = shape;
+    before_.assign(payload.data(), span.begin);
+    after_.assign(span.end, payload.data() + payload.size());
+    finish_reason_ = out.finish_reason;
+    reasoning_ = out.reasoning;
+  }
   return true;
 }
 

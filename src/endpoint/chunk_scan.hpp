@@ -7,6 +7,7 @@
 // false and goes to the full simdjson decoder, so the two always agree on what the fast one
 // accepts (ChunkScan tests compare them over mutated chunks).
 #pragma once
+#include <string>
 #include <string_view>
 
 #include "endpoint/endpoint.hpp"
@@ -21,5 +22,24 @@ enum class ChunkShape {
 // Fills `out` (a fresh event) and returns true when the fast path decoded `payload`; on false
 // `out` holds a partial reading to be discarded.
 bool scan_chunk(std::string_view payload, ChunkShape shape, DecodedEvent& out);
+
+// scan_chunk for the chunks of one stream, which a server writes in one frame: the same id,
+// object, created and model, the same choice around the text. After a chunk it scanned whole, the
+// memo keeps the bytes before and after choices[0]'s text string; a chunk with exactly those bytes
+// around exactly one JSON string is that string's text with the same finish reason and reasoning,
+// so it is read without scanning the frame again (two comparisons and the string). Anything else
+// is scanned whole and remembered in its turn. One memo per stream (the response collector's).
+class ChunkMemo {
+ public:
+  bool scan(std::string_view payload, ChunkShape shape, DecodedEvent& out);
+
+ private:
+  std::string before_;  // the payload up to the text's opening quote
+  std::string after_;   // from past its closing quote to the end
+  std::string finish_reason_;
+  std::string reasoning_;
+  ChunkShape shape_ = ChunkShape::kChat;
+  bool valid_ = false;
+};
 
 }  // namespace inferperf::endpoint

@@ -37,6 +37,12 @@ class CompletionsEndpoint final : public Endpoint {
       out = decode_completions_document(payload);
     return out;
   }
+  DecodedEvent decode_streamed(std::string_view payload, ChunkMemo& memo) const override {
+    DecodedEvent out;
+    if (!memo.scan(payload, ChunkShape::kCompletions, out))
+      out = decode_completions_document(payload);
+    return out;
+  }
 };
 
 }  // namespace

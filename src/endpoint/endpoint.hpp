@@ -115,6 +115,8 @@ struct BodyOptions {
   std::string_view user_context;    // chat: sent next as a user message when not empty
 };
 
+class ChunkMemo;  // chunk_scan.hpp
+
 class Endpoint {
  public:
   explicit Endpoint(config::EndpointType type) : info_(&endpoint_info(type)) {}
@@ -129,6 +131,11 @@ class Endpoint {
                                             const BodyOptions& options) const = 0;
   // Decodes one SSE `data` payload or one whole non-streaming body.
   virtual DecodedEvent decode(std::string_view payload) const = 0;
+  // decode() for the SSE payloads of one stream, `memo` kept by the caller from one to the next:
+  // endpoints whose chunks share a frame (chat, completions) read the text through it.
+  virtual DecodedEvent decode_streamed(std::string_view payload, ChunkMemo& /*memo*/) const {
+    return decode(payload);
+  }
 
  private:
   const EndpointInfo* info_;

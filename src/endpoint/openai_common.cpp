@@ -42,14 +42,15 @@ std::optional<std::string> error_message_of(const simdjson::dom::object& obj) {
   if (obj["error"].get(err) == simdjson::SUCCESS && !err.is_null()) {
     std::string_view m = string_or_empty(err, "message");
     if (!m.empty()) return std::string(m);
+    // An empty string is reported as written ("") rather than as an empty message.
     std::string_view s;
-    if (err.get_string().get(s) == simdjson::SUCCESS) return std::string(s);
+    if (err.get_string().get(s) == simdjson::SUCCESS && !s.empty()) return std::string(s);
     return std::string(simdjson::to_string(err));
   }
   simdjson::dom::element detail;
   if (obj["detail"].get(detail) == simdjson::SUCCESS && !detail.is_null()) {
     std::string_view s;
-    if (detail.get_string().get(s) == simdjson::SUCCESS) return std::string(s);
+    if (detail.get_string().get(s) == simdjson::SUCCESS && !s.empty()) return std::string(s);
     return std::string(simdjson::to_string(detail));
   }
   return std::nullopt;

@@ -39,6 +39,7 @@ nlohmann::ordered_json chat_body(const std::vector<dataset::Turn>& history, cons
 // decode_chat takes the streaming fast path (chunk_scan.hpp) when it can; the *_document decoders
 // are the full simdjson readings it falls back to (and is tested against).
 DecodedEvent decode_chat(std::string_view payload);
+DecodedEvent decode_chat(std::string_view payload, ChunkMemo& memo);  // one stream's payload
 DecodedEvent decode_chat_document(std::string_view payload);
 DecodedEvent decode_completions_document(std::string_view payload);
 // An embeddings response: every data[i].object must be "embedding" (chat_embeddings too).

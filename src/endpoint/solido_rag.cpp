@@ -21,6 +21,9 @@ class SolidoRagEndpoint final : public Endpoint {
   }
 
   DecodedEvent decode(std::string_view payload) const override { return decode_chat(payload); }
+  DecodedEvent decode_streamed(std::string_view payload, ChunkMemo& memo) const override {
+    return decode_chat(payload, memo);
+  }
 };
 
 }  // namespace

@@ -99,7 +99,8 @@ void ResponseCollector::handle_payload(std::string_view payload, core::MonoNs ts
   std::string thrown;
   endpoint::DecodedEvent d = [&]() -> endpoint::DecodedEvent {
     try {
-      return endpoint_.decode(payload);
+      return sse_mode_ ? endpoint_.decode_streamed(payload, chunk_memo_)
+                       : endpoint_.decode(payload);
     } catch (const std::exception& e) {
       thrown = std::string("cannot decode the response: ") + e.what();
       return {};

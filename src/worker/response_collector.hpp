@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "endpoint/chunk_scan.hpp"
 #include "endpoint/endpoint.hpp"
 #include "records/request_record.hpp"
 #include "sse/sse_parser.hpp"
@@ -60,6 +61,7 @@ class ResponseCollector final : public transport::ResponseSink {
   const endpoint::Endpoint& endpoint_;
   records::RequestRecord& record_;
   sse::SseParser sse_;
+  endpoint::ChunkMemo chunk_memo_;  // the stream's chunk frame (endpoint/chunk_scan.hpp)
   std::size_t max_sse_event_bytes_ = 0;
   std::vector<sse::SseEvent> events_;
   bool sse_mode_ = false;

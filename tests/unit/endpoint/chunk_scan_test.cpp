@@ -147,5 +147,71 @@ TEST(ChunkScan, AgreesWithTheDocumentDecoderOnMutatedChunks) {
   EXPECT_LT(accepted, tried);
 }
 
+DecodedEvent stateless_decode(std::string_view payload, ChunkShape shape) {
+  if (auto fast = fast_decode(payload, shape)) return *fast;
+  return document_decode(payload, shape);
+}
+
+DecodedEvent memo_decode(ChunkMemo& memo, std::string_view payload, ChunkShape shape) {
+  DecodedEvent out;
+  if (!memo.scan(payload, shape, out)) out = document_decode(payload, shape);
+  return out;
+}
+
+// A stream's chunks differ in their text: each is read from the remembered frame.
+TEST(ChunkMemo, ReadsEachTextOfAStreamFromItsFrame) {
+  ChunkMemo memo;
+  const std::string head =
+      R"({"id":"c-1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":)";
+  const std::string tail = R"(},"finish_reason":null}]})";
+  for (const std::string text :
+       {R"(" a")", R"("\"quoted\" \\ \n")", R"("")", R"("\u00e9")", R"(" x", "content":"y")",
+        R"(" x" )", R"(null)", R"("é")", R"("unterminated)", R"("two" "strings")"}) {
+    const std::string chunk = head + text + tail;
+    SCOPED_TRACE(chunk);
+    expect_same(memo_decode(memo, chunk, ChunkShape::kChat),
+                stateless_decode(chunk, ChunkShape::kChat), chunk);
+  }
+  const std::string last =
+      R"({"id":"c-1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":"!"},"finish_reason":"length"}]})";
+  const DecodedEvent end = memo_decode(memo, last, ChunkShape::kChat);
+  EXPECT_EQ(end.content, "!");
+  EXPECT_EQ(end.finish_reason, "length");  // another frame: scanned whole
+  EXPECT_EQ(memo_decode(memo, last, ChunkShape::kCompletions).kind, DecodedEvent::Kind::kError);
+}
+
+// Chunks of every seed's frame with their text replaced (quotes, escapes, UTF-8 and stray bytes
+// included) or the frame edited, read in one stream through one memo, decode exactly as each
+// decodes alone.
+TEST(ChunkMemo, AStreamDecodesAsItsChunksDoAlone) {
+  const std::string alphabet = "ab \\\"\\n\\u00e9\\ud83d{}[]:,nul0\xc3\xa9\x01";
+  std::mt19937 rng(20261206);
+  for (const auto shape : {ChunkShape::kChat, ChunkShape::kCompletions}) {
+    const auto& seeds = shape == ChunkShape::kChat ? kChatChunks : kCompletionChunks;
+    for (const auto& seed : seeds) {
+      ChunkMemo memo;
+      const std::string key = shape == ChunkShape::kChat ? "\"content\":\"" : "\"text\":\"";
+      const std::size_t at = seed.find(key);
+      for (int i = 0; i < 800; ++i) {
+        std::string p = seed;
+        if (at != std::string::npos && rng() % 4 != 0) {
+          // A new text: the seed's string body replaced by random pieces.
+          const std::size_t begin = at + key.size();
+          const std::size_t end = p.find('"', begin);
+          std::string text;
+          for (int n = static_cast<int>(rng() % 6); n > 0; --n)
+            text += alphabet.substr(rng() % alphabet.size(), 1 + rng() % 3);
+          p.replace(begin, end - begin, text);
+        } else if (!p.empty()) {
+          p[rng() % p.size()] = alphabet[rng() % alphabet.size()];  // the frame edited
+        }
+        expect_same(memo_decode(memo, p, shape), stateless_decode(p, shape), p);
+        if (rng() % 5 == 0)
+          expect_same(memo_decode(memo, seed, shape), stateless_decode(seed, shape), seed);
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace inferperf::endpoint
