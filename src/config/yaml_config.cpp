@@ -248,16 +248,6 @@ ConfigFileWords expand_config_file(const std::vector<std::string>& args, const E
   t.groups = std::move(groups);
   t.origins = std::move(origins);
   out.words.insert(out.words.end(), kept.begin(), kept.end());
-  for (const auto& phase : t.unstopped_phases) {
-    // A phase's stop condition from the file (a sweep over it) or typed beside the file.
-    const bool stopped = std::any_of(phase.flags.begin(), phase.flags.end(), [&](const auto& f) {
-      const std::string c = yaml_canonical(f);
-      return typed_options.count(c) ||
-             std::any_of(t.groups.begin(), t.groups.end(),
-                         [&](const auto& g) { return yaml_canonical(g.front()) == c; });
-    });
-    if (!stopped) out.errors.push_back(phase.error);
-  }
   return out;
 }
 

@@ -35,14 +35,6 @@ struct YamlTranslation {
   std::string sweep_type = "grid";
   std::vector<std::string> errors;    // "FILE:LINE: key.path: problem"
   std::vector<std::string> warnings;  // keys accepted but without effect in inferperf
-  // Phases with none of requests, duration or sessions (AIPerf requires one, except on a fixed
-  // schedule): the error, and the flags that would give the phase its stop condition. A sweep in
-  // the file or a flag typed beside it may still give one, so expand_config_file decides.
-  struct UnstoppedPhase {
-    std::string error;
-    std::vector<std::string> flags;
-  };
-  std::vector<UnstoppedPhase> unstopped_phases;
 };
 
 // Reads the environment for ${VAR}; std::getenv by default.

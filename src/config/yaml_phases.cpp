@@ -64,21 +64,6 @@ void phase_field(Ctx& ctx, const At& phase, const PhaseField& f, bool warmup) {
   ctx.emit(flag, {*v}, at);
 }
 
-// AIPerf requires a stop condition on every phase but a fixed schedule (which ends with its
-// trace); the flags that would give one are noted for expand_config_file to check.
-void note_stop_condition(Ctx& ctx, const At& phase, bool warmup) {
-  std::vector<std::string> flags;
-  for (const PhaseField& f : kPhaseFields) {
-    const std::string key = f.key;
-    if (key != "requests" && key != "duration" && key != "sessions") continue;
-    if (const YAML::Node n = Ctx::get(phase.node, f.key); n && !n.IsNull()) return;
-    flags.push_back(warmup ? f.warmup : f.profiling);
-  }
-  ctx.out.unstopped_phases.push_back(
-      {ctx.message(phase, "a phase needs requests, duration or sessions (when it stops)"),
-       std::move(flags)});
-}
-
 void phase_type_and_rate(Ctx& ctx, const At& phase, bool warmup, const std::string& type) {
   const YAML::Node rate = Ctx::get(phase.node, "rate");
   const At rate_at = phase.child(rate, "rate");
@@ -145,7 +130,6 @@ void translate_phase(Ctx& ctx, const At& phase, bool warmup) {
   for (char& c : type)
     c = c == '-' ? '_' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   phase_type_and_rate(ctx, phase, warmup, type);
-  if (type != "fixed_schedule") note_stop_condition(ctx, phase, warmup);
   for (const PhaseField& f : kPhaseFields) phase_field(ctx, phase, f, warmup);
   ctx.refuse_unless_noop(phase, "seamless", "phases never overlap in inferperf");
   ctx.refuse_unless_noop(phase, "sla",

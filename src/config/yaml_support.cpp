@@ -54,14 +54,10 @@ void Ctx::emit(const std::string& flag, std::vector<std::string> values, const A
   groups.push_back(std::move(values));
 }
 
-std::string Ctx::message(const At& at, const std::string& problem) const {
-  const int line = line_of(at.node);
-  return file_ + (line > 0 ? ":" + std::to_string(line) : "") + ": " +
-         (at.path.empty() ? "" : at.path + ": ") + problem;
-}
-
 void Ctx::error(const At& at, const std::string& problem) {
-  out.errors.push_back(message(at, problem));
+  const int line = line_of(at.node);
+  out.errors.push_back(file_ + (line > 0 ? ":" + std::to_string(line) : "") + ": " +
+                       (at.path.empty() ? "" : at.path + ": ") + problem);
 }
 
 void Ctx::warn(const At& at, const std::string& problem) {

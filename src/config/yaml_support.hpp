@@ -37,8 +37,6 @@ class Ctx {
   // Adds `flag` with its values (none for a switch) as coming from `at`.
   void emit(const std::string& flag, std::vector<std::string> values, const At& at);
   void error(const At& at, const std::string& problem);
-  // "FILE:LINE: key.path: problem", as error() reports it.
-  std::string message(const At& at, const std::string& problem) const;
   void warn(const At& at, const std::string& problem);
   // "refused": a key inferperf knows but cannot honour, with the reason.
   void refuse(const At& at, const std::string& reason);
