@@ -406,6 +406,7 @@ bool ChunkMemo::scan(std::string_view payload, ChunkShape shape, DecodedEvent& o
       out.finish_reason = finish_reason_;
       out.reasoning = reasoning_;
       out.kind = DecodedEvent::Kind::kData;
+      ++frame_hits_;
       return true;
     }
     out.content.clear();

@@ -7,6 +7,7 @@
 // false and goes to the full simdjson decoder, so the two always agree on what the fast one
 // accepts (ChunkScan tests compare them over mutated chunks).
 #pragma once
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -32,6 +33,8 @@ bool scan_chunk(std::string_view payload, ChunkShape shape, DecodedEvent& out);
 class ChunkMemo {
  public:
   bool scan(std::string_view payload, ChunkShape shape, DecodedEvent& out);
+  // Chunks read from the remembered frame so far (the rest were scanned whole).
+  std::uint64_t frame_hits() const { return frame_hits_; }
 
  private:
   std::string before_;  // the payload up to the text's opening quote
@@ -40,6 +43,7 @@ class ChunkMemo {
   std::string reasoning_;
   ChunkShape shape_ = ChunkShape::kChat;
   bool valid_ = false;
+  std::uint64_t frame_hits_ = 0;
 };
 
 }  // namespace inferperf::endpoint

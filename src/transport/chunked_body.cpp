@@ -15,6 +15,7 @@ namespace http = boost::beast::http;
 // checked beyond that and their line ends (nothing reads them; Beast, before, let control
 // characters through inside an extension's quotes).
 constexpr std::uint32_t kMaxExtensionBytes = 4096;
+constexpr std::uint32_t kMaxSizeDigits = 64;  // leading zeros included
 constexpr std::uint32_t kMaxTrailerBytes = 64 * 1024;
 
 int hex_value(char c) {
@@ -53,7 +54,10 @@ std::size_t ChunkedBody::framing(std::string_view in, boost::system::error_code&
             return i;
           }
           size_ = (size_ << 4) | static_cast<std::uint64_t>(v);
-          ++digits_;
+          if (++digits_ > kMaxSizeDigits) {
+            ec = http::error::bad_chunk;
+            return i;
+          }
           break;
         }
         if (digits_ == 0 || (c != ';' && c != ' ' && c != '\t' && c != '\r')) {

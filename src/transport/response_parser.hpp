@@ -1,6 +1,8 @@
 // HTTP/1.1 response parser fed with raw bytes the caller has already timestamped. Built on Beast's
-// basic_parser so chunked and length-delimited bodies are decoded by a well-kept implementation,
-// while the socket reads (and their timestamps) stay in our hands.
+// basic_parser so the head and bodies delimited by length or by close are parsed by a well-kept
+// implementation, while the socket reads (and their timestamps) stay in our hands. ResponseReader
+// stops it at the head of a chunked response and frames that body itself (chunked_body.hpp); the
+// parser's own chunked decoding (eager, as constructed) is the reference the tests compare with.
 #pragma once
 #include <boost/beast/http/basic_parser.hpp>
 

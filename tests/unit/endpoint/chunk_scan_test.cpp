@@ -158,7 +158,8 @@ DecodedEvent memo_decode(ChunkMemo& memo, std::string_view payload, ChunkShape s
   return out;
 }
 
-// A stream's chunks differ in their text: each is read from the remembered frame.
+// A stream's chunks differ in their text: one string in the remembered frame is read from it;
+// anything else is scanned whole (and decodes as it does alone).
 TEST(ChunkMemo, ReadsEachTextOfAStreamFromItsFrame) {
   ChunkMemo memo;
   const std::string head =
@@ -172,11 +173,23 @@ TEST(ChunkMemo, ReadsEachTextOfAStreamFromItsFrame) {
     expect_same(memo_decode(memo, chunk, ChunkShape::kChat),
                 stateless_decode(chunk, ChunkShape::kChat), chunk);
   }
+  // The first text taught the frame; the next three (one string each, escapes included) were
+  // read from it; the two-values chunk fell back and unlearned it, " x" with a space after it
+  // taught a frame that null (another frame) missed and unlearned again, and the UTF-8,
+  // unterminated and two-strings chunks are not the scan's (simdjson reads them).
+  EXPECT_EQ(memo.frame_hits(), 3U);
   const std::string last =
       R"({"id":"c-1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":"!"},"finish_reason":"length"}]})";
   const DecodedEvent end = memo_decode(memo, last, ChunkShape::kChat);
   EXPECT_EQ(end.content, "!");
   EXPECT_EQ(end.finish_reason, "length");  // another frame: scanned whole
+  EXPECT_EQ(memo.frame_hits(), 3U);
+  std::string again = last;
+  again.replace(again.find("\"!\""), 3, R"("?\"")");
+  const DecodedEvent from_frame = memo_decode(memo, again, ChunkShape::kChat);
+  EXPECT_EQ(memo.frame_hits(), 4U);
+  EXPECT_EQ(from_frame.content, "?\"");
+  EXPECT_EQ(from_frame.finish_reason, "length");  // the frame's
   EXPECT_EQ(memo_decode(memo, last, ChunkShape::kCompletions).kind, DecodedEvent::Kind::kError);
 }
 

@@ -1,5 +1,6 @@
-// ResponseParser fed the way src/transport/http_exchange.cpp feeds it: a pending buffer that each
-// read appends to, then put() until need_more.
+// ResponseParser on its own, eager: a pending buffer that each read appends to, then put() until
+// need_more. ResponseReader uses it for heads and bodies by length or close; its chunked decoding
+// is the reference ChunkedBody is compared with (chunked_body_test.cpp, fuzz/http_fuzz.cpp).
 #include "transport/response_parser.hpp"
 
 #include <gtest/gtest.h>
