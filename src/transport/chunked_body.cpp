@@ -13,9 +13,9 @@ namespace http = boost::beast::http;
 // A size line's extension and a trailer section are bounded like a head: a server cannot make
 // the client buffer or scan without end between two pieces of data. Their contents are not
 // checked beyond that and their line ends (nothing reads them; Beast, before, let control
-// characters through inside an extension's quotes).
+// characters through inside an extension's quotes). A size's leading zeros are not bounded (Beast
+// reads any number of them): each is read once, as it arrives, like a byte of data.
 constexpr std::uint32_t kMaxExtensionBytes = 4096;
-constexpr std::uint32_t kMaxSizeDigits = 64;  // leading zeros included
 constexpr std::uint32_t kMaxTrailerBytes = 64 * 1024;
 
 int hex_value(char c) {
@@ -54,13 +54,10 @@ std::size_t ChunkedBody::framing(std::string_view in, boost::system::error_code&
             return i;
           }
           size_ = (size_ << 4) | static_cast<std::uint64_t>(v);
-          if (++digits_ > kMaxSizeDigits) {
-            ec = http::error::bad_chunk;
-            return i;
-          }
+          has_digit_ = true;
           break;
         }
-        if (digits_ == 0 || (c != ';' && c != ' ' && c != '\t' && c != '\r')) {
+        if (!has_digit_ || (c != ';' && c != ' ' && c != '\t' && c != '\r')) {
           ec = http::error::bad_chunk;
           return i;
         }
@@ -97,7 +94,7 @@ std::size_t ChunkedBody::framing(std::string_view in, boost::system::error_code&
         }
         state_ = State::kSize;
         size_ = 0;
-        digits_ = 0;
+        has_digit_ = false;
         break;
       case State::kTrailer:
         if (c == '\r') {

@@ -66,11 +66,11 @@ class ChunkedBody {
   std::uint64_t body_ = 0;          // decoded bytes announced so far
   std::uint64_t left_ = 0;          // data bytes left in the current chunk
   std::uint64_t size_ = 0;          // the size being read
-  std::uint32_t digits_ = 0;        // its digits so far
   std::uint32_t line_bytes_ = 0;    // bytes of the current size line's extension
   std::uint32_t trailer_line_ = 0;  // bytes of the current trailer line
   std::uint32_t trailer_bytes_ = 0;
   State state_ = State::kSize;
+  bool has_digit_ = false;  // the size line has a digit so far
 };
 
 }  // namespace inferperf::transport

@@ -239,7 +239,9 @@ TEST(ChunkedBody, BadFramingIsNamed) {
   EXPECT_EQ(whole("3;" + std::string(5000, 'e') + "\r\n").ec, http::error::bad_chunk_extension);
   EXPECT_EQ(whole("10000000000000000\r\n").ec, http::error::bad_chunk);    // 17 digits: > 64 bits
   EXPECT_FALSE(whole("0000000000000000000001\r\nx\r\n0\r\n\r\n").failed);  // leading zeros
-  EXPECT_EQ(whole(std::string(64, '0') + "1\r\nx\r\n").ec, http::error::bad_chunk);  // 65 digits
+  const std::string zeros = std::string(5000, '0') + "1\r\nx\r\n0\r\n\r\n";
+  EXPECT_TRUE(whole(zeros).done);  // any number of leading zeros, as Beast reads them
+  EXPECT_TRUE(read_with_beast(kHead + zeros).done);
   EXPECT_EQ(whole("0\r\nX: " + std::string(70000, 't') + "\r\n\r\n").ec, http::error::header_limit);
 }
 
