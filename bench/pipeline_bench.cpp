@@ -169,6 +169,34 @@ void BM_RecordLine(benchmark::State& state) {
 }
 BENCHMARK(BM_RecordLine);
 
+// The same for a finished non-streaming request (one content event, the shape of the closed
+// loop bench/wrk_compare.sh runs): the records writer's share of a request's CPU there.
+void BM_RecordLineNonStreaming(benchmark::State& state) {
+  std::vector<rec::RequestRecord> records;
+  for (std::int64_t i = 0; i < 1000; ++i) {
+    auto r = streaming_record(i);
+    r.conversation_id = inferperf::core::uuid4();
+    r.content_events.resize(1);
+    r.content_events[0].content = "been described by Lucian, Locke and other observers, but";
+    r.events = r.reads = 1;
+    r.client_tokens.input = 64;
+    r.client_tokens.output = 12;
+    r.client_tokens.per_event = {12};
+    records.push_back(std::move(r));
+  }
+  const auto anchor = inferperf::core::WallAnchor::capture();
+  std::string line;
+  std::size_t k = 0;
+  for (auto _ : state) {
+    line.clear();
+    rec::append_record_line(records[k], anchor, line);
+    benchmark::DoNotOptimize(line.data());
+    k = (k + 1) % records.size();
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_RecordLineNonStreaming);
+
 // The whole analysis over N records (values, pooled statistics, derived metrics), per record.
 void BM_ComputeMetrics(benchmark::State& state) {
   std::vector<rec::RequestRecord> records;

@@ -145,9 +145,11 @@ void ReportPass::add(const records::RequestRecord& r) {
   if (!rv) return;
   if (s.records_file && s.records_file->is_open() &&
       report::records_jsonl_line(*rv, s.good, s.ctx, s.line))
-    s.records_file->stream().write(s.line.data(), static_cast<std::streamsize>(s.line.size()));
-  if (s.raw_file && s.raw_file->is_open() && r.raw)
-    s.raw_file->stream() << report::raw_jsonl_line(r, s.ctx) << '\n';
+    s.records_file->append(s.line);
+  if (s.raw_file && s.raw_file->is_open() && r.raw) {
+    s.raw_file->append(report::raw_jsonl_line(r, s.ctx));
+    s.raw_file->append("\n");
+  }
 }
 
 int report_results(const std::vector<records::RequestRecord>& records,

@@ -1,5 +1,6 @@
 #include "core/uuid.hpp"
 
+#include <array>
 #include <cstdint>
 
 namespace inferperf::core {
@@ -9,22 +10,23 @@ std::string uuid4(std::mt19937_64& rng) {
   std::uint64_t lo = rng();
   hi = (hi & 0xFFFFFFFFFFFF0FFFULL) | 0x0000000000004000ULL;  // version 4
   lo = (lo & 0x3FFFFFFFFFFFFFFFULL) | 0x8000000000000000ULL;  // RFC 4122 variant
+  // Written into a buffer and copied once: a push_back per digit cost more than the generator.
   static constexpr char kHex[] = "0123456789abcdef";
-  std::string s;
-  s.reserve(36);
+  std::array<char, 36> text;
+  std::size_t at = 0;
   auto put = [&](std::uint64_t v, int nibbles) {
-    for (int i = nibbles - 1; i >= 0; --i) s.push_back(kHex[(v >> (i * 4)) & 0xF]);
+    for (int i = nibbles - 1; i >= 0; --i) text[at++] = kHex[(v >> (i * 4)) & 0xF];
   };
   put(hi >> 32, 8);
-  s.push_back('-');
+  text[at++] = '-';
   put((hi >> 16) & 0xFFFF, 4);
-  s.push_back('-');
+  text[at++] = '-';
   put(hi & 0xFFFF, 4);
-  s.push_back('-');
+  text[at++] = '-';
   put(lo >> 48, 4);
-  s.push_back('-');
+  text[at++] = '-';
   put(lo & 0xFFFFFFFFFFFFULL, 12);
-  return s;
+  return std::string(text.data(), text.size());
 }
 
 std::string uuid4() {

@@ -24,9 +24,7 @@ namespace {
 
 // A count the server sent: an integer, or a number with an integral value (some servers write
 // 12.0); null, strings and fractions are not counts.
-std::optional<std::int64_t> usage_int(const simdjson::dom::object& o, std::string_view key) {
-  simdjson::dom::element e;
-  if (o[key].get(e) != simdjson::SUCCESS) return std::nullopt;
+std::optional<std::int64_t> count_of(simdjson::dom::element e) {
   std::int64_t i = 0;
   if (e.get_int64().get(i) == simdjson::SUCCESS) return i;
   double d = 0;
@@ -37,23 +35,67 @@ std::optional<std::int64_t> usage_int(const simdjson::dom::object& o, std::strin
   return std::nullopt;
 }
 
-std::optional<double> usage_number(const simdjson::dom::object& o, std::string_view key) {
-  double d = 0;
-  if (o[key].get_double().get(d) == simdjson::SUCCESS && std::isfinite(d)) return d;
-  return std::nullopt;
+std::optional<std::int64_t> usage_int(const simdjson::dom::object& o, std::string_view key) {
+  simdjson::dom::element e;
+  if (o[key].get(e) != simdjson::SUCCESS) return std::nullopt;
+  return count_of(e);
 }
+
+// An object's members read once, for the thirty-odd vendor names a usage object is searched for:
+// at_key walks the document's tape on every call, and those walks were a third of decoding a
+// non-streaming response. The first member of a name wins, as at_key finds it; an object with
+// more members than fit is searched with at_key.
+class Members {
+ public:
+  explicit Members(const simdjson::dom::object& o) : object_(o) {
+    for (auto field : o) {
+      if (n_ == items_.size()) {
+        overflow_ = true;
+        break;
+      }
+      items_[n_++] = {field.key, field.value};
+    }
+  }
+  std::optional<simdjson::dom::element> find(std::string_view key) const {
+    if (overflow_) {
+      simdjson::dom::element e;
+      if (object_[key].get(e) != simdjson::SUCCESS) return std::nullopt;
+      return e;
+    }
+    for (std::size_t i = 0; i < n_; ++i) {
+      if (items_[i].first == key) return items_[i].second;
+    }
+    return std::nullopt;
+  }
+  std::optional<std::int64_t> count(std::string_view key) const {
+    const auto e = find(key);
+    return e ? count_of(*e) : std::nullopt;
+  }
+  std::optional<simdjson::dom::object> object(std::string_view key) const {
+    const auto e = find(key);
+    simdjson::dom::object o;
+    if (!e || e->get_object().get(o) != simdjson::SUCCESS) return std::nullopt;
+    return o;
+  }
+
+ private:
+  simdjson::dom::object object_;
+  std::array<std::pair<std::string_view, simdjson::dom::element>, 24> items_;
+  std::size_t n_ = 0;
+  bool overflow_ = false;
+};
 
 // The usage fields as AIPerf 0.11 looks them up: each metric has a list of vendor names, the
 // first one present wins. `tokens` is Cohere's inner object, searched after the outer one.
 struct UsageView {
-  simdjson::dom::object outer;
-  std::optional<simdjson::dom::object> tokens;
+  Members outer;
+  std::optional<Members> tokens;
 
   std::optional<std::int64_t> first(std::initializer_list<std::string_view> keys) const {
     for (std::string_view k : keys) {
-      if (auto v = usage_int(outer, k)) return v;
+      if (auto v = outer.count(k)) return v;
       if (tokens) {
-        if (auto v = usage_int(*tokens, k)) return v;
+        if (auto v = tokens->count(k)) return v;
       }
     }
     return std::nullopt;
@@ -62,9 +104,9 @@ struct UsageView {
   std::optional<std::int64_t> detail(std::span<const std::string_view> objects,
                                      std::string_view field) const {
     for (std::string_view name : objects) {
-      simdjson::dom::object d;
-      if (outer[name].get_object().get(d) != simdjson::SUCCESS) continue;
-      if (auto v = usage_int(d, field)) return v;
+      const auto d = outer.object(name);
+      if (!d) continue;
+      if (auto v = usage_int(*d, field)) return v;
     }
     return std::nullopt;
   }
@@ -74,6 +116,13 @@ constexpr std::array<std::string_view, 2> kPromptDetails = {"prompt_tokens_detai
                                                             "input_tokens_details"};
 constexpr std::array<std::string_view, 2> kCompletionDetails = {"completion_tokens_details",
                                                                 "output_tokens_details"};
+
+std::optional<double> prompt_audio_seconds(const Members& usage) {
+  const auto e = usage.find("prompt_audio_seconds");
+  double d = 0;
+  if (e && e->get_double().get(d) == simdjson::SUCCESS && std::isfinite(d)) return d;
+  return std::nullopt;
+}
 
 Usage usage_of(const UsageView& u) {
   Usage usage;
@@ -94,7 +143,7 @@ Usage usage_of(const UsageView& u) {
       u.first({"cache_creation_input_tokens", "cacheWriteInputTokens"});
   usage.prompt_cache_miss_tokens = u.first({"prompt_cache_miss_tokens"});
   usage.tool_use_prompt_tokens = u.first({"toolUsePromptTokenCount"});
-  usage.prompt_audio_seconds = usage_number(u.outer, "prompt_audio_seconds");
+  usage.prompt_audio_seconds = prompt_audio_seconds(u.outer);
   usage.prompt_audio_tokens = u.detail(kPromptDetails, "audio_tokens");
   usage.completion_audio_tokens = u.detail(kCompletionDetails, "audio_tokens");
   usage.accepted_prediction_tokens = u.detail(kCompletionDetails, "accepted_prediction_tokens");
@@ -120,12 +169,12 @@ void read_usage(const simdjson::dom::object& obj, DecodedEvent& out) {
 }
 
 void read_usage_object(const simdjson::dom::object& u, DecodedEvent& out) {
-  UsageView view{u, std::nullopt};
   // A usage object that is itself an envelope (`{"usageMetadata": {...}}`) is unwrapped first.
   simdjson::dom::object inner;
-  if (u["usageMetadata"].get_object().get(inner) == simdjson::SUCCESS) view.outer = inner;
-  simdjson::dom::object tokens;
-  if (view.outer["tokens"].get_object().get(tokens) == simdjson::SUCCESS) view.tokens = tokens;
+  const simdjson::dom::object& outer =
+      u["usageMetadata"].get_object().get(inner) == simdjson::SUCCESS ? inner : u;
+  UsageView view{Members(outer), std::nullopt};
+  if (const auto tokens = view.outer.object("tokens")) view.tokens.emplace(*tokens);
   Usage usage = usage_of(view);
   if (usage.any()) out.usage = usage;
 }

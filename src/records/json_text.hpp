@@ -28,7 +28,9 @@ class JsonObjectText {
   void integer(std::string_view k, std::int64_t v) { put_json_int(v, member(k)); }
   void number(std::string_view k, double v) { put_json_double(v, member(k)); }
   void string(std::string_view k, std::string_view v) { put_json_string(v, member(k)); }
-  void boolean(std::string_view k, bool v) { member(k) += v ? "true" : "false"; }
+  void boolean(std::string_view k, bool v) {
+    member(k).append(v ? std::string_view("true") : std::string_view("false"));
+  }
   // The key's prefix; the caller appends the value to the string returned.
   std::string& member(std::string_view k) {
     put_json_key(k, first_, out_);

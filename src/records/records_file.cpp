@@ -20,8 +20,19 @@ std::optional<std::int64_t> test_write_limit() {
   return n.value;
 }
 
+// memchr from newline to newline: a record line is about a kilobyte, and a byte-by-byte count was
+// a sixth of the records writer's instructions.
 std::int64_t count_lines(std::string_view text) {
-  return static_cast<std::int64_t>(std::count(text.begin(), text.end(), '\n'));
+  std::int64_t lines = 0;
+  const char* p = text.data();
+  const char* const end = p + text.size();
+  while (p != end) {
+    const void* nl = std::memchr(p, '\n', static_cast<std::size_t>(end - p));
+    if (!nl) break;
+    ++lines;
+    p = static_cast<const char*>(nl) + 1;
+  }
+  return lines;
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <functional>
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/error.hpp"
@@ -64,13 +65,20 @@ class AtomicFile {
   AtomicFile(const AtomicFile&) = delete;
   AtomicFile& operator=(const AtomicFile&) = delete;
   bool is_open() const { return opened_; }
-  std::ostream& stream() { return out_; }
+  // The stream, after what append() holds (so the two can be mixed in order).
+  std::ostream& stream();
+  // Appends `text`, gathered and written 64 KiB at a time: std::ofstream writes anything of 1 KiB
+  // or more straight through, so a file of kilobyte lines cost a system call per line.
+  void append(std::string_view text);
   // Flushes, checks every write and renames; once only.
   core::Result<bool> commit();
 
  private:
+  void write_pending();
+
   std::filesystem::path path_, tmp_;
   std::ofstream out_;
+  std::string pending_;
   bool opened_ = false, done_ = false;
 };
 

@@ -267,10 +267,36 @@ AtomicFile::~AtomicFile() {
   }
 }
 
+void AtomicFile::write_pending() {
+  if (pending_.empty()) return;
+  out_.write(pending_.data(), static_cast<std::streamsize>(pending_.size()));
+  pending_.clear();
+}
+
+std::ostream& AtomicFile::stream() {
+  write_pending();
+  return out_;
+}
+
+void AtomicFile::append(std::string_view text) {
+  // 64 KiB, never grown: a buffer of a mebibyte or more is mmap'd, and glibc raises its mmap
+  // threshold when one is freed, which put the analysis' later large allocations on the heap
+  // (24 MB more peak RSS at a million requests). Text as large as the batch goes straight out.
+  constexpr std::size_t kBatch = std::size_t{64} << 10;
+  if (pending_.size() + text.size() > kBatch) write_pending();
+  if (text.size() >= kBatch) {
+    out_.write(text.data(), static_cast<std::streamsize>(text.size()));
+    return;
+  }
+  if (pending_.capacity() < kBatch) pending_.reserve(kBatch);
+  pending_.append(text);
+}
+
 core::Result<bool> AtomicFile::commit() {
   done_ = true;
   if (!opened_) return core::Error{core::ErrorKind::kIo, "cannot write file", tmp_.string()};
   std::error_code ec;
+  write_pending();
   out_.flush();
   if (!out_) {
     // No half-written file is left behind: the earlier complete one, if any, stays.

@@ -33,7 +33,7 @@ core::Result<bool> pass_records_file(const std::filesystem::path& file,
       line.clear();
       records::append_record_line(r, wall, line);
       line.push_back('\n');
-      out->stream().write(line.data(), static_cast<std::streamsize>(line.size()));
+      out->append(line);
     }
     pass.add(r);
     if (workload) workload->add(r);

@@ -118,5 +118,22 @@ TEST(JsonText, ObjectMembersInOrderWithCommas) {
             "{\"a\":-3,\"b\":0.5,\"c\":\"q\\\"\\n\xEF\xBF\xBD\",\"d\":false,\"e\":null,\"f\":{}}");
 }
 
+// Keys are assembled on the stack up to 60 characters; a longer one takes the plain path. Both
+// sides of that limit, first and later members, with the same bytes as nlohmann's.
+TEST(JsonText, KeysOfEveryLengthAroundTheStackBuffer) {
+  for (std::size_t len : {0u, 1u, 59u, 60u, 61u, 62u, 200u}) {
+    const std::string key(len, 'k');
+    std::string out;
+    JsonObjectText o(out);
+    o.boolean(key, true);
+    o.integer(key + "2", 7);
+    o.close();
+    nlohmann::ordered_json ref;
+    ref[key] = true;
+    ref[key + "2"] = 7;
+    EXPECT_EQ(out, ref.dump()) << len;
+  }
+}
+
 }  // namespace
 }  // namespace inferperf::records

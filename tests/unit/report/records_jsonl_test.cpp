@@ -4,10 +4,13 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "../test_files.hpp"
 #include "report/exporters.hpp"
 
 namespace {
@@ -259,6 +262,52 @@ TEST(SummaryJson, RunInfoFollowsInputConfig) {
   };
   EXPECT_EQ(at("run_info"), at("input_config") + 1);
   EXPECT_EQ(at("was_cancelled"), at("run_info") + 1);
+}
+
+// append() gathers lines and writes them 64 KiB at a time (a line that size alone goes straight
+// out); writes through stream() between them land in order, and nothing reaches the final name
+// before commit().
+TEST(AtomicFile, AppendedLinesAndStreamWritesLandInOrder) {
+  inferperf::test_files::ScratchDir dir("atomic-append");
+  const auto path = dir.path() / "out.jsonl";
+  std::string expected;
+  {
+    inferperf::report::AtomicFile f(path);
+    ASSERT_TRUE(f.is_open());
+    for (int i = 0; i < 3000; ++i) {
+      const std::string line = std::to_string(i) + std::string(1500, 'x') + "\n";
+      expected += line;
+      if (i % 700 == 0) {
+        f.stream() << line;
+      } else if (i % 500 == 0) {
+        const std::string big = std::string(70 << 10, 'z') + "\n";
+        expected += big;
+        f.append(line);
+        f.append(big);
+      } else {
+        f.append(line);
+      }
+    }
+    EXPECT_FALSE(std::filesystem::exists(path));
+    ASSERT_TRUE(f.commit());
+  }
+  std::ifstream in(path, std::ios::binary);
+  const std::string got((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(got.size(), expected.size());
+  EXPECT_TRUE(got == expected);
+}
+
+// A file never committed leaves nothing behind, whatever append() held.
+TEST(AtomicFile, UncommittedLeavesNoFile) {
+  inferperf::test_files::ScratchDir dir("atomic-uncommitted");
+  const auto path = dir.path() / "out.jsonl";
+  {
+    inferperf::report::AtomicFile f(path);
+    f.append(std::string(3 << 20, 'y'));
+    f.append("tail\n");
+  }
+  EXPECT_FALSE(std::filesystem::exists(path));
+  EXPECT_TRUE(std::filesystem::is_empty(dir.path()));
 }
 
 }  // namespace
