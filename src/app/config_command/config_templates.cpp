@@ -254,6 +254,36 @@ benchmark:
     sessions: 64
 )";
 
+constexpr std::string_view kTemplateSweepDistributions =
+    R"(# Length spread alone: the same mean prompt and answer lengths, drawn from normal
+# distributions of growing standard deviation (zip: 0/0, 128/32, 512/128). inferperf draws
+# normal lengths; {mean, stddev} is the form it reads.
+schemaVersion: "2.0"
+random_seed: 42
+sweep:
+  type: zip
+  parameters:
+    datasets.main.prompts.isl.stddev: [0, 128, 512]
+    datasets.main.prompts.osl.stddev: [0, 32, 128]
+benchmark:
+  model: Qwen/Qwen3-0.6B
+  endpoint:
+    url: http://localhost:8000
+    type: chat
+    streaming: true
+  datasets:
+    - name: main
+      type: synthetic
+      entries: 500
+      prompts:
+        isl: {mean: 1024, stddev: 0}
+        osl: {mean: 256, stddev: 0}
+  phases:
+    type: concurrency
+    concurrency: 16
+    requests: 500
+)";
+
 constexpr ConfigTemplate kConfigTemplates[] = {
     {"minimal", "basics",
      "The smallest useful file: one model, one URL, 100 requests at concurrency 1",
@@ -282,6 +312,9 @@ constexpr ConfigTemplate kConfigTemplates[] = {
     {"repeated_runs", "analysis",
      "The same benchmark three times with confidence intervals across the runs",
      kTemplateRepeatedRuns},
+    {"sweep_distributions", "load",
+     "Length spread alone: the same mean lengths, growing standard deviation, run side by side",
+     kTemplateSweepDistributions},
     {"isl_osl_zip_sweep", "load",
      "Prompt shapes side by side: a zip sweep pairs each input length with an output length",
      kTemplateIslOslZipSweep},
