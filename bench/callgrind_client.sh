@@ -4,12 +4,30 @@
 # pace slow enough that every event arrives in its own read even under valgrind.
 # Usage: bench/callgrind_client.sh [INFERPERF_BINARY (build/release/apps/inferperf)]
 # Prints: events, worker instructions, instructions per event. Takes about a minute.
+# CLOSED=1: the non-streaming closed loop instead (bench_closed_loop_args: 64 connections, 5,000
+# requests against the mock --fast), counting the workers and the records writer's thread
+# (records::Collector::run): instructions per request, each side and together.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source bench/lib.sh
 bench_require_build
 BINARY=${1:-$CLIENT}
 OUT=$(mktemp -d /tmp/inferperf-callgrind.XXXXXX)
+if [[ "${CLOSED:-0}" == 1 ]]; then
+  bench_start_mock "$OUT/mock.log" "" --fast --workers 1 --no-tokenizer
+  bench_closed_loop_args 64 5000 "$OUT/artifacts"
+  valgrind --tool=callgrind --callgrind-out-file="$OUT/callgrind.out" \
+    --toggle-collect='boost::asio::detail::scheduler::run(*' \
+    --toggle-collect='inferperf::records::Collector::run(*' \
+    "$BINARY" "${CLOSED_LOOP_ARGS[@]}" >"$OUT/client.log" 2>&1
+  callgrind_annotate --inclusive=yes "$OUT/callgrind.out" 2>/dev/null | awk '
+    function n(s) { gsub(",", "", s); return s + 0 }
+    /PROGRAM TOTALS/ && !all { all = n($1) }
+    /records::Collector::run\(\) \[/ && !col { col = n($1) }
+    END { printf "requests 5000, instructions per request: workers %d, records writer %d, together %d\n",
+            (all - col) / 5000, col / 5000, all / 5000 }'
+  exit 0
+fi
 bench_start_mock "$OUT/mock.log" "" --ttft 20 --itl 20 --workers 1
 valgrind --tool=callgrind --callgrind-out-file="$OUT/callgrind.out" \
   --toggle-collect='boost::asio::detail::scheduler::run(*' \
