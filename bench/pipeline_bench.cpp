@@ -151,11 +151,9 @@ void BM_RecordValues(benchmark::State& state) {
 }
 BENCHMARK(BM_RecordValues);
 
-// One record's line in the records file (what the records writer does per finished request):
-// the streaming record above, 100 content events.
-void BM_RecordLine(benchmark::State& state) {
-  std::vector<rec::RequestRecord> records;
-  for (std::int64_t i = 0; i < 1000; ++i) records.push_back(streaming_record(i));
+// Writes the records' lines in turn, one per iteration (what the records writer does per finished
+// request).
+void write_record_lines(benchmark::State& state, const std::vector<rec::RequestRecord>& records) {
   const auto anchor = inferperf::core::WallAnchor::capture();
   std::string line;
   std::size_t k = 0;
@@ -166,6 +164,13 @@ void BM_RecordLine(benchmark::State& state) {
     k = (k + 1) % records.size();
   }
   state.SetItemsProcessed(state.iterations());
+}
+
+// One record's line in the records file: the streaming record above, 100 content events.
+void BM_RecordLine(benchmark::State& state) {
+  std::vector<rec::RequestRecord> records;
+  for (std::int64_t i = 0; i < 1000; ++i) records.push_back(streaming_record(i));
+  write_record_lines(state, records);
 }
 BENCHMARK(BM_RecordLine);
 
@@ -184,16 +189,7 @@ void BM_RecordLineNonStreaming(benchmark::State& state) {
     r.client_tokens.per_event = {12};
     records.push_back(std::move(r));
   }
-  const auto anchor = inferperf::core::WallAnchor::capture();
-  std::string line;
-  std::size_t k = 0;
-  for (auto _ : state) {
-    line.clear();
-    rec::append_record_line(records[k], anchor, line);
-    benchmark::DoNotOptimize(line.data());
-    k = (k + 1) % records.size();
-  }
-  state.SetItemsProcessed(state.iterations());
+  write_record_lines(state, records);
 }
 BENCHMARK(BM_RecordLineNonStreaming);
 
