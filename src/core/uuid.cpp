@@ -10,7 +10,7 @@ std::string uuid4(std::mt19937_64& rng) {
   std::uint64_t lo = rng();
   hi = (hi & 0xFFFFFFFFFFFF0FFFULL) | 0x0000000000004000ULL;  // version 4
   lo = (lo & 0x3FFFFFFFFFFFFFFFULL) | 0x8000000000000000ULL;  // RFC 4122 variant
-  // Written into a buffer and copied once: a push_back per digit cost more than the generator.
+  // Written into a buffer and copied once: a push_back per digit was most of its cost.
   static constexpr char kHex[] = "0123456789abcdef";
   std::array<char, 36> text;
   std::size_t at = 0;

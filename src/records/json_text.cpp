@@ -117,7 +117,7 @@ void put_json_double(double v, std::string& out) {
 
 void put_json_key(std::string_view k, bool& first, std::string& out) {
   // `,"k":` assembled on the stack and appended once: a record line has some forty keys, and four
-  // appends per key (one of them a strlen) were a fifth of the records writer's instructions.
+  // appends per key (one of them a strlen) were a quarter of the records writer's instructions.
   std::array<char, 64> buf;
   if (k.size() + 4 > buf.size()) {
     if (!first) out.push_back(',');
