@@ -19,13 +19,18 @@ if [[ "${CLOSED:-0}" == 1 ]]; then
   valgrind --tool=callgrind --callgrind-out-file="$OUT/callgrind.out" \
     --toggle-collect='boost::asio::detail::scheduler::run(*' \
     --toggle-collect='inferperf::records::Collector::run(*' \
-    "$BINARY" "${CLOSED_LOOP_ARGS[@]}" >"$OUT/client.log" 2>&1
-  callgrind_annotate --inclusive=yes "$OUT/callgrind.out" 2>/dev/null | awk '
-    function n(s) { gsub(",", "", s); return s + 0 }
-    /PROGRAM TOTALS/ && !all { all = n($1) }
-    /records::Collector::run\(\) \[/ && !col { col = n($1) }
-    END { printf "requests 5000, instructions per request: workers %d, records writer %d, together %d\n",
-            (all - col) / 5000, col / 5000, all / 5000 }'
+    "$BINARY" "${CLOSED_LOOP_ARGS[@]}" --no-server-metrics >"$OUT/client.log" 2>&1
+  N=$(python3 -c 'import json,sys; print(int(json.load(open(sys.argv[1]))["request_count"]["avg"]))' \
+    "$OUT/artifacts/profile_export_aiperf.json")
+  callgrind_annotate --inclusive=yes "$OUT/callgrind.out" 2>/dev/null | awk -v n="$N" '
+    function num(s) { gsub(",", "", s); return s + 0 }
+    /PROGRAM TOTALS/ && !all { all = num($1) }
+    /records::Collector::run\(\) \[/ && !col { col = num($1) }
+    END {
+      if (!all || !col) { print "the records writer thread was not found in the profile" > "/dev/stderr"; exit 1 }
+      printf "requests %d, instructions per request: workers %d, records writer %d, together %d\n",
+             n, (all - col) / n, col / n, all / n
+    }'
   exit 0
 fi
 bench_start_mock "$OUT/mock.log" "" --ttft 20 --itl 20 --workers 1

@@ -3,8 +3,10 @@
 #include <array>
 #include <cmath>
 #include <initializer_list>
+#include <optional>
 #include <span>
 #include <string>
+#include <utility>
 
 namespace inferperf::endpoint {
 

@@ -326,6 +326,32 @@ TEST(Usage, CohereTokensAndOtherSynonyms) {
   EXPECT_FALSE(usage_of(R"({"usage":{"unknown":1}})")) << "no known count: no usage";
 }
 
+// The usage object's members are read once into a small array (24 of them; more fall back to
+// simdjson's lookup): the first member of a name wins as simdjson's lookup finds it, whether it
+// is a count or not, on both sides of that limit, escaped names included.
+TEST(Usage, MemberLookupMatchesTheObjectsOwnOnBothSidesOfItsLimit) {
+  for (int filler : {0, 22, 23, 24, 40}) {
+    std::string body = R"({"usage":{)";
+    for (int i = 0; i < filler; ++i)
+      body += "\"x" + std::to_string(i) + "\":" + std::to_string(i) + ",";
+    // A first prompt_tokens that is not a count hides a later one (as at_key finds the first);
+    // the next vendor name is taken instead.
+    body += R"("prompt_tokens":null,"prompt_tokens":5,"input_tokens":9,)";
+    body += R"("completion\u005ftokens":7,"total_tokens":16.0}})";
+    const auto u = usage_of(body);
+    ASSERT_TRUE(u) << filler;
+    EXPECT_EQ(u->prompt_tokens, 9) << filler;
+    EXPECT_EQ(u->completion_tokens, 7) << filler;  // the escaped name is the same name
+    EXPECT_EQ(u->total_tokens, 16) << filler;
+  }
+  // A usageMetadata envelope inside usage, with Cohere's tokens object inside it.
+  const auto u = usage_of(R"({"usage":{"usageMetadata":{"tokens":{"input_tokens":3},)"
+                          R"("output_tokens":4}}})");
+  ASSERT_TRUE(u);
+  EXPECT_EQ(u->prompt_tokens, 3);
+  EXPECT_EQ(u->completion_tokens, 4);
+}
+
 // Each chunk's usage stands alone (the collector keeps the last one whole): a later usage chunk
 // without cached_tokens decodes without it.
 TEST(Usage, EachStreamChunkDecodesOnlyItsOwnUsage) {

@@ -279,6 +279,12 @@ TEST(AtomicFile, AppendedLinesAndStreamWritesLandInOrder) {
       expected += line;
       if (i % 700 == 0) {
         f.stream() << line;
+      } else if (i % 450 == 0) {
+        // Exactly the batch: pending text goes first, then this straight out.
+        const std::string exact(64 << 10, 'a');
+        expected += exact;
+        f.append(line);
+        f.append(exact);
       } else if (i % 500 == 0) {
         const std::string big = std::string(70 << 10, 'z') + "\n";
         expected += big;
