@@ -13,6 +13,7 @@ source bench/lib.sh
 bench_require_build
 BINARY=${1:-$CLIENT}
 OUT=$(mktemp -d /tmp/inferperf-callgrind.XXXXXX)
+echo "callgrind.out, client log and artifacts in $OUT (callgrind_annotate reads the profile)"
 if [[ "${CLOSED:-0}" == 1 ]]; then
   bench_start_mock "$OUT/mock.log" "" --fast --workers 1 --no-tokenizer
   bench_closed_loop_args 64 5000 "$OUT/artifacts"
