@@ -1,7 +1,9 @@
 // A response as the exchange reads it (ResponseReader: Beast's parser for the head and bodies by
 // length, ChunkedBody for chunked bodies), fed whole and cut into reads at arbitrary points: once
 // the head is parsed the cuts never change the outcome, and whatever Beast's own decoding finishes,
-// ours finishes with the same body. (Ours may finish what Beast refuses: the syntax of chunk
+// ours finishes with the same body, unless ours refused a chunk extension: a bare LF in one ends
+// it here, where Beast lets one through inside quotes (docs/decisions.md, "Chunked bodies are
+// framed by our own decoder"). (Ours may finish what Beast refuses: the syntax of chunk
 // extensions and trailer fields is not checked.)
 // Input: one byte picks the read sizes and the body limit; the rest is the response's bytes.
 #include <boost/asio/buffer.hpp>
@@ -36,6 +38,7 @@ struct Outcome {
   bool done = false;
   bool failed = false;
   bool head_done = false;
+  bool extension_refused = false;  // bad_chunk_extension: a difference from Beast by design
   std::string body;
   bool operator==(const Outcome&) const = default;
 };
@@ -51,8 +54,9 @@ Outcome read(std::string_view msg, std::size_t max_read, std::uint32_t state, st
     state ^= state >> 17;
     state ^= state << 5;
     const std::size_t n = max_read == 0 ? msg.size() : 1 + state % max_read;
-    if (reader.consume(msg.substr(at, n), 0, t, sink)) {
+    if (const auto ec = reader.consume(msg.substr(at, n), 0, t, sink)) {
       o.failed = true;
+      o.extension_refused = ec == boost::beast::http::error::bad_chunk_extension;
       break;
     }
     at += n;
@@ -105,7 +109,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
   }
   const Outcome beast = read_with_beast(msg, cap);
-  if (beast.done) {
+  if (beast.done && !whole.extension_refused) {
     FUZZ_CHECK(whole.done);
     FUZZ_CHECK(whole.body == beast.body);
   }
