@@ -2,6 +2,7 @@
 
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <initializer_list>
 #include <optional>
 #include <span>
@@ -56,6 +57,7 @@ class Members {
         break;
       }
       items_[n_++] = {field.key, field.value};
+      lengths_ |= length_bit(field.key);
     }
   }
   std::optional<simdjson::dom::element> find(std::string_view key) const {
@@ -64,6 +66,8 @@ class Members {
       if (object_[key].get(e) != simdjson::SUCCESS) return std::nullopt;
       return e;
     }
+    // Most of the vendor names are absent: a name whose length no member has is not compared.
+    if ((lengths_ & length_bit(key)) == 0) return std::nullopt;
     for (std::size_t i = 0; i < n_; ++i) {
       if (items_[i].first == key) return items_[i].second;
     }
@@ -85,6 +89,11 @@ class Members {
   std::array<std::pair<std::string_view, simdjson::dom::element>, 24> items_;
   std::size_t n_ = 0;
   bool overflow_ = false;
+  std::uint64_t lengths_ = 0;  // bit (length % 64) set for every member's name
+
+  static std::uint64_t length_bit(std::string_view name) {
+    return std::uint64_t{1} << (name.size() % 64);
+  }
 };
 
 // The usage fields as AIPerf 0.11 looks them up: each metric has a list of vendor names, the
