@@ -79,6 +79,7 @@ auto& lowest(S& s) {
 Connection::Connection(Tcp s) : s_(std::in_place_type<Tcp>, std::move(s)) {
   auto& sock = std::get<Tcp>(s_);
   rx_stamped_ = sock.is_open() && enable_rx_timestamps(sock.native_handle());
+  if (sock.is_open()) enable_queue_hints(sock.native_handle());  // plain_read.cpp uses them
 }
 
 int Connection::plain_fd() {

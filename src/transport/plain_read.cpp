@@ -88,10 +88,11 @@ class PlainReader {
   static constexpr std::size_t kBytesPerTurn = 4 * Connection::kReadBufferBytes;
 
   // Reads until the socket has nothing more (kWait), the response is complete or failed (kDone,
-  // `out` set) or the turn is used up (kYield). Until the response is complete every read goes on
-  // to EAGAIN: the socket's readiness is edge-triggered, and an end of stream that came with the
-  // last bytes raises no edge of its own. The read that completes it stops there (drained() says
-  // whether it emptied the socket's queue; do_perform).
+  // `out` set) or the turn is used up (kYield). Until the response is complete a read goes on to
+  // the next unless the kernel said nothing stays queued: the socket's readiness is
+  // edge-triggered, and an end of stream that came with the last bytes raises no edge of its own
+  // (without the kernel's hint, the reads go on to EAGAIN). The read that completes the response
+  // stops there (drained() says whether it emptied the socket's queue; do_perform).
   Step read(ReadOutcome& out) {
     int reads = 0;
     std::size_t bytes_read = 0;
@@ -103,12 +104,12 @@ class PlainReader {
       }
       const ThreadReadBuffer held(*a_.conn);
       char* buf = held.bytes();
-      std::int64_t kernel_real = 0;
-      const ssize_t n = recv_stamped(fd, buf, Connection::kReadBufferBytes, kernel_real);
+      RecvNotes notes;
+      const ssize_t n = recv_stamped(fd, buf, Connection::kReadBufferBytes, notes);
       const int err = errno;
       if (n < 0 && err == EINTR) continue;
       if (n < 0 && (err == EAGAIN || err == EWOULDBLOCK)) return Step::kWait;
-      const core::MonoNs ts = stamp(kernel_real);
+      const core::MonoNs ts = stamp(notes.kernel_real_ns);
       // A read short of the space it was offered emptied the socket's queue (TCP and Unix stream
       // sockets copy until the queue is empty or the space is full), and an end of stream reads 0.
       drained_ = n < static_cast<ssize_t>(Connection::kReadBufferBytes);
@@ -128,6 +129,11 @@ class PlainReader {
         out = ReadOutcome{{}, {}, ts};
         return Step::kDone;
       }
+      // The kernel says nothing stays queued, not even an end of stream (TCP_INQ counts one as a
+      // byte): the next bytes raise an edge, so the read that would only find EAGAIN is skipped.
+      // Sockets without the hint (Unix) read on to EAGAIN. A close a sink callback asked for is
+      // carried out by the loop's next turn, not left waiting for an edge.
+      if (notes.queued == 0 && !a_.conn->close_deferred()) return Step::kWait;
       bytes_read += static_cast<std::size_t>(n);
       if (++reads == kReadsPerTurn || bytes_read >= kBytesPerTurn) return Step::kYield;
     }

@@ -1,5 +1,7 @@
 #include "transport/rx_stamp.hpp"
 
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <sys/socket.h>
 #include <time.h>
 
@@ -17,10 +19,15 @@ bool enable_rx_timestamps(int fd) {
   return ::setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &on, sizeof on) == 0;
 }
 
-ssize_t recv_stamped(int fd, char* buf, std::size_t len, std::int64_t& kernel_real_ns) {
-  kernel_real_ns = 0;
+bool enable_queue_hints(int fd) {
+  const int on = 1;
+  return ::setsockopt(fd, IPPROTO_TCP, TCP_INQ, &on, sizeof on) == 0;
+}
+
+ssize_t recv_stamped(int fd, char* buf, std::size_t len, RecvNotes& notes) {
+  notes = RecvNotes{};
   iovec iov{buf, len};
-  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(timespec))];
+  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(timespec)) + CMSG_SPACE(sizeof(int))];
   msghdr msg{};
   msg.msg_iov = &iov;
   msg.msg_iovlen = 1;
@@ -32,7 +39,9 @@ ssize_t recv_stamped(int fd, char* buf, std::size_t len, std::int64_t& kernel_re
     if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_TIMESTAMPNS) {
       timespec ts{};
       std::memcpy(&ts, CMSG_DATA(c), sizeof ts);
-      kernel_real_ns = static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+      notes.kernel_real_ns = static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+    } else if (c->cmsg_level == IPPROTO_TCP && c->cmsg_type == TCP_CM_INQ) {
+      std::memcpy(&notes.queued, CMSG_DATA(c), sizeof notes.queued);
     }
   }
   return n;

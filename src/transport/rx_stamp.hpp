@@ -17,10 +17,20 @@ namespace inferperf::transport {
 // no stamp and are timed by the clock read after them).
 bool enable_rx_timestamps(int fd);
 
+// Asks the kernel to tell each read how many bytes stay queued after it (TCP_INQ); false when the
+// socket refuses (not TCP). A received end of stream counts as a byte there, so a read that
+// learns "nothing queued" knows the next bytes or the end of stream will raise a readiness edge.
+bool enable_queue_hints(int fd);
+
+// What a read learned besides its bytes.
+struct RecvNotes {
+  std::int64_t kernel_real_ns = 0;  // the kernel's CLOCK_REALTIME stamp of the data, 0 if none
+  int queued = -1;                  // bytes left queued (an end of stream counts 1); -1 unknown
+};
+
 // One non-blocking recvmsg on `fd` into `buf`: the byte count (0 at end of stream), or -1 with
-// errno set. `kernel_real_ns` is the kernel's CLOCK_REALTIME stamp of the data, 0 when the read
-// carried none.
-ssize_t recv_stamped(int fd, char* buf, std::size_t len, std::int64_t& kernel_real_ns);
+// errno set; `notes` from the read's control messages.
+ssize_t recv_stamped(int fd, char* buf, std::size_t len, RecvNotes& notes);
 
 // CLOCK_REALTIME now, in ns.
 std::int64_t realtime_now_ns();

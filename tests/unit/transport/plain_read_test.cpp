@@ -5,6 +5,7 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -15,10 +16,12 @@
 #include <boost/asio/detached.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
 
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <optional>
@@ -340,6 +343,39 @@ TEST(PlainRead, AResponseEndedByTheServersCloseIsNotReusedBlindly) {
   EXPECT_TRUE(results[2].t.connection_reused);  // the second connection stayed good
 }
 
+// An end of stream queued behind a response's middle bytes (both arrived before the read): the
+// read that takes those bytes learns from the kernel that something stays queued (the end of
+// stream counts as a byte), reads on and ends with the end of stream at once; taking "a short
+// read" for "nothing queued" would wait for an edge that never comes.
+TEST(PlainRead, AnEndOfStreamQueuedBehindMidResponseBytesEndsTheReadAtOnce) {
+  int port = 0;
+  const int fd = listen_tcp(port);
+  ScriptServer server(fd, {{{kSseHead + "10\r\ndata: cut", kHalfClose}}});
+  asio::io_context io;
+  asio::ip::tcp::socket sock(io);
+  sock.connect({asio::ip::make_address("127.0.0.1"), static_cast<unsigned short>(port)});
+  Connection conn(std::move(sock));
+  const core::SteadyClock clock;
+  std::optional<ReadOutcome> outcome;
+  RecordingSink sink;
+  asio::co_spawn(
+      io,
+      [&]() -> asio::awaitable<void> {
+        const std::string request = "GET / HTTP/1.1\r\nHost: x\r\n\r\n";
+        co_await asio::async_write(conn, asio::buffer(request), asio::use_awaitable);
+        asio::steady_timer settle(io, std::chrono::milliseconds(200));  // all of it arrives first
+        co_await settle.async_wait(asio::use_awaitable);
+        ResponseReader reader(1 << 20);
+        ExchangeTimings t;
+        outcome = co_await read_plain_response(conn, reader, sink, clock, t, true);
+      },
+      asio::detached);
+  for (int spins = 0; !outcome && spins < 400; ++spins) io.run_for(std::chrono::milliseconds(5));
+  ASSERT_TRUE(outcome.has_value()) << "the read waited for an edge after the end of stream";
+  EXPECT_EQ(outcome->ec, asio::error::eof);
+  EXPECT_EQ(sink.body, "data: cut");
+}
+
 // The same end of stream read by a second read on the connection that nothing has peeked at (no
 // pool in between): the reactor was told the socket was drained, so that read reads once itself
 // and ends at the end of stream instead of waiting for a readiness edge that never comes.
@@ -434,6 +470,52 @@ TEST(PlainRead, UnixSocketReadsCarryTheClockRead) {
   EXPECT_EQ(results[0].sink.events.size(), 2u);
   EXPECT_GE(results[0].t.reads, 1u);
   EXPECT_EQ(results[0].t.kernel_stamped_reads, 0u);
+}
+
+// TCP_INQ: each read says how many bytes stay queued, and a received end of stream counts as one
+// (what lets the read path stop at "nothing queued" without a read that finds EAGAIN).
+TEST(RxStamp, QueueHintCountsTheBytesLeftAndAPendingEndOfStream) {
+  int port = 0;
+  const int lfd = listen_tcp(port);
+  const int client = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  a.sin_port = htons(static_cast<std::uint16_t>(port));
+  ASSERT_EQ(::connect(client, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
+  const int server = ::accept(lfd, nullptr, nullptr);
+  ASSERT_GE(server, 0);
+  ASSERT_TRUE(enable_queue_hints(client));
+  auto wait_for = [&](short events) {
+    pollfd p{client, events, 0};
+    ASSERT_EQ(::poll(&p, 1, 2000), 1);
+  };
+  char buf[16];
+  RecvNotes notes;
+  ASSERT_EQ(::send(server, "abcde", 5, 0), 5);
+  wait_for(POLLIN);
+  EXPECT_EQ(recv_stamped(client, buf, 2, notes), 2);
+  EXPECT_EQ(notes.queued, 3);
+  EXPECT_EQ(recv_stamped(client, buf, sizeof buf, notes), 3);
+  EXPECT_EQ(notes.queued, 0);
+  ASSERT_EQ(::send(server, "xy", 2, 0), 2);
+  ::shutdown(server, SHUT_WR);
+  wait_for(POLLRDHUP);
+  EXPECT_EQ(recv_stamped(client, buf, sizeof buf, notes), 2);
+  EXPECT_EQ(notes.queued, 1);  // the end of stream
+  EXPECT_EQ(recv_stamped(client, buf, sizeof buf, notes), 0);
+  ::close(server);
+  ::close(client);
+  ::close(lfd);
+  // Not TCP: no hint, the reads go on to EAGAIN.
+  int pair[2];
+  ASSERT_EQ(::socketpair(AF_UNIX, SOCK_STREAM, 0, pair), 0);
+  EXPECT_FALSE(enable_queue_hints(pair[0]));
+  ASSERT_EQ(::send(pair[1], "q", 1, 0), 1);
+  EXPECT_EQ(recv_stamped(pair[0], buf, sizeof buf, notes), 1);
+  EXPECT_EQ(notes.queued, -1);
+  ::close(pair[0]);
+  ::close(pair[1]);
 }
 
 TEST(RxStamp, KernelStampMovesTheClockReadBackByTheReadsDelay) {
