@@ -43,7 +43,10 @@ class RecordQueue {
     cv_.wait_for(lock, wait, [&] { return q_.size() >= kWakeBatch || closed_; });
     if (out.empty()) {
       out.swap(q_);
-      if (q_.capacity() > kKeptCapacity) q_ = std::vector<RequestRecord>();
+      if (q_.capacity() > kKeptCapacity) {
+        q_ = std::vector<RequestRecord>();
+        q_.reserve(kWakeBatch);  // here, not by doublings under the producers' pushes
+      }
     } else {
       for (auto& r : q_) out.push_back(std::move(r));
       q_.clear();

@@ -15,6 +15,8 @@
 #include <boost/asio/query.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
+#include <sys/socket.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <memory>
@@ -67,6 +69,48 @@ struct SocketInternals : Socket {
   }
 };
 
+// A read parked on the kernel's "nothing queued" (PlainReader::read) counts on a readiness edge
+// for whatever comes next. Every byte and an end of stream raise one, but a reset that arrived
+// with the last bytes does not (TCP_INQ counts an end of stream, not a reset), and that read would
+// wait for its request's timeout. The parked reads of one io_context, oldest first, so that
+// check_quiet_reads() can look at the socket error of those parked long.
+struct QuietLink {
+  QuietLink* prev = nullptr;
+  QuietLink* next = nullptr;
+  core::MonoNs since = 0;
+  class PlainReader* reader = nullptr;
+};
+
+class QuietReads : public asio::execution_context::service {
+ public:
+  using key_type = QuietReads;
+  static inline asio::execution_context::id id;
+
+  explicit QuietReads(asio::execution_context& ctx) : service(ctx) {
+    head_.prev = head_.next = &head_;
+  }
+  void shutdown() override {}
+
+  // Appends at the tail: parking times only grow, so the list stays oldest first.
+  void park(QuietLink& l, core::MonoNs now) {
+    l.since = now;
+    l.prev = head_.prev;
+    l.next = &head_;
+    head_.prev->next = &l;
+    head_.prev = &l;
+  }
+  static void unpark(QuietLink& l) {
+    if (l.prev == nullptr) return;
+    l.prev->next = l.next;
+    l.next->prev = l.prev;
+    l.prev = l.next = nullptr;
+  }
+  QuietLink* oldest() { return head_.next == &head_ ? nullptr : head_.next; }
+
+ private:
+  QuietLink head_;
+};
+
 struct PlainReadArgs {
   Connection* conn;
   ResponseReader* reader;
@@ -83,7 +127,8 @@ class PlainReader {
 
   enum class Step { kWait, kDone, kYield };
   // One turn's reads and bytes, whatever their sizes: then the loop is given to the worker's other
-  // connections and timers (a body that keeps arriving as fast as it is parsed never says EAGAIN).
+  // connections and timers (a body that keeps arriving as fast as it is parsed never leaves the
+  // socket's queue empty).
   static constexpr int kReadsPerTurn = 8;
   static constexpr std::size_t kBytesPerTurn = 4 * Connection::kReadBufferBytes;
 
@@ -94,6 +139,7 @@ class PlainReader {
   // (without the kernel's hint, the reads go on to EAGAIN). The read that completes the response
   // stops there (drained() says whether it emptied the socket's queue; do_perform).
   Step read(ReadOutcome& out) {
+    QuietReads::unpark(quiet_);
     int reads = 0;
     std::size_t bytes_read = 0;
     for (;;) {
@@ -110,9 +156,12 @@ class PlainReader {
       if (n < 0 && err == EINTR) continue;
       if (n < 0 && (err == EAGAIN || err == EWOULDBLOCK)) return Step::kWait;
       const core::MonoNs ts = stamp(notes.kernel_real_ns);
-      // A read short of the space it was offered emptied the socket's queue (TCP and Unix stream
-      // sockets copy until the queue is empty or the space is full), and an end of stream reads 0.
-      drained_ = n < static_cast<ssize_t>(Connection::kReadBufferBytes);
+      // The kernel's hint says exactly whether the socket's queue is empty (an end of stream still
+      // queued counts); without it, a read short of the space it was offered emptied the queue
+      // (TCP and Unix stream sockets copy until the queue is empty or the space is full), and an
+      // end of stream reads 0.
+      drained_ = notes.queued >= 0 ? notes.queued == 0
+                                   : n < static_cast<ssize_t>(Connection::kReadBufferBytes);
       if (n <= 0) {
         out = ReadOutcome{n == 0 ? error_code(asio::error::eof)
                                  : error_code(err, boost::system::system_category()),
@@ -133,13 +182,24 @@ class PlainReader {
       // byte): the next bytes raise an edge, so the read that would only find EAGAIN is skipped.
       // Sockets without the hint (Unix) read on to EAGAIN. A close a sink callback asked for is
       // carried out by the loop's next turn, not left waiting for an edge.
-      if (notes.queued == 0 && !a_.conn->close_deferred()) return Step::kWait;
+      if (notes.queued == 0 && !a_.conn->close_deferred()) {
+        park();
+        return Step::kWait;
+      }
       bytes_read += static_cast<std::size_t>(n);
       if (++reads == kReadsPerTurn || bytes_read >= kBytesPerTurn) return Step::kYield;
     }
   }
 
+  ~PlainReader() { QuietReads::unpark(quiet_); }
+  PlainReader(const PlainReader&) = delete;
+  PlainReader& operator=(const PlainReader&) = delete;
+
   const PlainReadArgs& args() const { return a_; }
+  // The socket error check_quiet_reads() found while this read was parked (0 if none): the read
+  // ends with it when the connection's close completes the operation.
+  int swept_error() const { return swept_error_; }
+  void set_swept_error(int err) { swept_error_ = err; }
   // Whether the last read left nothing in the socket's queue (see do_perform).
   bool drained() const { return drained_; }
 
@@ -164,9 +224,21 @@ class PlainReader {
     return std::max(*k, a_.t->send_end_ns);
   }
 
+  void park() {
+    if (quiet_reads_ == nullptr) {
+      quiet_reads_ = &asio::use_service<QuietReads>(
+          asio::query(a_.conn->get_executor(), asio::execution::context));
+    }
+    quiet_.reader = this;
+    quiet_reads_->park(quiet_, a_.clock->now_ns());
+  }
+
   PlainReadArgs a_;
   core::MonoNs last_ts_ = 0;  // the previous read's stamp
   bool drained_ = false;
+  QuietLink quiet_;
+  QuietReads* quiet_reads_ = nullptr;  // looked up at the first park
+  int swept_error_ = 0;
 };
 
 // The read of one response as an operation resident in the socket's read queue of Asio's
@@ -261,7 +333,13 @@ class ResidentReadOp : public adetail::reactor_op {
     p.h = adetail::addressof(handler.handler_);
     p.reset();
     if (!owner) return;  // destroyed unrun (the io_context is going away): nothing more is read
-    if (aborted) handler.arg1_ = ReadOutcome{aborted, {}, clock.now_ns()};
+    if (aborted) {
+      const int swept = o->reader_.swept_error();
+      handler.arg1_ =
+          ReadOutcome{swept != 0 ? error_code(swept, boost::system::system_category()) : aborted,
+                      {},
+                      clock.now_ns()};
+    }
     if (conn.close_deferred()) {
       error_code ignored;
       conn.close(ignored);
@@ -309,6 +387,32 @@ asio::awaitable<ReadOutcome> read_plain_response(Connection& conn, ResponseReade
         p.v = p.p = nullptr;
       },
       asio::use_awaitable);
+}
+
+void check_quiet_reads(asio::execution_context& ctx, core::MonoNs now_ns,
+                       std::int64_t older_than_ns) {
+  if (!asio::has_service<QuietReads>(ctx)) return;  // nothing was ever parked here
+  QuietReads& quiet = asio::use_service<QuietReads>(ctx);
+  // Each parked read is checked at most once per call: one found healthy goes back to the tail
+  // with a new time, so the walk stops at it.
+  while (QuietLink* l = quiet.oldest()) {
+    if (now_ns - l->since < older_than_ns) break;
+    PlainReader& reader = *l->reader;
+    QuietReads::unpark(*l);
+    Connection& conn = *reader.args().conn;
+    const int fd = conn.plain_fd();
+    if (fd < 0) continue;
+    int err = 0;
+    socklen_t len = sizeof err;
+    if (::getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) != 0 || err == 0) {
+      quiet.park(*l, now_ns);
+      continue;
+    }
+    // The reset the edge never announced: closing completes the read, with this error.
+    reader.set_swept_error(err);
+    error_code ignored;
+    conn.close(ignored);
+  }
 }
 
 }  // namespace inferperf::transport

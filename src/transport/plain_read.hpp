@@ -1,14 +1,17 @@
 // The read side of an exchange on a plain (TCP or Unix) connection as one asynchronous operation:
 // "read until the response is complete". It is an operation resident in Asio's reactor: queued
 // once in the socket's read queue, it stays there while the response lasts, and the reactor runs
-// its step on every readiness edge: recvmsg into the thread's buffer until EAGAIN -> stamp (the
-// kernel's receive time where the socket has it, else the clock) -> parse and hand to the sink.
-// No operation, handler call or re-arm per read; the coroutine that runs the exchange resumes once
-// per response (docs/decisions.md, "The response is read by one operation resident in Asio's
-// reactor").
+// its step on every readiness edge: recvmsg into the thread's buffer until the kernel says nothing
+// is queued (TCP_INQ) or, without that hint, until EAGAIN -> stamp (the kernel's receive time
+// where the socket has it, else the clock) -> parse and hand to the sink. No operation, handler
+// call or re-arm per read; the coroutine that runs the exchange resumes once per response
+// (docs/decisions.md, "The response is read by one operation resident in Asio's reactor").
 #pragma once
 #include <boost/asio/awaitable.hpp>
+#include <boost/asio/execution_context.hpp>
 #include <boost/system/error_code.hpp>
+
+#include <cstdint>
 
 #include "core/clock.hpp"
 #include "transport/connection.hpp"
@@ -31,5 +34,12 @@ boost::asio::awaitable<ReadOutcome> read_plain_response(Connection& conn, Respon
                                                         ResponseSink& sink,
                                                         const core::Clock& clock,
                                                         ExchangeTimings& t, bool kernel_stamps);
+
+// The reads of `ctx` that have waited on the kernel's "nothing queued" for `older_than_ns` or more
+// get their socket's pending error checked: a reset that came with their last bytes raised no
+// readiness edge, and such a read ends with it (its connection closed). Run it periodically on the
+// thread that runs `ctx` (the worker does, every second).
+void check_quiet_reads(boost::asio::execution_context& ctx, core::MonoNs now_ns,
+                       std::int64_t older_than_ns);
 
 }  // namespace inferperf::transport

@@ -21,6 +21,7 @@ void ResponseParser::on_field_impl(boost::beast::http::field name, string_view n
                                    string_view value, error_code&) {
   if (name == boost::beast::http::field::content_type)
     content_type_.assign(value.data(), value.size());
+  if (!keep_fields_) return;
   headers_text_.append(name_string.data(), name_string.size());
   headers_text_.append(": ");
   headers_text_.append(value.data(), value.size());

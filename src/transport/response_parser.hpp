@@ -22,6 +22,8 @@ class ResponseParser final : public boost::beast::http::basic_parser<false> {
   const std::string& reason() const { return reason_; }
   const std::string& content_type() const { return content_type_; }
   const std::string& headers_text() const { return headers_text_; }
+  // Whether headers_text() gathers the fields (on by default); set before the head is parsed.
+  void keep_fields(bool on) { keep_fields_ = on; }
   // Decoded body bytes produced by the last put() calls; the caller drains it.
   std::string& body_out() { return body_; }
 
@@ -45,6 +47,7 @@ class ResponseParser final : public boost::beast::http::basic_parser<false> {
   std::string content_type_;
   std::string headers_text_;
   std::string body_;
+  bool keep_fields_ = true;
 };
 
 }  // namespace inferperf::transport

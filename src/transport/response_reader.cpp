@@ -21,6 +21,7 @@ error_code ResponseReader::consume(std::string_view read, core::MonoNs ts, Excha
   t.bytes_received += static_cast<std::int64_t>(read.size());
   std::string_view body = read;
   if (!chunked_) {
+    if (!parser_.is_header_done()) parser_.keep_fields(sink.wants_header_fields());
     if (const error_code pec = parse(read, body)) return pec;
     deliver(ts, read_index, t, sink);
     if (!chunked_) return {};

@@ -29,6 +29,8 @@ class ResponseCollector final : public transport::ResponseSink {
   }
 
   void on_header_fields(std::string_view fields) override;
+  // The response's header lines are kept only in a raw record (--export-level raw).
+  bool wants_header_fields() const override { return record_.raw != nullptr; }
   void on_headers(int status, std::string_view reason, std::string_view content_type,
                   core::MonoNs ts) override;
   void on_body(std::string_view bytes, core::MonoNs ts, std::uint32_t read_index) override;

@@ -16,6 +16,7 @@
 #include "endpoint/tool_calls.hpp"
 #include "records/raw_exchange.hpp"
 #include "timing/waiter.hpp"
+#include "transport/plain_read.hpp"
 #include "worker/response_collector.hpp"
 #include "worker/video_download.hpp"
 
@@ -76,6 +77,10 @@ void Worker::arm_probe() {
     // After a stall longer than a period the missed ticks are not replayed as a burst of
     // zero-lag samples: the next one is a full period away.
     if (probe_due_ <= now) probe_due_ = now + kLoopProbePeriod;
+    if (++probe_ticks_ == kQuietReadCheckTicks) {
+      probe_ticks_ = 0;
+      transport::check_quiet_reads(io_, clock_.now_ns(), kQuietReadCheckNs);
+    }
     arm_probe();
   });
 }

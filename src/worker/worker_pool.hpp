@@ -47,6 +47,9 @@ struct WorkerLoad {
 // The loop probe's period: often enough for a p99 over a few seconds, rare enough (100 wakeups
 // per second) to cost nothing measurable.
 inline constexpr std::chrono::milliseconds kLoopProbePeriod{10};
+// A read parked on "nothing queued" for a second gets its socket error checked, once a second.
+inline constexpr int kQuietReadCheckTicks = 100;
+inline constexpr std::int64_t kQuietReadCheckNs = 1'000'000'000;
 
 class Worker {
  public:
@@ -90,7 +93,9 @@ class Worker {
   // closed loop wakes the issuer once per turn of this loop instead of once per request.
   void flush_returns();
   // Event-loop lag: a timer due every kLoopProbePeriod records how late its handler ran. A loop
-  // busy with socket reads or starved of CPU runs it late, and its read timestamps with it.
+  // busy with socket reads or starved of CPU runs it late, and its read timestamps with it. Every
+  // kQuietReadCheckTicks ticks it also checks the reads parked on "nothing queued" for a reset
+  // that raised no readiness edge (transport::check_quiet_reads).
   void arm_probe();
   bool accumulates(const timing::Credit& credit) const;
   // The request's body: the prebuilt one where there is one (no copy of a prompt that may be
@@ -118,6 +123,7 @@ class Worker {
   HeldCredits held_;  // credits handed out ahead, sent from this thread when due
   boost::asio::steady_timer probe_{io_};
   std::chrono::steady_clock::time_point probe_due_{};
+  int probe_ticks_ = 0;
   core::LatencyHistogram loop_lag_;
   std::thread thread_;
   // The live view's thread reads this worker's CPU clock (load()) while the main thread starts and

@@ -1,7 +1,8 @@
 // The plain-socket read path (plain_read.hpp) through http_exchange, against a scripted server on
 // its own thread: every split of a chunked SSE response across two reads, end of stream inside a
-// chunk, and the kernel's receive stamps on TCP (used, never later than the clock read after the
-// read, and counted) against the clock on a Unix socket.
+// chunk, the kernel's receive stamps on TCP (used, never later than the clock read after the
+// read, and counted) against the clock on a Unix socket, and the kernel's "nothing queued" hint
+// with an end of stream or a reset behind the last bytes (check_quiet_reads).
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -49,6 +50,8 @@ using Script = std::vector<std::pair<std::string, int>>;  // bytes, then sleep m
 // side, its end of stream in the segment of the part's last bytes (TCP_CORK): a request the client
 // still sends there is never answered, and never reset either.
 constexpr int kHalfClose = -2;
+// Closes with SO_LINGER 0: a reset instead of an end of stream, right behind the part's bytes.
+constexpr int kAbort = -3;
 class ScriptServer {
  public:
   ScriptServer(int listen_fd, std::vector<Script> scripts)
@@ -81,6 +84,10 @@ class ScriptServer {
           half_closed_.push_back(conn);
           conn = -1;
           break;
+        }
+        if (pause_ms == kAbort) {
+          const linger abort{1, 0};
+          ::setsockopt(conn, SOL_SOCKET, SO_LINGER, &abort, sizeof abort);
         }
         if (pause_ms < 0) {
           ::close(conn);
@@ -376,6 +383,80 @@ TEST(PlainRead, AnEndOfStreamQueuedBehindMidResponseBytesEndsTheReadAtOnce) {
   EXPECT_EQ(sink.body, "data: cut");
 }
 
+// A reset queued behind a response's middle bytes: the kernel's hint counts an end of stream but
+// not a reset, so the read that takes the bytes is parked on "nothing queued" and no edge follows.
+// check_quiet_reads (the worker runs it every second) finds the socket's error and the read ends
+// with the reset, not at its request's timeout.
+TEST(PlainRead, AResetQueuedBehindMidResponseBytesEndsTheReadAtTheQuietCheck) {
+  int port = 0;
+  const int fd = listen_tcp(port);
+  ScriptServer server(fd, {{{kSseHead + "10\r\ndata: cut", kAbort}}});
+  asio::io_context io;
+  asio::ip::tcp::socket sock(io);
+  sock.connect({asio::ip::make_address("127.0.0.1"), static_cast<unsigned short>(port)});
+  Connection conn(std::move(sock));
+  const core::SteadyClock clock;
+  std::optional<ReadOutcome> outcome;
+  RecordingSink sink;
+  asio::co_spawn(
+      io,
+      [&]() -> asio::awaitable<void> {
+        const std::string request = "GET / HTTP/1.1\r\nHost: x\r\n\r\n";
+        co_await asio::async_write(conn, asio::buffer(request), asio::use_awaitable);
+        asio::steady_timer settle(io, std::chrono::milliseconds(200));  // all of it arrives first
+        co_await settle.async_wait(asio::use_awaitable);
+        ResponseReader reader(1 << 20);
+        ExchangeTimings t;
+        outcome = co_await read_plain_response(conn, reader, sink, clock, t, true);
+      },
+      asio::detached);
+  const auto t0 = std::chrono::steady_clock::now();
+  for (int spins = 0; !outcome && spins < 400; ++spins) {
+    io.run_for(std::chrono::milliseconds(5));
+    check_quiet_reads(io, clock.now_ns(), 50'000'000);
+  }
+  ASSERT_TRUE(outcome.has_value()) << "the read waited for an edge after the reset";
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(1));
+  EXPECT_EQ(outcome->ec, asio::error::connection_reset);
+  EXPECT_EQ(sink.body, "data: cut");
+  EXPECT_FALSE(conn.is_open());
+}
+
+// A read parked on "nothing queued" whose socket is healthy is left alone by the check, and ends
+// normally when the rest of the response comes.
+TEST(PlainRead, AQuietCheckLeavesAHealthyParkedReadWaiting) {
+  int port = 0;
+  const int fd = listen_tcp(port);
+  std::vector<Result> results(1);
+  {
+    ScriptServer server(fd,
+                        {{{kSseHead + "8\r\ndata: he\r\n", 300}, {kChunkedBody.substr(13), 0}}});
+    asio::io_context io;
+    auto url = parse_base_url("http://127.0.0.1:" + std::to_string(port));
+    ASSERT_TRUE(url);
+    ConnectionPool pool(io.get_executor(), *url, nullptr, "");
+    bool done = false;
+    const core::SteadyClock clock;
+    asio::co_spawn(
+        io,
+        [&]() -> asio::awaitable<void> {
+          ExchangeRequest req{"GET / HTTP/1.1\r\nHost: x\r\n\r\n"};
+          CancelHandle cancel;
+          results[0].error =
+              co_await http_exchange(pool, req, results[0].sink, clock, results[0].t, cancel);
+          done = true;
+        },
+        asio::detached);
+    for (int spins = 0; !done && spins < 400; ++spins) {
+      io.run_for(std::chrono::milliseconds(5));
+      check_quiet_reads(io, clock.now_ns(), 0);  // every parked read, every turn
+    }
+    ASSERT_TRUE(done);
+  }
+  ASSERT_FALSE(results[0].error.has_value()) << results[0].error->message;
+  EXPECT_EQ(results[0].sink.events.size(), 2u);
+}
+
 // The same end of stream read by a second read on the connection that nothing has peeked at (no
 // pool in between): the reactor was told the socket was drained, so that read reads once itself
 // and ends at the end of stream instead of waiting for a readiness edge that never comes.
@@ -485,7 +566,12 @@ TEST(RxStamp, QueueHintCountsTheBytesLeftAndAPendingEndOfStream) {
   ASSERT_EQ(::connect(client, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
   const int server = ::accept(lfd, nullptr, nullptr);
   ASSERT_GE(server, 0);
-  ASSERT_TRUE(enable_queue_hints(client));
+  if (!enable_queue_hints(client)) {
+    ::close(server);
+    ::close(client);
+    ::close(lfd);
+    GTEST_SKIP() << "this kernel has no TCP_INQ (Linux < 4.18): reads go on to EAGAIN";
+  }
   auto wait_for = [&](short events) {
     pollfd p{client, events, 0};
     ASSERT_EQ(::poll(&p, 1, 2000), 1);

@@ -1,15 +1,20 @@
 // ResponseParser on its own, eager: a pending buffer that each read appends to, then put() until
 // need_more. ResponseReader uses it for heads and bodies by length or close; its chunked decoding
-// is the reference ChunkedBody is compared with (chunked_body_test.cpp, fuzz/http_fuzz.cpp).
+// is the reference ChunkedBody is compared with (chunked_body_test.cpp, fuzz/http_fuzz.cpp). Also
+// whether ResponseReader has the header lines gathered, as its sink asks.
 #include "transport/response_parser.hpp"
 
 #include <gtest/gtest.h>
 #include <boost/asio/buffer.hpp>
 #include <boost/beast/http/error.hpp>
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "transport/http_exchange.hpp"
+#include "transport/response_reader.hpp"
 
 namespace {
 
@@ -171,3 +176,48 @@ TEST(ResponseParser, BadChunkSizeIsAnError) {
 }
 
 }  // namespace
+
+// A parser told not to keep the fields gathers no header lines; what the exchange needs from the
+// head (status, reason, content type, framing) is the same.
+TEST(ResponseParser, FieldsNotKeptLeaveTheHeadsFactsIntact) {
+  Feeder f;
+  f.parser.keep_fields(false);
+  ASSERT_TRUE(f.read(kChunked));
+  expect_chunked_result(f, "fields not kept");
+  EXPECT_EQ(f.parser.headers_text(), "");
+}
+
+// ResponseReader asks its sink before the head: lines for a sink that keeps them, none for one
+// that does not.
+class HeadSink final : public inferperf::transport::ResponseSink {
+ public:
+  explicit HeadSink(bool wants) : wants_(wants) {}
+  bool wants_header_fields() const override { return wants_; }
+  void on_header_fields(std::string_view f) override { fields = std::string(f); }
+  void on_headers(int, std::string_view, std::string_view ct, inferperf::core::MonoNs) override {
+    content_type = std::string(ct);
+  }
+  void on_body(std::string_view, inferperf::core::MonoNs, std::uint32_t) override {}
+  std::string fields = "unset";
+  std::string content_type;
+
+ private:
+  bool wants_;
+};
+
+TEST(ResponseReader, GathersHeaderLinesOnlyForASinkThatWantsThem) {
+  const std::string head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-A: 1\r\n";
+  for (const bool wants : {true, false}) {
+    SCOPED_TRACE(wants ? "wants" : "does not want");
+    inferperf::transport::ResponseReader reader(0);
+    inferperf::transport::ExchangeTimings t;
+    HeadSink sink(wants);
+    // The head split across two reads: the choice holds for both.
+    ASSERT_FALSE(reader.consume(head, 1, t, sink));
+    ASSERT_FALSE(reader.consume("Content-Length: 2\r\n\r\n{}", 2, t, sink));
+    EXPECT_TRUE(reader.done());
+    EXPECT_EQ(sink.content_type, "application/json");
+    EXPECT_EQ(sink.fields,
+              wants ? "Content-Type: application/json\nX-A: 1\nContent-Length: 2\n" : "");
+  }
+}
