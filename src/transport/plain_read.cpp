@@ -394,9 +394,10 @@ void check_quiet_reads(asio::execution_context& ctx, core::MonoNs now_ns,
   if (!asio::has_service<QuietReads>(ctx)) return;  // nothing was ever parked here
   QuietReads& quiet = asio::use_service<QuietReads>(ctx);
   // Each parked read is checked at most once per call: one found healthy goes back to the tail
-  // with a new time, so the walk stops at it.
+  // with a new time, and the walk stops when it comes round to the first of those.
+  const QuietLink* first_requeued = nullptr;
   while (QuietLink* l = quiet.oldest()) {
-    if (now_ns - l->since < older_than_ns) break;
+    if (l == first_requeued || now_ns - l->since < older_than_ns) break;
     PlainReader& reader = *l->reader;
     QuietReads::unpark(*l);
     Connection& conn = *reader.args().conn;
@@ -406,6 +407,7 @@ void check_quiet_reads(asio::execution_context& ctx, core::MonoNs now_ns,
     socklen_t len = sizeof err;
     if (::getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) != 0 || err == 0) {
       quiet.park(*l, now_ns);
+      if (first_requeued == nullptr) first_requeued = l;
       continue;
     }
     // The reset the edge never announced: closing completes the read, with this error.
