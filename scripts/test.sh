@@ -28,9 +28,9 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:ha
   ctest --preset asan-ubsan -L sanitizer --timeout 600 -j 2
 
 # ThreadSanitizer on the threaded core (the CI budget, docs/decisions.md): the issuer, scheduler and
-# precise waiter, credits held ahead on the workers, the record and telemetry collectors, the
-# records read back a thread ahead, the inputs.json writer beside the run, the workers' response
-# path (the plain-socket read operation), and the end-to-end runs that drive them all together
+# precise waiter, credits held ahead on the workers, the record and telemetry collectors and the
+# records' queue, the records read back a thread ahead, the inputs.json writer beside the run, the
+# workers' response path (the plain-socket read operation), and the end-to-end runs that drive them all together
 # (streaming, faults and signals, load modes, TLS and Unix sockets, GPU telemetry, subagent traces,
 # the live views: LiveStats fed and read concurrently, the dashboard's UI thread in tmux while it
 # counts and when q stops the run; the OTLP push, Prometheus endpoint and MLflow export threads). Single-threaded parsers, loaders, tokenizers, the endpoint
@@ -39,7 +39,7 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:ha
 TSAN_TESTS='^(IssuerLoop|PreciseWaiter|HandAhead|HeldCredits|InterruptHandAhead|Scheduler[A-Za-z]*'
 TSAN_TESTS+='|Collector|CollectorUrls|ResponseCollector|ResponseCollectorRaw|ProfileStreaming'
 TSAN_TESTS+='|ProfileErrors|Faults/ProfileFaults|LoadModes|CollectorStreaming|RecordReader'
-TSAN_TESTS+='|PlainRead|InputsJsonBesideRun'
+TSAN_TESTS+='|PlainRead|InputsJsonBesideRun|RecordQueue'
 TSAN_TESTS+='|Endpoints|Tls|Transport|GpuTelemetry|ServerMetrics|WekaTrace'
 TSAN_TESTS+='|ProfileDuration|StreamStalls|Reliability|Interruption|Durability|LiveStats'
 TSAN_TESTS+='|OtlpExport|PrometheusEndpoint|MlflowExport)\.'
