@@ -30,8 +30,8 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:ha
 # ThreadSanitizer on the threaded core (the CI budget, docs/decisions.md): the issuer, scheduler and
 # precise waiter, credits held ahead on the workers, the record and telemetry collectors and the
 # records' queue, the records read back a thread ahead, the inputs.json writer beside the run, the
-# workers' response path (the plain-socket read operation), and the end-to-end runs that drive them all together
-# (streaming, faults and signals, load modes, TLS and Unix sockets, GPU telemetry, subagent traces,
+# workers' response path (the plain-socket read operation), and the end-to-end runs that drive
+# them all together (streaming, faults and signals, load modes, TLS and Unix sockets, GPU telemetry, subagent traces,
 # the live views: LiveStats fed and read concurrently, the dashboard's UI thread in tmux while it
 # counts and when q stops the run; the OTLP push, Prometheus endpoint and MLflow export threads). Single-threaded parsers, loaders, tokenizers, the endpoint
 # formats (one worker path for all), the preflight probe (before any thread starts) and the
