@@ -112,7 +112,10 @@ class Worker {
   const core::Clock& clock_;
   records::RecordQueue& queue_;
   const WorkerEvents& events_;
-  boost::asio::io_context io_{1};
+  // Run by this worker's one thread, which alone starts, reads and closes its sockets (other
+  // threads only post to it): the reactor's per-socket lock is off (taken per readiness
+  // otherwise), the scheduler's lock stays for those posts.
+  boost::asio::io_context io_{BOOST_ASIO_CONCURRENCY_HINT_UNSAFE_IO};
   std::vector<std::unique_ptr<transport::ConnectionPool>> pools_;  // one per target
   std::unordered_map<std::int64_t, transport::CancelHandle*> active_;
   // Multi-turn sessions on this worker: the messages sent and received so far.
