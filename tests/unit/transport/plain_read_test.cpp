@@ -350,6 +350,44 @@ TEST(PlainRead, AResponseEndedByTheServersCloseIsNotReusedBlindly) {
   EXPECT_TRUE(results[2].t.connection_reused);  // the second connection stayed good
 }
 
+// One request to the scripted server on `port`, then, once the whole answer has arrived (200 ms),
+// its read. `quiet_check_age_ns` >= 0: check_quiet_reads runs with that age between turns of the
+// loop, as the worker's probe runs it. `outcome` stays empty if the read did not end in 2 s.
+struct SettledRead {
+  std::optional<ReadOutcome> outcome;
+  RecordingSink sink;
+  bool open_after = true;
+  std::chrono::steady_clock::duration took{};
+};
+SettledRead read_settled_response(int port, std::int64_t quiet_check_age_ns = -1) {
+  SettledRead r;
+  asio::io_context io;
+  asio::ip::tcp::socket sock(io);
+  sock.connect({asio::ip::make_address("127.0.0.1"), static_cast<unsigned short>(port)});
+  Connection conn(std::move(sock));
+  const core::SteadyClock clock;
+  asio::co_spawn(
+      io,
+      [&]() -> asio::awaitable<void> {
+        const std::string request = "GET / HTTP/1.1\r\nHost: x\r\n\r\n";
+        co_await asio::async_write(conn, asio::buffer(request), asio::use_awaitable);
+        asio::steady_timer settle(io, std::chrono::milliseconds(200));
+        co_await settle.async_wait(asio::use_awaitable);
+        ResponseReader reader(1 << 20);
+        ExchangeTimings t;
+        r.outcome = co_await read_plain_response(conn, reader, r.sink, clock, t, true);
+      },
+      asio::detached);
+  const auto t0 = std::chrono::steady_clock::now();
+  for (int spins = 0; !r.outcome && spins < 400; ++spins) {
+    io.run_for(std::chrono::milliseconds(5));
+    if (quiet_check_age_ns >= 0) check_quiet_reads(io, clock.now_ns(), quiet_check_age_ns);
+  }
+  r.took = std::chrono::steady_clock::now() - t0;
+  r.open_after = conn.is_open();
+  return r;
+}
+
 // An end of stream queued behind a response's middle bytes (both arrived before the read): the
 // read that takes those bytes learns from the kernel that something stays queued (the end of
 // stream counts as a byte), reads on and ends with the end of stream at once; taking "a short
@@ -358,29 +396,10 @@ TEST(PlainRead, AnEndOfStreamQueuedBehindMidResponseBytesEndsTheReadAtOnce) {
   int port = 0;
   const int fd = listen_tcp(port);
   ScriptServer server(fd, {{{kSseHead + "10\r\ndata: cut", kHalfClose}}});
-  asio::io_context io;
-  asio::ip::tcp::socket sock(io);
-  sock.connect({asio::ip::make_address("127.0.0.1"), static_cast<unsigned short>(port)});
-  Connection conn(std::move(sock));
-  const core::SteadyClock clock;
-  std::optional<ReadOutcome> outcome;
-  RecordingSink sink;
-  asio::co_spawn(
-      io,
-      [&]() -> asio::awaitable<void> {
-        const std::string request = "GET / HTTP/1.1\r\nHost: x\r\n\r\n";
-        co_await asio::async_write(conn, asio::buffer(request), asio::use_awaitable);
-        asio::steady_timer settle(io, std::chrono::milliseconds(200));  // all of it arrives first
-        co_await settle.async_wait(asio::use_awaitable);
-        ResponseReader reader(1 << 20);
-        ExchangeTimings t;
-        outcome = co_await read_plain_response(conn, reader, sink, clock, t, true);
-      },
-      asio::detached);
-  for (int spins = 0; !outcome && spins < 400; ++spins) io.run_for(std::chrono::milliseconds(5));
-  ASSERT_TRUE(outcome.has_value()) << "the read waited for an edge after the end of stream";
-  EXPECT_EQ(outcome->ec, asio::error::eof);
-  EXPECT_EQ(sink.body, "data: cut");
+  const SettledRead r = read_settled_response(port);
+  ASSERT_TRUE(r.outcome.has_value()) << "the read waited for an edge after the end of stream";
+  EXPECT_EQ(r.outcome->ec, asio::error::eof);
+  EXPECT_EQ(r.sink.body, "data: cut");
 }
 
 // A reset queued behind a response's middle bytes: the kernel's hint counts an end of stream but
@@ -391,35 +410,12 @@ TEST(PlainRead, AResetQueuedBehindMidResponseBytesEndsTheReadAtTheQuietCheck) {
   int port = 0;
   const int fd = listen_tcp(port);
   ScriptServer server(fd, {{{kSseHead + "10\r\ndata: cut", kAbort}}});
-  asio::io_context io;
-  asio::ip::tcp::socket sock(io);
-  sock.connect({asio::ip::make_address("127.0.0.1"), static_cast<unsigned short>(port)});
-  Connection conn(std::move(sock));
-  const core::SteadyClock clock;
-  std::optional<ReadOutcome> outcome;
-  RecordingSink sink;
-  asio::co_spawn(
-      io,
-      [&]() -> asio::awaitable<void> {
-        const std::string request = "GET / HTTP/1.1\r\nHost: x\r\n\r\n";
-        co_await asio::async_write(conn, asio::buffer(request), asio::use_awaitable);
-        asio::steady_timer settle(io, std::chrono::milliseconds(200));  // all of it arrives first
-        co_await settle.async_wait(asio::use_awaitable);
-        ResponseReader reader(1 << 20);
-        ExchangeTimings t;
-        outcome = co_await read_plain_response(conn, reader, sink, clock, t, true);
-      },
-      asio::detached);
-  const auto t0 = std::chrono::steady_clock::now();
-  for (int spins = 0; !outcome && spins < 400; ++spins) {
-    io.run_for(std::chrono::milliseconds(5));
-    check_quiet_reads(io, clock.now_ns(), 50'000'000);
-  }
-  ASSERT_TRUE(outcome.has_value()) << "the read waited for an edge after the reset";
-  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(1));
-  EXPECT_EQ(outcome->ec, asio::error::connection_reset);
-  EXPECT_EQ(sink.body, "data: cut");
-  EXPECT_FALSE(conn.is_open());
+  const SettledRead r = read_settled_response(port, 50'000'000);
+  ASSERT_TRUE(r.outcome.has_value()) << "the read waited for an edge after the reset";
+  EXPECT_LT(r.took, std::chrono::seconds(1));
+  EXPECT_EQ(r.outcome->ec, asio::error::connection_reset);
+  EXPECT_EQ(r.sink.body, "data: cut");
+  EXPECT_FALSE(r.open_after);
 }
 
 // A read parked on "nothing queued" whose socket is healthy is left alone by the check, and ends
