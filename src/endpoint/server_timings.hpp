@@ -9,8 +9,9 @@
 //    and must return std::nullopt for anything malformed: server timings are extra information
 //    and never turn a good response into an error.
 //  - Header-based (e.g. TGI's x-compute-time / x-inference-time response headers): the response
-//    header block reaches worker::ResponseCollector::on_header_fields (which today keeps it only
-//    for the raw export, so decode before that early return); decode it there into the same
+//    header block reaches worker::ResponseCollector::on_header_fields only when its
+//    wants_header_fields() says so (today: raw records only, so widen that too, and decode before
+//    on_header_fields' early return); decode it there into the same
 //    ServerTimings (set `source`) and store it on the record the way handle_payload does.
 //    Everything downstream (records file, metrics, reports) only sees records::ServerTimings.
 #pragma once

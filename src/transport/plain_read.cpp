@@ -74,6 +74,10 @@ struct SocketInternals : Socket {
 // with the last bytes does not (TCP_INQ counts an end of stream, not a reset), and that read would
 // wait for its request's timeout. The parked reads of one io_context, oldest first, so that
 // check_quiet_reads() can look at the socket error of those parked long.
+// Set on a thread whose loop runs check_quiet_reads (set_quiet_reads_checked): elsewhere a read
+// never parks and goes on to EAGAIN, as it would without the hint.
+thread_local bool quiet_reads_checked = false;
+
 struct QuietLink {
   QuietLink* prev = nullptr;
   QuietLink* next = nullptr;
@@ -91,7 +95,8 @@ class QuietReads : public asio::execution_context::service {
   }
   void shutdown() override {}
 
-  // Appends at the tail: parking times only grow, so the list stays oldest first.
+  // Appends at the tail: the list is in the order the reads parked, their times (the reads'
+  // stamps) out of order by at most the loop's lag, nothing beside the check's half second.
   void park(QuietLink& l, core::MonoNs now) {
     l.since = now;
     l.prev = head_.prev;
@@ -182,8 +187,8 @@ class PlainReader {
       // byte): the next bytes raise an edge, so the read that would only find EAGAIN is skipped.
       // Sockets without the hint (Unix) read on to EAGAIN. A close a sink callback asked for is
       // carried out by the loop's next turn, not left waiting for an edge.
-      if (notes.queued == 0 && !a_.conn->close_deferred()) {
-        park();
+      if (notes.queued == 0 && quiet_reads_checked && !a_.conn->close_deferred()) {
+        park(ts);
         return Step::kWait;
       }
       bytes_read += static_cast<std::size_t>(n);
@@ -224,13 +229,13 @@ class PlainReader {
     return std::max(*k, a_.t->send_end_ns);
   }
 
-  void park() {
+  void park(core::MonoNs ts) {
     if (quiet_reads_ == nullptr) {
       quiet_reads_ = &asio::use_service<QuietReads>(
           asio::query(a_.conn->get_executor(), asio::execution::context));
     }
     quiet_.reader = this;
-    quiet_reads_->park(quiet_, a_.clock->now_ns());
+    quiet_reads_->park(quiet_, ts);
   }
 
   PlainReadArgs a_;
@@ -327,6 +332,7 @@ class ResidentReadOp : public adetail::reactor_op {
     ptr p = {adetail::addressof(o->handler_), o, o};
     adetail::handler_work<Handler, IoExecutor> w(std::move(o->work_));
     const error_code aborted = o->ec_;  // closed under the operation, or cancelled in a turn
+    const int swept = o->reader_.swept_error();  // copied, as all the op's state, before p.reset()
     const core::Clock& clock = *o->reader_.args().clock;
     // Make a copy of the handler so that the memory can be deallocated before the upcall.
     adetail::binder1<Handler, ReadOutcome> handler(o->handler_, o->outcome_);
@@ -334,7 +340,6 @@ class ResidentReadOp : public adetail::reactor_op {
     p.reset();
     if (!owner) return;  // destroyed unrun (the io_context is going away): nothing more is read
     if (aborted) {
-      const int swept = o->reader_.swept_error();
       handler.arg1_ =
           ReadOutcome{swept != 0 ? error_code(swept, boost::system::system_category()) : aborted,
                       {},
@@ -387,6 +392,10 @@ asio::awaitable<ReadOutcome> read_plain_response(Connection& conn, ResponseReade
         p.v = p.p = nullptr;
       },
       asio::use_awaitable);
+}
+
+void set_quiet_reads_checked(bool on) {
+  quiet_reads_checked = on;
 }
 
 void check_quiet_reads(asio::execution_context& ctx, core::MonoNs now_ns,

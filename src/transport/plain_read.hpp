@@ -35,6 +35,12 @@ boost::asio::awaitable<ReadOutcome> read_plain_response(Connection& conn, Respon
                                                         const core::Clock& clock,
                                                         ExchangeTimings& t, bool kernel_stamps);
 
+// Whether reads on the calling thread may stop at the kernel's "nothing queued" (TCP_INQ): only
+// where the thread's loop runs check_quiet_reads below (the workers' threads). Elsewhere (the
+// preflight, probes) a read goes on to EAGAIN, which also reads a reset that came with its last
+// bytes.
+void set_quiet_reads_checked(bool on);
+
 // The reads of `ctx` that have waited on the kernel's "nothing queued" for `older_than_ns` or more
 // get their socket's pending error checked: a reset that came with their last bytes raised no
 // readiness edge, and such a read ends with it (its connection closed). Run it periodically on the

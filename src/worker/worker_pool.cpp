@@ -58,6 +58,7 @@ void Worker::start() {
   });
   thread_ = std::thread([this] {
     tid_.store(core::this_thread_tid(), std::memory_order_relaxed);
+    transport::set_quiet_reads_checked(true);  // arm_probe runs the check on this thread
     // Held credits are timed on this thread: its timers wake within microseconds.
     timing::PreciseWaiter::tighten_timer_slack();
     auto guard = asio::make_work_guard(io_);
@@ -79,7 +80,9 @@ void Worker::arm_probe() {
     if (probe_due_ <= now) probe_due_ = now + kLoopProbePeriod;
     if (++probe_ticks_ == kQuietReadCheckTicks) {
       probe_ticks_ = 0;
-      transport::check_quiet_reads(io_, clock_.now_ns(), kQuietReadCheckNs);
+      // Half the period as the age: a read parked just after one check is looked at by the
+      // second after it, whatever the ticks' jitter.
+      transport::check_quiet_reads(io_, clock_.now_ns(), kQuietReadCheckNs / 2);
     }
     arm_probe();
   });

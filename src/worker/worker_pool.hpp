@@ -47,7 +47,7 @@ struct WorkerLoad {
 // The loop probe's period: often enough for a p99 over a few seconds, rare enough (100 wakeups
 // per second) to cost nothing measurable.
 inline constexpr std::chrono::milliseconds kLoopProbePeriod{10};
-// A read parked on "nothing queued" for a second gets its socket error checked, once a second.
+// Reads parked on "nothing queued" get their socket error checked about once a second.
 inline constexpr int kQuietReadCheckTicks = 100;
 inline constexpr std::int64_t kQuietReadCheckNs = 1'000'000'000;
 
@@ -113,8 +113,8 @@ class Worker {
   records::RecordQueue& queue_;
   const WorkerEvents& events_;
   // Run by this worker's one thread, which alone starts, reads and closes its sockets (other
-  // threads only post to it): the reactor's per-socket lock is off (taken per readiness
-  // otherwise), the scheduler's lock stays for those posts.
+  // threads only post to it): the reactor's per-socket lock is off (taken by every perform,
+  // start and cancel otherwise), the scheduler's lock stays for those posts.
   boost::asio::io_context io_{BOOST_ASIO_CONCURRENCY_HINT_UNSAFE_IO};
   std::vector<std::unique_ptr<transport::ConnectionPool>> pools_;  // one per target
   std::unordered_map<std::int64_t, transport::CancelHandle*> active_;

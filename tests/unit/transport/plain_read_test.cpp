@@ -350,16 +350,24 @@ TEST(PlainRead, AResponseEndedByTheServersCloseIsNotReusedBlindly) {
   EXPECT_TRUE(results[2].t.connection_reused);  // the second connection stayed good
 }
 
+// Reads on this thread may park on the kernel's "nothing queued", as on a worker's, while it lives.
+struct QuietReadsChecked {
+  QuietReadsChecked() { set_quiet_reads_checked(true); }
+  ~QuietReadsChecked() { set_quiet_reads_checked(false); }
+};
+
 // One request to the scripted server on `port`, then, once the whole answer has arrived (200 ms),
-// its read. `quiet_check_age_ns` >= 0: check_quiet_reads runs with that age between turns of the
-// loop, as the worker's probe runs it. `outcome` stays empty if the read did not end in 2 s.
+// its read, on a thread where reads park on "nothing queued"; check_quiet_reads runs with
+// `quiet_check_age_ns` between turns of the loop, as the worker's probe runs it. `outcome` stays
+// empty if the read did not end in 2 s.
 struct SettledRead {
   std::optional<ReadOutcome> outcome;
   RecordingSink sink;
   bool open_after = true;
   std::chrono::steady_clock::duration took{};
 };
-SettledRead read_settled_response(int port, std::int64_t quiet_check_age_ns = -1) {
+SettledRead read_settled_response(int port, std::int64_t quiet_check_age_ns) {
+  const QuietReadsChecked parking;
   SettledRead r;
   asio::io_context io;
   asio::ip::tcp::socket sock(io);
@@ -381,7 +389,7 @@ SettledRead read_settled_response(int port, std::int64_t quiet_check_age_ns = -1
   const auto t0 = std::chrono::steady_clock::now();
   for (int spins = 0; !r.outcome && spins < 400; ++spins) {
     io.run_for(std::chrono::milliseconds(5));
-    if (quiet_check_age_ns >= 0) check_quiet_reads(io, clock.now_ns(), quiet_check_age_ns);
+    check_quiet_reads(io, clock.now_ns(), quiet_check_age_ns);
   }
   r.took = std::chrono::steady_clock::now() - t0;
   r.open_after = conn.is_open();
@@ -396,7 +404,7 @@ TEST(PlainRead, AnEndOfStreamQueuedBehindMidResponseBytesEndsTheReadAtOnce) {
   int port = 0;
   const int fd = listen_tcp(port);
   ScriptServer server(fd, {{{kSseHead + "10\r\ndata: cut", kHalfClose}}});
-  const SettledRead r = read_settled_response(port);
+  const SettledRead r = read_settled_response(port, 60'000'000'000);  // the check never due
   ASSERT_TRUE(r.outcome.has_value()) << "the read waited for an edge after the end of stream";
   EXPECT_EQ(r.outcome->ec, asio::error::eof);
   EXPECT_EQ(r.sink.body, "data: cut");
@@ -421,6 +429,7 @@ TEST(PlainRead, AResetQueuedBehindMidResponseBytesEndsTheReadAtTheQuietCheck) {
 // A read parked on "nothing queued" whose socket is healthy is left alone by the check, and ends
 // normally when the rest of the response comes.
 TEST(PlainRead, AQuietCheckLeavesAHealthyParkedReadWaiting) {
+  const QuietReadsChecked parking;
   int port = 0;
   const int fd = listen_tcp(port);
   std::vector<Result> results(1);
