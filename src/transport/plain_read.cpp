@@ -69,15 +69,15 @@ struct SocketInternals : Socket {
   }
 };
 
-// A read parked on the kernel's "nothing queued" (PlainReader::read) counts on a readiness edge
-// for whatever comes next. Every byte and an end of stream raise one, but a reset that arrived
-// with the last bytes does not (TCP_INQ counts an end of stream, not a reset), and that read would
-// wait for its request's timeout. The parked reads of one io_context, oldest first, so that
-// check_quiet_reads() can look at the socket error of those parked long.
 // Set on a thread whose loop runs check_quiet_reads (set_quiet_reads_checked): elsewhere a read
 // never parks and goes on to EAGAIN, as it would without the hint.
 thread_local bool quiet_reads_checked = false;
 
+// A read parked on the kernel's "nothing queued" (PlainReader::read) counts on a readiness edge
+// for whatever comes next. Every byte and an end of stream raise one, but a reset that arrived
+// with the last bytes does not (TCP_INQ counts an end of stream, not a reset), and that read would
+// wait for its request's timeout. The parked reads of one io_context, in the order they parked, so
+// that check_quiet_reads() can look at the socket error of those parked long.
 struct QuietLink {
   QuietLink* prev = nullptr;
   QuietLink* next = nullptr;
