@@ -150,11 +150,11 @@ asio::awaitable<bool> answer_whole(Exchange& x, const GenerationRequest& g,
   const std::string timings = timings_member(tm.timings, plan, tm.start, first_at, last_at);
   const std::string body = fault.kind == "malformed" ? R"({"id":"broken", "choices": [)"
                                                      : whole_body(g, plan, id, x.created, timings);
-  if (fault.kind == "truncate") {
+  if (fault.kind == "truncate" || fault.kind == "truncate-reset") {
     x.server.counters.errors_injected.fetch_add(1);
     std::string full = plain_response(200, "application/json", body, x.keep);
     co_await x.conn.send(full.substr(0, full.size() - body.size() / 2));
-    x.conn.close(false);
+    x.conn.close(fault.kind == "truncate-reset");
     co_return false;
   }
   if (fault.kind == "malformed") {

@@ -115,8 +115,8 @@ boost::asio::awaitable<bool> fail_status(Exchange& x, int status, std::string bo
 
 bool valid_fault(std::string_view spec) {
   static const std::set<std::string, std::less<>> kKinds = {
-      "reset",        "close",     "malformed", "error-event", "truncate",   "stall",
-      "slow-headers", "big-event", "status",    "video-fail",  "close-after"};
+      "reset", "close",        "malformed", "error-event", "truncate",   "truncate-reset",
+      "stall", "slow-headers", "big-event", "status",      "video-fail", "close-after"};
   const detail::Fault f = detail::parse_fault(spec);
   return kKinds.contains(f.kind);
 }

@@ -1,7 +1,7 @@
 // Fault injection: X-Mock-Fault (or a kind drawn with --fault-rate) parsed into a Fault, and the
 // faults that act before any work (--error-rate, status, reset, close, slow-headers). The faults
-// that act inside an answer (malformed, truncate, error-event, stall, big-event, video-fail) are
-// applied where the answer is written; close-after is left for the connection loop.
+// that act inside an answer (malformed, truncate, truncate-reset, error-event, stall, big-event,
+// video-fail) are applied where the answer is written; close-after is left for the connection loop.
 #pragma once
 #include <boost/asio/awaitable.hpp>
 

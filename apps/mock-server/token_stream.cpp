@@ -122,7 +122,8 @@ asio::awaitable<bool> stream_tokens(Exchange& x, const GenerationPlan& plan, con
     co_return false;
   }
   const std::vector<TokenGroup> events = token_groups(plan, x.server.options.tokens_per_event);
-  const bool truncate = fault.kind == "truncate";
+  // truncate-reset ends with a reset instead of an end of stream: a server that dies mid-answer.
+  const bool truncate = fault.kind == "truncate" || fault.kind == "truncate-reset";
   const std::size_t stop_at = truncate ? events.size() / 2 : events.size();
   // --token-log: the wall-clock time each token event was handed to its write. The line is
   // appended when this coroutine ends on any path (finished, fault, failed write, server
@@ -160,7 +161,7 @@ asio::awaitable<bool> stream_tokens(Exchange& x, const GenerationPlan& plan, con
   }
   if (truncate) {
     x.server.counters.errors_injected.fetch_add(1);
-    x.conn.close(false);
+    x.conn.close(fault.kind == "truncate-reset");
     co_return false;
   }
   std::string tail;

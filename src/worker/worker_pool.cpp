@@ -82,7 +82,9 @@ void Worker::arm_probe() {
       probe_ticks_ = 0;
       // Half the period as the age: a read parked just after one check is looked at by the
       // second after it, whatever the ticks' jitter.
-      transport::check_quiet_reads(io_, clock_.now_ns(), kQuietReadCheckNs / 2);
+      transport::check_quiet_reads(
+          io_, clock_.now_ns(),
+          std::chrono::duration_cast<std::chrono::nanoseconds>(kQuietReadCheckPeriod).count() / 2);
     }
     arm_probe();
   });

@@ -47,9 +47,11 @@ struct WorkerLoad {
 // The loop probe's period: often enough for a p99 over a few seconds, rare enough (100 wakeups
 // per second) to cost nothing measurable.
 inline constexpr std::chrono::milliseconds kLoopProbePeriod{10};
-// Reads parked on "nothing queued" get their socket error checked about once a second.
-inline constexpr int kQuietReadCheckTicks = 100;
-inline constexpr std::int64_t kQuietReadCheckNs = 1'000'000'000;
+// Reads parked on "nothing queued" get their socket error checked about once a second, on the
+// loop probe's ticks.
+inline constexpr std::chrono::seconds kQuietReadCheckPeriod{1};
+inline constexpr int kQuietReadCheckTicks =
+    static_cast<int>(kQuietReadCheckPeriod / kLoopProbePeriod);
 
 class Worker {
  public:

@@ -77,6 +77,10 @@ TEST_P(ProfileFaults, EveryFaultBecomesAnErrorRecord) {
 
 INSTANTIATE_TEST_SUITE_P(Faults, ProfileFaults,
                          ::testing::Values(FaultCase{"truncate", "ClientPayloadError"},
+                                           // The reset lands behind the last bytes: no readiness
+                                           // edge follows, the worker's quiet-read check finds it
+                                           // (a TimeoutError here means it did not).
+                                           FaultCase{"truncate-reset", "ConnectionResetError"},
                                            FaultCase{"malformed", "ResponseParseError"},
                                            FaultCase{"error-event", "SSEResponseError"},
                                            FaultCase{"status=429", "Too Many Requests"},
