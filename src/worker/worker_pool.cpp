@@ -17,6 +17,7 @@
 #include "records/raw_exchange.hpp"
 #include "timing/waiter.hpp"
 #include "transport/plain_read.hpp"
+#include "worker/request_state.hpp"
 #include "worker/response_collector.hpp"
 #include "worker/video_download.hpp"
 
@@ -222,48 +223,6 @@ bool Worker::accumulates(const timing::Credit& credit) const {
           conv.context_mode == dataset::ContextMode::kDeltasWithResponses);
 }
 
-// Named, not anonymous: RequestDeadlines lives in launch()'s coroutine frame, and a type with
-// internal linkage there draws -Wsubobject-linkage in unity builds.
-namespace detail {
-// A request's two deadlines, --request-timeout-seconds from the start and
-// --request-cancellation-rate from when the request is written. Each closes the exchange through
-// `cancel`, shared with the timer handlers, which may already be queued when the request
-// completes.
-struct RequestDeadlines {
-  explicit RequestDeadlines(asio::io_context& io) : timeout(io), cancellation(io) {}
-
-  void arm_timeout(double seconds) {
-    timeout.expires_after(
-        std::chrono::nanoseconds(static_cast<std::int64_t>(std::llround(seconds * 1e9))));
-    timeout.async_wait([cancel = cancel](const boost::system::error_code& ec) {
-      if (!ec) {
-        cancel->cancel(RequestErrorKind::kTimeout, "request exceeded --request-timeout-seconds",
-                       std::nullopt);
-      }
-    });
-  }
-  // Called once the whole request is written: the cancellation clock starts there.
-  void arm_cancellation(const std::optional<std::int64_t>& after_ns) {
-    if (!after_ns) return;
-    cancellation.expires_after(std::chrono::nanoseconds(*after_ns));
-    cancellation.async_wait([cancel = cancel](const boost::system::error_code& ec) {
-      if (!ec) {
-        cancel->cancel(RequestErrorKind::kRequestCancellation,
-                       "request cancelled by --request-cancellation-rate", 499);
-      }
-    });
-  }
-  void disarm() {
-    timeout.cancel();
-    cancellation.cancel();
-  }
-
-  std::shared_ptr<transport::CancelHandle> cancel = std::make_shared<transport::CancelHandle>();
-  asio::steady_timer timeout;
-  asio::steady_timer cancellation;
-};
-}  // namespace detail
-
 namespace {
 
 // The exchange's timings, as the record carries them (end_ns excepted: the caller knows whether
@@ -390,9 +349,12 @@ void Worker::flush_returns() {
 
 // One coroutine per request, its only frame besides the exchange's: building the request and the
 // record, the deadlines and the history update are plain functions, so only the awaits are here.
+// What lives across the awaits is in a RequestState from the worker's own blocks
+// (worker/request_state.hpp), which keeps the frame small enough for Asio to recycle.
 void Worker::launch(timing::Credit credit) {
   auto task = [this, credit = std::move(credit)]() -> asio::awaitable<void> {
-    records::RequestRecord rec = new_record(credit);
+    const RequestStatePool::Handle state = states_.make(io_, new_record(credit));
+    records::RequestRecord& rec = state->rec;
     const auto target = static_cast<std::size_t>(credit.url_index) % plan_.targets.size();
     transport::ConnectionPool& pool = *pools_[target];
     const std::optional<std::string> request = build_request(credit, target, rec);
@@ -401,17 +363,17 @@ void Worker::launch(timing::Credit credit) {
       co_return;
     }
 
-    detail::RequestDeadlines deadlines(io_);
+    RequestDeadlines& deadlines = state->deadlines;
     active_[credit.id] = deadlines.cancel.get();
     deadlines.arm_timeout(plan_.request_timeout_s);
     auto on_sent = [&deadlines, &credit] { deadlines.arm_cancellation(credit.cancel_after_ns); };
 
-    ResponseCollector collector(*plan_.endpoint, rec);
+    ResponseCollector& collector = state->collector.emplace(*plan_.endpoint, rec);
     collector.max_sse_event_bytes(plan_.max_sse_event_bytes);
     if (events_.first_token) {
       collector.on_first_content = [this, id = credit.id] { events_.first_token(id); };
     }
-    transport::ExchangeTimings t;
+    transport::ExchangeTimings& t = state->t;
     bool video_polled = false;
     rec.start_ns = clock_.now_ns();  // before connection acquisition, as AIPerf's start_perf_ns
     // A named request, not a temporary in the co_await expression: GCC 12 destroys such

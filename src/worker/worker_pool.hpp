@@ -26,6 +26,7 @@
 #include "transport/http_exchange.hpp"
 #include "worker/held_credits.hpp"
 #include "worker/request_plan.hpp"
+#include "worker/request_state.hpp"
 #include "worker/response_collector.hpp"
 
 namespace inferperf::worker {
@@ -117,6 +118,8 @@ class Worker {
   // Run by this worker's one thread, which alone starts, reads and closes its sockets (other
   // threads only post to it): the reactor's per-socket lock is off (taken by every perform,
   // start and cancel otherwise), the scheduler's lock stays for those posts.
+  // Before io_: its shutdown destroys the requests still in flight, which give their blocks back.
+  RequestStatePool states_;
   boost::asio::io_context io_{BOOST_ASIO_CONCURRENCY_HINT_UNSAFE_IO};
   std::vector<std::unique_ptr<transport::ConnectionPool>> pools_;  // one per target
   std::unordered_map<std::int64_t, transport::CancelHandle*> active_;
