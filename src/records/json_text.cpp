@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstring>
@@ -136,6 +137,51 @@ void put_json_key(std::string_view k, bool& first, std::string& out) {
   buf[n++] = '"';
   buf[n++] = ':';
   out.append(buf.data(), n);
+}
+
+namespace {
+
+// `,"k":` then `value` (already JSON) into `buf`, which the caller sized for both.
+std::size_t member_text(std::string_view k, std::string_view value, bool& first, char* buf) {
+  std::size_t n = 0;
+  if (!first) buf[n++] = ',';
+  first = false;
+  buf[n++] = '"';
+  std::memcpy(buf + n, k.data(), k.size());
+  n += k.size();
+  buf[n++] = '"';
+  buf[n++] = ':';
+  std::memcpy(buf + n, value.data(), value.size());
+  return n + value.size();
+}
+
+}  // namespace
+
+void JsonObjectText::integer(std::string_view k, std::int64_t v) {
+  const fmt::format_int text(v);
+  std::array<char, 96> buf;
+  if (k.size() + text.size() + 4 > buf.size()) {
+    put_json_int(v, member(k));
+    return;
+  }
+  out_.append(buf.data(), member_text(k, {text.data(), text.size()}, first_, buf.data()));
+}
+
+void JsonObjectText::string(std::string_view k, std::string_view v) {
+  std::array<char, 160> buf;
+  const bool plain = std::all_of(v.begin(), v.end(),
+                                 [](char c) { return verbatim(static_cast<unsigned char>(c)); });
+  if (!plain || k.size() + v.size() + 6 > buf.size()) {
+    put_json_string(v, member(k));
+    return;
+  }
+  // The value's quotes around it: `"v"` written in place after the key.
+  std::size_t n = member_text(k, {}, first_, buf.data());
+  buf[n++] = '"';
+  std::memcpy(buf.data() + n, v.data(), v.size());
+  n += v.size();
+  buf[n++] = '"';
+  out_.append(buf.data(), n);
 }
 
 }  // namespace inferperf::records

@@ -25,9 +25,11 @@ void put_json_key(std::string_view k, bool& first, std::string& out);
 class JsonObjectText {
  public:
   explicit JsonObjectText(std::string& out) : out_(out) { out_.push_back('{'); }
-  void integer(std::string_view k, std::int64_t v) { put_json_int(v, member(k)); }
+  // `,"k":v` assembled and appended at once (a record line has some twenty-five of them).
+  void integer(std::string_view k, std::int64_t v);
   void number(std::string_view k, double v) { put_json_double(v, member(k)); }
-  void string(std::string_view k, std::string_view v) { put_json_string(v, member(k)); }
+  // A string with nothing to escape that fits the stack is appended with its key at once.
+  void string(std::string_view k, std::string_view v);
   void boolean(std::string_view k, bool v) {
     member(k).append(v ? std::string_view("true") : std::string_view("false"));
   }

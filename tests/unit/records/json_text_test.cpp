@@ -135,5 +135,32 @@ TEST(JsonText, KeysOfEveryLengthAroundTheStackBuffer) {
   }
 }
 
+// Integer and plain string members are assembled with their key on the stack (96 and 160
+// bytes); values around those limits, a first and a later member, strings with and without
+// something to escape: the same bytes as nlohmann's either way.
+TEST(JsonText, MembersAssembledOnTheStackAroundItsLimits) {
+  const std::int64_t ints[] = {std::numeric_limits<std::int64_t>::min(), 0,
+                               std::numeric_limits<std::int64_t>::max()};
+  for (std::size_t key_len : {1u, 50u, 71u, 72u, 73u, 74u, 100u}) {
+    for (std::size_t value_len : {0u, 1u, 100u, 150u, 152u, 153u, 154u, 155u, 300u}) {
+      for (const char* tail : {"", "\\"}) {
+        const std::string key(key_len, 'k');
+        const std::string value = std::string(value_len, 'v') + tail;
+        std::string out;
+        JsonObjectText o(out);
+        nlohmann::ordered_json ref;
+        for (int i = 0; i < 3; ++i) {
+          o.string(key + std::to_string(i), value);
+          o.integer(key + "n" + std::to_string(i), ints[i]);
+          ref[key + std::to_string(i)] = value;
+          ref[key + "n" + std::to_string(i)] = ints[i];
+        }
+        o.close();
+        EXPECT_EQ(out, ref.dump()) << key_len << " " << value_len << " " << tail;
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace inferperf::records
