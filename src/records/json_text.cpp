@@ -151,7 +151,8 @@ std::size_t member_text(std::string_view k, std::string_view value, bool& first,
   n += k.size();
   buf[n++] = '"';
   buf[n++] = ':';
-  std::memcpy(buf + n, value.data(), value.size());
+  // An empty view may hold no pointer at all, which memcpy must not be given.
+  if (!value.empty()) std::memcpy(buf + n, value.data(), value.size());
   return n + value.size();
 }
 
@@ -175,10 +176,8 @@ void JsonObjectText::string(std::string_view k, std::string_view v) {
     put_json_string(v, member(k));
     return;
   }
-  // The value's quotes around it: `"v"` written in place after the key.
-  std::size_t n = member_text(k, {}, first_, buf.data());
-  buf[n++] = '"';
-  std::memcpy(buf.data() + n, v.data(), v.size());
+  std::size_t n = member_text(k, "\"", first_, buf.data());  // `,"k":"`
+  if (!v.empty()) std::memcpy(buf.data() + n, v.data(), v.size());
   n += v.size();
   buf[n++] = '"';
   out_.append(buf.data(), n);
