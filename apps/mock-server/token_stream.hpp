@@ -77,7 +77,7 @@ std::vector<TokenGroup> token_groups(const GenerationPlan& plan, int tokens_per_
 // Streams `plan` as `spec` says: reasoning tokens first, then content, grouped K tokens per
 // event. Event j goes out at first + the sum of j gaps (start + TTFT + j*ITL without the capacity
 // model), deadlines absolute, so late events are sent at once and nothing drifts. Applies the
-// streaming faults (stall, malformed, error-event, truncate).
+// streaming faults (stall, malformed, error-event, truncate, truncate-reset).
 boost::asio::awaitable<bool> stream_tokens(Exchange& x, const GenerationPlan& plan,
                                            const StreamSpec& spec, const Fault& fault,
                                            const Timing& tm, RequestTrace& trace);

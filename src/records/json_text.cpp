@@ -41,6 +41,26 @@ bool verbatim(unsigned char c) {
   return c >= 0x20 && c < 0x80 && c != '"' && c != '\\';
 }
 
+bool all_verbatim(std::string_view s) {
+  return std::all_of(s.begin(), s.end(),
+                     [](char c) { return verbatim(static_cast<unsigned char>(c)); });
+}
+
+// `,"k":` then `value` (already JSON) into `buf`, which the caller sized for both.
+std::size_t member_text(std::string_view k, std::string_view value, bool& first, char* buf) {
+  std::size_t n = 0;
+  if (!first) buf[n++] = ',';
+  first = false;
+  buf[n++] = '"';
+  // An empty view may hold no pointer at all, which memcpy must not be given.
+  if (!k.empty()) std::memcpy(buf + n, k.data(), k.size());
+  n += k.size();
+  buf[n++] = '"';
+  buf[n++] = ':';
+  if (!value.empty()) std::memcpy(buf + n, value.data(), value.size());
+  return n + value.size();
+}
+
 }  // namespace
 
 void put_json_string(std::string_view s, std::string& out) {
@@ -128,35 +148,8 @@ void put_json_key(std::string_view k, bool& first, std::string& out) {
     out.append("\":", 2);
     return;
   }
-  std::size_t n = 0;
-  if (!first) buf[n++] = ',';
-  first = false;
-  buf[n++] = '"';
-  std::memcpy(buf.data() + n, k.data(), k.size());
-  n += k.size();
-  buf[n++] = '"';
-  buf[n++] = ':';
-  out.append(buf.data(), n);
+  out.append(buf.data(), member_text(k, {}, first, buf.data()));
 }
-
-namespace {
-
-// `,"k":` then `value` (already JSON) into `buf`, which the caller sized for both.
-std::size_t member_text(std::string_view k, std::string_view value, bool& first, char* buf) {
-  std::size_t n = 0;
-  if (!first) buf[n++] = ',';
-  first = false;
-  buf[n++] = '"';
-  std::memcpy(buf + n, k.data(), k.size());
-  n += k.size();
-  buf[n++] = '"';
-  buf[n++] = ':';
-  // An empty view may hold no pointer at all, which memcpy must not be given.
-  if (!value.empty()) std::memcpy(buf + n, value.data(), value.size());
-  return n + value.size();
-}
-
-}  // namespace
 
 void JsonObjectText::integer(std::string_view k, std::int64_t v) {
   const fmt::format_int text(v);
@@ -170,9 +163,8 @@ void JsonObjectText::integer(std::string_view k, std::int64_t v) {
 
 void JsonObjectText::string(std::string_view k, std::string_view v) {
   std::array<char, 160> buf;
-  const bool plain = std::all_of(v.begin(), v.end(),
-                                 [](char c) { return verbatim(static_cast<unsigned char>(c)); });
-  if (!plain || k.size() + v.size() + 6 > buf.size()) {
+  // The size first: a long value (a whole answer's text) is scanned once, by put_json_string.
+  if (k.size() + v.size() + 6 > buf.size() || !all_verbatim(v)) {
     put_json_string(v, member(k));
     return;
   }

@@ -51,6 +51,9 @@ struct RequestState {
   transport::ExchangeTimings t;
 };
 
+// Blocks come from plain operator new, which aligns for any ordinary type.
+static_assert(alignof(RequestState) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__);
+
 // The worker's RequestState blocks: used by one thread only; must outlive every state it made
 // (the Worker declares it before its io_context, whose shutdown destroys unfinished requests).
 class RequestStatePool {

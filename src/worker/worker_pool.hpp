@@ -53,6 +53,9 @@ inline constexpr std::chrono::milliseconds kLoopProbePeriod{10};
 inline constexpr std::chrono::seconds kQuietReadCheckPeriod{1};
 inline constexpr int kQuietReadCheckTicks =
     static_cast<int>(kQuietReadCheckPeriod / kLoopProbePeriod);
+static_assert(kQuietReadCheckPeriod % kLoopProbePeriod == std::chrono::milliseconds{0} &&
+                  kQuietReadCheckTicks > 0,
+              "the check's period is a whole number of probe ticks");
 
 class Worker {
  public:
@@ -115,11 +118,11 @@ class Worker {
   const core::Clock& clock_;
   records::RecordQueue& queue_;
   const WorkerEvents& events_;
+  // Before io_: its shutdown destroys the requests still in flight, which give their blocks back.
+  RequestStatePool states_;
   // Run by this worker's one thread, which alone starts, reads and closes its sockets (other
   // threads only post to it): the reactor's per-socket lock is off (taken by every perform,
   // start and cancel otherwise), the scheduler's lock stays for those posts.
-  // Before io_: its shutdown destroys the requests still in flight, which give their blocks back.
-  RequestStatePool states_;
   boost::asio::io_context io_{BOOST_ASIO_CONCURRENCY_HINT_UNSAFE_IO};
   std::vector<std::unique_ptr<transport::ConnectionPool>> pools_;  // one per target
   std::unordered_map<std::int64_t, transport::CancelHandle*> active_;

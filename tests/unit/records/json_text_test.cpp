@@ -143,7 +143,8 @@ TEST(JsonText, MembersAssembledOnTheStackAroundItsLimits) {
                                std::numeric_limits<std::int64_t>::max()};
   for (std::size_t key_len : {1u, 50u, 71u, 72u, 73u, 74u, 100u}) {
     for (std::size_t value_len : {0u, 1u, 100u, 150u, 152u, 153u, 154u, 155u, 300u}) {
-      for (const char* tail : {"", "\\"}) {
+      // DEL (0x7f) is kept as it is, as nlohmann keeps it without ensure_ascii.
+      for (const char* tail : {"", "\\", "\x7f"}) {
         const std::string key(key_len, 'k');
         const std::string value = std::string(value_len, 'v') + tail;
         std::string out;

@@ -303,6 +303,32 @@ TEST(AtomicFile, AppendedLinesAndStreamWritesLandInOrder) {
   EXPECT_TRUE(got == expected);
 }
 
+// Writes that fail (the temporary file is a link to /dev/full: every write is ENOSPC), both the
+// batches append() wrote on its way and the last one commit() writes: commit() says so, removes
+// the temporary file and leaves the earlier complete file as it was.
+TEST(AtomicFile, FailedWritesFailTheCommitAndKeepTheEarlierFile) {
+  inferperf::test_files::ScratchDir dir("atomic-full");
+  const auto path = dir.path() / "out.jsonl";
+  std::ofstream(path) << "earlier\n";
+  auto tmp = path;
+  tmp += ".tmp";
+  std::filesystem::create_symlink("/dev/full", tmp);
+  {
+    inferperf::report::AtomicFile f(path);
+    ASSERT_TRUE(f.is_open());
+    for (int i = 0; i < 200; ++i) f.append(std::string(1000, 'x') + "\n");
+    const auto committed = f.commit();
+    ASSERT_FALSE(committed);
+    EXPECT_EQ(committed.error().message, "write failed (disk full?)");
+    EXPECT_EQ(committed.error().file, path.string());
+  }
+  EXPECT_FALSE(std::filesystem::exists(std::filesystem::symlink_status(tmp)));
+  ASSERT_FALSE(std::filesystem::is_symlink(path)) << "the failed file was renamed into place";
+  std::ifstream in(path);
+  const std::string kept((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(kept, "earlier\n");
+}
+
 // A file never committed leaves nothing behind, whatever append() held.
 TEST(AtomicFile, UncommittedLeavesNoFile) {
   inferperf::test_files::ScratchDir dir("atomic-uncommitted");
