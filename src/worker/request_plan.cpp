@@ -1,5 +1,9 @@
 #include "worker/request_plan.hpp"
 
+#include <array>
+#include <charconv>
+#include <string_view>
+
 #include "core/version.hpp"
 #include "endpoint/multipart.hpp"
 
@@ -22,24 +26,22 @@ std::string build_body_text(const RequestPlan& plan, const dataset::Conversation
 
 namespace {
 
-void identity_headers(std::string& r, const RequestPlan& plan, const Target& target,
-                      const std::string& x_request_id, const std::string& x_correlation_id) {
-  r += " HTTP/1.1\r\nHost: ";
-  r += target.url.host_header();
-  r += "\r\nUser-Agent: inferperf/";
-  r += kVersion;
-  r += "\r\nX-Request-ID: ";
-  r += x_request_id;
-  r += "\r\n";
-  r += plan.session_header;
-  r += ": ";
-  r += x_correlation_id;
-  r += "\r\n";
+// The identity headers around the two ids: `start` (the request line so far) is continued up to
+// "X-Request-ID: ", `session` is "\r\n<name>: " and `rest` the line's end and the user's headers.
+void identity_parts(const RequestPlan& plan, const Target& target, std::string& start,
+                    std::string& session, std::string& rest) {
+  start += " HTTP/1.1\r\nHost: ";
+  start += target.url.host_header();
+  start += "\r\nUser-Agent: inferperf/";
+  start += kVersion;
+  start += "\r\nX-Request-ID: ";
+  session = "\r\n" + plan.session_header + ": ";
+  rest = "\r\n";
   for (const auto& [k, v] : plan.headers) {
-    r += k;
-    r += ": ";
-    r += v;
-    r += "\r\n";
+    rest += k;
+    rest += ": ";
+    rest += v;
+    rest += "\r\n";
   }
 }
 
@@ -48,7 +50,12 @@ void identity_headers(std::string& r, const RequestPlan& plan, const Target& tar
 std::string serialize_get(const RequestPlan& plan, const Target& target, const std::string& path,
                           const std::string& x_request_id, const std::string& x_correlation_id) {
   std::string r = "GET " + path;
-  identity_headers(r, plan, target, x_request_id, x_correlation_id);
+  std::string session, rest;
+  identity_parts(plan, target, r, session, rest);
+  r += x_request_id;
+  r += session;
+  r += x_correlation_id;
+  r += rest;
   r += "Accept: application/json\r\n\r\n";
   return r;
 }
@@ -60,33 +67,53 @@ std::string video_job_path(const Target& target, const std::string& id) {
   return path;
 }
 
-std::string serialize_request(const RequestPlan& plan, const Target& target,
+RequestHead request_head(const RequestPlan& plan, const Target& target) {
+  RequestHead h;
+  h.start = "POST " + target.path;
+  identity_parts(plan, target, h.start, h.session, h.rest);
+  h.rest += "Content-Type: ";
+  h.accept = "\r\nAccept: ";
+  h.accept += plan.streaming ? "text/event-stream" : "application/json";
+  h.accept += "\r\nContent-Length: ";
+  return h;
+}
+
+std::string serialize_request(const RequestPlan& plan, const RequestHead& head,
                               const std::string& body, const std::string& x_request_id,
                               const std::string& x_correlation_id) {
-  std::string content_type = "application/json";
-  std::string form;
+  std::string_view content_type = "application/json";
+  endpoint::MultipartBody form;
   if (plan.multipart) {
     auto encoded = endpoint::encode_multipart(nlohmann::ordered_json::parse(body, nullptr, false),
                                               endpoint::multipart_boundary(x_request_id));
     if (!encoded) throw std::runtime_error(encoded.error().message);
-    content_type = std::move(encoded->content_type);
-    form = std::move(encoded->bytes);
+    form = std::move(*encoded);
+    content_type = form.content_type;
   }
-  const std::string& sent = plan.multipart ? form : body;
+  const std::string& sent = plan.multipart ? form.bytes : body;
+  std::array<char, 24> length;
+  const auto length_end =
+      std::to_chars(length.data(), length.data() + length.size(), sent.size()).ptr;
   std::string r;
-  r.reserve(sent.size() + 512);
-  r += "POST ";
-  r += target.path;
-  identity_headers(r, plan, target, x_request_id, x_correlation_id);
-  r += "Content-Type: ";
+  r.reserve(head.start.size() + head.session.size() + head.rest.size() + head.accept.size() +
+            x_request_id.size() + x_correlation_id.size() + content_type.size() + sent.size() + 28);
+  r += head.start;
+  r += x_request_id;
+  r += head.session;
+  r += x_correlation_id;
+  r += head.rest;
   r += content_type;
-  r += "\r\nAccept: ";
-  r += plan.streaming ? "text/event-stream" : "application/json";
-  r += "\r\nContent-Length: ";
-  r += std::to_string(sent.size());
+  r += head.accept;
+  r.append(length.data(), length_end);
   r += "\r\n\r\n";
   r += sent;
   return r;
+}
+
+std::string serialize_request(const RequestPlan& plan, const Target& target,
+                              const std::string& body, const std::string& x_request_id,
+                              const std::string& x_correlation_id) {
+  return serialize_request(plan, request_head(plan, target), body, x_request_id, x_correlation_id);
 }
 
 }  // namespace inferperf::worker

@@ -71,8 +71,22 @@ nlohmann::ordered_json build_body(const RequestPlan& plan, const dataset::Conver
 std::string build_body_text(const RequestPlan& plan, const dataset::Conversation& conv,
                             const std::vector<dataset::Turn>& history, bool warmup = false);
 
+// What every POST to one target repeats, assembled once (a worker keeps one per target): a
+// request is then its two ids, content type, length and body appended between these.
+struct RequestHead {
+  std::string start;    // "POST <path> HTTP/1.1\r\nHost: ...\r\n...X-Request-ID: "
+  std::string session;  // "\r\n<--session-header>: "
+  std::string rest;     // "\r\n", the user's headers, "Content-Type: "
+  std::string accept;   // "\r\nAccept: ...\r\nContent-Length: "
+};
+RequestHead request_head(const RequestPlan& plan, const Target& target);
+
 // Serializes the full HTTP/1.1 request for one body (its JSON text; with plan.multipart encoded
 // as multipart/form-data, std::runtime_error when that fails).
+std::string serialize_request(const RequestPlan& plan, const RequestHead& head,
+                              const std::string& body, const std::string& x_request_id,
+                              const std::string& x_correlation_id);
+// The same, its head assembled for this one request.
 std::string serialize_request(const RequestPlan& plan, const Target& target,
                               const std::string& body, const std::string& x_request_id,
                               const std::string& x_correlation_id);

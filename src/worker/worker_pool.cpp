@@ -37,6 +37,7 @@ Worker::Worker(int id, const RequestPlan& plan, const core::Clock& clock,
           io_, clock, ahead, [this](timing::Credit c) { launch(std::move(c)); },
           [this] { in_flight_.fetch_sub(1, std::memory_order_relaxed); }) {
   for (const Target& t : plan_.targets) {
+    heads_.push_back(request_head(plan_, t));
     pools_.push_back(std::make_unique<transport::ConnectionPool>(
         io_.get_executor(), t.url, plan_.tls_context, plan_.transport.unix_socket));
     pools_.back()->set_reuse(plan_.connection_reuse != ConnectionReuse::kNever);
@@ -293,8 +294,8 @@ std::optional<std::string> Worker::build_request(const timing::Credit& credit, s
   try {
     body = &body_for(credit);
     // A multipart body is encoded here: a file that is not base64 is this request's error.
-    request = serialize_request(plan_, plan_.targets[target], *body, rec.x_request_id,
-                                rec.x_correlation_id);
+    request =
+        serialize_request(plan_, heads_[target], *body, rec.x_request_id, rec.x_correlation_id);
   } catch (const std::exception& e) {
     // A body that cannot be built (a payload template rendering invalid JSON) is a counted
     // error record, never a crash.

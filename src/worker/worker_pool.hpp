@@ -125,6 +125,7 @@ class Worker {
   // start and cancel otherwise), the scheduler's lock stays for those posts.
   boost::asio::io_context io_{BOOST_ASIO_CONCURRENCY_HINT_UNSAFE_IO};
   std::vector<std::unique_ptr<transport::ConnectionPool>> pools_;  // one per target
+  std::vector<RequestHead> heads_;                                 // one per target
   std::unordered_map<std::int64_t, transport::CancelHandle*> active_;
   // Multi-turn sessions on this worker: the messages sent and received so far.
   std::unordered_map<std::int64_t, std::vector<dataset::Turn>> histories_;

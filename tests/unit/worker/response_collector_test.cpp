@@ -498,6 +498,23 @@ TEST(SerializeRequest, ExactBytes) {
           "\r\nX-Request-ID: rid\r\nX-Correlation-ID: cid\r\nAuthorization: Bearer k\r\n"
           "Content-Type: application/json\r\nAccept: text/event-stream\r\n"
           "Content-Length: 7\r\n\r\n{\"a\":1}");
+  // A head assembled once serves every request to its target: only the ids and body differ.
+  const auto head = inferperf::worker::request_head(plan, target);
+  EXPECT_EQ(serialize_request(plan, head, "{\"a\":1}", "rid", "cid"),
+            serialize_request(plan, target, "{\"a\":1}", "rid", "cid"));
+  EXPECT_EQ(
+      serialize_request(plan, head, "[12]", "r2", "c2"),
+      std::string("POST /v1/chat/completions HTTP/1.1\r\nHost: h:8000\r\nUser-Agent: inferperf/") +
+          inferperf::kVersion +
+          "\r\nX-Request-ID: r2\r\nX-Correlation-ID: c2\r\nAuthorization: Bearer k\r\n"
+          "Content-Type: application/json\r\nAccept: text/event-stream\r\n"
+          "Content-Length: 4\r\n\r\n[12]");
+  // A video job's poll: the same identity and user headers.
+  EXPECT_EQ(inferperf::worker::serialize_get(plan, target, "/v1/videos/v1", "r3", "c3"),
+            std::string("GET /v1/videos/v1 HTTP/1.1\r\nHost: h:8000\r\nUser-Agent: inferperf/") +
+                inferperf::kVersion +
+                "\r\nX-Request-ID: r3\r\nX-Correlation-ID: c3\r\nAuthorization: Bearer k\r\n"
+                "Accept: application/json\r\n\r\n");
   plan.streaming = false;
   target.url.port = 80;
   plan.headers.clear();
