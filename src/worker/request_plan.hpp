@@ -82,7 +82,8 @@ struct RequestHead {
 RequestHead request_head(const RequestPlan& plan, const Target& target);
 
 // Serializes the full HTTP/1.1 request for one body (its JSON text; with plan.multipart encoded
-// as multipart/form-data, std::runtime_error when that fails).
+// as multipart/form-data, std::runtime_error when that fails). `head` must be request_head() of
+// this same plan (its Accept and headers are the plan's).
 std::string serialize_request(const RequestPlan& plan, const RequestHead& head,
                               const std::string& body, const std::string& x_request_id,
                               const std::string& x_correlation_id);
