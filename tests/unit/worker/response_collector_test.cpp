@@ -491,22 +491,21 @@ TEST(SerializeRequest, ExactBytes) {
   plan.headers = {{"Authorization", "Bearer k"}};
   plan.streaming = true;
   plan.endpoint = endpoint.get();
-  EXPECT_EQ(
-      serialize_request(plan, target, "{\"a\":1}", "rid", "cid"),
-      std::string("POST /v1/chat/completions HTTP/1.1\r\nHost: h:8000\r\nUser-Agent: inferperf/") +
-          inferperf::kVersion +
-          "\r\nX-Request-ID: rid\r\nX-Correlation-ID: cid\r\nAuthorization: Bearer k\r\n"
-          "Content-Type: application/json\r\nAccept: text/event-stream\r\n"
-          "Content-Length: 7\r\n\r\n{\"a\":1}");
+  // The bytes of a streaming chat POST to h:8000 with these ids and body.
+  const auto expected = [](const std::string& id, const std::string& corr,
+                           const std::string& body) {
+    return std::string(
+               "POST /v1/chat/completions HTTP/1.1\r\nHost: h:8000\r\nUser-Agent: inferperf/") +
+           inferperf::kVersion + "\r\nX-Request-ID: " + id + "\r\nX-Correlation-ID: " + corr +
+           "\r\nAuthorization: Bearer k\r\nContent-Type: application/json\r\n"
+           "Accept: text/event-stream\r\nContent-Length: " +
+           std::to_string(body.size()) + "\r\n\r\n" + body;
+  };
+  EXPECT_EQ(serialize_request(plan, target, "{\"a\":1}", "rid", "cid"),
+            expected("rid", "cid", "{\"a\":1}"));
   // A head assembled once serves every request to its target: only the ids and body differ.
   const auto head = inferperf::worker::request_head(plan, target);
-  EXPECT_EQ(
-      serialize_request(plan, head, "[12]", "r2", "c2"),
-      std::string("POST /v1/chat/completions HTTP/1.1\r\nHost: h:8000\r\nUser-Agent: inferperf/") +
-          inferperf::kVersion +
-          "\r\nX-Request-ID: r2\r\nX-Correlation-ID: c2\r\nAuthorization: Bearer k\r\n"
-          "Content-Type: application/json\r\nAccept: text/event-stream\r\n"
-          "Content-Length: 4\r\n\r\n[12]");
+  EXPECT_EQ(serialize_request(plan, head, "[12]", "r2", "c2"), expected("r2", "c2", "[12]"));
   // A video job's poll: the same identity and user headers.
   EXPECT_EQ(inferperf::worker::serialize_get(plan, target, "/v1/videos/v1", "r3", "c3"),
             std::string("GET /v1/videos/v1 HTTP/1.1\r\nHost: h:8000\r\nUser-Agent: inferperf/") +
