@@ -403,8 +403,9 @@ bool ChunkMemo::scan(std::string_view payload, ChunkShape shape, DecodedEvent& o
     // finish reason and reasoning, and the text from this string if it is exactly one.
     ChunkCursor c(payload.substr(before_.size(), payload.size() - frame));
     if (c.string(&out.content) && c.at_end_exactly()) {
-      out.finish_reason = finish_reason_;
-      out.reasoning = reasoning_;
+      // `out` is fresh: most chunks have neither, and copying an empty string is not free.
+      if (!finish_reason_.empty()) out.finish_reason = finish_reason_;
+      if (!reasoning_.empty()) out.reasoning = reasoning_;
       out.kind = DecodedEvent::Kind::kData;
       ++frame_hits_;
       return true;

@@ -37,6 +37,14 @@ void SseParser::feed(std::string_view bytes, std::vector<SseEvent>& out) {
   if (last_was_cr_ && !bytes.empty() && bytes[0] == '\n') i = 1;  // second half of a split CRLF
   last_was_cr_ = false;
   while (i < bytes.size()) {
+    if (line_.empty() && !pending_any_ && !keep_fields_) {
+      // Nothing pending: an event that is one whole `data` line and its blank line (what every
+      // streaming server sends per token) is cut out at once, not line by line.
+      if (const std::size_t next = whole_data_event(bytes, i, out)) {
+        i = next;
+        continue;
+      }
+    }
     const std::size_t end = line_end(bytes, i);
     if (end == std::string_view::npos) {
       if (!over_cap(bytes.size() - i)) line_.append(bytes.substr(i));
@@ -61,6 +69,46 @@ void SseParser::feed(std::string_view bytes, std::vector<SseEvent>& out) {
       i = end + 1;
     }
   }
+}
+
+std::size_t SseParser::whole_data_event(std::string_view bytes, std::size_t i,
+                                        std::vector<SseEvent>& out) {
+  constexpr std::string_view kField = "data:";
+  const char* at = bytes.data() + i;
+  const std::size_t left = bytes.size() - i;
+  if (left < kField.size() + 2 || std::memcmp(at, kField.data(), kField.size()) != 0) return 0;
+  const std::size_t end = line_end(bytes, i + kField.size());
+  if (end == std::string_view::npos) return 0;
+  // Only the two usual endings, "\n\n" and "\r\n\r\n", and only when all of it is here; anything
+  // else (a bare CR, another field next, a split line end) goes line by line.
+  const char* e = bytes.data() + end;
+  const std::size_t after = bytes.size() - end;
+  std::size_t next = 0;
+  if (after >= 2 && e[0] == '\n' && e[1] == '\n') {
+    next = end + 2;
+  } else if (after >= 4 && e[0] == '\r' && e[1] == '\n' && e[2] == '\r' && e[3] == '\n') {
+    next = end + 4;
+  } else {
+    return 0;
+  }
+  // The cap as the line-by-line path applies it (no earlier line counts: nothing is pending).
+  if (max_event_bytes_ != 0 && end - i > max_event_bytes_) return 0;
+  std::string_view value = bytes.substr(i + kField.size(), end - i - kField.size());
+  if (!value.empty() && value.front() == ' ') value.remove_prefix(1);
+  SseEvent* ev = nullptr;
+  if (reuse_slots_) {
+    if (next_slot_ == out.size()) out.emplace_back();
+    ev = &out[next_slot_++];
+    ev->event.clear();
+    ev->id.clear();
+    ev->comment.clear();
+    ev->fields.clear();
+  } else {
+    ev = &out.emplace_back();
+  }
+  ev->data.assign(value);
+  ev->has_data = true;
+  return next;
 }
 
 void SseParser::finish(std::vector<SseEvent>& out) {

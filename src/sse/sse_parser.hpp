@@ -43,6 +43,9 @@ class SseParser {
  private:
   void process_line(std::string_view line, std::vector<SseEvent>& out);
   void dispatch(std::vector<SseEvent>& out);
+  // With nothing pending: when `bytes` at `i` hold one whole event that is a single `data` line
+  // and its blank line, emits it and returns the offset past it; otherwise 0, nothing changed.
+  std::size_t whole_data_event(std::string_view bytes, std::size_t i, std::vector<SseEvent>& out);
   // True (and the parser stopped) when the pending event plus `more` bytes would pass the cap.
   bool over_cap(std::size_t more);
 

@@ -153,10 +153,16 @@ void ResponseCollector::handle_payload(std::string_view payload, core::MonoNs ts
     job_ = std::move(d.job);
   }
   if (!d.content.empty() || !d.reasoning.empty() || d.outputs > 0 || d.progress) {
-    // A stream gets room for a typical answer's events at once, not a copy per doubling.
-    constexpr std::size_t kFirstEventsRoom = 32;
-    if (sse_mode_ && record_.content_events.empty())
-      record_.content_events.reserve(kFirstEventsRoom);
+    // A stream gets room for its answer's events at once, not a copy of every event per
+    // doubling: one per requested token (a server sends at most one content event per token it
+    // generates), up to a bound that keeps a coalescing server's unused room small; 32 when no
+    // length was asked for.
+    if (sse_mode_ && record_.content_events.empty()) {
+      constexpr int kUnknownLengthRoom = 32;
+      constexpr int kMostRoom = 1024;
+      const int room = record_.requested_osl.value_or(kUnknownLengthRoom);
+      record_.content_events.reserve(static_cast<std::size_t>(std::clamp(room, 1, kMostRoom)));
+    }
     record_.content_events.emplace_back(ts, read_index, std::move(d.content),
                                         std::move(d.reasoning));
     if (record_.content_events.size() == 1 && on_first_content) on_first_content();

@@ -198,6 +198,65 @@ TEST(SseParserSplit, EmptyFeedBetweenCrAndLfKeepsTheCrlf) {
   EXPECT_EQ(out, (std::vector<SseEvent>{ev("y")}));
 }
 
+// A whole one-line data event is cut out at once (SseParser::whole_data_event); everything near
+// that shape must still read as the line-by-line path reads it.
+TEST(SseParserWholeEvents, NearShapesReadAsLineByLine) {
+  const std::vector<std::pair<std::string, std::vector<SseEvent>>> cases = {
+      {"data: a\n\n", {ev("a")}},
+      {"data:a\r\n\r\n", {ev("a")}},
+      {"data: a\n\r\n", {ev("a")}},                // LF, then a CRLF blank line
+      {"data: a\r\n\n", {ev("a")}},                // CRLF, then an LF blank line
+      {"data: a\r\r", {ev("a")}},                  // bare CRs
+      {"data: a\ndata: b\n\n", {ev("a\nb")}},      // a second data line
+      {"data: a\nid: 4\n\n", {ev("a", "", "4")}},  // another field before the blank line
+      {"retry: 5\ndata: a\n\n", {ev("a")}},        // something already pending
+      {"id: 4\ndata: a\n\n", {ev("a", "", "4")}},  // a field already pending
+      {"data: x\n\ndata: y\r\n\r\nevent: e\ndata: z\n\n", {ev("x"), ev("y"), ev("z", "e")}},
+      {"dat: a\n\n", {ev("", "", "", "", false)}},  // an unknown field: an event without data
+      {"data:\n\n", {ev("")}},
+  };
+  for (const auto& [bytes, expected] : cases) {
+    EXPECT_EQ(parse_whole(bytes), expected) << bytes;
+  }
+}
+
+// A reused slot loses what an earlier event left in it (its event name, id and comment).
+TEST(SseParserWholeEvents, ReusedSlotHoldsOnlyTheNewEvent) {
+  SseParser p;
+  std::vector<SseEvent> slots;
+  ASSERT_EQ(p.refill(": note\nevent: e\nid: 3\ndata: x\n\n", slots), 1u);
+  EXPECT_EQ(slots[0], ev("x", "e", "3", "note"));
+  ASSERT_EQ(p.refill("data: y\n\n", slots), 1u);
+  EXPECT_EQ(slots[0], ev("y"));
+}
+
+// The cap counts a whole event's line as the line-by-line path does: at the cap it passes, one
+// byte over it stops the parser.
+TEST(SseParserWholeEvents, TheCapAppliesToAWholeEvent) {
+  SseParser at_cap;
+  at_cap.max_event_bytes(16);
+  std::vector<SseEvent> out;
+  at_cap.feed("data: 0123456789\n\n", out);
+  EXPECT_FALSE(at_cap.overflowed());
+  EXPECT_EQ(out, (std::vector<SseEvent>{ev("0123456789")}));
+  SseParser over;
+  over.max_event_bytes(16);
+  out.clear();
+  over.feed("data: 0123456789A\n\n", out);
+  EXPECT_TRUE(over.overflowed());
+  EXPECT_TRUE(out.empty());
+}
+
+// With fields kept, every event goes line by line, and its data line is kept.
+TEST(SseParserWholeEvents, KeptFieldsStillRecordTheDataLine) {
+  SseParser p;
+  p.keep_fields(true);
+  std::vector<SseEvent> out;
+  p.feed("data: a\n\n", out);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].fields, (std::vector<std::pair<std::string, std::string>>{{"data", "a"}}));
+}
+
 TEST(SseParserFields, KeptInArrivalOrderOnlyWhenAsked) {
   const std::string s =
       ": ping\nevent: message\nid: 7\ndata: a\ndata:b\nretry: 10\nflag\n\ndata: [DONE]\n\n";

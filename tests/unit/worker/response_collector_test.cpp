@@ -4,7 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "core/version.hpp"
 #include "endpoint/tool_calls.hpp"
@@ -79,6 +82,24 @@ TEST(ResponseCollector, StreamingChatEvents) {
   EXPECT_EQ(r.usage.reasoning_tokens, 1);
   EXPECT_EQ(r.finish_reason, "stop");
   EXPECT_TRUE(r.valid());
+}
+
+// A stream's events get their room at the first one: as many as tokens were asked for (no copy
+// of the events as they grow), within a bound; 32 when no length was asked for.
+TEST(ResponseCollector, EventRoomFollowsTheRequestedLength) {
+  for (const auto& [osl, room] : std::vector<std::pair<std::optional<int>, std::size_t>>{
+           {100, 100}, {5, 5}, {100000, 1024}, {std::nullopt, 32}}) {
+    Fixture f;
+    f.record.requested_osl = osl;
+    f.collector.on_headers(200, "OK", "text/event-stream", 90);
+    f.collector.on_body(chunk(R"({"content":"a"})"), 100, 0);
+    ASSERT_EQ(f.record.content_events.size(), 1u);
+    EXPECT_EQ(f.record.content_events.capacity(), room) << osl.value_or(-1);
+    const ContentEvent* first = f.record.content_events.data();
+    for (std::size_t i = 1; i < std::min<std::size_t>(room, 100); ++i)
+      f.collector.on_body(chunk(R"({"content":"b"})"), 100 + static_cast<std::int64_t>(i), 0);
+    EXPECT_EQ(f.record.content_events.data(), first) << "the events were moved";
+  }
 }
 
 TEST(ResponseCollector, ToolCallDeltasBecomeTheAssistantMessage) {
