@@ -3,7 +3,8 @@
 # callgrind (only code under the workers' io_context::run is collected), against the mock at a
 # pace slow enough that every event arrives in its own read even under valgrind.
 # Usage: bench/callgrind_client.sh [INFERPERF_BINARY (build/release/apps/inferperf)]
-# Prints: events, worker instructions, instructions per event. Takes about a minute.
+# Prints: events, worker instructions, instructions per event, and the records writer's thread
+# (records::Collector::run) per event beside them. Takes about a minute.
 # CLOSED=1: the non-streaming closed loop instead (bench_closed_loop_args: 64 connections, 5,000
 # requests against the mock --fast), counting the workers and the records writer's thread
 # (records::Collector::run): instructions per request, each side and together.
@@ -37,6 +38,7 @@ fi
 bench_start_mock "$OUT/mock.log" "" --ttft 20 --itl 20 --workers 1
 valgrind --tool=callgrind --callgrind-out-file="$OUT/callgrind.out" \
   --toggle-collect='boost::asio::detail::scheduler::run(*' \
+  --toggle-collect='inferperf::records::Collector::run(*' \
   "$BINARY" profile -m mock-model -u "http://$ADDR" --no-server-metrics --streaming \
   --concurrency 20 --request-count 100 --isl 32 --osl 100 --extra-inputs ignore_eos:true \
   --workers-max 1 --artifact-dir "$OUT/artifacts" --ui-type none >"$OUT/client.log" 2>&1
@@ -45,5 +47,10 @@ EVENTS=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["client
 READS=$(python3 -c '
 import json, sys
 print(sum(json.loads(l).get("reads", 0) for l in open(sys.argv[1])))' "$OUT/artifacts/inferperf_records.jsonl" 2>/dev/null || echo "?")
-IR=$(callgrind_annotate "$OUT/callgrind.out" 2>/dev/null | awk '/PROGRAM TOTALS/ && !ir {gsub(",", "", $1); ir = $1} END {print ir}')
-echo "events $EVENTS, reads $READS, worker instructions $IR, per event $((IR / EVENTS))"
+read -r IR COL < <(callgrind_annotate --inclusive=yes "$OUT/callgrind.out" 2>/dev/null | awk '
+  function num(s) { gsub(",", "", s); return s + 0 }
+  /PROGRAM TOTALS/ && !all { all = num($1) }
+  /records::Collector::run\(\) \[/ && !col { col = num($1) }
+  END { printf "%d %d\n", all - col, col }')
+echo "events $EVENTS, reads $READS, worker instructions $IR, per event $((IR / EVENTS));" \
+  "records writer per event $((COL / EVENTS)), together $(((IR + COL) / EVENTS))"

@@ -41,11 +41,6 @@ bool verbatim(unsigned char c) {
   return c >= 0x20 && c < 0x80 && c != '"' && c != '\\';
 }
 
-bool all_verbatim(std::string_view s) {
-  return std::all_of(s.begin(), s.end(),
-                     [](char c) { return verbatim(static_cast<unsigned char>(c)); });
-}
-
 // `,"k":` then `value` (already JSON) into `buf`, which the caller sized for both.
 std::size_t member_text(std::string_view k, std::string_view value, bool& first, char* buf) {
   std::size_t n = 0;
@@ -62,6 +57,11 @@ std::size_t member_text(std::string_view k, std::string_view value, bool& first,
 }
 
 }  // namespace
+
+bool is_plain_json_text(std::string_view s) {
+  return std::all_of(s.begin(), s.end(),
+                     [](char c) { return verbatim(static_cast<unsigned char>(c)); });
+}
 
 void put_json_string(std::string_view s, std::string& out) {
   const std::size_t mark = out.size();
@@ -164,7 +164,7 @@ void JsonObjectText::integer(std::string_view k, std::int64_t v) {
 void JsonObjectText::string(std::string_view k, std::string_view v) {
   std::array<char, 160> buf;
   // The size first: a long value (a whole answer's text) is scanned once, by put_json_string.
-  if (k.size() + v.size() + 6 > buf.size() || !all_verbatim(v)) {
+  if (k.size() + v.size() + 6 > buf.size() || !is_plain_json_text(v)) {
     put_json_string(v, member(k));
     return;
   }

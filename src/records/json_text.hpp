@@ -11,6 +11,9 @@ namespace inferperf::records {
 
 // A JSON string; invalid UTF-8 is replaced as nlohmann replaces it.
 void put_json_string(std::string_view s, std::string& out);
+// Whether put_json_string writes `s` unchanged between its quotes (printable ASCII without `"`
+// or `\`): such text may be copied into a line as it is.
+bool is_plain_json_text(std::string_view s);
 void put_json_int(std::int64_t v, std::string& out);
 // nlohmann's form of a double: its shortest round-trip digits (Grisu2), always with a fraction or
 // an exponent ("32.0", "0.25", "1e-05"); null when not finite.

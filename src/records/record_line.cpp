@@ -1,5 +1,10 @@
 #include "records/record_line.hpp"
 
+#include <fmt/format.h>
+
+#include <array>
+#include <cstring>
+
 #include "records/json_text.hpp"
 #include "records/record_jsonl.hpp"
 
@@ -15,20 +20,52 @@ void put_opt(JsonObjectText& o, std::string_view k, const std::optional<double>&
   if (v) o.number(k, *v);
 }
 
+// `[ts,read,"content","reasoning"]`. A streamed run has one per token: when both texts are plain
+// and short (a token's text) the event is assembled on the stack and appended once, not in nine
+// appends (they were most of the records writer's instructions per streamed event).
+void put_content_event(std::int64_t wall_ts, std::uint32_t read, std::string_view content,
+                       std::string_view reasoning, std::string& out) {
+  std::array<char, 192> buf;
+  constexpr std::size_t kNumbersAndPunctuation = 20 + 10 + 9;
+  if (content.size() + reasoning.size() + kNumbersAndPunctuation > buf.size() ||
+      !is_plain_json_text(content) || !is_plain_json_text(reasoning)) {
+    out.push_back('[');
+    put_json_int(wall_ts, out);
+    out.push_back(',');
+    put_json_int(read, out);
+    out.push_back(',');
+    put_json_string(content, out);
+    out.push_back(',');
+    put_json_string(reasoning, out);
+    out.push_back(']');
+    return;
+  }
+  char* p = buf.data();
+  auto put = [&p](std::string_view text) {
+    if (!text.empty()) std::memcpy(p, text.data(), text.size());  // an empty view: no pointer
+    p += text.size();
+  };
+  const fmt::format_int ts_text(wall_ts);
+  const fmt::format_int read_text(read);
+  *p++ = '[';
+  put({ts_text.data(), ts_text.size()});
+  *p++ = ',';
+  put({read_text.data(), read_text.size()});
+  put(",\"");
+  put(content);
+  put("\",\"");
+  put(reasoning);
+  put("\"]");
+  out.append(buf.data(), static_cast<std::size_t>(p - buf.data()));
+}
+
 void put_content_events(const RequestRecord& r, const core::WallAnchor& a, std::string& out) {
   out.push_back('[');
   for (std::size_t i = 0; i < r.content_events.size(); ++i) {
     const auto& e = r.content_events[i];
     if (i) out.push_back(',');
-    out.push_back('[');
-    put_json_int(e.ts_ns == 0 ? 0 : a.to_wall(e.ts_ns), out);
-    out.push_back(',');
-    put_json_int(e.read_index, out);
-    out.push_back(',');
-    put_json_string(e.content, out);
-    out.push_back(',');
-    put_json_string(e.reasoning, out);
-    out.push_back(']');
+    put_content_event(e.ts_ns == 0 ? 0 : a.to_wall(e.ts_ns), e.read_index, e.content, e.reasoning,
+                      out);
   }
   out.push_back(']');
 }

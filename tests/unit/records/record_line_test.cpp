@@ -90,6 +90,21 @@ TEST(RecordLine, StringsEscapeAsNlohmannDoes) {
   }
 }
 
+// A content event is assembled on the stack when its texts are plain and short: around that
+// limit (the texts' 153 bytes beside the widest numbers), split either way, the bytes still match.
+TEST(RecordLine, ContentEventsAroundTheStackLimitMatch) {
+  for (std::size_t total = 148; total <= 158; ++total) {
+    for (std::size_t content : {std::size_t{0}, total / 2, total}) {
+      RequestRecord r = plain();
+      r.content_events[0].content = std::string(content, 'c');
+      r.content_events[0].reasoning = std::string(total - content, 'r');
+      r.content_events[0].read_index = 4'294'967'295u;  // the widest read index
+      r.content_events[1].ts_ns = 0;                    // written as 0
+      ASSERT_EQ(fast(r), reference(r)) << total << " bytes, " << content << " of content";
+    }
+  }
+}
+
 TEST(RecordLine, RandomRecordsMatch) {
   std::mt19937_64 rng(42);
   auto byte_string = [&](std::size_t max_len) {
