@@ -8,6 +8,7 @@
 # CLOSED=1: the non-streaming closed loop instead (bench_closed_loop_args: 64 connections, 5,000
 # requests against the mock --fast), counting the workers and the records writer's thread
 # (records::Collector::run): instructions per request, each side and together.
+# FLOOR=1: the floor client under the streaming load instead (the whole process, per event).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source bench/lib.sh
@@ -36,6 +37,18 @@ if [[ "${CLOSED:-0}" == 1 ]]; then
   exit 0
 fi
 bench_start_mock "$OUT/mock.log" "" --ttft 20 --itl 20 --workers 1
+if [[ "${FLOOR:-0}" == 1 ]]; then
+  # The floor client (bench/floor_client.c) under the same load: its whole process, per event.
+  FLOOR_BIN=${BIN%/apps}/bench/inferperf_floor_client
+  [[ -x "$FLOOR_BIN" ]] || cmake --build "${BIN%/apps}" --target inferperf_floor_client >/dev/null
+  valgrind --tool=callgrind --callgrind-out-file="$OUT/callgrind.out" \
+    "$FLOOR_BIN" -a "$ADDR" -c 20 -n 100 -o 100 >"$OUT/result.json" 2>"$OUT/client.log"
+  EVENTS=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["events"])' "$OUT/result.json")
+  IR=$(callgrind_annotate "$OUT/callgrind.out" 2>/dev/null |
+    awk '/PROGRAM TOTALS/ && !ir {gsub(",", "", $1); ir = $1} END {print ir}')
+  echo "floor client: events $EVENTS, instructions $IR, per event $((IR / EVENTS))"
+  exit 0
+fi
 valgrind --tool=callgrind --callgrind-out-file="$OUT/callgrind.out" \
   --toggle-collect='boost::asio::detail::scheduler::run(*' \
   --toggle-collect='inferperf::records::Collector::run(*' \
