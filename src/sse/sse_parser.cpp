@@ -38,8 +38,8 @@ void SseParser::feed(std::string_view bytes, std::vector<SseEvent>& out) {
   last_was_cr_ = false;
   while (i < bytes.size()) {
     if (line_.empty() && !pending_any_ && !keep_fields_) {
-      // Nothing pending: an event that is one whole `data` line and its blank line (what every
-      // streaming server sends per token) is cut out at once, not line by line.
+      // Nothing pending: an event that is one whole `data` line and its blank line (what the
+      // streaming servers send per token) is cut out at once, not line by line.
       if (const std::size_t next = whole_data_event(bytes, i, out)) {
         i = next;
         continue;

@@ -37,7 +37,7 @@ ssize_t recv_stamped(int fd, char* buf, std::size_t len, RecvNotes& notes) {
   msg.msg_controllen = sizeof control;
   // The system call itself, not glibc's recvmsg: that one is a thread-cancellation point and
   // switches asynchronous cancellation on and off around every call (about 50 instructions a read,
-  // a sixtieth of a streamed event's; no thread here is ever cancelled).
+  // some 2 % of a streamed event's; no thread here is ever cancelled).
   const auto n = static_cast<ssize_t>(::syscall(SYS_recvmsg, fd, &msg, MSG_DONTWAIT));
   if (n <= 0 || msg.msg_controllen == 0) return n;
   for (cmsghdr* c = CMSG_FIRSTHDR(&msg); c != nullptr; c = CMSG_NXTHDR(&msg, c)) {
