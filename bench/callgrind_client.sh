@@ -65,5 +65,9 @@ read -r IR COL < <(callgrind_annotate --inclusive=yes "$OUT/callgrind.out" 2>/de
   /PROGRAM TOTALS/ && !all { all = num($1) }
   /records::Collector::run\(\) \[/ && !col { col = num($1) }
   END { printf "%d %d\n", all - col, col }')
+if ((IR <= 0 || COL <= 0 || EVENTS <= 0)); then
+  echo "the workers or the records writer thread were not found in the profile ($OUT)" >&2
+  exit 1
+fi
 echo "events $EVENTS, reads $READS, worker instructions $IR, per event $((IR / EVENTS));" \
   "records writer per event $((COL / EVENTS)), together $(((IR + COL) / EVENTS))"

@@ -32,6 +32,7 @@ bool scan_chunk(std::string_view payload, ChunkShape shape, DecodedEvent& out);
 // is scanned whole and remembered in its turn. One memo per stream (the response collector's).
 class ChunkMemo {
  public:
+  // As scan_chunk, `out` a fresh event (a hit sets only what the chunk has).
   bool scan(std::string_view payload, ChunkShape shape, DecodedEvent& out);
   // Chunks read from the remembered frame so far (the rest were scanned whole).
   std::uint64_t frame_hits() const { return frame_hits_; }

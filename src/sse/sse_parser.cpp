@@ -119,6 +119,7 @@ void SseParser::finish(std::vector<SseEvent>& out) {
   }
   if (pending_any_) dispatch(out);
   last_was_cr_ = false;
+  event_bytes_ = 0;  // the event ended: a later feed's cap starts from nothing, whichever path
 }
 
 void SseParser::reset() {

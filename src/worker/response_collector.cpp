@@ -155,11 +155,12 @@ void ResponseCollector::handle_payload(std::string_view payload, core::MonoNs ts
   if (!d.content.empty() || !d.reasoning.empty() || d.outputs > 0 || d.progress) {
     // A stream gets room for its answer's events at once, not a copy of every event per
     // doubling: one per requested token (a server sends at most one content event per token it
-    // generates), up to a bound that keeps a coalescing server's unused room small; 32 when no
-    // length was asked for.
+    // generates), at most 256 (20 KiB: an answer that stops early or a server that sends several
+    // tokens per event leaves no more unused room than doubling from 32 did); 32 when no length
+    // was asked for.
     if (sse_mode_ && record_.content_events.empty()) {
       constexpr int kUnknownLengthRoom = 32;
-      constexpr int kMostRoom = 1024;
+      constexpr int kMostRoom = 256;
       const int room = record_.requested_osl.value_or(kUnknownLengthRoom);
       record_.content_events.reserve(static_cast<std::size_t>(std::clamp(room, 1, kMostRoom)));
     }

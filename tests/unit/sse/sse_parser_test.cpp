@@ -230,6 +230,30 @@ TEST(SseParserWholeEvents, ReusedSlotHoldsOnlyTheNewEvent) {
   EXPECT_EQ(slots[0], ev("y"));
 }
 
+// A partial line waiting from the last feed is finished first: its bytes and a `data:` that
+// follows make one line, not a whole event of its own.
+TEST(SseParserWholeEvents, APartialLineFromTheLastFeedComesFirst) {
+  SseParser p;
+  std::vector<SseEvent> out;
+  p.feed("x", out);
+  p.feed("data: a\n\n", out);  // the line is "xdata: a": an unknown field
+  p.finish(out);
+  EXPECT_EQ(out, (std::vector<SseEvent>{ev("", "", "", "", false)}));
+}
+
+// An event finished at the end of a stream leaves no count behind: a parser fed again without a
+// reset applies the cap to the next event alone, on either path.
+TEST(SseParserWholeEvents, FinishLeavesTheCapCountEmpty) {
+  SseParser p;
+  p.max_event_bytes(16);
+  std::vector<SseEvent> out;
+  p.feed("data: 0123456789", out);  // 16 bytes, ended by finish()
+  p.finish(out);
+  p.feed("id: 12\ndata: 012\n\n", out);  // 6 + 9 bytes, line by line
+  EXPECT_FALSE(p.overflowed());
+  EXPECT_EQ(out, (std::vector<SseEvent>{ev("0123456789"), ev("012", "", "12")}));
+}
+
 // The cap counts a whole event's line as the line-by-line path does: at the cap it passes, one
 // byte over it stops the parser.
 TEST(SseParserWholeEvents, TheCapAppliesToAWholeEvent) {

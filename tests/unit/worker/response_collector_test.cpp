@@ -88,7 +88,7 @@ TEST(ResponseCollector, StreamingChatEvents) {
 // of the events as they grow), within a bound; 32 when no length was asked for.
 TEST(ResponseCollector, EventRoomFollowsTheRequestedLength) {
   for (const auto& [osl, room] : std::vector<std::pair<std::optional<int>, std::size_t>>{
-           {100, 100}, {5, 5}, {100000, 1024}, {std::nullopt, 32}}) {
+           {100, 100}, {5, 5}, {100000, 256}, {0, 1}, {-3, 1}, {std::nullopt, 32}}) {
     Fixture f;
     f.record.requested_osl = osl;
     f.collector.on_headers(200, "OK", "text/event-stream", 90);
