@@ -2,6 +2,7 @@
 // Real reads split streams anywhere (inside a CRLF, a field name, a UTF-8 sequence), so chunking
 // must never change what the collector sees.
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -47,9 +48,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   whole.keep_fields(keep_fields);
   const std::vector<SseEvent> expected = parse_whole(whole, stream);
 
-  SseParser chunked;
+  // The same cuts for feed() and for refill(), the collector's form: its events are read from
+  // the reused slots before the next read (a borrowed event's data lives in the read's bytes).
+  SseParser chunked, refilled;
   chunked.keep_fields(keep_fields);
-  std::vector<SseEvent> got;
+  refilled.keep_fields(keep_fields);
+  std::vector<SseEvent> got, slots, via_slots;
   std::size_t at = 0;
   while (at < stream.size()) {
     state ^= state << 13;
@@ -57,10 +61,21 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     state ^= state << 5;
     const std::size_t n = (state % 7 == 0) ? 0 : 1 + state % max_chunk;
     chunked.feed(stream.substr(at, n), got);
+    const std::string read(stream.substr(at, n));  // a read buffer that is gone after the read
+    const std::size_t events = refilled.refill(read, slots);
+    for (std::size_t i = 0; i < events; ++i) {
+      SseEvent e = slots[i];
+      e.data = std::string(e.text());
+      e.borrowed = {};
+      e.is_borrowed = false;
+      via_slots.push_back(std::move(e));
+    }
     at += n;
   }
   chunked.finish(got);
+  refilled.finish(via_slots);
   FUZZ_CHECK(same(expected, got));
+  FUZZ_CHECK(same(expected, via_slots));
 
   // A parser keeping fields reads every event line by line: where the other cuts whole events
   // out at once (SseParser::whole_data_event), the events must be the same.

@@ -95,19 +95,23 @@ std::size_t SseParser::whole_data_event(std::string_view bytes, std::size_t i,
   if (max_event_bytes_ != 0 && end - i > max_event_bytes_) return 0;
   std::string_view value = bytes.substr(i + kField.size(), end - i - kField.size());
   if (!value.empty() && value.front() == ' ') value.remove_prefix(1);
-  SseEvent* ev = nullptr;
   if (reuse_slots_) {
+    // The slot borrows the data from `bytes`: not copied into per-stream memory per event.
     if (next_slot_ == out.size()) out.emplace_back();
-    ev = &out[next_slot_++];
-    ev->event.clear();
-    ev->id.clear();
-    ev->comment.clear();
-    ev->fields.clear();
+    SseEvent& slot = out[next_slot_++];
+    slot.event.clear();
+    slot.data.clear();
+    slot.id.clear();
+    slot.comment.clear();
+    slot.fields.clear();
+    slot.has_data = true;
+    slot.borrowed = value;
+    slot.is_borrowed = true;
   } else {
-    ev = &out.emplace_back();
+    SseEvent& fresh = out.emplace_back();
+    fresh.data.assign(value);
+    fresh.has_data = true;
   }
-  ev->data.assign(value);
-  ev->has_data = true;
   return next;
 }
 
@@ -186,6 +190,7 @@ void SseParser::dispatch(std::vector<SseEvent>& out) {
   slot.comment.swap(pending_.comment);
   slot.fields.swap(pending_.fields);
   slot.has_data = pending_.has_data;
+  slot.is_borrowed = false;
   pending_.event.clear();
   pending_.data.clear();
   pending_.id.clear();

@@ -10,13 +10,20 @@ namespace inferperf::sse {
 
 struct SseEvent {
   std::string event;  // value of the last "event" field ("" when absent)
-  std::string data;   // "data" fields joined with '\n'
+  std::string data;   // "data" fields joined with '\n' (empty when the data is borrowed)
   std::string id;
   std::string comment;  // comment lines (":" prefix) joined with '\n'
   bool has_data = false;
   // Every field line in arrival order as (name, value), comments named "comment"; filled only
   // when the parser was asked to keep fields (--export-level raw).
   std::vector<std::pair<std::string, std::string>> fields;
+  // refill() only: the data of an event that was one whole `data:` line, left in the bytes
+  // refill() was given instead of copied (valid while those bytes are).
+  std::string_view borrowed;
+  bool is_borrowed = false;
+
+  // The data, borrowed or not.
+  std::string_view text() const { return is_borrowed ? borrowed : std::string_view(data); }
 };
 
 class SseParser {
@@ -26,7 +33,8 @@ class SseParser {
   void feed(std::string_view bytes, std::vector<SseEvent>& out);
   // As feed, but the events are written over out[0], out[1], ... (their strings' memory reused,
   // so a warm stream allocates nothing per event) and their count returned; elements past it are
-  // stale. The streaming hot path's form.
+  // stale. An event's data may be borrowed from `bytes` (SseEvent::text() reads it either way),
+  // so the events are read before those bytes go. The streaming hot path's form.
   std::size_t refill(std::string_view bytes, std::vector<SseEvent>& out);
   // End of stream: a partial last line and any pending fields form one final event.
   void finish(std::vector<SseEvent>& out);

@@ -84,13 +84,13 @@ void ResponseCollector::handle_event(const sse::SseEvent& e, core::MonoNs ts,
   record_.events++;
   record_.last_event_ns = ts;
   if (e.event == "error") {
-    std::string msg = !e.comment.empty() ? e.comment : e.data;
+    std::string msg = !e.comment.empty() ? e.comment : std::string(e.text());
     fail(502, RequestErrorKind::kSseResponse, msg.empty() ? "server sent an SSE error event" : msg);
     return;
   }
   if (!e.has_data) return;
-  if (e.data == "[DONE]") return;
-  handle_payload(e.data, ts, read_index);
+  if (e.text() == "[DONE]") return;
+  handle_payload(e.text(), ts, read_index);
 }
 
 void ResponseCollector::handle_payload(std::string_view payload, core::MonoNs ts,

@@ -99,8 +99,8 @@ TEST(RecordLine, ContentEventsAroundTheStackLimitMatch) {
       r.content_events[0].content = std::string(content, 'c');
       r.content_events[0].reasoning = std::string(total - content, 'r');
       r.content_events[0].ts_ns = -8'000'000'000'000'000'000;  // a 20-character wall time
-      r.content_events[0].read_index = 4'294'967'295u;        // the widest read index
-      r.content_events[1].ts_ns = 0;                    // written as 0
+      r.content_events[0].read_index = 4'294'967'295u;         // the widest read index
+      r.content_events[1].ts_ns = 0;                           // written as 0
       ASSERT_EQ(fast(r), reference(r)) << total << " bytes, " << content << " of content";
     }
   }

@@ -10,11 +10,11 @@
 namespace inferperf::sse {
 // Printing and equality for readable failures (the production struct has neither).
 inline bool operator==(const SseEvent& a, const SseEvent& b) {
-  return a.event == b.event && a.data == b.data && a.id == b.id && a.comment == b.comment &&
+  return a.event == b.event && a.text() == b.text() && a.id == b.id && a.comment == b.comment &&
          a.has_data == b.has_data;
 }
 inline void PrintTo(const SseEvent& e, std::ostream* os) {
-  *os << "{event=\"" << e.event << "\" data=\"" << e.data << "\" id=\"" << e.id << "\" comment=\""
+  *os << "{event=\"" << e.event << "\" data=\"" << e.text() << "\" id=\"" << e.id << "\" comment=\""
       << e.comment << "\" has_data=" << e.has_data << "}";
 }
 }  // namespace inferperf::sse
@@ -228,6 +228,26 @@ TEST(SseParserWholeEvents, ReusedSlotHoldsOnlyTheNewEvent) {
   EXPECT_EQ(slots[0], ev("x", "e", "3", "note"));
   ASSERT_EQ(p.refill("data: y\n\n", slots), 1u);
   EXPECT_EQ(slots[0], ev("y"));
+}
+
+// refill() leaves a whole one-line event's data in the bytes it was given (no copy per event);
+// a slot that later holds an event read line by line reads its own data again.
+TEST(SseParserWholeEvents, RefillBorrowsTheDataOfAWholeEvent) {
+  SseParser p;
+  std::vector<SseEvent> slots;
+  const std::string whole = "data: {\"x\":1}\n\n";
+  ASSERT_EQ(p.refill(whole, slots), 1u);
+  EXPECT_EQ(slots[0].text(), "{\"x\":1}");
+  EXPECT_EQ(slots[0].text().data(), whole.data() + 6) << "copied, not borrowed";
+  EXPECT_TRUE(slots[0].data.empty());
+  const std::string two_lines = "data: a\ndata: b\n\n";
+  ASSERT_EQ(p.refill(two_lines, slots), 1u);
+  EXPECT_EQ(slots[0].text(), "a\nb");
+  std::vector<SseEvent> fed;
+  p.feed(whole, fed);  // feed() copies: its events outlive the bytes
+  ASSERT_EQ(fed.size(), 1u);
+  EXPECT_EQ(fed[0].data, "{\"x\":1}");
+  EXPECT_FALSE(fed[0].is_borrowed);
 }
 
 // A partial line waiting from the last feed is finished first: its bytes and a `data:` that
