@@ -1,7 +1,10 @@
 // SSE parser: any bytes, fed whole or cut into reads at arbitrary points, give the same events.
 // Real reads split streams anywhere (inside a CRLF, a field name, a UTF-8 sequence), so chunking
 // must never change what the collector sees.
+#include <algorithm>
 #include <cstdint>
+#include <cstring>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -59,10 +62,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     state ^= state << 13;
     state ^= state >> 17;
     state ^= state << 5;
-    const std::size_t n = (state % 7 == 0) ? 0 : 1 + state % max_chunk;
+    const std::size_t n =
+        std::min((state % 7 == 0) ? 0 : 1 + state % max_chunk, stream.size() - at);
     chunked.feed(stream.substr(at, n), got);
-    const std::string read(stream.substr(at, n));  // a read buffer that is gone after the read
-    const std::size_t events = refilled.refill(read, slots);
+    // A read buffer of its own, gone after the read (on the heap at every size, so ASan sees a
+    // view kept past it).
+    const auto read = std::make_unique<char[]>(n + 1);
+    if (n > 0) std::memcpy(read.get(), stream.data() + at, n);
+    const std::size_t events = refilled.refill(std::string_view(read.get(), n), slots);
     for (std::size_t i = 0; i < events; ++i) {
       SseEvent e = slots[i];
       e.data = std::string(e.text());

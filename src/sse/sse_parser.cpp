@@ -190,6 +190,7 @@ void SseParser::dispatch(std::vector<SseEvent>& out) {
   slot.comment.swap(pending_.comment);
   slot.fields.swap(pending_.fields);
   slot.has_data = pending_.has_data;
+  slot.borrowed = {};  // no view of an earlier read's bytes is left behind
   slot.is_borrowed = false;
   pending_.event.clear();
   pending_.data.clear();
