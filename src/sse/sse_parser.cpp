@@ -19,6 +19,18 @@ std::size_t line_end(std::string_view bytes, std::size_t from) {
   return lf ? static_cast<std::size_t>(lf - base) : std::string_view::npos;
 }
 
+// Empties an event, keeping its strings' memory for the next one written over it.
+void empty_keeping_memory(SseEvent& e) {
+  e.event.clear();
+  e.data.clear();
+  e.id.clear();
+  e.comment.clear();
+  e.fields.clear();
+  e.has_data = false;
+  e.borrowed = {};
+  e.is_borrowed = false;
+}
+
 }  // namespace
 
 bool SseParser::over_cap(std::size_t more) {
@@ -97,13 +109,8 @@ std::size_t SseParser::whole_data_event(std::string_view bytes, std::size_t i,
   if (!value.empty() && value.front() == ' ') value.remove_prefix(1);
   if (reuse_slots_) {
     // The slot borrows the data from `bytes`: not copied into per-stream memory per event.
-    if (next_slot_ == out.size()) out.emplace_back();
-    SseEvent& slot = out[next_slot_++];
-    slot.event.clear();
-    slot.data.clear();
-    slot.id.clear();
-    slot.comment.clear();
-    slot.fields.clear();
+    SseEvent& slot = next_slot(out);
+    empty_keeping_memory(slot);
     slot.has_data = true;
     slot.borrowed = value;
     slot.is_borrowed = true;
@@ -182,8 +189,7 @@ void SseParser::dispatch(std::vector<SseEvent>& out) {
     return;
   }
   // The slot's old strings come back as the next pending event's, emptied but with their memory.
-  if (next_slot_ == out.size()) out.emplace_back();
-  SseEvent& slot = out[next_slot_++];
+  SseEvent& slot = next_slot(out);
   slot.event.swap(pending_.event);
   slot.data.swap(pending_.data);
   slot.id.swap(pending_.id);
@@ -192,12 +198,12 @@ void SseParser::dispatch(std::vector<SseEvent>& out) {
   slot.has_data = pending_.has_data;
   slot.borrowed = {};  // no view of an earlier read's bytes is left behind
   slot.is_borrowed = false;
-  pending_.event.clear();
-  pending_.data.clear();
-  pending_.id.clear();
-  pending_.comment.clear();
-  pending_.fields.clear();
-  pending_.has_data = false;
+  empty_keeping_memory(pending_);
+}
+
+SseEvent& SseParser::next_slot(std::vector<SseEvent>& out) {
+  if (next_slot_ == out.size()) out.emplace_back();
+  return out[next_slot_++];
 }
 
 }  // namespace inferperf::sse

@@ -51,6 +51,8 @@ class SseParser {
  private:
   void process_line(std::string_view line, std::vector<SseEvent>& out);
   void dispatch(std::vector<SseEvent>& out);
+  // refill(): the slot the next event is written over (a new one past the vector's end).
+  SseEvent& next_slot(std::vector<SseEvent>& out);
   // With nothing pending: when `bytes` at `i` hold one whole event that is a single `data` line
   // and its blank line, emits it and returns the offset past it; otherwise 0, nothing changed.
   std::size_t whole_data_event(std::string_view bytes, std::size_t i, std::vector<SseEvent>& out);
