@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
 #include <cstring>
 
@@ -41,6 +42,94 @@ bool verbatim(unsigned char c) {
   return c >= 0x20 && c < 0x80 && c != '"' && c != '\\';
 }
 
+// "00" to "99", two characters each.
+constexpr std::array<char, 200> kDigitPairs = [] {
+  std::array<char, 200> t{};
+  for (int i = 0; i < 100; ++i) {
+    t[2 * i] = static_cast<char>('0' + i / 10);
+    t[2 * i + 1] = static_cast<char>('0' + i % 10);
+  }
+  return t;
+}();
+
+// The eight decimal digits of `n` (< 10^8), leading zeros kept, as values 0-9 in the bytes of a
+// word, the first digit in the lowest byte: the two halves of four digits, then each half's two
+// pairs, then each pair's two digits are split in all lanes at once by multiplying with a
+// reciprocal (exact for these ranges: 10486 / 2^20 below 10,000, 103 / 2^10 below 100). The
+// records writer formats a 19-digit timestamp per streamed event; a digit pair at a time from
+// the right cost a division each.
+std::uint64_t eight_digits(std::uint32_t n) {
+  static_assert(std::endian::native == std::endian::little, "digits are stored low byte first");
+  std::uint64_t v = (n / 10000) | (static_cast<std::uint64_t>(n % 10000) << 32);
+  std::uint64_t q = ((v * 10486) >> 20) & 0x0000007F0000007FULL;
+  v = q | ((v - q * 100) << 16);
+  q = ((v * 103) >> 10) & 0x000F000F000F000FULL;
+  return q | ((v - q * 10) << 8);
+}
+
+constexpr std::uint64_t kAsciiZeros = 0x3030303030303030ULL;
+
+void put_eight_digits(std::uint32_t n, char* p) {
+  const std::uint64_t text = eight_digits(n) | kAsciiZeros;
+  std::memcpy(p, &text, 8);
+}
+
+// `n` (< 10,000) without leading zeros from the pairs' table: a read's index, a timestamp's top
+// digits.
+std::size_t put_small_digits(std::uint32_t n, char* p) {
+  if (n < 10) {
+    *p = static_cast<char>('0' + n);
+    return 1;
+  }
+  if (n < 100) {
+    std::memcpy(p, &kDigitPairs[2 * n], 2);
+    return 2;
+  }
+  const std::uint32_t high = n / 100;
+  const std::uint32_t low = n % 100;
+  std::size_t at = 0;
+  if (high < 10) {
+    p[at++] = static_cast<char>('0' + high);
+  } else {
+    std::memcpy(p, &kDigitPairs[2 * high], 2);
+    at = 2;
+  }
+  std::memcpy(p + at, &kDigitPairs[2 * low], 2);
+  return at + 2;
+}
+
+// `n` (< 10^8) without leading zeros; at least one digit. Above four digits, the leading zeros
+// are the word's low zero bytes.
+std::size_t put_leading_digits(std::uint32_t n, char* p) {
+  if (n < 10000) return put_small_digits(n, p);
+  const std::uint64_t text = eight_digits(n) | kAsciiZeros;
+  const int zeros = std::countr_zero(text ^ kAsciiZeros) / 8;
+  std::array<char, 8> bytes;
+  std::memcpy(bytes.data(), &text, 8);
+  const auto count = static_cast<std::size_t>(8 - zeros);
+  std::memcpy(p, bytes.data() + zeros, count);
+  return count;
+}
+
+// An unsigned value's digits: the leading group without zeros, then whole groups of eight.
+std::size_t put_unsigned(std::uint64_t v, char* p) {
+  constexpr std::uint64_t kGroup = 100'000'000;
+  if (v < kGroup) return put_leading_digits(static_cast<std::uint32_t>(v), p);
+  const std::uint64_t upper = v / kGroup;
+  const auto last = static_cast<std::uint32_t>(v % kGroup);
+  std::size_t n = 0;
+  if (upper < kGroup) {
+    n = put_leading_digits(static_cast<std::uint32_t>(upper), p);
+  } else {
+    // At most 922 above two groups of eight (2^63 has 19 digits).
+    n = put_leading_digits(static_cast<std::uint32_t>(upper / kGroup), p);
+    put_eight_digits(static_cast<std::uint32_t>(upper % kGroup), p + n);
+    n += 8;
+  }
+  put_eight_digits(last, p + n);
+  return n + 8;
+}
+
 // `,"k":` then `value` (already JSON) into `buf`, which the caller sized for both.
 std::size_t member_text(std::string_view k, std::string_view value, bool& first, char* buf) {
   std::size_t n = 0;
@@ -59,8 +148,30 @@ std::size_t member_text(std::string_view k, std::string_view value, bool& first,
 }  // namespace
 
 bool is_plain_json_text(std::string_view s) {
-  return std::all_of(s.begin(), s.end(),
-                     [](char c) { return verbatim(static_cast<unsigned char>(c)); });
+  // A token's text (checked once per streamed event) is often shorter than a word: byte by byte.
+  if (s.size() < 8) {
+    return std::all_of(s.begin(), s.end(),
+                       [](char c) { return verbatim(static_cast<unsigned char>(c)); });
+  }
+  // Else eight bytes at a time, the last word overlapping the one before: a byte at or above 0x80,
+  // below 0x20, a quote or a backslash sets that byte's top bit in one of the four masks (the
+  // "has a byte less than n" bit trick; a borrow can mark a byte only above one that truly is
+  // such a byte, so whether any is set is exact).
+  constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
+  constexpr std::uint64_t kHigh = 0x8080808080808080ULL;
+  const auto has_special = [](const char* p) {
+    std::uint64_t x;
+    std::memcpy(&x, p, 8);
+    const std::uint64_t quote = x ^ (kOnes * '"');
+    const std::uint64_t backslash = x ^ (kOnes * '\\');
+    return ((x | ((x - kOnes * 0x20) & ~x) | ((quote - kOnes) & ~quote) |
+             ((backslash - kOnes) & ~backslash)) &
+            kHigh) != 0;
+  };
+  for (std::size_t i = 0; i + 8 <= s.size(); i += 8) {
+    if (has_special(s.data() + i)) return false;
+  }
+  return s.size() % 8 == 0 || !has_special(s.data() + s.size() - 8);
 }
 
 void put_json_string(std::string_view s, std::string& out) {
@@ -120,9 +231,16 @@ void put_json_string(std::string_view s, std::string& out) {
   out.push_back('"');
 }
 
+std::size_t format_json_int(std::int64_t v, char* buf) {
+  if (v >= 0) return put_unsigned(static_cast<std::uint64_t>(v), buf);
+  buf[0] = '-';
+  // The magnitude in unsigned arithmetic: -v overflows for the lowest value.
+  return 1 + put_unsigned(0 - static_cast<std::uint64_t>(v), buf + 1);
+}
+
 void put_json_int(std::int64_t v, std::string& out) {
-  const fmt::format_int text(v);
-  out.append(text.data(), text.size());
+  std::array<char, kJsonIntMaxBytes> text;
+  out.append(text.data(), format_json_int(v, text.data()));
 }
 
 void put_json_double(double v, std::string& out) {
@@ -152,13 +270,14 @@ void put_json_key(std::string_view k, bool& first, std::string& out) {
 }
 
 void JsonObjectText::integer(std::string_view k, std::int64_t v) {
-  const fmt::format_int text(v);
+  std::array<char, kJsonIntMaxBytes> text;
+  const std::size_t digits = format_json_int(v, text.data());
   std::array<char, 96> buf;
-  if (k.size() + text.size() + 4 > buf.size()) {
+  if (k.size() + digits + 4 > buf.size()) {
     put_json_int(v, member(k));
     return;
   }
-  out_.append(buf.data(), member_text(k, {text.data(), text.size()}, first_, buf.data()));
+  out_.append(buf.data(), member_text(k, {text.data(), digits}, first_, buf.data()));
 }
 
 void JsonObjectText::string(std::string_view k, std::string_view v) {

@@ -15,6 +15,11 @@ void put_json_string(std::string_view s, std::string& out);
 // or `\`): such text may be copied into a line as it is.
 bool is_plain_json_text(std::string_view s);
 void put_json_int(std::int64_t v, std::string& out);
+// The most bytes format_json_int writes: "-9223372036854775808".
+inline constexpr std::size_t kJsonIntMaxBytes = 20;
+// `v`'s decimal digits, '-' first when negative, into `buf` (kJsonIntMaxBytes at least); returns
+// how many were written.
+std::size_t format_json_int(std::int64_t v, char* buf);
 // nlohmann's form of a double: its shortest round-trip digits (Grisu2), always with a fraction or
 // an exponent ("32.0", "0.25", "1e-05"); null when not finite.
 void put_json_double(double v, std::string& out);

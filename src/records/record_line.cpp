@@ -1,7 +1,5 @@
 #include "records/record_line.hpp"
 
-#include <fmt/format.h>
-
 #include <array>
 #include <cstring>
 
@@ -45,12 +43,10 @@ void put_content_event(std::int64_t wall_ts, std::uint32_t read, std::string_vie
     if (!text.empty()) std::memcpy(p, text.data(), text.size());  // an empty view: no pointer
     p += text.size();
   };
-  const fmt::format_int ts_text(wall_ts);
-  const fmt::format_int read_text(read);
   *p++ = '[';
-  put({ts_text.data(), ts_text.size()});
+  p += format_json_int(wall_ts, p);
   *p++ = ',';
-  put({read_text.data(), read_text.size()});
+  p += format_json_int(read, p);
   put(",\"");
   put(content);
   put("\",\"");

@@ -1,15 +1,19 @@
 // The JSON text writers give nlohmann's bytes: doubles over every exponent range and random bit
-// patterns, integers at both ends, non-finite numbers as null, and objects built member by member.
+// patterns, integers at both ends and around every group of eight digits, non-finite numbers as
+// null, and objects built member by member; the plain-text check follows its byte rule.
 #include "records/json_text.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <array>
 #include <bit>
 #include <cstdint>
 #include <limits>
 #include <random>
 #include <string>
+#include <vector>
 
 namespace inferperf::records {
 namespace {
@@ -90,6 +94,63 @@ TEST(JsonText, IntegersAtBothEnds) {
     std::string out;
     put_json_int(v, out);
     EXPECT_EQ(out, nlohmann::json(v).dump());
+  }
+}
+
+// Eight digits at a time: every power of ten and its neighbours (each group boundary among them),
+// negatives, and random values of every width, against the standard library's digits; nothing is
+// written past the count returned.
+TEST(JsonText, IntegersAroundEveryGroupBoundary) {
+  std::vector<std::int64_t> values = {std::numeric_limits<std::int64_t>::min(),
+                                      std::numeric_limits<std::int64_t>::max()};
+  std::int64_t power = 1;
+  for (int k = 0; k <= 18; ++k, power *= 10) {
+    for (std::int64_t v : {power - 1, power, power + 1}) {
+      values.push_back(v);
+      values.push_back(-v);
+    }
+  }
+  std::mt19937_64 rng(29);
+  for (int i = 0; i < 20'000; ++i) {
+    const auto bits = static_cast<int>(rng() % 64);
+    values.push_back(static_cast<std::int64_t>(rng() >> (63 - bits)) * (i % 2 ? -1 : 1));
+  }
+  for (std::int64_t v : values) {
+    std::array<char, kJsonIntMaxBytes + 8> buf;
+    buf.fill('#');
+    const std::size_t n = format_json_int(v, buf.data());
+    ASSERT_EQ(std::string(buf.data(), n), std::to_string(v));
+    EXPECT_EQ(std::string(buf.data() + n, buf.size() - n), std::string(buf.size() - n, '#')) << v;
+    std::string out = "x";
+    put_json_int(v, out);
+    EXPECT_EQ(out, "x" + std::to_string(v));
+  }
+}
+
+// The word-at-a-time check gives the byte-by-byte rule (printable ASCII without `"` or `\`) for
+// every byte value at every position of texts up to twenty bytes (across the word boundaries and
+// the overlapping last word), and for random texts.
+TEST(JsonText, PlainTextFollowsTheByteRuleAtEveryPosition) {
+  const auto plain = [](unsigned char c) { return c >= 0x20 && c < 0x80 && c != '"' && c != '\\'; };
+  for (std::size_t size = 1; size <= 20; ++size) {
+    for (std::size_t at = 0; at < size; ++at) {
+      for (int c = 0; c < 256; ++c) {
+        std::string text(size, 'a');
+        text[at] = static_cast<char>(c);
+        ASSERT_EQ(is_plain_json_text(text), plain(static_cast<unsigned char>(c)))
+            << "size " << size << " at " << at << " byte " << c;
+      }
+    }
+  }
+  EXPECT_TRUE(is_plain_json_text(""));
+  std::mt19937 rng(7);
+  for (int i = 0; i < 20'000; ++i) {
+    std::string text(rng() % 24, ' ');
+    // Mostly plain characters, so that a text is plain often enough to matter.
+    for (char& ch : text) ch = static_cast<char>(rng() % 16 ? 0x20 + rng() % 0x60 : rng() % 256);
+    const bool expected = std::all_of(
+        text.begin(), text.end(), [&](char ch) { return plain(static_cast<unsigned char>(ch)); });
+    ASSERT_EQ(is_plain_json_text(text), expected) << text;
   }
 }
 
