@@ -270,14 +270,14 @@ void put_json_key(std::string_view k, bool& first, std::string& out) {
 }
 
 void JsonObjectText::integer(std::string_view k, std::int64_t v) {
-  std::array<char, kJsonIntMaxBytes> text;
-  const std::size_t digits = format_json_int(v, text.data());
   std::array<char, 96> buf;
-  if (k.size() + digits + 4 > buf.size()) {
+  if (k.size() + kJsonIntMaxBytes + 4 > buf.size()) {
     put_json_int(v, member(k));
     return;
   }
-  out_.append(buf.data(), member_text(k, {text.data(), digits}, first_, buf.data()));
+  // The digits written straight after the key, not copied there.
+  const std::size_t n = member_text(k, {}, first_, buf.data());
+  out_.append(buf.data(), n + format_json_int(v, buf.data() + n));
 }
 
 void JsonObjectText::string(std::string_view k, std::string_view v) {

@@ -196,13 +196,13 @@ TEST(JsonText, KeysOfEveryLengthAroundTheStackBuffer) {
   }
 }
 
-// Integer and plain string members are assembled with their key on the stack (96 and 160
-// bytes); values around those limits, a first and a later member, strings with and without
-// something to escape: the same bytes as nlohmann's either way.
+// Integer and plain string members are assembled with their key on the stack (96 bytes with room
+// for the widest integer, and 160); values around those limits, a first and a later member,
+// strings with and without something to escape: the same bytes as nlohmann's either way.
 TEST(JsonText, MembersAssembledOnTheStackAroundItsLimits) {
   const std::int64_t ints[] = {std::numeric_limits<std::int64_t>::min(), 0,
                                std::numeric_limits<std::int64_t>::max()};
-  for (std::size_t key_len : {1u, 50u, 71u, 72u, 73u, 74u, 100u}) {
+  for (std::size_t key_len : {1u, 50u, 69u, 70u, 71u, 72u, 73u, 74u, 100u}) {
     for (std::size_t value_len : {0u, 1u, 100u, 150u, 152u, 153u, 154u, 155u, 300u}) {
       // DEL (0x7f) is kept as it is, as nlohmann keeps it without ensure_ascii.
       for (const char* tail : {"", "\\", "\x7f"}) {
