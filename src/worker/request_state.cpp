@@ -20,8 +20,9 @@ void RequestDeadlines::arm_timeout(double seconds) {
 
 void RequestDeadlines::arm_cancellation(const std::optional<std::int64_t>& after_ns) {
   if (!after_ns) return;
-  cancellation.expires_after(std::chrono::nanoseconds(*after_ns));
-  cancellation.async_wait([cancel = cancel](const boost::system::error_code& ec) {
+  if (!cancellation) cancellation.emplace(io);
+  cancellation->expires_after(std::chrono::nanoseconds(*after_ns));
+  cancellation->async_wait([cancel = cancel](const boost::system::error_code& ec) {
     if (!ec) {
       cancel->cancel(RequestErrorKind::kRequestCancellation,
                      "request cancelled by --request-cancellation-rate", 499);
@@ -31,7 +32,7 @@ void RequestDeadlines::arm_cancellation(const std::optional<std::int64_t>& after
 
 void RequestDeadlines::disarm() {
   timeout.cancel();
-  cancellation.cancel();
+  if (cancellation) cancellation->cancel();
 }
 
 }  // namespace inferperf::worker

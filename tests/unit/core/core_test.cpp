@@ -95,6 +95,18 @@ TEST(Uuid4, FormatVersionAndVariant) {
   }
 }
 
+// What uuid4 makes of two draws, printed digit by digit by the C library.
+std::string printed_uuid(std::uint64_t hi, std::uint64_t lo) {
+  char buf[37];
+  std::snprintf(buf, sizeof buf, "%08llx-%04llx-%04llx-%04llx-%012llx",
+                static_cast<unsigned long long>(hi >> 32),
+                static_cast<unsigned long long>((hi >> 16) & 0xFFFF),
+                static_cast<unsigned long long>((hi & 0x0FFF) | 0x4000),
+                static_cast<unsigned long long>(((lo >> 48) & 0x3FFF) | 0x8000),
+                static_cast<unsigned long long>(lo & 0xFFFFFFFFFFFFULL));
+  return buf;
+}
+
 TEST(Uuid4, SeededIsReproducibleAndUsesEveryNibble) {
   std::mt19937_64 a(1), b(1);
   EXPECT_EQ(uuid4(a), uuid4(b));
@@ -104,14 +116,14 @@ TEST(Uuid4, SeededIsReproducibleAndUsesEveryNibble) {
   const std::uint64_t lo = c();
   std::mt19937_64 d(1);
   const std::string u = uuid4(d);
-  char buf[37];
-  std::snprintf(buf, sizeof buf, "%08llx-%04llx-%04llx-%04llx-%012llx",
-                static_cast<unsigned long long>(hi >> 32),
-                static_cast<unsigned long long>((hi >> 16) & 0xFFFF),
-                static_cast<unsigned long long>((hi & 0x0FFF) | 0x4000),
-                static_cast<unsigned long long>(((lo >> 48) & 0x3FFF) | 0x8000),
-                static_cast<unsigned long long>(lo & 0xFFFFFFFFFFFFULL));
-  EXPECT_EQ(u, buf);
+  EXPECT_EQ(u, printed_uuid(hi, lo));
+  // Many draws: each of the 16 digit values at every position about 300 times.
+  std::mt19937_64 e(5), f(5);
+  for (int i = 0; i < 5'000; ++i) {
+    const std::uint64_t h = e();
+    const std::uint64_t l = e();
+    ASSERT_EQ(uuid4(f), printed_uuid(h, l));
+  }
 }
 
 TEST(FakeClock, SetAndAdvance) {
