@@ -20,7 +20,7 @@ void RequestDeadlines::arm_timeout(double seconds) {
 
 void RequestDeadlines::arm_cancellation(const std::optional<std::int64_t>& after_ns) {
   if (!after_ns) return;
-  if (!cancellation) cancellation.emplace(io);
+  if (!cancellation) cancellation.emplace(timeout.get_executor());  // the same io_context
   cancellation->expires_after(std::chrono::nanoseconds(*after_ns));
   cancellation->async_wait([cancel = cancel](const boost::system::error_code& ec) {
     if (!ec) {

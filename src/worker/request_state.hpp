@@ -28,14 +28,13 @@ namespace inferperf::worker {
 // `cancel`, shared with the timer handlers, which may already be queued when the request
 // completes.
 struct RequestDeadlines {
-  explicit RequestDeadlines(boost::asio::io_context& context) : io(context), timeout(context) {}
+  explicit RequestDeadlines(boost::asio::io_context& io) : timeout(io) {}
   void arm_timeout(double seconds);
   // Called once the whole request is written: the cancellation clock starts there.
   void arm_cancellation(const std::optional<std::int64_t>& after_ns);
   void disarm();
 
   std::shared_ptr<transport::CancelHandle> cancel = std::make_shared<transport::CancelHandle>();
-  boost::asio::io_context& io;
   boost::asio::steady_timer timeout;
   // Made only for a request that is to be cancelled: constructing a timer looks its service up
   // under the io_context's registry lock, and most runs cancel nothing.

@@ -117,7 +117,7 @@ TEST(Uuid4, SeededIsReproducibleAndUsesEveryNibble) {
   std::mt19937_64 d(1);
   const std::string u = uuid4(d);
   EXPECT_EQ(u, printed_uuid(hi, lo));
-  // Many draws: each of the 16 digit values at every position about 300 times.
+  // Many draws: each of the 16 digit values at every free position about 300 times.
   std::mt19937_64 e(5), f(5);
   for (int i = 0; i < 5'000; ++i) {
     const std::uint64_t h = e();
