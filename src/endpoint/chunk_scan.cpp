@@ -9,6 +9,8 @@
 #include <cstring>
 #include <string>
 
+#include "core/json_bytes.hpp"
+
 namespace inferperf::endpoint {
 
 namespace {
@@ -18,21 +20,9 @@ constexpr int kMaxSkipDepth = 32;
 // Numbers longer than this (or with an exponent) go to the full decoder, which knows their range.
 constexpr std::size_t kMaxNumberChars = 18;
 
-constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
-constexpr std::uint64_t kHighBits = 0x8080808080808080ULL;
-
-// The bytes of `w` that end a plain run inside a JSON string: '"', '\\', a control character or a
-// byte of UTF-8. The lowest flagged byte is exact (the borrows of these bit tricks only run
-// upward).
-std::uint64_t string_stops(std::uint64_t w) {
-  const auto zero_byte = [](std::uint64_t v) { return (v - kOnes) & ~v & kHighBits; };
-  return zero_byte(w ^ (kOnes * '"')) | zero_byte(w ^ (kOnes * '\\')) |
-         ((w - kOnes * 0x20) & ~w & kHighBits) | (w & kHighBits);
-}
-
+// Where a plain run inside a JSON string ends (core/json_bytes.hpp).
 bool string_stop(char c) {
-  const auto u = static_cast<unsigned char>(c);
-  return c == '"' || c == '\\' || u < 0x20 || u >= 0x80;
+  return core::json_string_stop(static_cast<unsigned char>(c));
 }
 
 // `k` is the literal (constant size: the comparison compiles to a few integer compares).
@@ -168,7 +158,7 @@ class ChunkCursor {
       std::memcpy(&w, p_, 8);
       // The first byte in memory as the word's lowest, where the flags are exact.
       if constexpr (std::endian::native == std::endian::big) w = __builtin_bswap64(w);
-      if (const std::uint64_t stops = string_stops(w)) {
+      if (const std::uint64_t stops = core::json_string_stops(w)) {
         p_ += std::countr_zero(stops) / 8;
         return;
       }

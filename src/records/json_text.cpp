@@ -9,6 +9,8 @@
 #include <cmath>
 #include <cstring>
 
+#include "core/json_bytes.hpp"
+
 namespace inferperf::records {
 
 namespace {
@@ -39,7 +41,7 @@ std::size_t utf8_length(std::string_view s, std::size_t i) {
 // Printable ASCII that JSON keeps as it is: copied in runs, not a character at a time (the records
 // writer formats every token's text of a streamed run).
 bool verbatim(unsigned char c) {
-  return c >= 0x20 && c < 0x80 && c != '"' && c != '\\';
+  return !core::json_string_stop(c);
 }
 
 // "00" to "99", two characters each.
@@ -104,10 +106,8 @@ std::size_t put_leading_digits(std::uint32_t n, char* p) {
   if (n < 10000) return put_small_digits(n, p);
   const std::uint64_t text = eight_digits(n) | kAsciiZeros;
   const int zeros = std::countr_zero(text ^ kAsciiZeros) / 8;
-  std::array<char, 8> bytes;
-  std::memcpy(bytes.data(), &text, 8);
   const auto count = static_cast<std::size_t>(8 - zeros);
-  std::memcpy(p, bytes.data() + zeros, count);
+  std::memcpy(p, reinterpret_cast<const char*>(&text) + zeros, count);
   return count;
 }
 
@@ -148,30 +148,22 @@ std::size_t member_text(std::string_view k, std::string_view value, bool& first,
 }  // namespace
 
 bool is_plain_json_text(std::string_view s) {
-  // A token's text (checked once per streamed event) is often shorter than a word: byte by byte.
+  // A token's text (checked for each streamed event's content and reasoning) is often shorter than
+  // a word: byte by byte.
   if (s.size() < 8) {
     return std::all_of(s.begin(), s.end(),
                        [](char c) { return verbatim(static_cast<unsigned char>(c)); });
   }
-  // Else eight bytes at a time, the last word overlapping the one before: a byte at or above 0x80,
-  // below 0x20, a quote or a backslash sets that byte's top bit in one of the four masks (the
-  // "has a byte less than n" bit trick; a borrow can mark a byte only above one that truly is
-  // such a byte, so whether any is set is exact).
-  constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
-  constexpr std::uint64_t kHigh = 0x8080808080808080ULL;
-  const auto has_special = [](const char* p) {
-    std::uint64_t x;
-    std::memcpy(&x, p, 8);
-    const std::uint64_t quote = x ^ (kOnes * '"');
-    const std::uint64_t backslash = x ^ (kOnes * '\\');
-    return ((x | ((x - kOnes * 0x20) & ~x) | ((quote - kOnes) & ~quote) |
-             ((backslash - kOnes) & ~backslash)) &
-            kHigh) != 0;
+  // Else eight bytes at a time, the last word overlapping the one before.
+  const auto has_stop = [](const char* p) {
+    std::uint64_t w;
+    std::memcpy(&w, p, 8);
+    return core::json_string_stops(w) != 0;
   };
   for (std::size_t i = 0; i + 8 <= s.size(); i += 8) {
-    if (has_special(s.data() + i)) return false;
+    if (has_stop(s.data() + i)) return false;
   }
-  return s.size() % 8 == 0 || !has_special(s.data() + s.size() - 8);
+  return s.size() % 8 == 0 || !has_stop(s.data() + s.size() - 8);
 }
 
 void put_json_string(std::string_view s, std::string& out) {

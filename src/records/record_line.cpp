@@ -24,7 +24,7 @@ void put_opt(JsonObjectText& o, std::string_view k, const std::optional<double>&
 void put_content_event(std::int64_t wall_ts, std::uint32_t read, std::string_view content,
                        std::string_view reasoning, std::string& out) {
   std::array<char, 192> buf;
-  constexpr std::size_t kNumbersAndPunctuation = 20 + 10 + 9;
+  constexpr std::size_t kNumbersAndPunctuation = kJsonIntMaxBytes + 10 + 9;  // 10: a uint32
   if (content.size() + reasoning.size() + kNumbersAndPunctuation > buf.size() ||
       !is_plain_json_text(content) || !is_plain_json_text(reasoning)) {
     out.push_back('[');

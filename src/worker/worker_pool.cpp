@@ -10,6 +10,7 @@
 #include <boost/asio/use_awaitable.hpp>
 
 #include <cmath>
+#include <utility>
 
 #include "core/cpu_time.hpp"
 #include "core/uuid.hpp"
@@ -409,7 +410,7 @@ void Worker::launch(timing::Credit credit) {
 
 WorkerPool::WorkerPool(int workers, const RequestPlan& plan, const core::Clock& clock,
                        records::RecordQueue& queue, WorkerEvents events)
-    : events_(std::move(events)) {
+    : events_(std::move(events)), open_sessions_(static_cast<std::size_t>(std::max(workers, 0))) {
   for (int i = 0; i < workers; ++i) {
     workers_.push_back(std::make_unique<Worker>(i, plan, clock, queue, events_, ahead_));
   }
@@ -440,22 +441,33 @@ std::size_t WorkerPool::route(const timing::Credit& credit) {
     // Sticky: a later turn goes to the worker holding its session's history.
     auto it = session_worker_.find(credit.session);
     const std::size_t w = it != session_worker_.end() ? it->second : 0;
-    if (credit.final_turn() && it != session_worker_.end()) session_worker_.erase(it);
+    if (credit.final_turn() && it != session_worker_.end()) {
+      --open_sessions_[it->second];
+      session_worker_.erase(it);
+    }
     return w;
   }
-  // Least in-flight first; ties broken round-robin so load spreads over equal workers.
+  // Least in-flight first. A worker counts a request out of flight when it completes, before the
+  // issuer has its return, so an equal count can hide a session's next turn on its way back to
+  // that worker: among equals the one with fewer open sessions wins (else that worker would take
+  // the new session and its own next turn at once: one more connection, one idle worker), then
+  // round-robin so load spreads over equal workers.
   std::size_t best = next_ % workers_.size();
   int best_load = workers_[best]->in_flight();
   for (std::size_t k = 1; k < workers_.size(); ++k) {
     std::size_t i = (next_ + k) % workers_.size();
     int load = workers_[i]->in_flight();
-    if (load < best_load) {
+    if (load < best_load || (load == best_load && open_sessions_[i] < open_sessions_[best])) {
       best = i;
       best_load = load;
     }
   }
   next_ = best + 1;
-  if (!credit.final_turn()) session_worker_[credit.session] = best;
+  if (!credit.final_turn()) {
+    auto [it, added] = session_worker_.try_emplace(credit.session, best);
+    if (!added) --open_sessions_[std::exchange(it->second, best)];
+    ++open_sessions_[best];
+  }
   return best;
 }
 

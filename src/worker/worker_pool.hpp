@@ -176,6 +176,8 @@ class WorkerPool final : public timing::CreditSink {
   std::vector<std::unique_ptr<Worker>> workers_;
   std::size_t next_ = 0;
   std::unordered_map<std::int64_t, std::size_t> session_worker_;  // multi-turn sessions in progress
+  // Per worker, its sessions in session_worker_: the later turns that will come to it.
+  std::vector<int> open_sessions_;
 };
 
 }  // namespace inferperf::worker
