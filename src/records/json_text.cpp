@@ -148,8 +148,8 @@ std::size_t member_text(std::string_view k, std::string_view value, bool& first,
 }  // namespace
 
 bool is_plain_json_text(std::string_view s) {
-  // A token's text (checked for each streamed event's content and reasoning) is often shorter than
-  // a word: byte by byte.
+  // A token's text (checked for each streamed event's content and reasoning, as is every string
+  // member) is often shorter than a word: byte by byte.
   if (s.size() < 8) {
     return std::all_of(s.begin(), s.end(),
                        [](char c) { return verbatim(static_cast<unsigned char>(c)); });

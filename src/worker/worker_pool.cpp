@@ -103,6 +103,7 @@ WorkerLoad Worker::load() const {
     }
   }
   l.loop_lag = loop_lag_.snapshot();
+  l.in_flight = in_flight();
   return l;
 }
 
@@ -469,6 +470,11 @@ std::size_t WorkerPool::route(const timing::Credit& credit) {
     ++open_sessions_[best];
   }
   return best;
+}
+
+void WorkerPool::begin_phase() {
+  session_worker_.clear();
+  std::fill(open_sessions_.begin(), open_sessions_.end(), 0);
 }
 
 std::vector<WorkerLoad> WorkerPool::loads() const {

@@ -43,6 +43,7 @@ struct WorkerLoad {
   std::optional<std::int64_t> cpu_ns;      // the thread's CPU time so far (nullopt: not running)
   core::HistogramSnapshot loop_lag;        // lateness of the loop probe, since the worker started
   std::optional<core::ThreadSched> sched;  // run-queue wait and preemptions so far
+  int in_flight = 0;                       // credits handed to it and not yet complete
 };
 
 // The loop probe's period: often enough for a p99 over a few seconds, rare enough (100 wakeups
@@ -154,7 +155,8 @@ class WorkerPool final : public timing::CreditSink {
   void start();
   // Called by one thread at a time: the issuer's, or a worker's handling its returns inline, always
   // under IssuerLoop's scheduler mutex, which is what keeps route()'s state (next_,
-  // session_worker_) unshared. It only posts: it must never call back into credits_returned.
+  // session_worker_, open_sessions_) unshared. It only posts: it must never call back into
+  // credits_returned.
   void dispatch(timing::Credit credit) override;
   // Credits handed out ahead go to the worker dispatch() would pick, which times and sends them.
   bool holds_ahead() const override { return true; }
@@ -162,13 +164,18 @@ class WorkerPool final : public timing::CreditSink {
   void withdraw_ahead(bool everything = false) override;
   void open_ahead() override { ahead_.open(); }
   std::int64_t held_ahead() const override { return ahead_.held.load(); }
+  // Before a phase's issuer starts, every credit of the phase before having come back: that
+  // phase's sessions are over, and the later turns it never sent (a warm-up cut at its count or
+  // duration) will not come, so they no longer count as a worker's open sessions.
+  void begin_phase();
   void cancel_all(const std::string& message);
   void stop();
   std::size_t size() const { return workers_.size(); }
   std::vector<WorkerLoad> loads() const;
 
  private:
-  // The worker that sends this credit (a later turn: its session's; else the least loaded).
+  // The worker that sends this credit (a later turn: its session's; else the least loaded, ties
+  // to the fewest open sessions).
   std::size_t route(const timing::Credit& credit);
 
   WorkerEvents events_;

@@ -275,11 +275,12 @@ TEST(LoadModes, SeveralModelsAreTargetedRoundRobinOrAtRandom) {
 }
 
 // Connections opened, as the mock counts them, for each reuse strategy: 4 sessions of 2 turns at
-// concurrency 2, on one worker and on two. Each worker has its own pool and a session's later
-// turns go to the worker holding its history; a new session goes to the worker with no session's
-// next turn on its way back (WorkerPool::route), so two workers open no more than one does. (When
-// a tie went round-robin, a worker could take a new session and its own session's next turn at
-// once and open a third connection: seen once in a sanitizer build.)
+// concurrency 2, on one worker and on two (one where only one CPU is usable). Each worker has its
+// own pool and a session's later turns go to the worker holding its history; among workers with
+// as many requests in flight, a new session goes to the one with fewer open sessions
+// (WorkerPool::route), so here two workers open no more than one does. (When such a tie went
+// round-robin, a worker could take a new session and its own session's next turn at once and open
+// a third connection: seen once in a sanitizer build.)
 TEST(LoadModes, ConnectionReuseStrategies) {
   for (const char* workers : {"1", "2"}) {
     for (const auto& [strategy, expected] : std::vector<std::pair<std::string, long long>>{

@@ -150,6 +150,7 @@ PhaseOutcome PhaseRunner::run(const timing::PhasePlan& pp, double grace_s,
   const core::ProcessCpu cpu_before = core::process_cpu();
   const std::optional<std::int64_t> steal_before = core::host_steal_ns();
   std::int64_t issuer_cpu_ns = 0;
+  pool.begin_phase();
   std::thread issuer_thread([&] {
     loop.run();
     issuer_cpu_ns = core::this_thread_cpu_ns();
