@@ -5,8 +5,10 @@
 #endif
 
 #include <bit>
+#include <charconv>
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <string>
 
 #include "core/json_bytes.hpp"
@@ -95,6 +97,15 @@ class ChunkCursor {
       return false;
     p_ += word.size();
     return true;
+  }
+
+  // A plain integer (no fraction, no exponent, short): what simdjson reads as an int64.
+  bool integer(std::int64_t& v) {
+    skip_ws();
+    const char* begin = p_;
+    if (!number()) return false;
+    const auto [end, ec] = std::from_chars(begin, p_, v);
+    return ec == std::errc() && end == p_;
   }
 
   // An object, member by member: on_member(key) must take the member's value. False when the
@@ -306,8 +317,9 @@ bool text_or_skip(ChunkCursor& c, std::string* out, int depth, TextSpan& span) {
   return true;
 }
 
-// choices[0].delta: content and the reasoning text (reasoning_content, else reasoning).
-bool scan_delta(ChunkCursor& c, DecodedEvent& out, TextSpan& span) {
+// choices[0].delta (or a whole response's message): content and the reasoning text
+// (reasoning_content, else reasoning). An empty tool-call list (vLLM writes one) is no call.
+bool scan_message(ChunkCursor& c, DecodedEvent& out, TextSpan& span) {
   std::string reasoning_content, reasoning;
   bool seen_content = false, seen_rc = false, seen_r = false, seen_tools = false;
   const bool ok = c.members([&](std::string_view k) {
@@ -316,7 +328,8 @@ bool scan_delta(ChunkCursor& c, DecodedEvent& out, TextSpan& span) {
       return first_time(seen_rc) && c.string_or_skip(&reasoning_content, 3);
     if (is(k, "reasoning")) return first_time(seen_r) && c.string_or_skip(&reasoning, 3);
     // Tool calls go to the full decoder.
-    if (is(k, "tool_calls")) return first_time(seen_tools) && c.literal("null");
+    if (is(k, "tool_calls"))
+      return first_time(seen_tools) && (c.literal("null") || (c.eat('[') && c.eat(']')));
     return c.skip_value(3);
   });
   if (!ok) return false;
@@ -324,32 +337,102 @@ bool scan_delta(ChunkCursor& c, DecodedEvent& out, TextSpan& span) {
   return true;
 }
 
-bool scan_first_choice(ChunkCursor& c, ChunkShape shape, DecodedEvent& out, TextSpan& span) {
+// The member of choices[0] that holds the text: a chunk's delta, a whole response's message, a
+// completion's text (decode_chat_document picks delta or message by "object").
+enum class TextField { kDelta, kMessage, kText };
+
+bool scan_first_choice(ChunkCursor& c, TextField field, DecodedEvent& out, TextSpan& span) {
   bool seen_finish = false, seen_text = false;
+  const std::string_view message = field == TextField::kDelta ? "delta" : "message";
   return c.members([&](std::string_view k) {
     if (is(k, "finish_reason"))
       return first_time(seen_finish) && c.string_or_skip(&out.finish_reason, 2);
-    if (shape == ChunkShape::kChat && is(k, "delta"))
-      return first_time(seen_text) && c.next_is('{') && scan_delta(c, out, span);
-    if (shape == ChunkShape::kCompletions && is(k, "text"))
+    if (field != TextField::kText && k == message)
+      return first_time(seen_text) && c.next_is('{') && scan_message(c, out, span);
+    if (field == TextField::kText && is(k, "text"))
       return first_time(seen_text) && text_or_skip(c, &out.content, 2, span);
     return c.skip_value(2);
   });
 }
 
-bool scan_choices(ChunkCursor& c, ChunkShape shape, DecodedEvent& out, TextSpan& span) {
+bool scan_choices(ChunkCursor& c, TextField field, DecodedEvent& out, TextSpan& span) {
   if (!c.eat('[')) return false;
   if (c.eat(']')) return true;
-  if (!c.next_is('{') || !scan_first_choice(c, shape, out, span)) return false;
+  if (!c.next_is('{') || !scan_first_choice(c, field, out, span)) return false;
   while (c.eat(',')) {
     if (!c.skip_value(1)) return false;
   }
   return c.eat(']');
 }
 
-bool expected_object(std::string_view object, ChunkShape shape) {
-  if (shape == ChunkShape::kChat) return is(object, "chat.completion.chunk");
-  return is(object, "text_completion") || is(object, "completion");
+// The text's member for an "object" value of the shape; nullopt when the full decoder would call
+// the response unexpected.
+std::optional<TextField> text_field_of(std::string_view object, ChunkShape shape) {
+  if (shape == ChunkShape::kChat) {
+    if (is(object, "chat.completion.chunk")) return TextField::kDelta;
+    if (is(object, "chat.completion")) return TextField::kMessage;
+    return std::nullopt;
+  }
+  if (is(object, "text_completion") || is(object, "completion")) return TextField::kText;
+  return std::nullopt;
+}
+
+// One count of a usage object, the first of its name: an integer, or null for none (as
+// read_usage_object reads it).
+bool usage_count(ChunkCursor& c, bool& seen, std::optional<std::int64_t>& slot) {
+  if (!first_time(seen)) return false;
+  if (c.literal("null")) return true;
+  std::int64_t v = 0;
+  if (!c.integer(v)) return false;
+  slot = v;
+  return true;
+}
+
+// prompt_tokens_details (cached and audio tokens) or completion_tokens_details (reasoning,
+// audio, accepted and rejected prediction tokens): null, or an object whose other members are not
+// read.
+bool scan_usage_details(ChunkCursor& c, bool& seen, Usage& usage, bool prompt) {
+  if (!first_time(seen)) return false;
+  if (c.literal("null")) return true;
+  bool seen_cached = false, seen_audio = false, seen_reasoning = false, seen_accepted = false,
+       seen_rejected = false;
+  return c.members([&](std::string_view k) {
+    if (is(k, "audio_tokens"))
+      return usage_count(c, seen_audio,
+                         prompt ? usage.prompt_audio_tokens : usage.completion_audio_tokens);
+    if (prompt && is(k, "cached_tokens"))
+      return usage_count(c, seen_cached, usage.prompt_cache_read_tokens);
+    if (!prompt && is(k, "reasoning_tokens"))
+      return usage_count(c, seen_reasoning, usage.reasoning_tokens);
+    if (!prompt && is(k, "accepted_prediction_tokens"))
+      return usage_count(c, seen_accepted, usage.accepted_prediction_tokens);
+    if (!prompt && is(k, "rejected_prediction_tokens"))
+      return usage_count(c, seen_rejected, usage.rejected_prediction_tokens);
+    return c.skip_value(3);
+  });
+}
+
+// usage: null, or OpenAI's counts (prompt, completion, total and their detail objects) as
+// plain integers, read as read_usage_object reads them. Any other member (a vendor's name, a
+// fraction) goes to the full decoder.
+bool scan_usage(ChunkCursor& c, DecodedEvent& out) {
+  if (c.literal("null")) return true;
+  Usage usage;
+  bool seen_prompt = false, seen_completion = false, seen_total = false;
+  bool seen_prompt_details = false, seen_completion_details = false;
+  const bool ok = c.members([&](std::string_view k) {
+    if (is(k, "prompt_tokens")) return usage_count(c, seen_prompt, usage.prompt_tokens);
+    if (is(k, "completion_tokens")) return usage_count(c, seen_completion, usage.completion_tokens);
+    if (is(k, "total_tokens")) return usage_count(c, seen_total, usage.total_tokens);
+    if (is(k, "prompt_tokens_details"))
+      return scan_usage_details(c, seen_prompt_details, usage, true);
+    if (is(k, "completion_tokens_details"))
+      return scan_usage_details(c, seen_completion_details, usage, false);
+    return false;
+  });
+  if (!ok) return false;
+  if (usage.any()) out.usage = usage;
+  return true;
 }
 
 // The top-level keys a plain chunk carries and the full decoder does not read.
@@ -359,18 +442,30 @@ bool ignored_top_key(std::string_view k) {
 }
 
 bool scan_top(ChunkCursor& c, ChunkShape shape, DecodedEvent& out, TextSpan& span) {
-  bool seen_object = false, seen_choices = false, seen_usage = false;
+  std::optional<TextField> field;  // from "object", which servers write before "choices"
+  bool seen_choices = false, seen_usage = false;
+  // A chat response whose choices come before its "object" is read as a chunk; the object then
+  // has to be one.
+  bool read_as_chunk = false;
   const bool ok = c.members([&](std::string_view k) {
     if (is(k, "object")) {
       std::string_view object;
-      return first_time(seen_object) && c.plain_string(object) && expected_object(object, shape);
+      if (field || !c.plain_string(object)) return false;
+      field = text_field_of(object, shape);
+      return field.has_value() && !(read_as_chunk && field != TextField::kDelta);
     }
-    if (is(k, "choices")) return first_time(seen_choices) && scan_choices(c, shape, out, span);
-    // Usage counts go to the full decoder.
-    if (is(k, "usage")) return first_time(seen_usage) && c.literal("null");
+    if (is(k, "choices")) {
+      if (!first_time(seen_choices)) return false;
+      if (!field) read_as_chunk = shape == ChunkShape::kChat;
+      const TextField f = field                        ? *field
+                          : shape == ChunkShape::kChat ? TextField::kDelta
+                                                       : TextField::kText;
+      return scan_choices(c, f, out, span);
+    }
+    if (is(k, "usage")) return first_time(seen_usage) && scan_usage(c, out);
     return ignored_top_key(k) && c.skip_value(1);
   });
-  return ok && c.at_end() && seen_object;  // without "object": the full decoder's error
+  return ok && c.at_end() && field.has_value();  // without "object": the full decoder's error
 }
 
 }  // namespace
@@ -396,6 +491,7 @@ bool ChunkMemo::scan(std::string_view payload, ChunkShape shape, DecodedEvent& o
       // `out` is fresh: most chunks have neither, and copying an empty string is not free.
       if (!finish_reason_.empty()) out.finish_reason = finish_reason_;
       if (!reasoning_.empty()) out.reasoning = reasoning_;
+      if (usage_) out.usage = usage_;
       out.kind = DecodedEvent::Kind::kData;
       ++frame_hits_;
       return true;
@@ -414,6 +510,7 @@ bool ChunkMemo::scan(std::string_view payload, ChunkShape shape, DecodedEvent& o
     after_.assign(span.end, payload.data() + payload.size());
     finish_reason_ = out.finish_reason;
     reasoning_ = out.reasoning;
+    usage_ = out.usage;
   }
   return true;
 }

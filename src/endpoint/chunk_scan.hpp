@@ -1,13 +1,16 @@
-// The streaming hot path's decoder: one pass over a chat or completions chunk of the common shape
-// (the text of choices[0] and its finish reason, nothing else of interest), with no JSON document
-// built. It answers only what it fully understands: plain ASCII, the top-level keys a chunk
-// carries (id, object, created, model, system_fingerprint, service_tier, choices, a null usage),
-// no tool calls, no duplicate keys that matter, no surrogate escapes, short plain numbers. Anything
-// else (usage, server timings, errors, tool calls, UTF-8, odd numbers, invalid JSON) returns
-// false and goes to the full simdjson decoder, so the two always agree on what the fast one
-// accepts (ChunkScan tests compare them over mutated chunks).
+// The hot path's decoder: one pass over a chat or completions chunk, or a whole non-streamed
+// response, of the common shape (the text of choices[0], its finish reason and OpenAI's three
+// usage counts, nothing else of interest), with no JSON document built. It answers only what it
+// fully understands: plain ASCII, the top-level keys a response carries (id, object, created,
+// model, system_fingerprint, service_tier, choices, usage), usage with only prompt_tokens,
+// completion_tokens and total_tokens as integers (detail objects null), no tool calls, no
+// duplicate keys that matter, no surrogate escapes, short plain numbers. Anything else (other
+// usage names or details, server timings, errors, tool calls, UTF-8, odd numbers, invalid JSON)
+// returns false and goes to the full simdjson decoder, so the two always agree on what the fast
+// one accepts (ChunkScan tests compare them over mutated responses).
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -16,7 +19,8 @@
 namespace inferperf::endpoint {
 
 enum class ChunkShape {
-  kChat,         // "object":"chat.completion.chunk", choices[0].delta.{content,reasoning...}
+  kChat,         // "object":"chat.completion.chunk", choices[0].delta.{content,reasoning...};
+                 // "chat.completion", choices[0].message.{...}
   kCompletions,  // "object":"text_completion" or "completion", choices[0].text
 };
 
@@ -27,9 +31,10 @@ bool scan_chunk(std::string_view payload, ChunkShape shape, DecodedEvent& out);
 // scan_chunk for the chunks of one stream, which a server writes in one frame: the same id,
 // object, created and model, the same choice around the text. After a chunk it scanned whole, the
 // memo keeps the bytes before and after choices[0]'s text string; a chunk with exactly those bytes
-// around exactly one JSON string is that string's text with the same finish reason and reasoning,
-// so it is read without scanning the frame again (two comparisons and the string). Anything else
-// is scanned whole and remembered in its turn. One memo per stream (the response collector's).
+// around exactly one JSON string is that string's text with the same finish reason, reasoning and
+// usage, so it is read without scanning the frame again (two comparisons and the string).
+// Anything else is scanned whole and remembered in its turn. One memo per stream (the response
+// collector's).
 class ChunkMemo {
  public:
   // As scan_chunk, `out` a fresh event (a hit sets only what the chunk has).
@@ -42,6 +47,7 @@ class ChunkMemo {
   std::string after_;   // from past its closing quote to the end
   std::string finish_reason_;
   std::string reasoning_;
+  std::optional<Usage> usage_;  // a frame's usage counts (a whole response's) come back with it
   ChunkShape shape_ = ChunkShape::kChat;
   bool valid_ = false;
   std::uint64_t frame_hits_ = 0;

@@ -66,6 +66,7 @@ struct Usage {
            tool_use_prompt_tokens || prompt_audio_seconds || prompt_audio_tokens ||
            completion_audio_tokens || accepted_prediction_tokens || rejected_prediction_tokens;
   }
+  bool operator==(const Usage&) const = default;
 };
 
 // Per-request timings the server measured itself (endpoint/server_timings.hpp decodes them).

@@ -1,5 +1,6 @@
-// The streaming fast-path decoder against the full simdjson decoders: what it accepts it must
-// decode exactly as they do, and what it does not fully understand it must leave to them.
+// The fast-path decoder (streamed chunks and whole non-streamed responses) against the full
+// simdjson decoders: what it accepts it must decode exactly as they do, and what it does not fully
+// understand it must leave to them.
 #include "endpoint/chunk_scan.hpp"
 
 #include <gtest/gtest.h>
@@ -33,7 +34,7 @@ void expect_same(const DecodedEvent& fast, const DecodedEvent& full, const std::
   EXPECT_EQ(fast.content, full.content);
   EXPECT_EQ(fast.reasoning, full.reasoning);
   EXPECT_EQ(fast.finish_reason, full.finish_reason);
-  EXPECT_EQ(fast.usage.has_value(), full.usage.has_value());
+  EXPECT_EQ(fast.usage, full.usage);
   EXPECT_EQ(fast.server_timings.has_value(), full.server_timings.has_value());
   EXPECT_EQ(fast.tool_calls.size(), full.tool_calls.size());
   EXPECT_EQ(fast.outputs, full.outputs);
@@ -50,11 +51,26 @@ const std::vector<std::string> kChatChunks = {
     R"({"object":"chat.completion.chunk","choices":[{"delta":{"reasoning":"think","content":"x"},"finish_reason":"length"},{"delta":{"content":"second choice"}}],"system_fingerprint":"fp","service_tier":"default"})",
     R"({"object":"chat.completion.chunk","choices":[],"created":-0.5})",
     R"({"object":"chat.completion.chunk","choices":[{"delta":{"content":"\u0000\u001f","tool_calls":null,"refusal":{"a":[1,2,{"b":true}]}}}]})",
+    // the mock's usage chunk (stream_options.include_usage)
+    R"({"id":"chatcmpl-7","object":"chat.completion.chunk","created":1,"model":"m","choices":[],"usage":{"prompt_tokens":3,"completion_tokens":3,"total_tokens":6}})",
+    // the mock's non-streamed response
+    R"({"id":"chatcmpl-9","object":"chat.completion","created":1796642215,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"hi there hi"},"finish_reason":"stop"}],"usage":{"prompt_tokens":3,"completion_tokens":4,"total_tokens":7}})",
+    // vLLM's non-streamed response: an empty tool-call list, null details, a count of 0 and -0
+    R"({"id":"chatcmpl-v","object":"chat.completion","created":2,"model":"m","choices":[{"index":0,"message":{"role":"assistant","reasoning_content":null,"content":"ok","tool_calls":[]},"logprobs":null,"finish_reason":"length","stop_reason":null}],"usage":{"prompt_tokens":0,"total_tokens":-0,"completion_tokens":12,"prompt_tokens_details":null}})",
+    // a partial usage object, an empty one; choices before a chunk's object
+    R"({"choices":[{"delta":{"content":"a"}}],"object":"chat.completion.chunk","usage":{"completion_tokens":1}})",
+    R"({"object":"chat.completion","choices":[{"message":{"content":"x"}}],"usage":{}})",
+    // the mock's usage on a prompt it has cached; OpenAI's detail objects; null counts
+    R"({"object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"a"},"finish_reason":"length"}],"usage":{"prompt_tokens":79,"completion_tokens":16,"total_tokens":95,"prompt_tokens_details":{"cached_tokens":64}}})",
+    R"({"object":"chat.completion","choices":[],"usage":{"prompt_tokens":9,"completion_tokens":8,"total_tokens":17,"prompt_tokens_details":{"cached_tokens":0,"audio_tokens":1},"completion_tokens_details":{"reasoning_tokens":2,"audio_tokens":3,"accepted_prediction_tokens":4,"rejected_prediction_tokens":5,"other":{"x":[1]}}}})",
+    R"({"object":"chat.completion.chunk","choices":[],"usage":{"prompt_tokens":null,"completion_tokens_details":{"reasoning_tokens":null}}})",
 };
 
 const std::vector<std::string> kCompletionChunks = {
     R"({"id":"cmpl-1","object":"text_completion","created":5,"model":"m","choices":[{"index":0,"text":" hi","logprobs":null,"finish_reason":null}]})",
     R"({"object":"completion","choices":[{"text":"done\n","finish_reason":"stop"}]})",
+    // the mock's non-streamed completion
+    R"({"id":"cmpl-c","object":"text_completion","created":1,"model":"m","choices":[{"index":0,"text":"hi there hi","finish_reason":"stop"}],"usage":{"prompt_tokens":3,"completion_tokens":4,"total_tokens":7}})",
 };
 
 TEST(ChunkScan, TakesTheCommonChunksAndAgreesWithTheDocumentDecoder) {
@@ -75,19 +91,54 @@ TEST(ChunkScan, TakesTheCommonChunksAndAgreesWithTheDocumentDecoder) {
   EXPECT_EQ(escaped->finish_reason, "stop");
   EXPECT_EQ(std::string(fast_decode(kChatChunks[5], ChunkShape::kChat)->content),
             std::string("\0\x1f", 2));
+  // A whole response: its message's text and OpenAI's three counts.
+  const auto whole = fast_decode(kChatChunks[7], ChunkShape::kChat);
+  EXPECT_EQ(whole->content, "hi there hi");
+  EXPECT_EQ(whole->finish_reason, "stop");
+  ASSERT_TRUE(whole->usage.has_value());
+  EXPECT_EQ(whole->usage->prompt_tokens, 3);
+  EXPECT_EQ(whole->usage->completion_tokens, 4);
+  EXPECT_EQ(whole->usage->total_tokens, 7);
+  EXPECT_FALSE(whole->usage->reasoning_tokens.has_value());
+  EXPECT_EQ(fast_decode(kChatChunks[8], ChunkShape::kChat)->usage->total_tokens, 0);
+  EXPECT_FALSE(fast_decode(kChatChunks[10], ChunkShape::kChat)->usage.has_value());
+  EXPECT_EQ(fast_decode(kChatChunks[11], ChunkShape::kChat)->usage->prompt_cache_read_tokens, 64);
+  const auto details = fast_decode(kChatChunks[12], ChunkShape::kChat)->usage;
+  ASSERT_TRUE(details.has_value());
+  EXPECT_EQ(details->prompt_cache_read_tokens, 0);
+  EXPECT_EQ(details->prompt_audio_tokens, 1);
+  EXPECT_EQ(details->reasoning_tokens, 2);
+  EXPECT_EQ(details->completion_audio_tokens, 3);
+  EXPECT_EQ(details->accepted_prediction_tokens, 4);
+  EXPECT_EQ(details->rejected_prediction_tokens, 5);
+  EXPECT_FALSE(fast_decode(kChatChunks[13], ChunkShape::kChat)->usage.has_value());
+  EXPECT_EQ(fast_decode(kCompletionChunks[2], ChunkShape::kCompletions)->usage->completion_tokens,
+            4);
 }
 
 TEST(ChunkScan, LeavesEverythingElseToTheDocumentDecoder) {
   const std::vector<std::string> refused = {
-      R"({"object":"chat.completion.chunk","choices":[],"usage":{"prompt_tokens":3}})",
+      // usage other than OpenAI's three plain counts with null details
+      R"({"object":"chat.completion.chunk","choices":[],"usage":{"input_tokens":3}})",
+      R"({"object":"chat.completion.chunk","choices":[],"usage":{"prompt_tokens":3.0}})",
+      R"({"object":"chat.completion.chunk","choices":[],"usage":{"prompt_tokens":"3"}})",
+      R"({"object":"chat.completion.chunk","choices":[],"usage":{"prompt_tokens":1,"prompt_tokens":2}})",
+      R"({"object":"chat.completion","choices":[],"usage":{"prompt_tokens_details":{"cached_tokens":1,"cached_tokens":2}}})",
+      R"({"object":"chat.completion","choices":[],"usage":{"completion_tokens_details":{"reasoning_tokens":0.5}}})",
+      R"({"object":"chat.completion","choices":[],"usage":{"completion_tokens_details":7}})",
+      R"({"object":"chat.completion","choices":[],"usage":{"prompt_tokens_details":null,"prompt_tokens_details":{}}})",
+      R"({"object":"chat.completion","choices":[],"usage":{"prompt_tokens":1e2}})",
+      R"({"object":"chat.completion","choices":[],"usage":[]})",
       R"({"object":"chat.completion.chunk","choices":[],"timings":{"prompt_ms":1}})",
+      // a whole response's message read as a chunk's delta would be, and the other way round
+      R"({"choices":[{"message":{"content":"x"}}],"object":"chat.completion"})",
+      R"({"object":"chat.completion","choices":[{"message":{"tool_calls":[{"index":0}]}}]})",
       R"({"object":"chat.completion.chunk","choices":[{"delta":{"tool_calls":[{"index":0}]}}]})",
       R"({"object":"chat.completion.chunk","choices":[{"delta":{"content":"é"}}]})",
       R"({"object":"chat.completion.chunk","choices":[{"delta":{"content":"\ud83d\ude00"}}]})",
       R"({"object":"chat.completion.chunk","created":1e3,"choices":[]})",
       R"({"object":"chat.completion.chunk","created":12345678901234567890,"choices":[]})",
       R"({"object":"chat.completion.chunk","choices":[{"delta":{"content":"a","content":"b"}}]})",
-      R"({"object":"chat.completion","choices":[{"message":{"content":"x"}}]})",
       R"({"error":{"message":"overloaded"}})",
       R"({"object":"chat.completion.chunk","choices":[]} x)",
       R"({"object":"chat.completion.chunk","choices":[{"delta":"text"}]})",
@@ -102,7 +153,11 @@ TEST(ChunkScan, LeavesEverythingElseToTheDocumentDecoder) {
       "",
       "[DONE]",
   };
-  for (const auto& p : refused) EXPECT_FALSE(fast_decode(p, ChunkShape::kChat).has_value()) << p;
+  for (const auto& p : refused)
+    EXPECT_FALSE([&] {
+      DecodedEvent o;
+      return scan_chunk(p, ChunkShape::kChat, o);
+    }()) << p;
   EXPECT_FALSE(fast_decode(kChatChunks[0], ChunkShape::kCompletions).has_value());
   EXPECT_FALSE(fast_decode(kCompletionChunks[0], ChunkShape::kChat).has_value());
 }
