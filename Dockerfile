@@ -19,7 +19,7 @@ RUN apt-get update \
  && apt-get install -y --no-install-recommends \
       build-essential cmake ninja-build pkg-config \
       libboost1.81-dev libssl-dev \
-      libsimdjson-dev nlohmann-json3-dev libcli11-dev libfmt-dev libspdlog-dev \
+      libsimdjson-dev nlohmann-json3-dev libcli11-dev libfmt-dev libspdlog-dev libjemalloc-dev \
       libpcre2-dev libutf8proc-dev libsentencepiece-dev libyaml-cpp-dev \
       libeigen3-dev libncurses-dev \
       libpng-dev libjpeg-dev libmp3lame-dev \
@@ -46,7 +46,7 @@ RUN apt-get update \
  && apt-get install -y --no-install-recommends \
       libstdc++6 libgcc-s1 libssl3 libncurses6 libtinfo6 \
       libpcre2-8-0 libutf8proc2 libsentencepiece0 libyaml-cpp0.7 \
-      libspdlog1.10 libfmt9 libsimdjson14 \
+      libspdlog1.10 libfmt9 libsimdjson14 libjemalloc2 \
       libpng16-16 libjpeg62-turbo libmp3lame0 \
       libavcodec59 libavformat59 libavutil57 libswscale6 libswresample4 \
       ca-certificates \

@@ -16,6 +16,7 @@ RUN_PACKAGES=(
   libstdc++6 libgcc-s1 libssl3 libncurses6 libtinfo6
   libpcre2-8-0 libutf8proc2 libsentencepiece0 libyaml-cpp0.7
   libspdlog1.10 libfmt9 libsimdjson14
+  libjemalloc2  # the inferperf binary's malloc
   libpng16-16 libjpeg62-turbo libmp3lame0
   libavcodec59 libavformat59 libavutil57 libswscale6 libswresample4
   ca-certificates  # https:// servers and Hugging Face tokenizer downloads
@@ -27,6 +28,7 @@ BUILD_PACKAGES=(
   build-essential cmake ninja-build pkg-config
   libboost1.81-dev libssl-dev
   libsimdjson-dev nlohmann-json3-dev libcli11-dev libfmt-dev libspdlog-dev
+  libjemalloc-dev  # the inferperf binary's malloc (not linked under the sanitizers)
   libpcre2-dev libutf8proc-dev libsentencepiece-dev
   libyaml-cpp-dev  # profile -f / inferperf config: YAML configuration files
   libeigen3-dev  # the Bayesian search planner's Gaussian process and the recipes' curve fits

@@ -275,6 +275,7 @@ const std::map<std::string, std::vector<std::string>>& cmake_packages() {
       {"sentencepiece", {"libsentencepiece-dev"}},
       {"yaml-cpp", {"libyaml-cpp-dev"}},
       {"Eigen3", {"libeigen3-dev"}},
+      {"jemalloc", {"libjemalloc-dev"}},
       // Tests and benchmarks only: the image configures with them off (checked above).
       {"GTest", {}},
       {"benchmark", {}},
