@@ -1,5 +1,6 @@
 // Every endpoint decoder: a whole response body, or an SSE stream whose events are decoded one by
-// one as the response collector does (through the stream's chunk memo, as each decodes alone). The
+// one as the response collector does (through the stream's chunk memo, as each decodes alone);
+// whatever the one-pass scan accepts, as the full chat or completions decoder reads it. The
 // first byte picks the endpoint type and the mode; for the template endpoint the next two lines are
 // its payload_template and response_field.
 //
@@ -14,6 +15,7 @@
 #include "config/run_config.hpp"
 #include "endpoint/chunk_scan.hpp"
 #include "endpoint/endpoint.hpp"
+#include "endpoint/openai_common.hpp"
 #include "fuzz_input.hpp"
 #include "sse/sse_parser.hpp"
 
@@ -27,8 +29,18 @@ bool same(const endpoint::DecodedEvent& a, const endpoint::DecodedEvent& b) {
   return a.kind == b.kind && a.content == b.content && a.reasoning == b.reasoning &&
          a.finish_reason == b.finish_reason && a.error_message == b.error_message &&
          a.outputs == b.outputs && a.progress == b.progress &&
-         a.tool_calls.size() == b.tool_calls.size() && a.usage.has_value() == b.usage.has_value() &&
+         a.tool_calls.size() == b.tool_calls.size() && a.usage == b.usage &&
          a.job.has_value() == b.job.has_value();
+}
+
+// What the one-pass scan accepts, the full simdjson decoder reads the same way.
+void scan_checked(std::string_view payload) {
+  endpoint::DecodedEvent fast;
+  if (endpoint::scan_chunk(payload, endpoint::ChunkShape::kChat, fast))
+    FUZZ_CHECK(same(fast, endpoint::decode_chat_document(payload)));
+  fast = {};
+  if (endpoint::scan_chunk(payload, endpoint::ChunkShape::kCompletions, fast))
+    FUZZ_CHECK(same(fast, endpoint::decode_completions_document(payload)));
 }
 
 // Decodes twice: decoders keep a thread_local parser, so a second call must not see leftovers.
@@ -37,6 +49,7 @@ void decode_checked(const endpoint::Endpoint& ep, std::string_view payload) {
   FUZZ_CHECK(first.kind != endpoint::DecodedEvent::Kind::kError || !first.error_message.empty());
   FUZZ_CHECK(first.outputs >= 0);
   FUZZ_CHECK(same(first, ep.decode(payload)));
+  scan_checked(payload);
 }
 
 std::unique_ptr<endpoint::Endpoint> template_endpoint(inferperf::fuzz::FuzzInput& in) {

@@ -301,8 +301,8 @@ bool first_time(bool& seen) {
   return true;
 }
 
-// Where choices[0]'s text string (delta.content or text) stood in the payload: its opening quote
-// and one past its closing quote; null when it was not a string.
+// Where choices[0]'s text string (delta.content, message.content or text) stood in the payload:
+// its opening quote and one past its closing quote; null when it was not a string.
 struct TextSpan {
   const char* begin = nullptr;
   const char* end = nullptr;
@@ -435,10 +435,12 @@ bool scan_usage(ChunkCursor& c, DecodedEvent& out) {
   return true;
 }
 
-// The top-level keys a plain chunk carries and the full decoder does not read.
+// The top-level keys a plain chunk or response carries and the full decoder does not read (the
+// last three are vLLM's, null unless asked for).
 bool ignored_top_key(std::string_view k) {
   return is(k, "id") || is(k, "created") || is(k, "model") || is(k, "system_fingerprint") ||
-         is(k, "service_tier");
+         is(k, "service_tier") || is(k, "prompt_logprobs") || is(k, "prompt_token_ids") ||
+         is(k, "kv_transfer_params");
 }
 
 bool scan_top(ChunkCursor& c, ChunkShape shape, DecodedEvent& out, TextSpan& span) {

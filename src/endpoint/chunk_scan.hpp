@@ -1,13 +1,15 @@
 // The hot path's decoder: one pass over a chat or completions chunk, or a whole non-streamed
-// response, of the common shape (the text of choices[0], its finish reason and OpenAI's three
-// usage counts, nothing else of interest), with no JSON document built. It answers only what it
+// response, of the common shape (the text of choices[0], its finish reason and usage under
+// OpenAI's names, nothing else of interest), with no JSON document built. It answers only what it
 // fully understands: plain ASCII, the top-level keys a response carries (id, object, created,
-// model, system_fingerprint, service_tier, choices, usage), usage with only prompt_tokens,
-// completion_tokens and total_tokens as integers (detail objects null), no tool calls, no
-// duplicate keys that matter, no surrogate escapes, short plain numbers. Anything else (other
-// usage names or details, server timings, errors, tool calls, UTF-8, odd numbers, invalid JSON)
-// returns false and goes to the full simdjson decoder, so the two always agree on what the fast
-// one accepts (ChunkScan tests compare them over mutated responses).
+// model, system_fingerprint, service_tier, vLLM's prompt_logprobs, prompt_token_ids and
+// kv_transfer_params, choices, usage), usage with only prompt_tokens, completion_tokens,
+// total_tokens and the two detail objects (prompt_tokens_details, completion_tokens_details) with
+// integer or null counts, no tool calls, no duplicate keys that matter, no surrogate escapes,
+// short plain numbers. Anything else (other vendors' usage names, server timings, errors, tool
+// calls, UTF-8, odd numbers, invalid JSON) returns false and goes to the full simdjson decoder, so
+// the two always agree on what the fast one accepts (ChunkScan tests compare them over mutated
+// responses).
 #pragma once
 #include <cstdint>
 #include <optional>

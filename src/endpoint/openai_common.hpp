@@ -36,7 +36,7 @@ DecodedEvent decode_image_data(const simdjson::dom::object& obj, std::string_vie
 // The chat body (docs/endpoints.md, Request bodies) and the chat response decoder, shared by chat,
 // chat_embeddings and solido_rag.
 nlohmann::ordered_json chat_body(const std::vector<dataset::Turn>& history, const BodyOptions& o);
-// decode_chat takes the streaming fast path (chunk_scan.hpp) when it can; the *_document decoders
+// decode_chat takes the one-pass fast path (chunk_scan.hpp) when it can; the *_document decoders
 // are the full simdjson readings it falls back to (and is tested against).
 DecodedEvent decode_chat(std::string_view payload);
 DecodedEvent decode_chat(std::string_view payload, ChunkMemo& memo);  // one stream's payload

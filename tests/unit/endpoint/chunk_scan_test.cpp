@@ -55,8 +55,9 @@ const std::vector<std::string> kChatChunks = {
     R"({"id":"chatcmpl-7","object":"chat.completion.chunk","created":1,"model":"m","choices":[],"usage":{"prompt_tokens":3,"completion_tokens":3,"total_tokens":6}})",
     // the mock's non-streamed response
     R"({"id":"chatcmpl-9","object":"chat.completion","created":1796642215,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"hi there hi"},"finish_reason":"stop"}],"usage":{"prompt_tokens":3,"completion_tokens":4,"total_tokens":7}})",
-    // vLLM's non-streamed response: an empty tool-call list, null details, a count of 0 and -0
-    R"({"id":"chatcmpl-v","object":"chat.completion","created":2,"model":"m","choices":[{"index":0,"message":{"role":"assistant","reasoning_content":null,"content":"ok","tool_calls":[]},"logprobs":null,"finish_reason":"length","stop_reason":null}],"usage":{"prompt_tokens":0,"total_tokens":-0,"completion_tokens":12,"prompt_tokens_details":null}})",
+    // vLLM's non-streamed response: an empty tool-call list, its own null top-level members, null
+    // details, a count of 0 and -0
+    R"({"id":"chatcmpl-v","object":"chat.completion","created":2,"model":"m","choices":[{"index":0,"message":{"role":"assistant","reasoning_content":null,"content":"ok","tool_calls":[]},"logprobs":null,"finish_reason":"length","stop_reason":null}],"usage":{"prompt_tokens":0,"total_tokens":-0,"completion_tokens":12,"prompt_tokens_details":null},"prompt_logprobs":null,"prompt_token_ids":null,"kv_transfer_params":null})",
     // a partial usage object, an empty one; choices before a chunk's object
     R"({"choices":[{"delta":{"content":"a"}}],"object":"chat.completion.chunk","usage":{"completion_tokens":1}})",
     R"({"object":"chat.completion","choices":[{"message":{"content":"x"}}],"usage":{}})",
@@ -118,7 +119,7 @@ TEST(ChunkScan, TakesTheCommonChunksAndAgreesWithTheDocumentDecoder) {
 
 TEST(ChunkScan, LeavesEverythingElseToTheDocumentDecoder) {
   const std::vector<std::string> refused = {
-      // usage other than OpenAI's three plain counts with null details
+      // usage other than OpenAI's names with integer or null counts, or repeated
       R"({"object":"chat.completion.chunk","choices":[],"usage":{"input_tokens":3}})",
       R"({"object":"chat.completion.chunk","choices":[],"usage":{"prompt_tokens":3.0}})",
       R"({"object":"chat.completion.chunk","choices":[],"usage":{"prompt_tokens":"3"}})",
