@@ -5,8 +5,8 @@
 // Why: in the frame they made it 2,672 bytes, above the 1,020 bytes Asio recycles and above
 // glibc's per-thread cache, so every request took a block from malloc's bins (and consolidated
 // its fast bins; measured with glibc's malloc, before the binary linked jemalloc). A worker's
-// blocks are allocated and freed on its own thread, so a free
-// list with no lock serves them; it keeps as many as were ever in flight at once.
+// blocks are allocated and freed on its own thread, so a free list with no lock serves them; it
+// keeps as many as were ever in flight at once.
 #pragma once
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/steady_timer.hpp>
