@@ -43,7 +43,8 @@ void scan_checked(std::string_view payload) {
     FUZZ_CHECK(same(fast, endpoint::decode_completions_document(payload)));
 }
 
-// Decodes twice: decoders keep a thread_local parser, so a second call must not see leftovers.
+// Decodes twice: decoders keep a thread_local parser, so a second call must not see leftovers;
+// then the one-pass scan against the document decoders, whatever the endpoint type.
 void decode_checked(const endpoint::Endpoint& ep, std::string_view payload) {
   const endpoint::DecodedEvent first = ep.decode(payload);
   FUZZ_CHECK(first.kind != endpoint::DecodedEvent::Kind::kError || !first.error_message.empty());

@@ -5,11 +5,11 @@
 // model, system_fingerprint, service_tier, vLLM's prompt_logprobs, prompt_token_ids and
 // kv_transfer_params, choices, usage), usage with only prompt_tokens, completion_tokens,
 // total_tokens and the two detail objects (prompt_tokens_details, completion_tokens_details) with
-// integer or null counts, no tool calls, no duplicate keys that matter, no surrogate escapes,
-// short plain numbers. Anything else (other vendors' usage names, server timings, errors, tool
-// calls, UTF-8, odd numbers, invalid JSON) returns false and goes to the full simdjson decoder, so
-// the two always agree on what the fast one accepts (ChunkScan tests compare them over mutated
-// responses).
+// integer or null counts (their other members skipped), no tool calls (an empty list is none), no
+// duplicate keys that matter, no surrogate escapes, short plain numbers. Anything else (other
+// vendors' usage names, server timings, errors, tool calls, UTF-8, odd numbers, invalid JSON)
+// returns false and goes to the full simdjson decoder, so the two always agree on what the fast one
+// accepts (ChunkScan tests compare them over mutated responses).
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -49,7 +49,7 @@ class ChunkMemo {
   std::string after_;   // from past its closing quote to the end
   std::string finish_reason_;
   std::string reasoning_;
-  std::optional<Usage> usage_;  // a frame's usage counts (a whole response's) come back with it
+  std::optional<Usage> usage_;  // a frame's usage counts come back with it
   ChunkShape shape_ = ChunkShape::kChat;
   bool valid_ = false;
   std::uint64_t frame_hits_ = 0;
