@@ -493,7 +493,6 @@ bool ChunkMemo::scan(std::string_view payload, ChunkShape shape, DecodedEvent& o
       // `out` is fresh: most chunks have neither, and copying an empty string is not free.
       if (!finish_reason_.empty()) out.finish_reason = finish_reason_;
       if (!reasoning_.empty()) out.reasoning = reasoning_;
-      if (usage_) out.usage = usage_;
       out.kind = DecodedEvent::Kind::kData;
       ++frame_hits_;
       return true;
@@ -505,14 +504,16 @@ bool ChunkMemo::scan(std::string_view payload, ChunkShape shape, DecodedEvent& o
   valid_ = false;
   if (!scan_top(c, shape, out, span)) return false;
   out.kind = DecodedEvent::Kind::kData;
-  if (span.begin != nullptr) {
+  // A chunk with usage is not remembered: the counts change from chunk to chunk where a server
+  // sends them with every chunk (vLLM's continuous usage), so such a frame would never be met
+  // again.
+  if (span.begin != nullptr && !out.usage) {
     valid_ = true;
     shape_ = shape;
     before_.assign(payload.data(), span.begin);
     after_.assign(span.end, payload.data() + payload.size());
     finish_reason_ = out.finish_reason;
     reasoning_ = out.reasoning;
-    usage_ = out.usage;
   }
   return true;
 }

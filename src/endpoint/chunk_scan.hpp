@@ -12,7 +12,6 @@
 // accepts (ChunkScan tests compare them over mutated responses).
 #pragma once
 #include <cstdint>
-#include <optional>
 #include <string>
 #include <string_view>
 
@@ -33,10 +32,10 @@ bool scan_chunk(std::string_view payload, ChunkShape shape, DecodedEvent& out);
 // scan_chunk for the chunks of one stream, which a server writes in one frame: the same id,
 // object, created and model, the same choice around the text. After a chunk it scanned whole, the
 // memo keeps the bytes before and after choices[0]'s text string; a chunk with exactly those bytes
-// around exactly one JSON string is that string's text with the same finish reason, reasoning and
-// usage, so it is read without scanning the frame again (two comparisons and the string).
-// Anything else is scanned whole and remembered in its turn. One memo per stream (the response
-// collector's).
+// around exactly one JSON string is that string's text with the same finish reason and reasoning,
+// so it is read without scanning the frame again (two comparisons and the string). Anything else
+// is scanned whole and remembered in its turn, unless it carries usage. One memo per stream (the
+// response collector's).
 class ChunkMemo {
  public:
   // As scan_chunk, `out` a fresh event (a hit sets only what the chunk has).
@@ -49,7 +48,6 @@ class ChunkMemo {
   std::string after_;   // from past its closing quote to the end
   std::string finish_reason_;
   std::string reasoning_;
-  std::optional<Usage> usage_;  // a frame's usage counts come back with it
   ChunkShape shape_ = ChunkShape::kChat;
   bool valid_ = false;
   std::uint64_t frame_hits_ = 0;

@@ -249,6 +249,29 @@ TEST(ChunkMemo, ReadsEachTextOfAStreamFromItsFrame) {
   EXPECT_EQ(memo_decode(memo, last, ChunkShape::kCompletions).kind, DecodedEvent::Kind::kError);
 }
 
+// A server that sends usage with every chunk (vLLM's continuous usage) changes the counts from
+// chunk to chunk: such a chunk is scanned whole and not remembered, and each reads its own counts.
+TEST(ChunkMemo, AChunkWithUsageIsNotRemembered) {
+  ChunkMemo memo;
+  const std::string head =
+      R"({"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":")";
+  for (int i = 1; i <= 3; ++i) {
+    const std::string chunk =
+        head + "t" + std::to_string(i) +
+        R"("},"finish_reason":null}],"usage":{"prompt_tokens":5,"completion_tokens":)" +
+        std::to_string(i) + "}}";
+    const DecodedEvent e = memo_decode(memo, chunk, ChunkShape::kChat);
+    EXPECT_EQ(e.content, "t" + std::to_string(i));
+    ASSERT_TRUE(e.usage.has_value()) << chunk;
+    EXPECT_EQ(e.usage->completion_tokens, i);
+  }
+  // The same counts twice are still not read from a frame.
+  const std::string same =
+      head + R"(x"},"finish_reason":null}],"usage":{"prompt_tokens":5,"completion_tokens":3}})";
+  EXPECT_EQ(memo_decode(memo, same, ChunkShape::kChat).usage->completion_tokens, 3);
+  EXPECT_EQ(memo.frame_hits(), 0U);
+}
+
 // Chunks of every seed's frame with their text replaced (quotes, escapes, UTF-8 and stray bytes
 // included) or the frame edited, read in one stream through one memo, decode exactly as each
 // decodes alone.
