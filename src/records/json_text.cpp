@@ -261,29 +261,21 @@ void put_json_key(std::string_view k, bool& first, std::string& out) {
   out.append(buf.data(), member_text(k, {}, first, buf.data()));
 }
 
-void JsonObjectText::integer(std::string_view k, std::int64_t v) {
-  std::array<char, 96> buf;
-  if (k.size() + kJsonIntMaxBytes + 4 > buf.size()) {
-    put_json_int(v, member(k));
-    return;
-  }
-  // The digits written straight after the key, not copied there.
-  const std::size_t n = member_text(k, {}, first_, buf.data());
-  out_.append(buf.data(), n + format_json_int(v, buf.data() + n));
-}
-
 void JsonObjectText::string(std::string_view k, std::string_view v) {
-  std::array<char, 160> buf;
   // The size first: a long value (a whole answer's text) is scanned once, by put_json_string.
-  if (k.size() + v.size() + 6 > buf.size() || !is_plain_json_text(v)) {
+  char* p = k.size() + v.size() + 6 <= kStage && is_plain_json_text(v)
+                ? room(k.size() + v.size() + 6)
+                : nullptr;
+  if (p == nullptr) {
     put_json_string(v, member(k));
     return;
   }
-  std::size_t n = member_text(k, "\"", first_, buf.data());  // `,"k":"`
-  if (!v.empty()) std::memcpy(buf.data() + n, v.data(), v.size());
-  n += v.size();
-  buf[n++] = '"';
-  out_.append(buf.data(), n);
+  p = put_key(k, p);
+  *p++ = '"';
+  if (!v.empty()) std::memcpy(p, v.data(), v.size());
+  p += v.size();
+  *p++ = '"';
+  used_ = end_of(p);
 }
 
 }  // namespace inferperf::records

@@ -115,7 +115,9 @@ void put_client_tokens(const ClientTokens& ct, std::string& out) {
 
 // The stamps and counters, in the order record_to_json writes them.
 void put_exchange(const RequestRecord& r, const core::WallAnchor& a, JsonObjectText& o) {
-  auto stamp = [&](std::string_view k, core::MonoNs t) { o.integer(k, t == 0 ? 0 : a.to_wall(t)); };
+  auto stamp = [&](std::string_view k, core::MonoNs t) __attribute__((always_inline)) {
+    o.integer(k, t == 0 ? 0 : a.to_wall(t));
+  };
   stamp("intended_ns", r.intended_ns);
   stamp("issued_ns", r.issued_ns);
   stamp("start_ns", r.start_ns);

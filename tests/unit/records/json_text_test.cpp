@@ -181,34 +181,38 @@ TEST(JsonText, ObjectMembersInOrderWithCommas) {
             "{\"a\":-3,\"b\":0.5,\"c\":\"q\\\"\\n\xEF\xBF\xBD\",\"d\":false,\"e\":null,\"f\":{}}");
 }
 
-// Keys are assembled on the stack up to 60 characters; a longer one takes the plain path. Both
-// sides of that limit, first and later members, with the same bytes as nlohmann's.
+// member() assembles `,"k":` on the stack up to 60 characters; a longer key takes the plain path.
+// Both sides of that limit, first and later members, with the same bytes as nlohmann's.
 TEST(JsonText, KeysOfEveryLengthAroundTheStackBuffer) {
   for (std::size_t len : {0u, 1u, 59u, 60u, 61u, 62u, 200u}) {
     const std::string key(len, 'k');
     std::string out;
     JsonObjectText o(out);
-    o.boolean(key, true);
+    o.member(key) += "true";
     o.integer(key + "2", 7);
+    o.member(key + "3") += "false";
     o.close();
     nlohmann::ordered_json ref;
     ref[key] = true;
     ref[key + "2"] = 7;
+    ref[key + "3"] = false;
     EXPECT_EQ(out, ref.dump()) << len;
   }
 }
 
-// Integer and plain string members are assembled with their key on the stack (96 bytes with room
-// for the widest integer, and 160); values around those limits, a first and a later member,
-// strings with and without something to escape: the same bytes as nlohmann's either way.
-TEST(JsonText, MembersAssembledOnTheStackAroundItsLimits) {
+// Integer, boolean and plain string members are staged with their key (512 bytes) and written out
+// when the stage fills: members around that limit, each kind first and later, strings with and
+// without something to escape: the same bytes as nlohmann's either way.
+TEST(JsonText, MembersStagedAroundTheStageLimit) {
   const std::int64_t ints[] = {std::numeric_limits<std::int64_t>::min(), 0,
                                std::numeric_limits<std::int64_t>::max()};
-  for (std::size_t key_len : {1u, 50u, 69u, 70u, 71u, 72u, 73u, 74u, 100u}) {
-    for (std::size_t value_len : {0u, 1u, 100u, 150u, 152u, 153u, 154u, 155u, 300u}) {
+  for (std::size_t key_len : {1u, 50u, 100u}) {
+    for (std::size_t member_len : {0u, 1u, 300u, 400u, 504u, 505u, 506u, 507u, 508u, 700u}) {
       // DEL (0x7f) is kept as it is, as nlohmann keeps it without ensure_ascii.
       for (const char* tail : {"", "\\", "\x7f"}) {
         const std::string key(key_len, 'k');
+        // `,"k0":"v"`: key and value together `member_len` bytes with the punctuation.
+        const std::size_t value_len = member_len > key_len + 7 ? member_len - key_len - 7 : 0;
         const std::string value = std::string(value_len, 'v') + tail;
         std::string out;
         JsonObjectText o(out);
@@ -216,13 +220,74 @@ TEST(JsonText, MembersAssembledOnTheStackAroundItsLimits) {
         for (int i = 0; i < 3; ++i) {
           o.string(key + std::to_string(i), value);
           o.integer(key + "n" + std::to_string(i), ints[i]);
+          o.boolean(key + "b" + std::to_string(i), i == 1);
           ref[key + std::to_string(i)] = value;
           ref[key + "n" + std::to_string(i)] = ints[i];
+          ref[key + "b" + std::to_string(i)] = i == 1;
         }
         o.close();
-        EXPECT_EQ(out, ref.dump()) << key_len << " " << value_len << " " << tail;
+        EXPECT_EQ(out, ref.dump()) << key_len << " " << member_len << " " << tail;
       }
     }
+  }
+}
+
+// Random sequences of every kind of member, nested objects and values appended through member()
+// among them, keys and values of every length around the stage's: what is staged reaches `out` in
+// order, with the bytes nlohmann writes for the same object.
+TEST(JsonText, StagedAndDirectMembersKeepTheirOrder) {
+  std::mt19937_64 rng(7);
+  auto text = [&](std::size_t max) {
+    std::string t(rng() % max, 'a');
+    for (char& ch : t)
+      ch = rng() % 50 ? static_cast<char>('a' + rng() % 26) : "\"\\\n\x01"[rng() % 4];
+    return t;
+  };
+  for (int round = 0; round < 300; ++round) {
+    std::string out = "prefix";
+    nlohmann::ordered_json ref = nlohmann::ordered_json::object();
+    JsonObjectText o(out);
+    const int members = static_cast<int>(rng() % 40);
+    for (int m = 0; m < members; ++m) {
+      // Unique keys (nlohmann's object keeps one of each); plain, as the writers' keys are.
+      const std::string key =
+          std::string(rng() % 3 ? rng() % 12 : rng() % 520, 'k') + std::to_string(m);
+      switch (rng() % 6) {
+        case 0: {
+          const auto v = static_cast<std::int64_t>(rng());
+          o.integer(key, v);
+          ref[key] = v;
+          break;
+        }
+        case 1: {
+          const std::string v = text(rng() % 4 ? 16 : 700);
+          o.string(key, v);
+          ref[key] = v;
+          break;
+        }
+        case 2:
+          o.boolean(key, m % 2 == 0);
+          ref[key] = m % 2 == 0;
+          break;
+        case 3:
+          o.number(key, 0.25 * m);
+          ref[key] = 0.25 * m;
+          break;
+        case 4:
+          o.member(key) += "null";
+          ref[key] = nullptr;
+          break;
+        default: {
+          JsonObjectText inner(o.member(key));
+          inner.integer("x", m);
+          inner.string("y", "z");
+          inner.close();
+          ref[key] = {{"x", m}, {"y", "z"}};
+        }
+      }
+    }
+    o.close();
+    ASSERT_EQ(out, "prefix" + ref.dump()) << round;
   }
 }
 
