@@ -5,7 +5,6 @@
 #endif
 
 #include <bit>
-#include <charconv>
 #include <cstdint>
 #include <cstring>
 #include <optional>
@@ -99,13 +98,28 @@ class ChunkCursor {
     return true;
   }
 
-  // A plain integer (no fraction, no exponent, short): what simdjson reads as an int64.
+  // A plain integer (-?(0|[1-9][0-9]*), no fraction, no exponent, at most kMaxNumberChars
+  // characters): what simdjson reads as an int64. Its value is made in the same pass as the
+  // grammar's check (a check and then from_chars read every count twice); the length is checked
+  // before each digit, so the value cannot overflow.
   bool integer(std::int64_t& v) {
     skip_ws();
     const char* begin = p_;
-    if (!number()) return false;
-    const auto [end, ec] = std::from_chars(begin, p_, v);
-    return ec == std::errc() && end == p_;
+    const bool negative = p_ != end_ && *p_ == '-';
+    if (negative) ++p_;
+    if (p_ == end_ || !digit(*p_)) return false;
+    std::int64_t n = 0;
+    if (*p_ == '0') {
+      ++p_;
+    } else {
+      while (p_ != end_ && digit(*p_)) {
+        if (static_cast<std::size_t>(p_ - begin) == kMaxNumberChars) return false;
+        n = n * 10 + (*p_++ - '0');
+      }
+    }
+    if (p_ != end_ && (*p_ == '.' || *p_ == 'e' || *p_ == 'E' || digit(*p_))) return false;
+    v = negative ? -n : n;
+    return true;
   }
 
   // An object, member by member: on_member(key) must take the member's value. False when the

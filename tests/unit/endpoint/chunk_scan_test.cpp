@@ -65,6 +65,8 @@ const std::vector<std::string> kChatChunks = {
     R"({"object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"a"},"finish_reason":"length"}],"usage":{"prompt_tokens":79,"completion_tokens":16,"total_tokens":95,"prompt_tokens_details":{"cached_tokens":64}}})",
     R"({"object":"chat.completion","choices":[],"usage":{"prompt_tokens":9,"completion_tokens":8,"total_tokens":17,"prompt_tokens_details":{"cached_tokens":0,"audio_tokens":1},"completion_tokens_details":{"reasoning_tokens":2,"audio_tokens":3,"accepted_prediction_tokens":4,"rejected_prediction_tokens":5,"other":{"x":[1]}}}})",
     R"({"object":"chat.completion.chunk","choices":[],"usage":{"prompt_tokens":null,"completion_tokens_details":{"reasoning_tokens":null}}})",
+    // counts of the longest the scan reads itself (18 characters, the sign counted)
+    R"({"object":"chat.completion","choices":[],"usage":{"prompt_tokens":123456789012345678,"completion_tokens":-12345678901234567,"total_tokens":900000000000000000}})",
 };
 
 const std::vector<std::string> kCompletionChunks = {
@@ -113,6 +115,11 @@ TEST(ChunkScan, TakesTheCommonChunksAndAgreesWithTheDocumentDecoder) {
   EXPECT_EQ(details->accepted_prediction_tokens, 4);
   EXPECT_EQ(details->rejected_prediction_tokens, 5);
   EXPECT_FALSE(fast_decode(kChatChunks[13], ChunkShape::kChat)->usage.has_value());
+  const auto longest = fast_decode(kChatChunks[14], ChunkShape::kChat)->usage;
+  ASSERT_TRUE(longest.has_value());
+  EXPECT_EQ(longest->prompt_tokens, 123456789012345678);
+  EXPECT_EQ(longest->completion_tokens, -12345678901234567);
+  EXPECT_EQ(longest->total_tokens, 900000000000000000);
   EXPECT_EQ(fast_decode(kCompletionChunks[2], ChunkShape::kCompletions)->usage->completion_tokens,
             4);
 }
@@ -129,6 +136,13 @@ TEST(ChunkScan, LeavesEverythingElseToTheDocumentDecoder) {
       R"({"object":"chat.completion","choices":[],"usage":{"completion_tokens_details":7}})",
       R"({"object":"chat.completion","choices":[],"usage":{"prompt_tokens_details":null,"prompt_tokens_details":{}}})",
       R"({"object":"chat.completion","choices":[],"usage":{"prompt_tokens":1e2}})",
+      // counts past the scan's 18 characters, a leading zero, a sign or a point alone
+      R"({"object":"chat.completion","choices":[],"usage":{"prompt_tokens":1234567890123456789}})",
+      R"({"object":"chat.completion","choices":[],"usage":{"prompt_tokens":-123456789012345678}})",
+      R"({"object":"chat.completion","choices":[],"usage":{"prompt_tokens":01}})",
+      R"({"object":"chat.completion","choices":[],"usage":{"prompt_tokens":-}})",
+      R"({"object":"chat.completion","choices":[],"usage":{"prompt_tokens":1.}})",
+      R"({"object":"chat.completion","choices":[],"usage":{"prompt_tokens":-0.5}})",
       R"({"object":"chat.completion","choices":[],"usage":[]})",
       R"({"object":"chat.completion.chunk","choices":[],"timings":{"prompt_ms":1}})",
       // a whole response's message read as a chunk's delta would be, and the other way round
