@@ -43,8 +43,7 @@ struct RequestDeadlines {
 };
 
 struct RequestState {
-  RequestState(boost::asio::io_context& io, records::RequestRecord&& record)
-      : rec(std::move(record)), deadlines(io) {}
+  explicit RequestState(boost::asio::io_context& io) : deadlines(io) {}
 
   records::RequestRecord rec;
   // Writes into rec. Made once the request is built: it reads the record's raw exchange, which

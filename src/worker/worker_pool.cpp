@@ -269,8 +269,7 @@ void settle_outcome(records::RequestRecord& rec, const std::optional<transport::
 
 }  // namespace
 
-records::RequestRecord Worker::new_record(const timing::Credit& credit) const {
-  records::RequestRecord rec;
+void Worker::start_record(const timing::Credit& credit, records::RequestRecord& rec) const {
   rec.phase = credit.phase;
   rec.credit_num = credit.id;
   rec.x_request_id = core::uuid4();
@@ -286,7 +285,6 @@ records::RequestRecord Worker::new_record(const timing::Credit& credit) const {
   rec.input_images = std::count_if(turn.media.begin(), turn.media.end(), [](const auto& m) {
     return m.kind == dataset::MediaItem::Kind::kImage;
   });
-  return rec;
 }
 
 std::optional<std::string> Worker::build_request(const timing::Credit& credit, std::size_t target,
@@ -356,8 +354,9 @@ void Worker::flush_returns() {
 // (worker/request_state.hpp), which keeps the frame small enough for Asio to recycle.
 void Worker::launch(timing::Credit credit) {
   auto task = [this, credit = std::move(credit)]() -> asio::awaitable<void> {
-    const RequestStatePool::Handle state = states_.make(io_, new_record(credit));
+    const RequestStatePool::Handle state = states_.make(io_);
     records::RequestRecord& rec = state->rec;
+    start_record(credit, rec);
     const auto target = static_cast<std::size_t>(credit.url_index) % plan_.targets.size();
     transport::ConnectionPool& pool = *pools_[target];
     const std::optional<std::string> request = build_request(credit, target, rec);

@@ -83,8 +83,9 @@ class Worker {
  private:
   // Runs one request as a coroutine on this worker's loop; its record goes to the queue.
   void launch(timing::Credit credit);
-  // The record's fields known before anything is sent.
-  records::RequestRecord new_record(const timing::Credit& credit) const;
+  // The record's fields known before anything is sent, written into the request's state's record
+  // (fresh: default-constructed), not built apart and moved there.
+  void start_record(const timing::Credit& credit, records::RequestRecord& rec) const;
   // The serialized request (and the raw capture, when asked for). nullopt when the body cannot be
   // built: `rec` then carries the error, and a final turn has ended its session.
   std::optional<std::string> build_request(const timing::Credit& credit, std::size_t target,

@@ -8,27 +8,25 @@
 namespace inferperf::worker {
 namespace {
 
-records::RequestRecord record(std::int64_t id) {
-  records::RequestRecord r;
-  r.credit_num = id;
-  return r;
-}
-
 TEST(RequestStatePool, AReleasedBlockServesTheNextStateAndTheStateIsFresh) {
   boost::asio::io_context io;
   RequestStatePool pool;
   const RequestState* first = nullptr;
   {
-    auto s = pool.make(io, record(1));
+    auto s = pool.make(io);
     first = s.get();
+    s->rec.credit_num = 1;
+    s->rec.x_request_id = "left over";
     s->t.reads = 7;
     EXPECT_EQ(pool.idle(), 0u);
   }
   EXPECT_EQ(pool.idle(), 1u);
-  auto again = pool.make(io, record(2));
+  auto again = pool.make(io);
   EXPECT_EQ(again.get(), first);
-  EXPECT_EQ(again->rec.credit_num, 2);
-  EXPECT_EQ(again->t.reads, 0);  // built anew, not left over
+  // Built anew, nothing left over: the worker fills a fresh record in place.
+  EXPECT_EQ(again->rec.credit_num, 0);
+  EXPECT_TRUE(again->rec.x_request_id.empty());
+  EXPECT_EQ(again->t.reads, 0);
   EXPECT_FALSE(again->collector.has_value());
   EXPECT_EQ(pool.blocks(), 1u);
 }
@@ -38,7 +36,7 @@ TEST(RequestStatePool, MakesOnlyAsManyBlocksAsWereInUseAtOnce) {
   RequestStatePool pool;
   for (int round = 0; round < 3; ++round) {
     std::vector<RequestStatePool::Handle> live;
-    for (int i = 0; i < 40; ++i) live.push_back(pool.make(io, record(i)));
+    for (int i = 0; i < 40; ++i) live.push_back(pool.make(io));
     EXPECT_EQ(pool.blocks(), 40u);
   }
   EXPECT_EQ(pool.idle(), 40u);
