@@ -88,6 +88,27 @@ int Connection::plain_fd() {
   return -1;
 }
 
+std::size_t Connection::write_now(std::string_view bytes, boost::system::error_code& ec) {
+  const int fd = plain_fd();
+  std::size_t written = 0;
+  while (fd >= 0 && written < bytes.size()) {
+    const ssize_t n =
+        ::send(fd, bytes.data() + written, bytes.size() - written, MSG_DONTWAIT | MSG_NOSIGNAL);
+    const int err = errno;
+    if (n > 0) {
+      written += static_cast<std::size_t>(n);
+      continue;
+    }
+    if (n < 0 && err == EINTR) continue;
+    // A full send buffer (or a stream socket's impossible 0) leaves the rest to async_write.
+    if (n < 0 && err != EAGAIN && err != EWOULDBLOCK) {
+      ec = boost::system::error_code(err, boost::system::system_category());
+    }
+    break;
+  }
+  return written;
+}
+
 Connection::Connection(Tcp s, ssl::context& tls, const std::string& server_name)
     : s_(std::in_place_type<TlsTcp>, std::move(s), tls) {
   prepare_client_tls(std::get<TlsTcp>(s_).native_handle(), server_name);

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 #include <variant>
@@ -93,6 +94,10 @@ class Connection {
   // The descriptor of an open plain (TCP or Unix) connection, read directly by plain_read; -1
   // for TLS or a closed socket.
   int plain_fd();
+  // Writes as much of `bytes` as a plain connection's socket takes at once (send without
+  // waiting, no SIGPIPE), with no trip through the loop; returns how much. `ec` is set on a
+  // failure other than a full send buffer. TLS or closed: 0, no error (async_write does it all).
+  std::size_t write_now(std::string_view bytes, boost::system::error_code& ec);
   // Calls f(socket) with the open plain socket (Tcp& or Unix&); false for TLS or a closed one.
   template <typename F>
   bool visit_plain(F&& f) {

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/read.hpp>
 #include <boost/asio/write.hpp>
 
 #include <chrono>
@@ -107,6 +108,50 @@ TEST(IdleConnection, ClosedLocallyIsUnusable) {
   boost::system::error_code ec;
   p.client->close(ec);
   EXPECT_FALSE(p.client->idle_usable());
+}
+
+// write_now: the request written straight to a plain socket, what it does not take left to
+// async_write, a real failure reported.
+TEST(WriteNow, TakesASmallRequestWhole) {
+  Pair p;
+  const std::string request = "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\n\r\n";
+  boost::system::error_code ec;
+  EXPECT_EQ(p.client->write_now(request, ec), request.size());
+  EXPECT_FALSE(ec);
+  std::string got(request.size(), '\0');
+  boost::asio::read(p.server, boost::asio::buffer(got));
+  EXPECT_EQ(got, request);
+}
+
+TEST(WriteNow, StopsAtAFullSendBufferWithoutWaiting) {
+  Pair p;
+  p.client->visit_plain([](auto& s) { s.set_option(tcp::socket::send_buffer_size(4096)); });
+  p.server.set_option(tcp::socket::receive_buffer_size(4096));
+  const std::string request(4 << 20, 'x');  // far more than both buffers hold; nothing reads
+  boost::system::error_code ec;
+  const std::size_t n = p.client->write_now(request, ec);
+  EXPECT_FALSE(ec) << ec.message();
+  EXPECT_GT(n, 0u);
+  EXPECT_LT(n, request.size());
+}
+
+TEST(WriteNow, AResetConnectionIsAnError) {
+  Pair p;
+  p.server.set_option(boost::asio::socket_base::linger(true, 0));  // close sends a reset
+  p.server.close();
+  ASSERT_TRUE(p.becomes_unusable());
+  boost::system::error_code ec;
+  EXPECT_EQ(p.client->write_now("GET / HTTP/1.1\r\n\r\n", ec), 0u);
+  EXPECT_TRUE(ec == boost::asio::error::connection_reset || ec == boost::asio::error::broken_pipe)
+      << ec.message();
+}
+
+TEST(WriteNow, AClosedConnectionLeavesEverythingToAsyncWrite) {
+  Pair p;
+  boost::system::error_code ec;
+  p.client->close(ec);
+  EXPECT_EQ(p.client->write_now("GET / HTTP/1.1\r\n\r\n", ec), 0u);
+  EXPECT_FALSE(ec);
 }
 
 }  // namespace

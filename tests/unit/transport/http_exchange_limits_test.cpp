@@ -1,6 +1,7 @@
 // http_exchange against a local socket that answers with a canned response: a body over
 // --max-response-bytes (Content-Length, chunked or close-delimited) ends the exchange as one
-// ResponseTooLargeError naming the flag, and its connection is never reused.
+// ResponseTooLargeError naming the flag, and its connection is never reused; a request larger
+// than the socket takes at once reaches the server whole and in order.
 #include "transport/http_exchange.hpp"
 
 #include <gtest/gtest.h>
@@ -8,6 +9,7 @@
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/read.hpp>
 #include <boost/asio/read_until.hpp>
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/streambuf.hpp>
@@ -135,6 +137,54 @@ TEST(HttpExchangeLimits, BodiesAtTheCapPassAndKeepTheConnection) {
   EXPECT_EQ(stream.sink.body_bytes, 16u * 1024);
   // 0 lifts the cap.
   EXPECT_FALSE(exchange_with(with_length(1 << 20), 0).error.has_value());
+}
+
+// The request is written straight to the socket as far as it takes it and the rest through
+// async_write: a request of 16 MiB (more than loopback's buffers hold while nothing reads, so the
+// direct write stops part-way) arrives whole, every byte in its place.
+TEST(HttpExchange, ARequestLargerThanTheSocketTakesArrivesWhole) {
+  asio::io_context io;
+  tcp::acceptor acceptor(io, tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0));
+  acceptor.listen();
+  auto url = parse_base_url("http://127.0.0.1:" + std::to_string(acceptor.local_endpoint().port()));
+  ASSERT_TRUE(url);
+  ConnectionPool pool(io.get_executor(), *url);
+  std::string body(16u << 20, '\0');
+  for (std::size_t i = 0; i < body.size(); ++i) body[i] = static_cast<char>('a' + i % 23);
+  const std::string request =
+      "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: " + std::to_string(body.size()) + "\r\n\r\n" +
+      body;
+  std::string received;
+  asio::co_spawn(
+      io,
+      [&]() -> asio::awaitable<void> {
+        tcp::socket s = co_await acceptor.async_accept(asio::use_awaitable);
+        received.resize(request.size());
+        co_await asio::async_read(s, asio::buffer(received), asio::use_awaitable);
+        const std::string response = with_length(2);
+        co_await asio::async_write(s, asio::buffer(response), asio::use_awaitable);
+      },
+      asio::detached);
+  bool done = false;
+  std::optional<ExchangeError> error;
+  ExchangeTimings t;
+  CountingSink sink;
+  const core::SteadyClock clock;
+  asio::co_spawn(
+      io,
+      [&]() -> asio::awaitable<void> {
+        CancelHandle cancel;
+        error = co_await http_exchange(pool, ExchangeRequest{request}, sink, clock, t, cancel);
+        done = true;
+      },
+      asio::detached);
+  for (int spins = 0; !done && spins < 2000; ++spins) io.run_for(std::chrono::milliseconds(5));
+  ASSERT_TRUE(done) << "the exchange did not end";
+  EXPECT_FALSE(error.has_value()) << error->message;
+  EXPECT_EQ(t.bytes_sent, static_cast<std::int64_t>(request.size()));
+  EXPECT_TRUE(received == request) << "the request arrived changed";
+  EXPECT_EQ(sink.status, 200);
+  EXPECT_EQ(sink.body_bytes, 2u);
 }
 
 }  // namespace
