@@ -53,7 +53,7 @@ void http_trace(const records::RequestRecord& r, RecordValues& v) {
   put("http_req_data_sent", static_cast<double>(r.bytes_sent));
   put("http_req_data_received", static_cast<double>(r.bytes_received));
   put("http_req_connection_reused", r.connection_reused ? 1.0 : 0.0);
-  put("http_req_chunks_sent", 1.0);  // the request is written with one gathered write
+  put("http_req_chunks_sent", 1.0);  // the request is written as one buffer
   put("http_req_chunks_received", static_cast<double>(r.reads));
 }
 

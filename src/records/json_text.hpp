@@ -73,6 +73,7 @@ class JsonObjectText {
   std::string& member(std::string_view k) {
     flush();
     put_json_key(k, first_, out_);
+    direct_ = true;
     return out_;
   }
   bool empty() const { return first_; }
@@ -112,13 +113,20 @@ class JsonObjectText {
     return static_cast<std::size_t>(p - stage_.data());
   }
   void flush() {
+    // The rule above, checked in the debug and sanitizer builds: since the last flush, `out` grew
+    // only through member()'s string.
+    assert(direct_ || out_.size() == flushed_size_);
     out_.append(stage_.data(), used_);
     used_ = 0;
+    flushed_size_ = out_.size();
+    direct_ = false;
   }
 
   std::string& out_;
   std::array<char, kStage> stage_;
   std::size_t used_ = 0;
+  std::size_t flushed_size_ = out_.size();  // `out`'s size after the last flush
+  bool direct_ = false;                     // member() handed `out` to the caller since then
   bool first_ = true;
 };
 

@@ -55,7 +55,8 @@ void trace_durations(const records::RequestRecord& r, JsonObjectText& t) {
 }
 
 // trace_data in AIPerf 0.11's aiohttp export schema (wall-clock ns; absent stamps omitted), then
-// what only inferperf records. The request goes out in one gathered write, so it is one chunk;
+// what only inferperf records. The request goes out as one buffer (one send unless the socket
+// takes it part-way; the system calls are not counted), so it is one chunk;
 // per-read response chunk lists are not kept (their count and byte total are).
 void append_trace_data(const records::RequestRecord& r, const core::WallAnchor& a,
                        std::string& out) {

@@ -96,7 +96,8 @@ class Connection {
   int plain_fd();
   // Writes as much of `bytes` as a plain connection's socket takes at once (send without
   // waiting, no SIGPIPE), with no trip through the loop; returns how much. `ec` is set on a
-  // failure other than a full send buffer. TLS or closed: 0, no error (async_write does it all).
+  // failure other than a full send buffer, and left as it is otherwise. TLS or closed: 0, no error
+  // (async_write does it all).
   std::size_t write_now(std::string_view bytes, boost::system::error_code& ec);
   // Calls f(socket) with the open plain socket (Tcp& or Unix&); false for TLS or a closed one.
   template <typename F>

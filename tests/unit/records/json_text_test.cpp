@@ -200,33 +200,59 @@ TEST(JsonText, KeysOfEveryLengthAroundTheStackBuffer) {
   }
 }
 
+// Adds a member of `kind` (0 a string, 1 an integer, 2 a boolean) to the object and to nlohmann's.
+void add_member(int kind, const std::string& key, const std::string& value, JsonObjectText& o,
+                nlohmann::ordered_json& ref) {
+  const std::int64_t widest = std::numeric_limits<std::int64_t>::min();
+  switch (kind) {
+    case 0:
+      o.string(key, value);
+      ref[key] = value;
+      break;
+    case 1:
+      o.integer(key, widest);
+      ref[key] = widest;
+      break;
+    default:
+      o.boolean(key, false);
+      ref[key] = false;
+  }
+}
+
 // Integer, boolean and plain string members are staged with their key (512 bytes) and written out
-// when the stage fills: members around that limit, each kind first and later, strings with and
-// without something to escape: the same bytes as nlohmann's either way.
+// when the next does not fit: each kind as the first member with the room it asks for (a string's
+// exact, an integer's with the widest number, a boolean's with "false") from below the whole
+// stage to past it, and as a later member after a first one that leaves the stage at every
+// offset (so some end exactly at its end and close() finds it full); strings with and without
+// something to escape. The same bytes as nlohmann's either way.
 TEST(JsonText, MembersStagedAroundTheStageLimit) {
-  const std::int64_t ints[] = {std::numeric_limits<std::int64_t>::min(), 0,
-                               std::numeric_limits<std::int64_t>::max()};
-  for (std::size_t key_len : {1u, 50u, 100u}) {
-    for (std::size_t member_len : {0u, 1u, 300u, 400u, 504u, 505u, 506u, 507u, 508u, 700u}) {
-      // DEL (0x7f) is kept as it is, as nlohmann keeps it without ensure_ascii.
-      for (const char* tail : {"", "\\", "\x7f"}) {
-        const std::string key(key_len, 'k');
-        // `,"k0":"v"`: key and value together `member_len` bytes with the punctuation.
-        const std::size_t value_len = member_len > key_len + 7 ? member_len - key_len - 7 : 0;
-        const std::string value = std::string(value_len, 'v') + tail;
+  const std::string tails[] = {"", "\\", "\x7f"};  // DEL is kept as it is, as nlohmann keeps it
+  for (int kind = 0; kind < 3; ++kind) {
+    for (const std::string& tail : tails) {
+      // First: `{` staged, then a member asking for `room` bytes (string `,"k":"v"` is the key
+      // and value and 6, an integer key and 24, a boolean "false" key and 9), then a short one.
+      for (std::size_t room = 505; room <= 514; ++room) {
+        const std::size_t key_len = kind == 0 ? 1 : room - (kind == 1 ? 24 : 9);
+        const std::string value = std::string(kind == 0 ? room - 7 : 0, 'v') + tail;
         std::string out;
         JsonObjectText o(out);
         nlohmann::ordered_json ref;
-        for (int i = 0; i < 3; ++i) {
-          o.string(key + std::to_string(i), value);
-          o.integer(key + "n" + std::to_string(i), ints[i]);
-          o.boolean(key + "b" + std::to_string(i), i == 1);
-          ref[key + std::to_string(i)] = value;
-          ref[key + "n" + std::to_string(i)] = ints[i];
-          ref[key + "b" + std::to_string(i)] = i == 1;
-        }
+        add_member(kind, std::string(key_len, 'k'), value, o, ref);
+        add_member((kind + 1) % 3, "next", "n", o, ref);
         o.close();
-        EXPECT_EQ(out, ref.dump()) << key_len << " " << member_len << " " << tail;
+        ASSERT_EQ(out, ref.dump()) << kind << " " << room << " " << tail.size();
+      }
+      // Later: a first string member staged as 7 bytes more than its value (`{"f":"…"`).
+      for (std::size_t fill = 0; fill <= 512; ++fill) {
+        for (std::size_t size : {3u, 40u}) {
+          std::string out;
+          JsonObjectText o(out);
+          nlohmann::ordered_json ref;
+          add_member(0, "f", std::string(fill, 'v'), o, ref);
+          add_member(kind, std::string(size, 'k'), std::string(size, 'w') + tail, o, ref);
+          o.close();
+          ASSERT_EQ(out, ref.dump()) << kind << " " << fill << " " << size << " " << tail.size();
+        }
       }
     }
   }
@@ -237,10 +263,12 @@ TEST(JsonText, MembersStagedAroundTheStageLimit) {
 // order, with the bytes nlohmann writes for the same object.
 TEST(JsonText, StagedAndDirectMembersKeepTheirOrder) {
   std::mt19937_64 rng(7);
+  // Half the texts plain (staged when they fit), half with something to escape now and then.
   auto text = [&](std::size_t max) {
     std::string t(rng() % max, 'a');
+    const bool plain = rng() % 2 == 0;
     for (char& ch : t)
-      ch = rng() % 50 ? static_cast<char>('a' + rng() % 26) : "\"\\\n\x01"[rng() % 4];
+      ch = plain || rng() % 50 ? static_cast<char>('a' + rng() % 26) : "\"\\\n\x01"[rng() % 4];
     return t;
   };
   for (int round = 0; round < 300; ++round) {
