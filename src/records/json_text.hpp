@@ -73,7 +73,7 @@ class JsonObjectText {
   std::string& member(std::string_view k) {
     flush();
     put_json_key(k, first_, out_);
-    direct_ = true;
+    if constexpr (kChecked) direct_ = true;
     return out_;
   }
   bool empty() const { return first_; }
@@ -85,6 +85,11 @@ class JsonObjectText {
 
  private:
   static constexpr std::size_t kStage = 512;
+#ifdef NDEBUG
+  static constexpr bool kChecked = false;
+#else
+  static constexpr bool kChecked = true;  // the rule's bookkeeping, for flush()'s assertion
+#endif
 
   // Where `n` more bytes may be staged (written out first when they do not fit after what is
   // there), or nullptr when they are more than the stage holds.
@@ -118,8 +123,10 @@ class JsonObjectText {
     assert(direct_ || out_.size() == flushed_size_);
     out_.append(stage_.data(), used_);
     used_ = 0;
-    flushed_size_ = out_.size();
-    direct_ = false;
+    if constexpr (kChecked) {
+      flushed_size_ = out_.size();
+      direct_ = false;
+    }
   }
 
   std::string& out_;

@@ -242,7 +242,9 @@ TEST(JsonText, MembersStagedAroundTheStageLimit) {
         o.close();
         ASSERT_EQ(out, ref.dump()) << kind << " " << room << " " << tail.size();
       }
-      // Later: a first string member staged as 7 bytes more than its value (`{"f":"…"`).
+      // Later: after a first string member (`{"f":"…"`: 7 bytes more than its value, staged up to
+      // a value of 504 bytes; beyond that the `{` is written out and the member staged alone or,
+      // past the stage, written directly), so the stage ends at every offset from 7 to 511.
       for (std::size_t fill = 0; fill <= 512; ++fill) {
         for (std::size_t size : {3u, 40u}) {
           std::string out;
