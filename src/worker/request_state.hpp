@@ -8,7 +8,6 @@
 // blocks are allocated and freed on its own thread, so a free list with no lock serves them; it
 // keeps as many as were ever in flight at once.
 #pragma once
-#include <boost/asio/io_context.hpp>
 #include <boost/asio/steady_timer.hpp>
 
 #include <algorithm>
@@ -20,30 +19,37 @@
 
 #include "records/request_record.hpp"
 #include "transport/http_exchange.hpp"
+#include "worker/request_timeouts.hpp"
 #include "worker/response_collector.hpp"
 
 namespace inferperf::worker {
 
-// A request's two deadlines, --request-timeout-seconds from the start and
-// --request-cancellation-rate from when the request is written. Each closes the exchange through
-// `cancel`, shared with the timer handlers, which may already be queued when the request
-// completes.
+// A request's two deadlines, --request-timeout-seconds from the start (in the worker's
+// RequestTimeouts) and --request-cancellation-rate from when the request is written (a timer of
+// its own). Each closes the exchange through `cancel`.
 struct RequestDeadlines {
-  explicit RequestDeadlines(boost::asio::io_context& io) : timeout(io) {}
+  explicit RequestDeadlines(RequestTimeouts& list) : timeouts(list) {}
+  RequestDeadlines(const RequestDeadlines&) = delete;
+  RequestDeadlines& operator=(const RequestDeadlines&) = delete;
+  ~RequestDeadlines() { disarm(); }
   void arm_timeout(double seconds);
   // Called once the whole request is written: the cancellation clock starts there.
   void arm_cancellation(const std::optional<std::int64_t>& after_ns);
   void disarm();
 
-  std::shared_ptr<transport::CancelHandle> cancel = std::make_shared<transport::CancelHandle>();
-  boost::asio::steady_timer timeout;
+  transport::CancelHandle cancel;
+  RequestTimeouts& timeouts;
+  RequestTimeouts::Entry timeout;
   // Made only for a request that is to be cancelled: constructing a timer looks its service up
   // under the io_context's registry lock, and most runs cancel nothing.
   std::optional<boost::asio::steady_timer> cancellation;
+  // How the cancellation timer's handler reaches `cancel`: it may already be queued when the
+  // request ends, and disarm() empties this first. Made with the timer.
+  std::shared_ptr<transport::CancelHandle*> cancellation_target;
 };
 
 struct RequestState {
-  explicit RequestState(boost::asio::io_context& io) : deadlines(io) {}
+  explicit RequestState(RequestTimeouts& timeouts) : deadlines(timeouts) {}
 
   records::RequestRecord rec;
   // Writes into rec. Made once the request is built: it reads the record's raw exchange, which

@@ -138,8 +138,9 @@ void Worker::withdraw_ahead() {
 
 void Worker::cancel_all(std::string message) {
   asio::post(io_, [this, message = std::move(message)] {
-    for (auto& [id, handle] : active_)
-      handle->cancel(RequestErrorKind::kRequestCancellation, message, 499);
+    timeouts_.for_each([&](transport::CancelHandle& handle) {
+      handle.cancel(RequestErrorKind::kRequestCancellation, message, 499);
+    });
   });
 }
 
@@ -354,7 +355,7 @@ void Worker::flush_returns() {
 // (worker/request_state.hpp), which keeps the frame small enough for Asio to recycle.
 void Worker::launch(timing::Credit credit) {
   auto task = [this, credit = std::move(credit)]() -> asio::awaitable<void> {
-    const RequestStatePool::Handle state = states_.make(io_);
+    const RequestStatePool::Handle state = states_.make(timeouts_);
     records::RequestRecord& rec = state->rec;
     start_record(credit, rec);
     const auto target = static_cast<std::size_t>(credit.url_index) % plan_.targets.size();
@@ -366,7 +367,6 @@ void Worker::launch(timing::Credit credit) {
     }
 
     RequestDeadlines& deadlines = state->deadlines;
-    active_[credit.id] = deadlines.cancel.get();
     deadlines.arm_timeout(plan_.request_timeout_s);
     auto on_sent = [&deadlines, &credit] { deadlines.arm_cancellation(credit.cancel_after_ns); };
 
@@ -385,20 +385,19 @@ void Worker::launch(timing::Credit credit) {
     if (sticky) exchange.pool_key = credit.session;
     exchange.max_body_bytes = plan_.max_response_bytes;
     auto err =
-        co_await transport::http_exchange(pool, exchange, collector, clock_, t, *deadlines.cancel);
+        co_await transport::http_exchange(pool, exchange, collector, clock_, t, deadlines.cancel);
     if (!err && plan_.endpoint->info().output == endpoint::OutputKind::kVideo) {
       // video_generation: the job the POST created is polled under the same timeout and
       // cancellation.
       collector.finish(t.end_ns ? t.end_ns : clock_.now_ns());
       if (!rec.error && collector.job()) {
         err =
-            co_await poll_video_job(pool, plan_.targets[target], collector, rec, *deadlines.cancel);
+            co_await poll_video_job(pool, plan_.targets[target], collector, rec, deadlines.cancel);
       }
       video_polled = true;
     }
     deadlines.disarm();
     if (sticky && credit.final_turn()) pool.drop(credit.session);  // the user leaves
-    active_.erase(credit.id);
     rec.end_ns = video_polled || !t.end_ns ? clock_.now_ns() : t.end_ns;
     copy_exchange_timings(rec, t);
     settle_outcome(rec, err, collector, video_polled);

@@ -126,9 +126,12 @@ class Worker {
   // threads only post to it): the reactor's per-socket lock is off (taken by every perform,
   // start and cancel otherwise), the scheduler's lock stays for those posts.
   boost::asio::io_context io_{BOOST_ASIO_CONCURRENCY_HINT_UNSAFE_IO};
+  // The requests in flight (their timeouts, and what cancel_all cancels). After io_: it is
+  // destroyed first and unlists every request, so the unfinished ones io_'s shutdown destroys
+  // find themselves out of it.
+  RequestTimeouts timeouts_{io_};
   std::vector<std::unique_ptr<transport::ConnectionPool>> pools_;  // one per target
   std::vector<RequestHead> heads_;                                 // one per target
-  std::unordered_map<std::int64_t, transport::CancelHandle*> active_;
   // Multi-turn sessions on this worker: the messages sent and received so far.
   std::unordered_map<std::int64_t, std::vector<dataset::Turn>> histories_;
   std::atomic<int> in_flight_{0};

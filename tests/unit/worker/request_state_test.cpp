@@ -10,10 +10,11 @@ namespace {
 
 TEST(RequestStatePool, AReleasedBlockServesTheNextStateAndTheStateIsFresh) {
   boost::asio::io_context io;
+  RequestTimeouts timeouts(io);
   RequestStatePool pool;
   const RequestState* first = nullptr;
   {
-    auto s = pool.make(io);
+    auto s = pool.make(timeouts);
     first = s.get();
     s->rec.credit_num = 1;
     s->rec.x_request_id = "left over";
@@ -21,7 +22,7 @@ TEST(RequestStatePool, AReleasedBlockServesTheNextStateAndTheStateIsFresh) {
     EXPECT_EQ(pool.idle(), 0u);
   }
   EXPECT_EQ(pool.idle(), 1u);
-  auto again = pool.make(io);
+  auto again = pool.make(timeouts);
   EXPECT_EQ(again.get(), first);
   // Built anew, nothing left over: the worker fills a fresh record in place.
   EXPECT_EQ(again->rec.credit_num, 0);
@@ -33,10 +34,11 @@ TEST(RequestStatePool, AReleasedBlockServesTheNextStateAndTheStateIsFresh) {
 
 TEST(RequestStatePool, MakesOnlyAsManyBlocksAsWereInUseAtOnce) {
   boost::asio::io_context io;
+  RequestTimeouts timeouts(io);
   RequestStatePool pool;
   for (int round = 0; round < 3; ++round) {
     std::vector<RequestStatePool::Handle> live;
-    for (int i = 0; i < 40; ++i) live.push_back(pool.make(io));
+    for (int i = 0; i < 40; ++i) live.push_back(pool.make(timeouts));
     EXPECT_EQ(pool.blocks(), 40u);
   }
   EXPECT_EQ(pool.idle(), 40u);
