@@ -2,6 +2,8 @@
 
 #include <boost/system/error_code.hpp>
 
+#include <cassert>
+
 namespace inferperf::worker {
 
 void RequestTimeouts::Entry::leave() {
@@ -18,6 +20,7 @@ RequestTimeouts::~RequestTimeouts() {
 }
 
 void RequestTimeouts::add(Entry& e, transport::CancelHandle& cancel, Clock::time_point deadline) {
+  assert(!e.listed());  // a listed entry re-linked would cut the list
   e.deadline_ = deadline;
   e.cancel_ = &cancel;
   e.list_ = this;
@@ -57,7 +60,8 @@ void RequestTimeouts::arm(Clock::time_point at) {
   timer_.expires_at(at);  // aborts a wait already pending
   timer_.async_wait([this, wait](const boost::system::error_code& ec) {
     // Aborted: re-armed (another wait is pending) or the timer destroyed with this list, which
-    // must not be touched then.
+    // must not be touched then. A wait that had already completed when the list was destroyed
+    // would find it gone: the worker never runs its io_context after destroying the list.
     if (ec || wait != wait_) return;
     armed_for_.reset();
     expire(Clock::now());

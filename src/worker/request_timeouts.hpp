@@ -1,5 +1,6 @@
 // A worker's requests in flight, in deadline order (the order they started), under one timer for
-// their --request-timeout-seconds deadlines; cancel_all walks the same list.
+// their --request-timeout-seconds deadlines; cancel_all walks the same list. A request that timed
+// out leaves it at once (it is cancelled already; its exchange ends on its own).
 //
 // Why one timer: a steady_timer per request was constructed (a service lookup under the registry's
 // lock), armed, cancelled and its aborted handler run for every request, and the request's cancel

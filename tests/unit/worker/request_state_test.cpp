@@ -44,5 +44,38 @@ TEST(RequestStatePool, MakesOnlyAsManyBlocksAsWereInUseAtOnce) {
   EXPECT_EQ(pool.idle(), 40u);
 }
 
+TEST(RequestDeadlines, AStateDestroyedWhileListedLeavesItsWorkersList) {
+  boost::asio::io_context io;
+  RequestTimeouts timeouts(io);
+  RequestStatePool pool;
+  {
+    auto s = pool.make(timeouts);
+    s->deadlines.arm_timeout(3600);
+    EXPECT_EQ(timeouts.size(), 1u);
+    EXPECT_TRUE(s->deadlines.timeout.listed());
+  }  // as when the request's coroutine ends by an exception
+  EXPECT_EQ(timeouts.size(), 0u);
+}
+
+TEST(RequestDeadlines, TheCancellationTimerCancelsUnlessDisarmedFirst) {
+  boost::asio::io_context io;
+  RequestTimeouts timeouts(io);
+  RequestStatePool pool;
+  auto due = pool.make(timeouts);
+  due->deadlines.arm_cancellation(1'000'000);  // 1 ms
+  EXPECT_EQ(io.run_one(), 1u);
+  ASSERT_TRUE(due->deadlines.cancel.cancelled());
+  EXPECT_TRUE(due->deadlines.cancel.reason().type.is(core::RequestErrorKind::kRequestCancellation));
+  EXPECT_EQ(due->deadlines.cancel.reason().code, 499);
+
+  auto ended = pool.make(timeouts);
+  ended->deadlines.arm_cancellation(1'000'000);
+  ended->deadlines.disarm();
+  EXPECT_EQ(*ended->deadlines.cancellation_target, nullptr);
+  io.restart();
+  io.run();  // the aborted wait
+  EXPECT_FALSE(ended->deadlines.cancel.cancelled());
+}
+
 }  // namespace
 }  // namespace inferperf::worker
