@@ -1,10 +1,5 @@
 #include "endpoint/chunk_scan.hpp"
 
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
-
-#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <optional>
@@ -20,11 +15,6 @@ namespace {
 constexpr int kMaxSkipDepth = 32;
 // Numbers longer than this (or with an exponent) go to the full decoder, which knows their range.
 constexpr std::size_t kMaxNumberChars = 18;
-
-// Where a plain run inside a JSON string ends (core/json_bytes.hpp).
-bool string_stop(char c) {
-  return core::json_string_stop(static_cast<unsigned char>(c));
-}
 
 // `k` is the literal (constant size: the comparison compiles to a few integer compares).
 template <std::size_t N>
@@ -158,39 +148,8 @@ class ChunkCursor {
   }
 
  private:
-  // Moves to the first byte that ends a plain run of string text (or to the end), 8 at a time.
-  void run_to_stop() {
-#ifdef __SSE2__
-    // 16 bytes a step: '"', '\\', and (signed) below ' ', which takes both control characters and
-    // the UTF-8 bytes 0x80-0xFF.
-    const __m128i quote = _mm_set1_epi8('"');
-    const __m128i backslash = _mm_set1_epi8('\\');
-    const __m128i space = _mm_set1_epi8(' ');
-    while (end_ - p_ >= 16) {
-      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p_));
-      const __m128i hit =
-          _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)),
-                       _mm_cmplt_epi8(v, space));
-      if (const int mask = _mm_movemask_epi8(hit)) {
-        p_ += std::countr_zero(static_cast<unsigned>(mask));
-        return;
-      }
-      p_ += 16;
-    }
-#endif
-    while (end_ - p_ >= 8) {
-      std::uint64_t w = 0;
-      std::memcpy(&w, p_, 8);
-      // The first byte in memory as the word's lowest, where the flags are exact.
-      if constexpr (std::endian::native == std::endian::big) w = __builtin_bswap64(w);
-      if (const std::uint64_t stops = core::json_string_stops(w)) {
-        p_ += std::countr_zero(stops) / 8;
-        return;
-      }
-      p_ += 8;
-    }
-    while (p_ != end_ && !string_stop(*p_)) ++p_;
-  }
+  // Moves to the first byte that ends a plain run of string text, or to the end.
+  void run_to_stop() { p_ = core::json_plain_run_end(p_, end_); }
 
   void skip_ws() {
     if (p_ != end_ && static_cast<unsigned char>(*p_) > ' ') return;  // compact JSON: no spaces
@@ -268,9 +227,7 @@ class ChunkCursor {
     return true;
   }
 
-  static bool digit(char c) {
-    return c >= '0' && c <= '9';
-  }
+  static bool digit(char c) { return c >= '0' && c <= '9'; }
 
   // -?(0|[1-9][0-9]*)(.[0-9]+)? and short: the grammar's exponent and long numbers are not taken.
   bool number() {

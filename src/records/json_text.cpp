@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include <algorithm>
 #include <array>
 #include <bit>
 #include <cmath>
@@ -148,22 +147,8 @@ std::size_t member_text(std::string_view k, std::string_view value, bool& first,
 }  // namespace
 
 bool is_plain_json_text(std::string_view s) {
-  // A token's text (checked for each streamed event's content and reasoning, as is every string
-  // member) is often shorter than a word: byte by byte.
-  if (s.size() < 8) {
-    return std::all_of(s.begin(), s.end(),
-                       [](char c) { return verbatim(static_cast<unsigned char>(c)); });
-  }
-  // Else eight bytes at a time, the last word overlapping the one before.
-  const auto has_stop = [](const char* p) {
-    std::uint64_t w;
-    std::memcpy(&w, p, 8);
-    return core::json_string_stops(w) != 0;
-  };
-  for (std::size_t i = 0; i + 8 <= s.size(); i += 8) {
-    if (has_stop(s.data() + i)) return false;
-  }
-  return s.size() % 8 == 0 || !has_stop(s.data() + s.size() - 8);
+  const char* end = s.data() + s.size();
+  return core::json_plain_run_end(s.data(), end) == end;
 }
 
 void put_json_string(std::string_view s, std::string& out) {
