@@ -142,10 +142,12 @@ void ResponseCollector::handle_payload(std::string_view payload, core::MonoNs ts
         t.prefill_ms, t.decode_ms, t.prompt_tokens, t.predicted_tokens, t.cached_tokens, t.source};
   }
   if (!d.finish_reason.empty()) record_.finish_reason = d.finish_reason;
-  // The arguments end the event's content: the history's text leaves them out.
-  const std::size_t args =
-      endpoint::merge_tool_call_fragments(tool_calls_, std::move(d.tool_calls));
-  if (args <= d.content.size()) plain_text_.append(d.content, 0, d.content.size() - args);
+  if (keep_reply_) {
+    // The arguments end the event's content: the history's text leaves them out.
+    const std::size_t args =
+        endpoint::merge_tool_call_fragments(tool_calls_, std::move(d.tool_calls));
+    if (args <= d.content.size()) plain_text_.append(d.content, 0, d.content.size() - args);
+  }
   record_.outputs += d.outputs;
   if (d.job) {
     if (d.job->inference_time_s) record_.video_inference_time_s = d.job->inference_time_s;

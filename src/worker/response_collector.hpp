@@ -21,6 +21,12 @@ class ResponseCollector final : public transport::ResponseSink {
     if (record_.raw) sse_.keep_fields(true);
   }
 
+  // Whether the reply is kept for a session's next turn (tool_calls() and
+  // text_without_tool_arguments()); on unless turned off. The worker turns it off for a request
+  // no later turn reads (a single turn, a session's last, a dataset that sends its own replies):
+  // that is every request of most runs, and keeping it cost a copy of each event's text and a
+  // merge of its tool-call fragments.
+  void keep_reply(bool keep) { keep_reply_ = keep; }
   // --max-sse-event-bytes: an SSE event larger than this ends the exchange as an error record
   // (SSEEventTooLargeError) and its connection is closed; 0 = no cap.
   void max_sse_event_bytes(std::size_t n) {
@@ -68,6 +74,7 @@ class ResponseCollector final : public transport::ResponseSink {
   std::vector<sse::SseEvent> events_;
   bool sse_mode_ = false;
   bool failed_ = false;
+  bool keep_reply_ = true;
   std::string reason_;
   std::string body_;  // non-SSE body (success or error text)
   // --export-level raw only: the non-SSE body and its content type, kept whole.

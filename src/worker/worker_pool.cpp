@@ -27,6 +27,12 @@ namespace inferperf::worker {
 namespace asio = boost::asio;
 using core::RequestErrorKind;
 
+bool threads_reply(const dataset::Dataset& ds, const timing::Credit& credit) {
+  if (credit.final_turn()) return false;
+  const auto& conv = ds.conversations[static_cast<std::size_t>(credit.conversation_index)];
+  return conv.context_mode == dataset::ContextMode::kDeltasWithoutResponses;
+}
+
 Worker::Worker(int id, const RequestPlan& plan, const core::Clock& clock,
                records::RecordQueue& queue, const WorkerEvents& events, AheadGate& ahead)
     : id_(id),
@@ -324,10 +330,9 @@ void Worker::thread_reply(const timing::Credit& credit, const records::RequestRe
     histories_.erase(credit.session);
     return;
   }
-  const auto& conv = plan_.dataset->conversations[credit.conversation_index];
   // kDeltasWithResponses: the file supplies the assistant messages, live replies are not
   // threaded in.
-  if (conv.context_mode != dataset::ContextMode::kDeltasWithoutResponses || rec.error) return;
+  if (!threads_reply(*plan_.dataset, credit) || rec.error) return;
   // The next turn carries this reply (its tool calls included); reasoning is dropped, failed
   // replies add nothing.
   auto assistant = endpoint::assistant_history_turn(
@@ -372,6 +377,7 @@ void Worker::launch(timing::Credit credit) {
 
     ResponseCollector& collector = state->collector.emplace(*plan_.endpoint, rec);
     collector.max_sse_event_bytes(plan_.max_sse_event_bytes);
+    collector.keep_reply(threads_reply(*plan_.dataset, credit));
     if (events_.first_token) {
       collector.on_first_content = [this, id = credit.id] { events_.first_token(id); };
     }

@@ -31,6 +31,11 @@
 
 namespace inferperf::worker {
 
+// Whether a request's reply goes into its session's history for the next turn
+// (Worker::thread_reply): a turn before the session's last, in a conversation whose live replies
+// are threaded in. Only then does the request's collector keep the reply.
+bool threads_reply(const dataset::Dataset& ds, const timing::Credit& credit);
+
 // What workers report back to the issuer (from their own threads).
 struct WorkerEvents {
   // The credits of the requests that finished in one turn of a worker's loop.

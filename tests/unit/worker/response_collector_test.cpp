@@ -13,6 +13,7 @@
 #include "endpoint/tool_calls.hpp"
 #include "records/raw_exchange.hpp"
 #include "worker/request_plan.hpp"
+#include "worker/worker_pool.hpp"
 
 namespace {
 
@@ -144,6 +145,59 @@ TEST(ResponseCollector, ToolCallDeltasBecomeTheAssistantMessage) {
   EXPECT_EQ(turn->role, "assistant");
   EXPECT_EQ(turn->text, "hi");
   EXPECT_EQ(turn->messages, nullptr);
+}
+
+// A request whose reply no later turn reads keeps neither its text without the tool arguments nor
+// its tool calls; what the record and the metrics see is the same either way.
+TEST(ResponseCollector, AReplyNotKeptLeavesTheRecordAsItIs) {
+  const std::string body =
+      chunk(R"({"content":"Let me look."})") +
+      chunk(
+          R"({"tool_calls":[{"index":0,"id":"call_a","type":"function","function":{"name":"sh","arguments":"{}"}}]})",
+          "\"tool_calls\"") +
+      kDone;
+  Fixture kept, dropped;
+  dropped.collector.keep_reply(false);
+  for (Fixture* f : {&kept, &dropped}) {
+    f->collector.on_headers(200, "OK", "text/event-stream", 90);
+    f->collector.on_body(body, 100, 0);
+    f->collector.finish(200);
+  }
+  EXPECT_EQ(kept.collector.text_without_tool_arguments(), "Let me look.");
+  EXPECT_EQ(kept.collector.tool_calls().size(), 1u);
+  EXPECT_TRUE(dropped.collector.text_without_tool_arguments().empty());
+  EXPECT_TRUE(dropped.collector.tool_calls().empty());
+  EXPECT_EQ(dropped.collector.content_text(), kept.collector.content_text());
+  ASSERT_EQ(dropped.record.content_events.size(), kept.record.content_events.size());
+  for (std::size_t i = 0; i < kept.record.content_events.size(); ++i) {
+    EXPECT_EQ(dropped.record.content_events[i].content, kept.record.content_events[i].content);
+  }
+  EXPECT_EQ(dropped.record.finish_reason, "tool_calls");
+}
+
+// Only a turn before its session's last, in a conversation whose live replies are threaded in,
+// has its reply kept.
+TEST(ResponseCollector, OnlyATurnWhoseReplyIsThreadedInKeepsIt) {
+  using inferperf::dataset::ContextMode;
+  inferperf::dataset::Dataset ds;
+  ds.conversations.resize(3);
+  ds.conversations[0].context_mode = ContextMode::kDeltasWithoutResponses;
+  ds.conversations[1].context_mode = ContextMode::kDeltasWithResponses;
+  ds.conversations[2].context_mode = ContextMode::kMessageArrayWithResponses;
+  const auto turn = [](std::size_t conversation, int index, int turns) {
+    inferperf::timing::Credit c;
+    c.conversation_index = conversation;
+    c.turn_index = index;
+    c.num_turns = turns;
+    return c;
+  };
+  using inferperf::worker::threads_reply;
+  EXPECT_TRUE(threads_reply(ds, turn(0, 0, 3)));
+  EXPECT_TRUE(threads_reply(ds, turn(0, 1, 3)));
+  EXPECT_FALSE(threads_reply(ds, turn(0, 2, 3)));  // the last turn
+  EXPECT_FALSE(threads_reply(ds, turn(0, 0, 1)));  // a single turn
+  EXPECT_FALSE(threads_reply(ds, turn(1, 0, 3)));  // the file's replies are sent instead
+  EXPECT_FALSE(threads_reply(ds, turn(2, 0, 3)));  // each turn a whole request
 }
 
 // AIPerf 0.11: the last chunk that carries usage gives every usage field; a field that chunk lacks
