@@ -29,7 +29,7 @@ using core::RequestErrorKind;
 
 bool threads_reply(const dataset::Dataset& ds, const timing::Credit& credit) {
   if (credit.final_turn()) return false;
-  const auto& conv = ds.conversations[static_cast<std::size_t>(credit.conversation_index)];
+  const auto& conv = ds.conversations[credit.conversation_index];
   return conv.context_mode == dataset::ContextMode::kDeltasWithoutResponses;
 }
 

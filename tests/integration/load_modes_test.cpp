@@ -115,6 +115,52 @@ TEST(LoadModes, MultiTurnSessionsCarryTheirHistoryOnOneSession) {
   }
 }
 
+// A reply that makes a tool call is threaded into the session's next turn as an assistant message
+// with the call (the worker keeps a reply only for a turn that threads it). The server is a fake
+// that answers every request with one tool call.
+TEST(LoadModes, AToolCallReplyIsThreadedIntoTheNextTurn) {
+  const json reply = {
+      {"id", "chatcmpl-1"},
+      {"object", "chat.completion"},
+      {"created", 1},
+      {"model", "mock-model"},
+      {"choices",
+       {{{"index", 0},
+         {"message",
+          {{"role", "assistant"},
+           {"content", "Let me look."},
+           {"tool_calls",
+            {{{"id", "call_a"},
+              {"type", "function"},
+              {"function", {{"name", "sh"}, {"arguments", "{\"cmd\":\"ls\"}"}}}}}}}},
+         {"finish_reason", "tool_calls"}}}},
+      {"usage", {{"prompt_tokens", 5}, {"completion_tokens", 3}, {"total_tokens", 8}}}};
+  FakeHttpServer server([&](const FakeHttpRequest&) { return FakeHttpReply{200, reply.dump()}; });
+  const std::string dir = make_temp_dir("ip-tool-turns-");
+  auto r = run_process({INFERPERF_BIN, "profile", "-m", "mock-model", "-u",
+                        "http://127.0.0.1:" + std::to_string(server.port()), "--artifact-dir", dir,
+                        "--isl", "16", "--num-sessions", "1", "--conversation-turn-mean", "2",
+                        "--no-server-metrics", "--ui-type", "none"},
+                       std::chrono::seconds(60));
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  // The run's two turns are the last two chat requests (a probe before the run may send one).
+  std::vector<json> turns;
+  for (const FakeHttpRequest& q : server.requests()) {
+    if (q.method == "POST" && q.target == "/v1/chat/completions")
+      turns.push_back(json::parse(q.body));
+  }
+  ASSERT_GE(turns.size(), 2u) << r.out;
+  EXPECT_EQ(turns[turns.size() - 2]["messages"].size(), 1u) << turns[turns.size() - 2];
+  const json& messages = turns.back()["messages"];
+  ASSERT_GE(messages.size(), 3u) << messages;
+  const json& assistant = messages[1];
+  EXPECT_EQ(assistant["role"], "assistant") << messages;
+  EXPECT_EQ(assistant["content"], "Let me look.") << messages;
+  ASSERT_EQ(assistant["tool_calls"].size(), 1u) << messages;
+  EXPECT_EQ(assistant["tool_calls"][0]["id"], "call_a");
+  EXPECT_EQ(assistant["tool_calls"][0]["function"]["arguments"], "{\"cmd\":\"ls\"}");
+}
+
 TEST(LoadModes, WarmupIsSentButExcludedFromResults) {
   MockServerProcess mock({"--fast"});
   const std::string dir = make_temp_dir("ip-warmup-");
