@@ -38,12 +38,6 @@ std::size_t utf8_length(std::string_view s, std::size_t i) {
   return 0;
 }
 
-// Printable ASCII that JSON keeps as it is: copied in runs, not a character at a time (the records
-// writer formats every token's text of a streamed run).
-bool verbatim(unsigned char c) {
-  return !core::json_string_stop(c);
-}
-
 // "00" to "99", two characters each.
 constexpr std::array<char, 200> kDigitPairs = [] {
   std::array<char, 200> t{};
@@ -156,8 +150,9 @@ void put_json_string(std::string_view s, std::string& out) {
   const std::size_t mark = out.size();
   out.push_back('"');
   for (std::size_t i = 0; i < s.size();) {
-    std::size_t run = i;
-    while (run < s.size() && verbatim(static_cast<unsigned char>(s[run]))) ++run;
+    // Printable ASCII, which JSON keeps as it is, copied in runs (core/json_bytes.hpp).
+    const auto run = static_cast<std::size_t>(
+        core::json_plain_run_end(s.data() + i, s.data() + s.size()) - s.data());
     out.append(s.data() + i, run - i);
     i = run;
     if (i == s.size()) break;

@@ -81,8 +81,11 @@ TEST(Recipes, PrefillCurveFitsTheMocksPrefillCost) {
   EXPECT_NEAR(c["coefficients"][0].get<double>(), 0.05, 0.005) << c;
   // The intercept carries the mock's own fixed cost per request, which a loaded machine raises by
   // several ms (16 ms seen under ASan, 14.2 in a release run beside other tests: three requests a
-  // point, so one slow request moves a mean); the slope stays exact.
-  EXPECT_NEAR(c["coefficients"][1].get<double>(), 10.0, 10.0) << c;
+  // point, so one slow request moves a mean) and lowers only by a quarter of a delay at the
+  // longest prompt; the slope stays exact.
+  const double intercept = c["coefficients"][1].get<double>();
+  EXPECT_GT(intercept, 7.0) << c;
+  EXPECT_LT(intercept, 20.0) << c;
   EXPECT_EQ(c["points"].size(), 3u);
   EXPECT_TRUE(fs::exists(dir + "/mean_1600"));  // forced to concurrency 1: no "concurrency_" axis
   EXPECT_NE(r.out.find("Prefill curve (linear): TTFT = 0.0"), std::string::npos) << r.out;
