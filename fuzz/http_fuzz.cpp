@@ -1,94 +1,22 @@
-// A response as the exchange reads it (ResponseReader: Beast's parser for the head and bodies by
-// length, ChunkedBody for chunked bodies), fed whole and cut into reads at arbitrary points: once
-// the head is parsed the cuts never change the outcome, and whatever Beast's own decoding finishes,
-// ours finishes with the same body, unless ours refused a chunk extension: a bare LF in one ends
-// it here, where Beast lets one through inside quotes (docs/decisions.md, "Chunked bodies are
-// framed by our own decoder"). (Ours may finish what Beast refuses: the syntax of chunk
-// extensions and trailer fields is not checked.)
+// A response as the exchange reads it (ResponseReader: parse_response_head for the head, bodies by
+// length or close handed on, ChunkedBody for chunked bodies), fed whole and cut into reads at
+// arbitrary points: once the head is parsed the cuts never change the outcome. Against Beast's
+// parser (the reference, tests/unit/transport/beast_response_parser.hpp), given the whole
+// response: the same head (status, reason, content type, fields, keep-alive) or the same error
+// for it; and whatever Beast's own decoding finishes, ours finishes with the same body, unless ours
+// refused a chunk extension: a bare LF in one ends it here, where Beast lets one through inside
+// quotes (docs/decisions.md, "Chunked bodies are framed by our own decoder"). (Ours may finish
+// what Beast refuses: the syntax of chunk extensions and trailer fields is not checked.)
 // Input: one byte picks the read sizes and the body limit; the rest is the response's bytes.
-#include <boost/asio/buffer.hpp>
-#include <boost/beast/http/error.hpp>
-
 #include <cstdint>
-#include <string>
 #include <string_view>
-#include <vector>
 
 #include "fuzz_input.hpp"
-#include "transport/response_parser.hpp"
-#include "transport/response_reader.hpp"
+#include "transport/reader_outcome.hpp"
 
-namespace {
-
-using inferperf::transport::ExchangeTimings;
-using inferperf::transport::ResponseParser;
-using inferperf::transport::ResponseReader;
-using inferperf::transport::ResponseSink;
-
-class BodySink final : public ResponseSink {
- public:
-  void on_headers(int, std::string_view, std::string_view, inferperf::core::MonoNs) override {}
-  void on_body(std::string_view bytes, inferperf::core::MonoNs, std::uint32_t) override {
-    body.append(bytes);
-  }
-  std::string body;
-};
-
-struct Outcome {
-  bool done = false;
-  bool failed = false;
-  bool head_done = false;
-  bool extension_refused = false;  // bad_chunk_extension: a difference from Beast by design
-  std::string body;
-  bool operator==(const Outcome&) const = default;
-};
-
-// `max_read` 0: the whole response in one read.
-Outcome read(std::string_view msg, std::size_t max_read, std::uint32_t state, std::uint64_t cap) {
-  ResponseReader reader(cap);
-  ExchangeTimings t;
-  BodySink sink;
-  Outcome o;
-  for (std::size_t at = 0; at < msg.size() && !reader.done();) {
-    state ^= state << 13;
-    state ^= state >> 17;
-    state ^= state << 5;
-    const std::size_t n = max_read == 0 ? msg.size() : 1 + state % max_read;
-    if (const auto ec = reader.consume(msg.substr(at, n), 0, t, sink)) {
-      o.failed = true;
-      o.extension_refused = ec == boost::beast::http::error::bad_chunk_extension;
-      break;
-    }
-    at += n;
-  }
-  o.done = reader.done();
-  o.head_done = reader.parser().is_header_done();
-  o.body = std::move(sink.body);
-  return o;
-}
-
-// Beast alone, eager: how the reader decoded every body before ChunkedBody.
-Outcome read_with_beast(std::string_view msg, std::uint64_t cap) {
-  ResponseParser parser(cap);
-  Outcome o;
-  std::size_t off = 0;
-  while (off < msg.size() && !parser.is_done()) {
-    boost::beast::error_code ec;
-    const std::size_t used =
-        parser.put(boost::asio::buffer(msg.data() + off, msg.size() - off), ec);
-    off += used;
-    if (ec) {
-      o.failed = ec != boost::beast::http::error::need_more;
-      break;
-    }
-    if (used == 0) break;
-  }
-  o.done = parser.is_done();
-  o.body = parser.body_out();
-  return o;
-}
-
-}  // namespace
+using inferperf::transport::testing::Outcome;
+using inferperf::transport::testing::read_with_beast;
+using inferperf::transport::testing::read_with_reader;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   inferperf::fuzz::FuzzInput in(data, size);
@@ -97,10 +25,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::uint64_t cap = (mode & 0x80) != 0 ? 64 : 0;  // a small --max-response-bytes
   const std::string_view msg = in.rest();
 
-  const Outcome whole = read(msg, 0, 1, cap);
-  const Outcome cut = read(msg, max_read, 0x9e3779b9u ^ mode, cap);
-  // Once the head is parsed (Beast refuses some malformed heads sooner when given more bytes at
-  // once, a difference of its own), the cuts change nothing.
+  const Outcome whole = read_with_reader(msg, 0, 1, cap);
+  const Outcome cut = read_with_reader(msg, max_read, 0x9e3779b9u ^ mode, cap);
+  // Once the head is parsed, the cuts change nothing (a malformed head may fail sooner when more
+  // of it comes at once: a head cut by reads is parsed again only once its blank line is in).
   if (whole.head_done && cut.head_done) {
     FUZZ_CHECK(whole.failed == cut.failed);
     if (!whole.failed) {
@@ -109,6 +37,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
   }
   const Outcome beast = read_with_beast(msg, cap);
+  // The whole response in one read: the same head, or the same error before it.
+  FUZZ_CHECK(whole.head_done == beast.head_done);
+  FUZZ_CHECK(whole.head_error == beast.head_error);
+  if (whole.head_done) FUZZ_CHECK(whole.head == beast.head);
   if (beast.done && !whole.extension_refused) {
     FUZZ_CHECK(whole.done);
     FUZZ_CHECK(whole.body == beast.body);

@@ -11,7 +11,6 @@
 
 #include "core/byte_size.hpp"
 #include "transport/plain_read.hpp"
-#include "transport/response_parser.hpp"
 #include "transport/response_reader.hpp"
 
 namespace inferperf::transport {
@@ -146,9 +145,9 @@ Attempt socket_failure(ConnectionPool& pool, Socket& sock, const ExchangeTimings
 // used every byte (`clean`), marked with whether it carried a stream; else closed.
 void release_connection(ConnectionPool& pool, std::unique_ptr<Socket> sock,
                         const ResponseReader& reader, bool clean, std::int64_t pool_key) {
-  const ResponseParser& parser = reader.parser();
-  if (reader.done() && parser.keep_alive() && clean) {
-    const bool streamed = parser.content_type().find("text/event-stream") != std::string::npos;
+  const ResponseHead& head = reader.head();
+  if (reader.done() && head.keep_alive() && clean) {
+    const bool streamed = head.content_type.find("text/event-stream") != std::string::npos;
     pool.give_back(std::move(sock), pool_key, streamed);
     return;
   }
@@ -249,7 +248,7 @@ asio::awaitable<Attempt> attempt(ConnectionPool& pool, const ExchangeRequest& re
   if (r.ec && !reader.ends_at_close(r.ec)) {
     t.end_ns = r.ts;
     co_return socket_failure(pool, *sock, t, cancel,
-                             [&] { return read_error(r.ec, reader.parser().is_header_done()); });
+                             [&] { return read_error(r.ec, reader.head_done()); });
   }
   t.end_ns = clock.now_ns();
   cancel.detach();

@@ -1,18 +1,17 @@
 #include "transport/response_reader.hpp"
 
-#include <boost/asio/buffer.hpp>
 #include <boost/asio/error.hpp>
 #include <boost/beast/http/error.hpp>
+
+#include <algorithm>
+#include <limits>
 
 namespace inferperf::transport {
 
 using boost::system::error_code;
+namespace http = boost::beast::http;
 
-ResponseReader::ResponseReader(std::uint64_t max_body_bytes)
-    : max_body_bytes_(max_body_bytes), parser_(max_body_bytes) {
-  // put() stops at the end of the head, so a chunked body never reaches Beast's body parsing.
-  parser_.eager(false);
-}
+ResponseReader::ResponseReader(std::uint64_t max_body_bytes) : max_body_bytes_(max_body_bytes) {}
 
 error_code ResponseReader::consume(std::string_view read, core::MonoNs ts, ExchangeTimings& t,
                                    ResponseSink& sink) {
@@ -20,11 +19,32 @@ error_code ResponseReader::consume(std::string_view read, core::MonoNs ts, Excha
   if (t.first_byte_ns == 0) t.first_byte_ns = ts;
   t.bytes_received += static_cast<std::int64_t>(read.size());
   std::string_view body = read;
+  if (!head_done_) {
+    if (const error_code ec = take_head(read, sink.wants_header_fields(), body)) return ec;
+    if (!head_done_) return {};
+    t.headers_ns = ts;
+    sink.on_header_fields(head_.fields_text);
+    sink.on_headers(head_.status, head_.reason, head_.content_type, ts);
+    switch (head_.framing) {
+      case BodyFraming::kNone:
+        done_ = true;
+        break;
+      case BodyFraming::kLength:
+        body_left_ = head_.content_length;
+        break;
+      case BodyFraming::kClose:
+        body_left_ =
+            max_body_bytes_ > 0 ? max_body_bytes_ : std::numeric_limits<std::uint64_t>::max();
+        break;
+      case BodyFraming::kChunked:
+        chunked_.emplace(max_body_bytes_);
+        break;
+    }
+  }
   if (!chunked_) {
-    if (!parser_.is_header_done()) parser_.keep_fields(sink.wants_header_fields());
-    if (const error_code pec = parse(read, body)) return pec;
-    deliver(ts, read_index, t, sink);
-    if (!chunked_) return {};
+    const error_code ec = take_plain_body(body, ts, read_index, sink);
+    handoff_.clear();
+    return ec;
   }
   // One on_body per read, as for every other body: a read's only chunk straight from the read
   // buffer (a streamed event, usually), several gathered.
@@ -46,70 +66,67 @@ error_code ResponseReader::consume(std::string_view read, core::MonoNs ts, Excha
   return pec;
 }
 
-// Parsed straight from the read buffer; only bytes the parser could not take yet (a head cut by
-// the read) are kept for the next read.
-error_code ResponseReader::parse(std::string_view read, std::string_view& body) {
-  body = {};
+// Parsed straight from the read when the head starts and ends in it. A head cut by reads is kept
+// and parsed again, whole, only once its blank line has arrived (as Beast did), so a slow head
+// costs one search of each read's bytes, not a parse per read.
+error_code ResponseReader::take_head(std::string_view read, bool keep_fields,
+                                     std::string_view& body) {
   std::string_view avail = read;
   if (!pending_.empty()) {
-    pending_.append(avail);
+    const std::size_t searched = pending_.size() >= 3 ? pending_.size() - 3 : 0;
+    pending_.append(read);
+    if (find_head_end(pending_.data() + searched, pending_.data() + pending_.size()) == nullptr) {
+      if (pending_.size() >= kMaxResponseHeadBytes) return http::error::header_limit;
+      return {};
+    }
     avail = pending_;
   }
-  std::size_t off = 0;
-  while (off < avail.size() && !parser_.is_done()) {
-    const bool head_before = parser_.is_header_done();
-    error_code pec;
-    const std::size_t used =
-        parser_.put(boost::asio::buffer(avail.data() + off, avail.size() - off), pec);
-    off += used;
-    if (pec == boost::beast::http::error::need_more) break;
-    if (pec) return pec;
-    if (!head_before && parser_.is_header_done() && !parser_.is_done()) {
-      if (parser_.chunked()) {
-        chunked_.emplace(max_body_bytes_);
-        break;
-      }
-      parser_.eager(true);  // a body by length or by close: Beast decodes it
-    }
-    if (used == 0) break;
+  error_code ec;
+  const std::size_t used = parse_response_head(avail.data(), avail.data() + avail.size(),
+                                               keep_fields, max_body_bytes_, head_, ec);
+  if (ec == http::error::need_more) {
+    if (pending_.empty()) pending_.assign(read);
+    head_ = ResponseHead{};  // what the partial head filled in; parsed again from the start
+    return {};
   }
-  std::string_view rest = avail.substr(off);
-  if (chunked_ && !rest.empty()) {
-    if (!pending_.empty()) {  // the bytes live in pending_, which is cleared below
-      handoff_.assign(rest);
-      rest = handoff_;
-    }
-    body = rest;
-    rest = {};
-  }
-  if (!pending_.empty()) {
-    pending_.erase(0, off + (avail.size() - off - rest.size()));
-  } else if (!rest.empty()) {
-    pending_.assign(rest);
+  if (ec) return ec;
+  head_done_ = true;
+  if (pending_.empty()) {
+    body = read.substr(used);
+  } else {
+    handoff_ = std::move(pending_);  // the body's first bytes live there until this read ends
+    pending_.clear();
+    body = std::string_view(handoff_).substr(used);
   }
   return {};
 }
 
-void ResponseReader::deliver(core::MonoNs ts, std::uint32_t read_index, ExchangeTimings& t,
-                             ResponseSink& sink) {
-  if (parser_.is_header_done() && !headers_reported_) {
-    headers_reported_ = true;
-    t.headers_ns = ts;
-    sink.on_header_fields(parser_.headers_text());
-    sink.on_headers(parser_.status(), parser_.reason(), parser_.content_type(), ts);
+error_code ResponseReader::take_plain_body(std::string_view body, core::MonoNs ts,
+                                           std::uint32_t read_index, ResponseSink& sink) {
+  if (done_) {
+    if (!body.empty()) leftover_ = true;
+    return {};
   }
-  if (!parser_.body_out().empty()) {
-    sink.on_body(parser_.body_out(), ts, read_index);
-    parser_.body_out().clear();
+  if (head_.framing == BodyFraming::kClose) {
+    if (body.size() > body_left_) return http::error::body_limit;
+    body_left_ -= body.size();
+  } else {
+    const std::size_t n =
+        static_cast<std::size_t>(std::min<std::uint64_t>(body_left_, body.size()));
+    if (n < body.size()) leftover_ = true;
+    body = body.substr(0, n);
+    body_left_ -= n;
+    done_ = body_left_ == 0;
   }
+  if (!body.empty()) sink.on_body(body, ts, read_index);
+  return {};
 }
 
 bool ResponseReader::ends_at_close(const error_code& ec) {
-  if (chunked_) return false;  // a chunked body ends with its last chunk, never at a close
-  if (ec != boost::asio::error::eof || !parser_.is_header_done() || parser_.is_done()) return false;
-  error_code eec;
-  parser_.put_eof(eec);
-  return !eec;
+  if (ec != boost::asio::error::eof || !head_done_ || done()) return false;
+  if (head_.framing != BodyFraming::kClose) return false;  // a length or chunks left unfinished
+  done_ = true;
+  return true;
 }
 
 }  // namespace inferperf::transport

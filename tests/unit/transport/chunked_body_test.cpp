@@ -1,7 +1,7 @@
 // ResponseReader's chunked bodies (ChunkedBody) against Beast's own chunked decoding (the
-// ResponseParser eager, as the reader used it before): the same bodies for seeded random messages
-// cut at random points, the same body whenever both accept a mutated one, and the framing errors,
-// limits and leftovers by name.
+// BeastResponseParser eager, as the reader used it before): the same bodies for seeded random
+// messages cut at random points, the same body whenever both accept a mutated one, and the framing
+// errors, limits and leftovers by name.
 #include "transport/chunked_body.hpp"
 
 #include <gtest/gtest.h>
@@ -15,13 +15,13 @@
 #include <string_view>
 #include <vector>
 
-#include "transport/response_parser.hpp"
+#include "beast_response_parser.hpp"
 #include "transport/response_reader.hpp"
 
 namespace {
 
+using inferperf::transport::BeastResponseParser;
 using inferperf::transport::ExchangeTimings;
-using inferperf::transport::ResponseParser;
 using inferperf::transport::ResponseReader;
 using inferperf::transport::ResponseSink;
 namespace http = boost::beast::http;
@@ -80,7 +80,7 @@ Outcome read_with_reader(std::string_view msg, const std::vector<std::size_t>& c
 
 // The reference: Beast's parser decoding the whole message eagerly.
 Outcome read_with_beast(std::string_view msg) {
-  ResponseParser parser;
+  BeastResponseParser parser;
   Outcome o;
   std::size_t off = 0;
   while (off < msg.size() && !parser.is_done()) {
