@@ -44,11 +44,12 @@ struct ResponseHead {
 inline constexpr std::size_t kMaxResponseHeadBytes = 1024 * 1024;
 
 // Parses the head at the start of [p, last): returns the bytes it took (through its blank line)
-// and fills `head` (as default-constructed before the call: nothing is cleared), or 0 with `ec` set: http::error::need_more when the bytes end before the head
-// does (nothing in them is wrong yet), else the error Beast gives for that head (bad_version,
-// bad_status, bad_reason, bad_field, bad_value, bad_line_ending, bad_content_length,
-// multiple_content_length, bad_transfer_encoding, header_limit, body_limit). A Content-Length above
-// `max_body_bytes` (0: no cap) is body_limit, as soon as the head is whole.
+// and fills `head` (as default-constructed before the call: nothing is cleared), or 0 with `ec`
+// set: http::error::need_more when the bytes end before the head does (nothing in them is wrong
+// yet), else the error Beast gives for that head (bad_version, bad_status, bad_reason, bad_field,
+// bad_value, bad_line_ending, bad_content_length, multiple_content_length, bad_transfer_encoding,
+// header_limit, body_limit). A Content-Length above `max_body_bytes` (0: no cap) is body_limit, as
+// soon as the head is whole.
 std::size_t parse_response_head(const char* p, const char* last, bool keep_fields,
                                 std::uint64_t max_body_bytes, ResponseHead& head,
                                 boost::system::error_code& ec);
