@@ -72,11 +72,14 @@ inline Outcome read_with_reader(std::string_view msg, std::size_t max_read, std:
   return o;
 }
 
-// Beast alone, eager: how the reader parsed every head before parse_response_head and decoded
-// every body before ChunkedBody. A Content-Length over the cap fails as Beast ends the head;
+// Beast alone: how the reader parsed every head before parse_response_head and decoded every
+// body before ChunkedBody. The head's facts are taken when Beast ends the head (it stops there,
+// not eager, then decodes the rest eagerly): a chunked body's trailer fields would otherwise join
+// them, which the exchange never read. A Content-Length over the cap fails as Beast ends the head;
 // the reader counts that as the head's error, and so does this.
 inline Outcome read_with_beast(std::string_view msg, std::uint64_t cap) {
   BeastResponseParser parser(cap);
+  parser.eager(false);
   Outcome o;
   std::size_t off = 0;
   bool length_over_cap = false;
@@ -93,14 +96,16 @@ inline Outcome read_with_beast(std::string_view msg, std::uint64_t cap) {
       if (o.failed && (!parser.is_header_done() || length_over_cap)) o.head_error = ec;
       break;
     }
+    if (!head_before && parser.is_header_done()) {
+      o.head = Head{parser.status(), parser.reason(), parser.content_type(), parser.headers_text(),
+                    parser.keep_alive()};
+      parser.eager(true);
+    }
     if (used == 0) break;
   }
   o.done = parser.is_done();
   o.head_done = parser.is_header_done() && !length_over_cap;
-  if (o.head_done) {
-    o.head = Head{parser.status(), parser.reason(), parser.content_type(), parser.headers_text(),
-                  parser.keep_alive()};
-  }
+  if (!o.head_done) o.head = Head{};
   o.body = parser.body_out();
   return o;
 }
