@@ -1,7 +1,7 @@
 // The chunked transfer coding of a response body (RFC 9112 §7.1), decoded in the same pass that
 // hands the body to the sink: each chunk's data is given as a view into the bytes read, so a
-// streamed event is neither copied into a body buffer nor framed by a second parser. The head
-// stays with Beast's parser (ResponseReader); this owns only what follows a chunked head.
+// streamed event is neither copied into a body buffer nor framed by a second parser. The head is
+// parse_response_head's (ResponseReader); this owns only what follows a chunked head.
 #pragma once
 #include <boost/system/error_code.hpp>
 

@@ -57,8 +57,8 @@ class ResponseSink {
   // The whole response head as "name: value\n" lines, just before on_headers; for sinks that keep
   // the headers (--export-level raw).
   virtual void on_header_fields(std::string_view /*fields*/) {}
-  // False when the sink ignores on_header_fields: the parser then does not gather the lines (a
-  // copy of every field of every response, the head's largest cost after Beast's own parsing).
+  // False when the sink ignores on_header_fields: the head parser then does not gather the lines
+  // (a copy of every field of every response).
   virtual bool wants_header_fields() const { return true; }
   // Decoded body bytes; every byte delivered by one socket read carries that read's stamp.
   virtual void on_body(std::string_view bytes, core::MonoNs ts, std::uint32_t read_index) = 0;

@@ -345,12 +345,18 @@ error_code frame_body(const FieldState& st, std::uint64_t max_body_bytes, Respon
 std::size_t parse_response_head(const char* p, const char* last, bool keep_fields,
                                 std::uint64_t max_body_bytes, ResponseHead& head, error_code& ec) {
   const char* const start = p;
-  const bool over_limit = static_cast<std::size_t>(last - p) >= kMaxResponseHeadBytes;
-  if (over_limit) last = p + kMaxResponseHeadBytes;
+  // Beast's header limit as Beast applies it: to the status line, then to the fields from where
+  // they start, each over the bytes at hand; running out within the limit is need_more, past it
+  // header_limit.
+  auto within_limit = [last](const char* from, bool& over) {
+    over = static_cast<std::size_t>(last - from) >= kMaxResponseHeadBytes;
+    return over ? from + kMaxResponseHeadBytes : last;
+  };
+  bool over = false;
   FieldState st;
-  ec = parse_status_line(p, last, head);
-  if (!ec) ec = parse_fields(p, last, keep_fields, st, head);
-  if (ec == http::error::need_more && over_limit) ec = http::error::header_limit;
+  ec = parse_status_line(p, within_limit(p, over), head);
+  if (!ec) ec = parse_fields(p, within_limit(p, over), keep_fields, st, head);
+  if (ec == http::error::need_more && over) ec = http::error::header_limit;
   if (!ec) ec = frame_body(st, max_body_bytes, head);
   return ec ? 0 : static_cast<std::size_t>(p - start);
 }

@@ -67,8 +67,10 @@ error_code ResponseReader::consume(std::string_view read, core::MonoNs ts, Excha
 }
 
 // Parsed straight from the read when the head starts and ends in it. A head cut by reads is kept
-// and parsed again, whole, only once its blank line has arrived (as Beast did), so a slow head
-// costs one search of each read's bytes, not a parse per read.
+// and parsed again, whole, only once its blank line has arrived, so a slow head costs one search
+// of each read's bytes, not a parse per read. (Beast also waited for the blank line, but parsed
+// again at once when a read left at most three bytes unparsed: a malformed head that never ends
+// failed there with its syntax error, and ends here at the limit, the close or the timeout.)
 error_code ResponseReader::take_head(std::string_view read, bool keep_fields,
                                      std::string_view& body) {
   std::string_view avail = read;
@@ -76,7 +78,8 @@ error_code ResponseReader::take_head(std::string_view read, bool keep_fields,
     const std::size_t searched = pending_.size() >= 3 ? pending_.size() - 3 : 0;
     pending_.append(read);
     if (find_head_end(pending_.data() + searched, pending_.data() + pending_.size()) == nullptr) {
-      if (pending_.size() >= kMaxResponseHeadBytes) return http::error::header_limit;
+      // The status line and the fields may take the limit each.
+      if (pending_.size() >= 2 * kMaxResponseHeadBytes) return http::error::header_limit;
       return {};
     }
     avail = pending_;
@@ -85,6 +88,8 @@ error_code ResponseReader::take_head(std::string_view read, bool keep_fields,
   const std::size_t used = parse_response_head(avail.data(), avail.data() + avail.size(),
                                                keep_fields, max_body_bytes_, head_, ec);
   if (ec == http::error::need_more) {
+    // Also after a blank line when the bytes before it are too few for a status line
+    // ("HT\r\n\r\n"): the next search starts past it, as Beast's does.
     if (pending_.empty()) pending_.assign(read);
     head_ = ResponseHead{};  // what the partial head filled in; parsed again from the start
     return {};

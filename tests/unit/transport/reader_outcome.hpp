@@ -3,6 +3,7 @@
 // reference, given it whole. Shared by the http fuzz harness and response_head_test.cpp.
 #pragma once
 #include <boost/asio/buffer.hpp>
+#include <boost/asio/error.hpp>
 #include <boost/beast/http/error.hpp>
 
 #include <cstdint>
@@ -16,9 +17,14 @@ namespace inferperf::transport::testing {
 
 class BodySink final : public ResponseSink {
  public:
+  explicit BodySink(bool keep_fields) : keep_fields_(keep_fields) {}
   void on_headers(int, std::string_view, std::string_view, core::MonoNs) override {}
   void on_body(std::string_view bytes, core::MonoNs, std::uint32_t) override { body.append(bytes); }
+  bool wants_header_fields() const override { return keep_fields_; }
   std::string body;
+
+ private:
+  bool keep_fields_;
 };
 
 // What a head said, as both parsers report it.
@@ -28,6 +34,7 @@ struct Head {
   std::string content_type;
   std::string fields;
   bool keep_alive = false;
+  BodyFraming framing = BodyFraming::kNone;
   bool operator==(const Head&) const = default;
 };
 
@@ -42,12 +49,12 @@ struct Outcome {
 };
 
 // `max_read` 0: the whole response in one read; else reads of 1 to max_read bytes, drawn from
-// `state` (xorshift).
+// `state` (xorshift). The connection closes after the last byte.
 inline Outcome read_with_reader(std::string_view msg, std::size_t max_read, std::uint32_t state,
-                                std::uint64_t cap) {
+                                std::uint64_t cap, bool keep_fields = true) {
   ResponseReader reader(cap);
   ExchangeTimings t;
-  BodySink sink;
+  BodySink sink(keep_fields);
   Outcome o;
   for (std::size_t at = 0; at < msg.size() && !reader.done();) {
     state ^= state << 13;
@@ -62,11 +69,12 @@ inline Outcome read_with_reader(std::string_view msg, std::size_t max_read, std:
     }
     at += n;
   }
+  if (!o.failed && !reader.done()) reader.ends_at_close(boost::asio::error::eof);
   o.done = reader.done();
   o.head_done = reader.head_done();
   if (o.head_done) {
     const ResponseHead& h = reader.head();
-    o.head = Head{h.status, h.reason, h.content_type, h.fields_text, h.keep_alive()};
+    o.head = Head{h.status, h.reason, h.content_type, h.fields_text, h.keep_alive(), h.framing};
   }
   o.body = std::move(sink.body);
   return o;
@@ -77,9 +85,10 @@ inline Outcome read_with_reader(std::string_view msg, std::size_t max_read, std:
 // not eager, then decodes the rest eagerly): a chunked body's trailer fields would otherwise join
 // them, which the exchange never read. A Content-Length over the cap fails as Beast ends the head;
 // the reader counts that as the head's error, and so does this.
-inline Outcome read_with_beast(std::string_view msg, std::uint64_t cap) {
+inline Outcome read_with_beast(std::string_view msg, std::uint64_t cap, bool keep_fields = true) {
   BeastResponseParser parser(cap);
   parser.eager(false);
+  parser.keep_fields(keep_fields);
   Outcome o;
   std::size_t off = 0;
   bool length_over_cap = false;
@@ -97,11 +106,23 @@ inline Outcome read_with_beast(std::string_view msg, std::uint64_t cap) {
       break;
     }
     if (!head_before && parser.is_header_done()) {
-      o.head = Head{parser.status(), parser.reason(), parser.content_type(), parser.headers_text(),
-                    parser.keep_alive()};
+      BodyFraming framing = BodyFraming::kClose;
+      if (parser.is_done()) {
+        framing = BodyFraming::kNone;
+      } else if (parser.chunked()) {
+        framing = BodyFraming::kChunked;
+      } else if (parser.content_length()) {
+        framing = BodyFraming::kLength;
+      }
+      o.head = Head{parser.status(),       parser.reason(),     parser.content_type(),
+                    parser.headers_text(), parser.keep_alive(), framing};
       parser.eager(true);
     }
     if (used == 0) break;
+  }
+  if (!o.failed && parser.is_header_done() && !parser.is_done()) {  // the connection closes
+    boost::beast::error_code ec;
+    parser.put_eof(ec);
   }
   o.done = parser.is_done();
   o.head_done = parser.is_header_done() && !length_over_cap;

@@ -93,15 +93,17 @@ TEST(ResponseReader, ChunkedSplitAtEveryPoint) {
   }
 }
 
+// The head is reported at the read that brings its last byte, stamped with that read's time.
 TEST(ResponseReader, ChunkedByteByByte) {
   Feeder f;
-  bool headers_seen_early = false;
+  const std::size_t head_end = kChunked.find("\r\n\r\n") + 4;
   for (std::size_t i = 0; i < kChunked.size(); ++i) {
     ASSERT_TRUE(f.read(std::string_view(kChunked).substr(i, 1))) << i;
-    if (f.reader.head_done() && i < 80) headers_seen_early = true;
+    EXPECT_EQ(f.reader.head_done(), i + 1 >= head_end) << i;
+    EXPECT_EQ(f.heads, i + 1 >= head_end ? 1 : 0) << i;
   }
   expect_chunked_result(f, "byte by byte");
-  EXPECT_TRUE(headers_seen_early);  // the header completes before the body arrives
+  EXPECT_EQ(f.timings.headers_ns, static_cast<inferperf::core::MonoNs>(head_end));  // its stamp
 }
 
 TEST(ResponseReader, ChunkedIrregularPieces) {
@@ -239,23 +241,24 @@ TEST(ResponseReader, TheBodyCapHoldsForEveryFraming) {
   EXPECT_TRUE(at_cap.reader.done());
 }
 
-// A head that never ends fails at 1 MiB whether it comes in one read or many, without parsing
-// it again at every read.
+// A head that never ends fails: in one read once its fields pass 1 MiB; cut into reads, which
+// are only searched for its end, once 2 MiB are held (the status line and the fields may take
+// 1 MiB each), never holding more.
 TEST(ResponseReader, AHeadPastItsLimitFails) {
+  constexpr std::size_t kLimit = inferperf::transport::kMaxResponseHeadBytes;
   const std::string start = "HTTP/1.1 200 OK\r\nX-Long: ";
-  const std::string filler(inferperf::transport::kMaxResponseHeadBytes, 'a');
+  const std::string piece(4096, 'a');
   Feeder one;
-  EXPECT_FALSE(one.read(start + filler));
+  EXPECT_FALSE(one.read(start + std::string(kLimit, 'a')));
   EXPECT_EQ(one.error, http::error::header_limit);
 
   Feeder many;
   ASSERT_TRUE(many.read(start));
-  bool failed = false;
-  for (std::size_t at = 0; at < filler.size() && !failed; at += 4096) {
-    failed = !many.read(std::string_view(filler).substr(at, 4096));
-  }
-  EXPECT_TRUE(failed);
+  std::size_t held = start.size();
+  while (held < 3 * kLimit && many.read(piece)) held += piece.size();
   EXPECT_EQ(many.error, http::error::header_limit);
+  EXPECT_GE(held + piece.size(), 2 * kLimit);
+  EXPECT_LT(held, 2 * kLimit);
   EXPECT_EQ(many.heads, 0);
 }
 
