@@ -26,6 +26,12 @@ void HeldCredits::hold(timing::Credit credit, timing::WithdrawListener& listener
   release_due();
 }
 
+void HeldCredits::release_if_due() {
+  if (held_.empty() || held_.front().credit.intended_ns > core::SteadyClock::steady_now_ns())
+    return;
+  release_due();
+}
+
 void HeldCredits::withdraw_if_shut() {
   if (gate_.shut_at.load() != AheadGate::kOpen) release_due();
 }

@@ -345,6 +345,7 @@ void Worker::complete(const timing::Credit& credit, records::RequestRecord&& rec
   in_flight_.fetch_sub(1, std::memory_order_relaxed);
   if (returns_.empty()) asio::post(io_, [this] { flush_returns(); });
   returns_.push_back({credit.id, credit.session});
+  held_.release_if_due();  // an arrival due during this batch of completions goes now
 }
 
 void Worker::flush_returns() {

@@ -111,6 +111,31 @@ TEST(HeldCredits, SendsEachAtItsIntendedTimeInIntendedOrder) {
   EXPECT_TRUE(l.back.empty());
 }
 
+// A handler that keeps the loop busy past a credit's time (a batch of completions) lets it go
+// when it checks, not when the timer's handler gets its turn after it; a check before the credit
+// is due sends nothing.
+TEST(HeldCredits, ACheckBetweenHandlersSendsWhatIsDue) {
+  HeldFixture f;
+  Listener l;
+  std::size_t before = 9;
+  std::size_t after = 9;
+  f.on_loop([&] {
+    const core::MonoNs due = f.clock.now_ns() + 2 * kHeldMs;
+    f.gate.held.fetch_add(1);
+    f.held.hold(f.credit(1, due), l);
+    f.held.release_if_due();
+    before = f.released.size();
+    while (f.clock.now_ns() < due + kHeldMs) {
+    }
+    f.held.release_if_due();
+    after = f.released.size();
+  });
+  EXPECT_EQ(before, 0u);
+  EXPECT_EQ(after, 1u);
+  f.on_loop([&] { EXPECT_EQ(f.held.size(), 0u); });
+  EXPECT_EQ(f.gate.held.load(), 0);
+}
+
 TEST(HeldCredits, AShutGateGivesBackWhatIsNotDueAndSendsNothingMore) {
   HeldFixture f;
   Listener l;
