@@ -57,6 +57,12 @@ void HeldCredits::withdraw_from(core::MonoNs shut) {
 }
 
 void HeldCredits::release_due() {
+  if (releasing_) return;
+  releasing_ = true;
+  struct Done {
+    bool& flag;
+    ~Done() { flag = false; }
+  } done{releasing_};
   for (;;) {
     withdraw_from(gate_.shut_at.load());
     if (held_.empty()) return;

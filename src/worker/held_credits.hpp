@@ -1,7 +1,8 @@
 // Credits handed to a worker before they are due (timing::CreditSink::dispatch_ahead). The
 // worker's own thread holds them in intended-time order and lets each go at its intended time: an
 // Asio timer on the worker's loop wakes it timing::PreciseWaiter::kSpinNs early and the rest is
-// spun (PreciseWaiter::spin_until), so the thread that timed an arrival is the one that sends it.
+// spun (PreciseWaiter::spin_until), or a request's completion finds it due first
+// (release_if_due), so the thread that timed an arrival is the one that sends it.
 // A shut gate (a stop) gives back unsent every held credit intended at or after the moment it was
 // shut; one intended before it still goes, so a worker whose timer ran late does not cut a hole in
 // the global arrival sequence that another worker carried on past. Everything but the gate runs on
@@ -54,9 +55,9 @@ class HeldCredits {
   // If the gate is shut: gives back every held credit intended at or after the stop and sends
   // the rest (due before it); nothing otherwise.
   void withdraw_if_shut();
-  // Sends the held credits already due (and, as the timer would, any due within the spin),
-  // called by the worker between its own handlers: the timer's handler waits behind every
-  // completion queued before it, so a batch of responses would make the arrivals late.
+  // Sends the held credits already due (and, as the timer would, any due within the spin). The
+  // worker calls it at each request's completion: the timer's handler waits behind every
+  // completion queued before it, so a batch of responses made the arrivals late.
   void release_if_due();
   std::size_t size() const { return held_.size(); }
 
@@ -66,6 +67,8 @@ class HeldCredits {
     timing::WithdrawListener* listener;
   };
   // Sends what is due (spinning the last microseconds) and re-arms the timer for the next one.
+  // Not re-entered: a credit it sends may start a request that completes at once (a body that
+  // cannot be built), whose completion calls release_if_due; the loop here sends what is due.
   void release_due();
   // Gives back every held credit intended at or after `shut` (nothing when kOpen).
   void withdraw_from(core::MonoNs shut);
@@ -78,6 +81,7 @@ class HeldCredits {
   std::deque<Held> held_;  // by intended time; equal times keep their hand-out order
   boost::asio::steady_timer timer_;
   core::MonoNs armed_for_ = -1;  // the intended time the timer is armed for; -1: none
+  bool releasing_ = false;       // release_due is on the stack
 };
 
 }  // namespace inferperf::worker

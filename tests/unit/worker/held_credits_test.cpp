@@ -8,8 +8,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <future>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -112,15 +114,16 @@ TEST(HeldCredits, SendsEachAtItsIntendedTimeInIntendedOrder) {
 }
 
 // A handler that keeps the loop busy past a credit's time (a batch of completions) lets it go
-// when it checks, not when the timer's handler gets its turn after it; a check before the credit
-// is due sends nothing.
+// when it checks, not when the timer's handler gets its turn after it; a check well before the
+// credit is due sends nothing.
 TEST(HeldCredits, ACheckBetweenHandlersSendsWhatIsDue) {
   HeldFixture f;
   Listener l;
   std::size_t before = 9;
   std::size_t after = 9;
+  core::MonoNs due = 0;
   f.on_loop([&] {
-    const core::MonoNs due = f.clock.now_ns() + 2 * kHeldMs;
+    due = f.clock.now_ns() + 20 * kHeldMs;
     f.gate.held.fetch_add(1);
     f.held.hold(f.credit(1, due), l);
     f.held.release_if_due();
@@ -132,7 +135,50 @@ TEST(HeldCredits, ACheckBetweenHandlersSendsWhatIsDue) {
   });
   EXPECT_EQ(before, 0u);
   EXPECT_EQ(after, 1u);
-  f.on_loop([&] { EXPECT_EQ(f.held.size(), 0u); });
+  f.on_loop([&] {
+    EXPECT_EQ(f.held.size(), 0u);
+    ASSERT_EQ(f.released.size(), 1u);
+    EXPECT_GE(f.released[0].second, due);
+  });
+  EXPECT_EQ(f.gate.held.load(), 0);
+}
+
+// A credit whose request completes at once (a body that cannot be built) checks again from inside
+// the release: the check returns (no recursion as deep as the credits held), and the release loop
+// sends every due credit once, in order.
+TEST(HeldCredits, ACheckFromInsideAReleaseSendsEachOnce) {
+  HeldFixture f;
+  Listener l;
+  std::vector<std::int64_t> sent;
+  int depth = 0;
+  int max_depth = 0;  // releases on the stack at once: 1 when the check does not re-enter
+  std::unique_ptr<HeldCredits> held;
+  f.on_loop([&] {
+    held = std::make_unique<HeldCredits>(
+        f.io, f.clock, f.gate,
+        [&](timing::Credit c) {
+          sent.push_back(c.id);
+          max_depth = std::max(max_depth, ++depth);
+          held->release_if_due();  // as Worker::complete would, from the launched request
+          --depth;
+        },
+        [] {});
+    // Held before they are due, then all due at once (the loop busy past them).
+    const core::MonoNs due = f.clock.now_ns() + 20 * kHeldMs;
+    for (std::int64_t id = 0; id < 4; ++id) {
+      f.gate.held.fetch_add(1);
+      held->hold(f.credit(id, due + id), l);
+    }
+    while (f.clock.now_ns() < due + kHeldMs) {
+    }
+    held->release_if_due();
+  });
+  f.on_loop([&] {
+    EXPECT_EQ(sent, (std::vector<std::int64_t>{0, 1, 2, 3}));
+    EXPECT_EQ(max_depth, 1);
+    EXPECT_EQ(held->size(), 0u);
+    held.reset();
+  });
   EXPECT_EQ(f.gate.held.load(), 0);
 }
 
