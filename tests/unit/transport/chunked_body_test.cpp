@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "beast_response_parser.hpp"
+#include "reader_outcome.hpp"
 #include "transport/response_reader.hpp"
 
 namespace {
@@ -191,16 +192,9 @@ TEST(ChunkedBody, MutatedMessagesDecodeAsBeastDecodesThem) {
     std::string body;
     std::string msg = random_message(rng, body);
     const auto at = std::uniform_int_distribution<std::size_t>(kHead.size(), msg.size() - 1)(rng);
-    switch (std::uniform_int_distribution<int>(0, 2)(rng)) {
-      case 0:
-        msg[at] = "\r\n0;aZ \t\x01"[std::uniform_int_distribution<int>(0, 8)(rng)];
-        break;
-      case 1:
-        msg.erase(at, 1);
-        break;
-      default:
-        msg.insert(at, 1, msg[at]);
-    }
+    const int how = std::uniform_int_distribution<int>(0, 2)(rng);
+    const char c = "\r\n0;aZ \t\x01"[std::uniform_int_distribution<int>(0, 8)(rng)];
+    inferperf::transport::testing::edit_byte(msg, at, how, c);
     const Outcome beast = read_with_beast(msg);
     const Outcome ours = read_with_reader(msg, random_cuts(rng, msg.size()));
     if (beast.done) {

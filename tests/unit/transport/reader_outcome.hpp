@@ -131,4 +131,19 @@ inline Outcome read_with_beast(std::string_view msg, std::uint64_t cap, bool kee
   return o;
 }
 
+// The edit the differential tests make to a message: the byte at `at` changed to `c` (how 0),
+// dropped (1) or doubled (2).
+inline void edit_byte(std::string& msg, std::size_t at, int how, char c) {
+  switch (how) {
+    case 0:
+      msg[at] = c;
+      break;
+    case 1:
+      msg.erase(at, 1);
+      break;
+    default:
+      msg.insert(at, 1, msg[at]);
+  }
+}
+
 }  // namespace inferperf::transport::testing

@@ -196,16 +196,7 @@ std::string random_head(std::mt19937& rng) {
     const std::size_t at = rng() % head.size();
     static const std::array<char, 10> kBytes{'\r', '\n', ' ',    '\t', ':',
                                              ',',  '\0', '\x7f', 'a',  '\xff'};
-    switch (rng() % 3) {
-      case 0:
-        head[at] = pick(kBytes);
-        break;
-      case 1:
-        head.erase(at, 1);
-        break;
-      default:
-        head.insert(at, 1, head[at]);
-    }
+    inferperf::transport::testing::edit_byte(head, at, static_cast<int>(rng() % 3), pick(kBytes));
   }
   return head;
 }
