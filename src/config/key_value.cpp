@@ -2,6 +2,8 @@
 
 #include <cctype>
 
+#include "core/http_token.hpp"
+
 namespace inferperf::config {
 
 namespace {
@@ -115,11 +117,9 @@ core::Result<std::vector<std::pair<std::string, nlohmann::json>>> parse_key_valu
 }
 
 std::string header_problem(std::string_view name, std::string_view value) {
-  static constexpr std::string_view kTokenPunct = "!#$%&'*+-.^_`|~";
   if (name.empty()) return "empty header name";
   for (char ch : name) {
-    const auto c = static_cast<unsigned char>(ch);
-    if (!std::isalnum(c) && kTokenPunct.find(ch) == std::string_view::npos) {
+    if (!core::is_http_token_char(ch)) {
       std::string shown;
       for (char n : name) shown += std::isprint(static_cast<unsigned char>(n)) ? n : '?';
       return "header name '" + shown +

@@ -14,6 +14,7 @@
 #include "config/resolve.hpp"
 #include "core/error.hpp"
 #include "core/goodput_target.hpp"
+#include "core/http_token.hpp"
 #include "core/secrets.hpp"
 
 namespace inferperf::config {
@@ -439,11 +440,8 @@ void validate_url(const std::string& flag, const std::string& url,
 // An HTTP field name is a token (RFC 9110 5.1): letters, digits and !#$%&'*+-.^_`|~. Names that
 // frame the request or that inferperf sets itself are refused: the request would carry two.
 void validate_session_header(const std::string& name, std::vector<std::string>& errors) {
-  static constexpr std::string_view kTokenPunctuation = "!#$%&'*+-.^_`|~";
-  const bool token = !name.empty() && std::all_of(name.begin(), name.end(), [](char ch) {
-    return std::isalnum(static_cast<unsigned char>(ch)) != 0 ||
-           kTokenPunctuation.find(ch) != std::string_view::npos;
-  });
+  const bool token =
+      !name.empty() && std::all_of(name.begin(), name.end(), core::is_http_token_char);
   if (!token) {
     errors.push_back("--session-header: '" + core::excerpt(name, 80) +
                      "' is not an HTTP header name (letters, digits and !#$%&'*+-.^_`|~ only)");

@@ -7,6 +7,8 @@
 #include <cstring>
 #include <string_view>
 
+#include "core/http_token.hpp"
+
 namespace inferperf::transport {
 
 namespace {
@@ -17,19 +19,7 @@ namespace http = boost::beast::http;
 // The longest folded (obs-fold) value, joined: Beast's max_obs_fold.
 constexpr std::size_t kMaxFoldedValue = 4096;
 
-// RFC 7230's tchar: a field name's characters and a list token's.
-constexpr std::array<bool, 256> kTokenChars = [] {
-  std::array<bool, 256> t{};
-  for (int c = '0'; c <= '9'; ++c) t[c] = true;
-  for (int c = 'a'; c <= 'z'; ++c) t[c] = true;
-  for (int c = 'A'; c <= 'Z'; ++c) t[c] = true;
-  for (const char c : std::string_view("!#$%&'*+-.^_`|~")) t[static_cast<unsigned char>(c)] = true;
-  return t;
-}();
-
-bool is_token_char(char c) {
-  return kTokenChars[static_cast<unsigned char>(c)];
-}
+using core::is_http_token_char;
 bool is_ows(char c) {
   return c == ' ' || c == '\t';
 }
@@ -104,10 +94,10 @@ bool walk_token_list(std::string_view s, OnToken on) {
   for (;;) {
     while (it != end && is_ows(*it)) ++it;
     if (it == end) return true;
-    if (is_token_char(*it)) {
+    if (is_http_token_char(*it)) {
       if (need_comma) return false;
       const char* const start = it;
-      while (it != end && is_token_char(*it)) ++it;
+      while (it != end && is_http_token_char(*it)) ++it;
       on(std::string_view(start, static_cast<std::size_t>(it - start)));
       need_comma = true;
       continue;
@@ -229,7 +219,7 @@ error_code parse_field(const char*& p, const char* last, std::string_view& name,
   const auto* colon =
       static_cast<const char*>(std::memchr(start, ':', static_cast<std::size_t>(last - start)));
   const char* const name_end = colon != nullptr ? colon : last;
-  while (p < name_end && is_token_char(*p)) ++p;
+  while (p < name_end && is_http_token_char(*p)) ++p;
   if (p < name_end) return http::error::bad_field;  // not a token character, before any colon
   if (colon == nullptr) return http::error::need_more;
   if (p == start) return http::error::bad_field;
@@ -359,12 +349,6 @@ std::size_t parse_response_head(const char* p, const char* last, bool keep_field
   if (ec == http::error::need_more && over) ec = http::error::header_limit;
   if (!ec) ec = frame_body(st, max_body_bytes, head);
   return ec ? 0 : static_cast<std::size_t>(p - start);
-}
-
-const char* find_head_end(const char* p, const char* last) {
-  const std::string_view s(p, static_cast<std::size_t>(last - p));
-  const std::size_t at = s.find("\r\n\r\n");
-  return at == std::string_view::npos ? nullptr : p + at + 4;
 }
 
 }  // namespace inferperf::transport

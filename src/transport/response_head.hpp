@@ -55,7 +55,4 @@ std::size_t parse_response_head(const char* p, const char* last, bool keep_field
                                 std::uint64_t max_body_bytes, ResponseHead& head,
                                 boost::system::error_code& ec);
 
-// The end of the first blank line ("\r\n\r\n") in [p, last), or nullptr.
-const char* find_head_end(const char* p, const char* last);
-
 }  // namespace inferperf::transport

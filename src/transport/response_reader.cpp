@@ -11,6 +11,17 @@ namespace inferperf::transport {
 using boost::system::error_code;
 namespace http = boost::beast::http;
 
+namespace {
+
+// The end of the first blank line ("\r\n\r\n") in [p, last), or nullptr.
+const char* find_head_end(const char* p, const char* last) {
+  const std::string_view s(p, static_cast<std::size_t>(last - p));
+  const std::size_t at = s.find("\r\n\r\n");
+  return at == std::string_view::npos ? nullptr : p + at + 4;
+}
+
+}  // namespace
+
 ResponseReader::ResponseReader(std::uint64_t max_body_bytes) : max_body_bytes_(max_body_bytes) {}
 
 error_code ResponseReader::consume(std::string_view read, core::MonoNs ts, ExchangeTimings& t,

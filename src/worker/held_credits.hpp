@@ -55,9 +55,10 @@ class HeldCredits {
   // If the gate is shut: gives back every held credit intended at or after the stop and sends
   // the rest (due before it); nothing otherwise.
   void withdraw_if_shut();
-  // Sends the held credits already due (and, as the timer would, any due within the spin). The
-  // worker calls it at each request's completion: the timer's handler waits behind every
-  // completion queued before it, so a batch of responses made the arrivals late.
+  // When the first held credit is due, sends it (and, as the timer's release does, those due
+  // within the spin after it). The worker calls it at each request's completion: the timer's
+  // handler waits behind every completion queued before it, so a batch of responses made the
+  // arrivals late.
   void release_if_due();
   std::size_t size() const { return held_.size(); }
 

@@ -246,6 +246,25 @@ TEST(ResponseHead, SeededHeadsParseAsBeastParsesThem) {
   EXPECT_GT(errors, 400);
 }
 
+// A chunked body's trailer fields are not the head's: the fields reported are the head's alone,
+// as the reference reports them where Beast ends the head (a fuzz run caught the reference taking
+// them in; fuzz/corpus/http/chunked_with_trailer).
+TEST(ResponseHead, TrailerFieldsAreNotTheHeads) {
+  using inferperf::transport::testing::read_with_beast;
+  using inferperf::transport::testing::read_with_reader;
+  const std::string msg =
+      "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n"
+      "X-Trailer: 1\r\nContent-Type: text/late\r\n\r\n";
+  const auto ours = read_with_reader(msg, 0, 1, 0);
+  const auto beast = read_with_beast(msg, 0);
+  EXPECT_TRUE(ours.done);
+  EXPECT_EQ(ours.body, "hello");
+  EXPECT_EQ(ours.head.fields, "Transfer-Encoding: chunked\n");
+  EXPECT_EQ(ours.head.content_type, "");
+  EXPECT_EQ(ours.head, beast.head);
+  EXPECT_EQ(ours.body, beast.body);
+}
+
 // The limits at their edges, against Beast: a folded value joined to 4096 bytes and one more
 // (also when its first line is empty), and fields of 1 MiB and one more after a status line.
 TEST(ResponseHead, LimitsMatchBeastAtTheirEdges) {
