@@ -3,7 +3,6 @@
 #include <boost/beast/http/error.hpp>
 
 #include <algorithm>
-#include <array>
 #include <cstring>
 #include <string_view>
 
